@@ -1,0 +1,63 @@
+"""User-facing errors: every exception a user should read as one sentence. No imports from the package."""
+
+from __future__ import annotations
+
+
+class RatingDbError(Exception):
+    """Base of every error the CLI prints as `Error: <sentence>` with a non-zero exit code."""
+
+
+class ConfigError(RatingDbError):
+    """A bad setting, URL or command-line value."""
+
+
+class SchemaError(RatingDbError):
+    """The database schema is missing or not at the current migration."""
+
+
+class PeriodAlreadyClosed(RatingDbError):
+    """An edit or import touches a period whose list is already published."""
+
+
+class MissingList(RatingDbError):
+    """A list the operation needs (for example the list in force) is not in the database."""
+
+
+class UnknownPlayer(RatingDbError):
+    """A player ID that the database does not know."""
+
+
+class UnknownEvent(RatingDbError):
+    """An event ID that the database does not know."""
+
+
+class DuplicateEvent(RatingDbError):
+    """The same tournament file was imported before."""
+
+
+class ImmutableList(RatingDbError):
+    """An attempt to change a published list or its entries."""
+
+
+class FormatError(RatingDbError):
+    """A file that cannot be read unambiguously; names the file, line, column and reason."""
+
+    def __init__(self, file: str, line: int | None, column: int | None, reason: str) -> None:
+        self.file = file
+        self.line = line
+        self.column = column
+        self.reason = reason
+        where = file
+        if line is not None:
+            where += f" line {line}"
+            if column is not None:
+                where += f" col {column}"
+        super().__init__(f"{where}: {reason}")
+
+
+class TrfError(FormatError):
+    """A tournament report file (TRF) that is refused."""
+
+
+class ListFormatError(FormatError):
+    """A rating-list file (CSV, FIDE text or XML) that is refused."""
