@@ -1,0 +1,241 @@
+"""SQLAlchemy 2 typed models: players, events, games, lists, entries and the calculation record.
+
+No rules here (they live in ratingdb.rating) and no services. The schema is created only by the
+migrations in migrations/; `alembic check` in the tests keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+RATING_TYPE_CHECK = "rating_type IN ('standard', 'rapid', 'blitz')"
+
+# Repeated column types.
+intpk = Annotated[int, mapped_column(Integer, primary_key=True)]
+RatingType = Annotated[str, mapped_column(String(8))]
+PeriodText = Annotated[str, mapped_column(String(7))]  # "YYYY-MM"
+Hundredths = Annotated[int, mapped_column(Integer)]  # points × 100: exact, and the same on every engine
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Player(Base):
+    """A registered player; IDs are unique when present."""
+
+    __tablename__ = "player"
+
+    id: Mapped[intpk]
+    fide_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    national_id: Mapped[str | None] = mapped_column(String(20), unique=True)
+    name: Mapped[str] = mapped_column(String(120))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    sex: Mapped[str | None] = mapped_column(String(1))
+    title: Mapped[str | None] = mapped_column(String(4))
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+    __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)
+
+
+class RatingList(Base):
+    """A published list of one rating type; never updated or deleted once written."""
+
+    __tablename__ = "rating_list"
+
+    id: Mapped[intpk]
+    rating_type: Mapped[RatingType]
+    list_date: Mapped[dt.date] = mapped_column(Date)
+    origin: Mapped[str] = mapped_column(String(10))  # imported | computed
+    period: Mapped[str | None] = mapped_column(String(7))  # the period whose close computed it
+    source: Mapped[str | None] = mapped_column(String(255))  # file name for imported lists
+    rules: Mapped[str | None] = mapped_column(String(40))  # rule set of a computed list
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+    entries: Mapped[list[ListEntry]] = relationship(back_populates="rating_list", viewonly=True)
+
+    __table_args__ = (
+        UniqueConstraint("rating_type", "list_date", name="uq_rating_list_type_date"),
+        CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
+        CheckConstraint("origin IN ('imported', 'computed')", name="origin"),
+    )
+
+
+class ListEntry(Base):
+    """One player on one list, with the rule state the next close needs (§8.3.3, §7.1.4, §7.2)."""
+
+    __tablename__ = "list_entry"
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    rating: Mapped[int | None] = mapped_column(Integer)  # NULL = unrated
+    games: Mapped[int] = mapped_column(Integer, default=0)  # rated games in the period that made the list
+    k: Mapped[int | None] = mapped_column(Integer)  # K for the next period (published base K)
+    flag: Mapped[str | None] = mapped_column(String(2))  # i, w, wi or NULL
+    change: Mapped[int | None] = mapped_column(Integer)
+    # State that cannot be derived from the rating: kept on every entry so each list is self-contained.
+    games_total: Mapped[int] = mapped_column(Integer, default=0)
+    reached_2400: Mapped[bool] = mapped_column(Boolean, default=False)
+    reached_2300: Mapped[bool] = mapped_column(Boolean, default=False)
+    last_active: Mapped[str | None] = mapped_column(String(7))  # last period with a rated game
+    pool_from: Mapped[str | None] = mapped_column(String(7))  # unrated pool counts periods from here
+
+    rating_list: Mapped[RatingList] = relationship(back_populates="entries", viewonly=True)
+
+    __table_args__ = (CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"),)
+
+
+class Event(Base):
+    """A rated event (one imported tournament report file)."""
+
+    __tablename__ = "event"
+
+    id: Mapped[intpk]
+    name: Mapped[str] = mapped_column(String(200))
+    city: Mapped[str | None] = mapped_column(String(100))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    start_date: Mapped[dt.date] = mapped_column(Date)
+    end_date: Mapped[dt.date] = mapped_column(Date)
+    rating_type: Mapped[RatingType]
+    official: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_control: Mapped[str | None] = mapped_column(String(100))
+    rounds: Mapped[int] = mapped_column(Integer)
+    period: Mapped[PeriodText] = mapped_column(index=True)  # the period that rates it
+    natural_period: Mapped[PeriodText]  # by §7.1.3 from the end date; period > natural = late (§9.1)
+    source_name: Mapped[str] = mapped_column(String(255))
+    source_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    imported_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+    __table_args__ = (
+        CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
+        CheckConstraint("end_date >= start_date", name="dates"),
+        CheckConstraint("period >= natural_period", name="period"),
+    )
+
+
+class EventPlayer(Base):
+    """A player's line in an event: starting rank, the rating and points the file showed."""
+
+    __tablename__ = "event_player"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), primary_key=True)
+    start_rank: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    file_rating: Mapped[int | None] = mapped_column(Integer)  # informational: ratingdb rates from its lists
+    points_x10: Mapped[int | None] = mapped_column(Integer)
+
+    __table_args__ = (UniqueConstraint("event_id", "player_id", name="uq_event_player_event_player"),)
+
+
+class Game(Base):
+    """A pairing as recorded: TRF result codes kept, forfeits and byes included (black NULL for a bye)."""
+
+    __tablename__ = "game"
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    date: Mapped[dt.date | None] = mapped_column(Date)
+    white_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    black_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    white_result: Mapped[str] = mapped_column(String(1))
+    black_result: Mapped[str | None] = mapped_column(String(1))
+    rated: Mapped[bool] = mapped_column(Boolean)  # played over the board (§5.1)
+    colour_known: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class CalcPlayer(Base):
+    """Calculation record, per player and published list: how the new entry was obtained."""
+
+    __tablename__ = "calc_player"
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    method: Mapped[str] = mapped_column(String(10))  # change | initial | pool
+    ro: Mapped[int | None] = mapped_column(Integer)  # rating on the list in force
+    k_base: Mapped[int | None] = mapped_column(Integer)
+    k: Mapped[int | None] = mapped_column(Integer)  # after the 700 rule
+    n: Mapped[int] = mapped_column(Integer)
+    score_x100: Mapped[Hundredths]
+    sum_dr_x100: Mapped[int | None] = mapped_column(Integer)  # Σ(score − PD)
+    k_sum_dr_x100: Mapped[int | None] = mapped_column(Integer)  # K × Σ(score − PD), unrounded
+    change: Mapped[int | None] = mapped_column(Integer)
+    opponent_sum: Mapped[int | None] = mapped_column(Integer)  # initial rating: Σ opponent ratings
+    p_x100: Mapped[int | None] = mapped_column(Integer)
+    dp: Mapped[int | None] = mapped_column(Integer)
+    new_rating: Mapped[int | None] = mapped_column(Integer)
+    note: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (CheckConstraint("method IN ('change', 'initial', 'pool')", name="method"),)
+
+
+class CalcEvent(Base):
+    """Calculation record, per player, list and event (FIDE's individual calculation page)."""
+
+    __tablename__ = "calc_event"
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), primary_key=True, index=True)
+    ratings_list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"))  # list the ratings came from
+    ro: Mapped[int | None] = mapped_column(Integer)
+    rc_x100: Mapped[int] = mapped_column(Integer)  # average opponent rating × 100, half away from zero
+    n: Mapped[int] = mapped_column(Integer)
+    score_x100: Mapped[Hundredths]
+    sum_dr_x100: Mapped[int | None] = mapped_column(Integer)
+    k: Mapped[int | None] = mapped_column(Integer)
+    k_sum_dr_x100: Mapped[int | None] = mapped_column(Integer)
+    note: Mapped[str | None] = mapped_column(Text)
+
+
+class CalcGame(Base):
+    """Calculation record, per player and game: the ratings used, D after the cap, PD and score."""
+
+    __tablename__ = "calc_game"
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), primary_key=True, index=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"))
+    kind: Mapped[str] = mapped_column(String(6))  # rated (changes a rating) | pool (toward an initial rating)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    own_rating: Mapped[int | None] = mapped_column(Integer)
+    opponent_rating: Mapped[int] = mapped_column(Integer)
+    d: Mapped[int | None] = mapped_column(Integer)  # after the 400-point rule
+    pd_x100: Mapped[int | None] = mapped_column(Integer)
+    score_x100: Mapped[Hundredths]
+
+    __table_args__ = (
+        CheckConstraint("kind IN ('rated', 'pool')", name="kind"),
+        Index("ix_calc_game_player_kind", "player_id", "kind"),
+    )
+
+
+IMMUTABLE_TABLES = ("rating_list", "list_entry", "calc_player", "calc_event", "calc_game")
