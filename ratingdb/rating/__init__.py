@@ -1,1 +1,139 @@
-"""rating"""
+"""The pure FIDE rating rules; imports nothing from SQLAlchemy, Typer, rich or the rest of ratingdb.
+
+Points are integers in hundredths (a win is 100, PD 0.36 is 36), so every sum is exact.
+"""
+
+from __future__ import annotations
+
+from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
+from .change import (
+    MAX_K_TIMES_GAMES,
+    EventSum,
+    GameLine,
+    PeriodChange,
+    RatedGame,
+    game_line,
+    k_after_700_rule,
+    rating_change,
+)
+from .errors import RulesError
+from .flags import ACTIVITY_WINDOW_PERIODS, FLOOR, activity_flag, below_floor, is_active
+from .initial import (
+    HYPOTHETICAL_GAMES,
+    HYPOTHETICAL_OPPONENT,
+    INITIAL_RATING_CAP,
+    MIN_GAMES_FOR_RATING,
+    POOL_WINDOW_MONTHS,
+    InitialRating,
+    InitialStatus,
+    PoolGame,
+    initial_rating,
+)
+from .kfactor import KDecision, is_junior, k_factor
+from .performance import METHOD_LINEAR, METHOD_TABLE, Performance, performance_linear, performance_rating
+from .periods import (
+    CLOSING_DAYS,
+    OFFICIAL_CLOSING_DAYS,
+    RATING_TYPES,
+    Period,
+    RatingType,
+    check_rating_type,
+    closing_date,
+    latest_period_for_event,
+    period_for_event,
+)
+from .points import (
+    DRAW,
+    LOSS,
+    SCORES,
+    WIN,
+    check_score,
+    round_fraction_to_hundredths,
+    round_half_away_from_zero,
+)
+from .rules import (
+    CAP,
+    RULE_SETS,
+    RuleSet,
+    capped_difference,
+    excluded_by_difference,
+    rule_set_for,
+    without_cap,
+)
+from .tables import (
+    DP_TABLE,
+    EXPECTED_SCORE_MAX_DIFFERENCE,
+    EXPECTED_SCORE_TABLE,
+    dp_for_fraction,
+    expected_score,
+    expected_score_higher,
+    expected_score_logistic,
+)
+
+__all__ = [
+    "ACTIVITY_WINDOW_PERIODS",
+    "CLOSING_DAYS",
+    "DP_TABLE",
+    "DRAW",
+    "EXPECTED_SCORE_MAX_DIFFERENCE",
+    "EXPECTED_SCORE_TABLE",
+    "FIDE_2024_03",
+    "FLOOR",
+    "HYPOTHETICAL_GAMES",
+    "HYPOTHETICAL_OPPONENT",
+    "INITIAL_RATING_CAP",
+    "LOSS",
+    "MAX_K_TIMES_GAMES",
+    "CAP",
+    "METHOD_LINEAR",
+    "METHOD_TABLE",
+    "MIN_GAMES_FOR_RATING",
+    "OFFICIAL_CLOSING_DAYS",
+    "POOL_WINDOW_MONTHS",
+    "RATING_TYPES",
+    "RULE_SETS",
+    "SCORES",
+    "WIN",
+    "Adjustment",
+    "EventSum",
+    "GameLine",
+    "InitialRating",
+    "InitialStatus",
+    "KDecision",
+    "Performance",
+    "Period",
+    "PeriodChange",
+    "PoolGame",
+    "RatedGame",
+    "RatingType",
+    "Rounding",
+    "RuleSet",
+    "RulesError",
+    "activity_flag",
+    "adjust_rating",
+    "below_floor",
+    "capped_difference",
+    "check_rating_type",
+    "check_score",
+    "closing_date",
+    "dp_for_fraction",
+    "excluded_by_difference",
+    "expected_score",
+    "expected_score_higher",
+    "expected_score_logistic",
+    "game_line",
+    "initial_rating",
+    "is_active",
+    "is_junior",
+    "k_after_700_rule",
+    "k_factor",
+    "latest_period_for_event",
+    "performance_linear",
+    "performance_rating",
+    "period_for_event",
+    "rating_change",
+    "round_fraction_to_hundredths",
+    "round_half_away_from_zero",
+    "rule_set_for",
+    "without_cap",
+]

@@ -66,7 +66,9 @@ def _first_event(games: Sequence[PoolGame]) -> object:
     return min(first_seen, key=lambda event: first_seen[event])
 
 
-def initial_rating(games: Sequence[PoolGame], period: Period, *, first_event_rule: bool = True) -> InitialRating:
+def initial_rating(
+    games: Sequence[PoolGame], period: Period, *, first_event_rule: bool = True
+) -> InitialRating:
     """Rate an unrated player from their pool when closing `period` (§7.1.4, §8.2.1–§8.2.2).
 
     - Only results of the 26 periods ending with `period` count; older ones drop out (§7.1.4).

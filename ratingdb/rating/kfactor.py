@@ -40,9 +40,7 @@ def k_factor(
         return KDecision(K_REACHED_2400, "published rating reached 2400 at some time → K 10 (§8.3.3)")
     year = list_date.year
     if not reached_2300 and is_junior(birth_year, year):
-        return KDecision(
-            K_JUNIOR, f"junior (18 or younger in {year}) who never reached 2300 → K 40 (§8.3.3)"
-        )
+        return KDecision(K_JUNIOR, f"junior (18 or younger in {year}) who never reached 2300 → K 40 (§8.3.3)")
     if games_total < GAMES_FOR_ESTABLISHED:
         return KDecision(K_NEW_PLAYER, f"{games_total} rated games in total, fewer than 30 → K 40 (§8.3.3)")
     return KDecision(K_DEFAULT, f"{games_total} rated games and never reached 2400 → K 20 (§8.3.3)")

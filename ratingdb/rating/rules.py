@@ -42,30 +42,41 @@ def without_cap(rules: RuleSet) -> RuleSet:
     return rules.without_cap()
 
 
+CAP: Final = 400
 _MARCH_2024: Final = Period(2024, 3)
 _DECEMBER_2024: Final = Period(2024, 12)
 _OCTOBER_2025: Final = Period(2025, 10)
 
 
-def _fast_rules(rating_type: RatingType) -> tuple[RuleSet, RuleSet]:
-    # Rapid and blitz: cap for everyone; from 1 December 2024 also the 600/2600 exclusion.
-    return (
-        RuleSet(f"{rating_type}-2024-03", rating_type, _MARCH_2024, _DECEMBER_2024.shift(-1), 400, None, None, None),
-        RuleSet(f"{rating_type}-2024-12", rating_type, _DECEMBER_2024, None, 400, None, 600, 2600),
-    )
+def _rule_set(
+    name: str,
+    rating_type: RatingType,
+    effective_from: Period | None,
+    effective_to: Period | None,
+    *,
+    cap_exempt_from: int | None = None,
+    exclusion: tuple[int, int] | None = None,
+) -> RuleSet:
+    difference, above = exclusion if exclusion is not None else (None, None)
+    return RuleSet(name, rating_type, effective_from, effective_to, CAP, cap_exempt_from, difference, above)
 
 
 RULE_SETS: Final[tuple[RuleSet, ...]] = (
     # Standard 2024-03 … 2025-09: a difference above 400 counts as 400 for every player.
-    RuleSet("standard-2024-03", "standard", _MARCH_2024, _OCTOBER_2025.shift(-1), 400, None, None, None),
-    # Standard from 2025-10: the cap only for players rated below 2650 (judged on the rated player).
-    RuleSet("standard-2025-10", "standard", _OCTOBER_2025, None, 400, 2650, None, None),
-    *_fast_rules("rapid"),
-    *_fast_rules("blitz"),
+    _rule_set("standard-2024-03", "standard", _MARCH_2024, _OCTOBER_2025.shift(-1)),
+    # Standard from 2025-10: the cap only for players rated below 2650, judged on the rated player.
+    _rule_set("standard-2025-10", "standard", _OCTOBER_2025, None, cap_exempt_from=2650),
+    # Rapid and blitz: the cap for everyone; from 1 December 2024 also the 600/2600 exclusion.
+    _rule_set("rapid-2024-03", "rapid", _MARCH_2024, _DECEMBER_2024.shift(-1)),
+    _rule_set("rapid-2024-12", "rapid", _DECEMBER_2024, None, exclusion=(600, 2600)),
+    _rule_set("blitz-2024-03", "blitz", _MARCH_2024, _DECEMBER_2024.shift(-1)),
+    _rule_set("blitz-2024-12", "blitz", _DECEMBER_2024, None, exclusion=(600, 2600)),
 )
 
 
-def rule_set_for(rating_type: RatingType, period: Period, rule_sets: Sequence[RuleSet] = RULE_SETS) -> RuleSet:
+def rule_set_for(
+    rating_type: RatingType, period: Period, rule_sets: Sequence[RuleSet] = RULE_SETS
+) -> RuleSet:
     """The rule set (§8.3.1) in force for `rating_type` when closing `period`.
 
     The rules are chosen by the period being closed, so history is re-rated by the rules of its time.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import math
 from typing import Final
 
 from .errors import RulesError
@@ -54,7 +55,7 @@ def expected_score_logistic(d: int | float) -> float:
 
     Calculator pages show it; at D = 400 it gives 0.909 where the table gives 0.92.
     """
-    return 1.0 / (1.0 + 10.0 ** (-d / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -d / 400.0))
 
 
 def dp_for_fraction(p: int) -> int:
