@@ -1,4 +1,4 @@
-"""Rating change of a rated player over a whole period (§8.3.2–§8.3.4, the 700 rule); stdlib only."""
+"""Rating change of a rated player for a whole period (§8.3.2–§8.3.4, 700 rule); imports only the stdlib."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Performance rating by table 8.1.1 (Title Regulations §1.4.8) and the labelled linear approximation."""
+"""Performance rating (Title Regulations §1.4.8) and the linear approximation; imports only the stdlib."""
 
 from __future__ import annotations
 

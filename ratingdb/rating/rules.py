@@ -1,4 +1,4 @@
-"""Rule sets with effective periods: the 400-point cap (§8.3.1) and rapid/blitz exclusion; stdlib only."""
+"""Rule sets by period: the 400-point cap (§8.3.1), rapid/blitz exclusion; imports only the stdlib."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""FIDE tables 8.1.2 (difference → expected score) and 8.1.1 (fraction → dp) as data; stdlib only."""
+"""Tables 8.1.2 (difference → expected score) and 8.1.1 (p → dp) as data; imports only the stdlib."""
 
 from __future__ import annotations
 
