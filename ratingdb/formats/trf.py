@@ -1,0 +1,772 @@
+"""TRF16/TRF26 tournament report files read into plain dataclasses and written back; imports only ratingdb.errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Literal
+
+from ratingdb.errors import TrfError
+
+__all__ = [
+    "TrfEvent",
+    "TrfGame",
+    "TrfPlayer",
+    "parse_trf",
+    "rating_type_for_time_control",
+    "read_trf",
+    "write_trf16",
+]
+
+Sex = Literal["M", "F"]
+
+
+@dataclass(frozen=True)
+class TrfPlayer:
+    """One `001` record, with the national ID and rating of its TRF26 national-rating line if any."""
+
+    rank: int  # starting rank
+    line: int  # line number of the 001 record in the file
+    name: str
+    sex: Sex | None
+    title: str | None  # GM IM FM CM WGM WIM WFM WCM
+    fide_rating: int | None
+    federation: str | None
+    fide_id: int | None
+    national_id: str | None
+    national_rating: int | None
+    birth_year: int | None
+    points: Decimal | None
+    national_federation: str | None = None  # the code that opens the national-rating line
+
+
+@dataclass(frozen=True)
+class TrfGame:
+    """One pairing of a round (recorded the same way on both lines), or one bye / unpaired round."""
+
+    round: int
+    date: date | None  # round date from record 132
+    white: int  # starting rank
+    black: int | None  # None for byes and unpaired rounds
+    white_result: str  # TRF result code; letters upper-cased, blank read as "Z"
+    black_result: str | None
+    rated: bool  # §5.1: both sides played (1 = 0 against a real opponent)
+    colour_known: bool = True  # False for colour "-": then `white` is the player on the earlier line
+
+
+@dataclass(frozen=True)
+class TrfEvent:
+    """A whole tournament report file."""
+
+    source_name: str  # base name of the file
+    sha256: str  # hash of the raw bytes, for duplicate detection
+    version: Literal[16, 26]
+    name: str
+    city: str | None
+    federation: str | None
+    start_date: date
+    end_date: date
+    time_control: str | None  # record 122, free text
+    encoded_time_control: str | None  # TRF26 record 222, e.g. "5400+30"
+    rating_type: str | None  # derived from 222; None without it
+    rounds: int
+    round_dates: tuple[date | None, ...]
+    players: tuple[TrfPlayer, ...]
+    games: tuple[TrfGame, ...]
+
+
+# Result codes. Played results are rated (§5.1) when both sides have one against a real opponent.
+PLAYED = frozenset("1=0")
+RESULT_CODES = frozenset("1=0+-WDLHFUZ")
+BYE_CODES = frozenset("HFUZ")
+# What the opponent's line must show for each result on a player's line ("-" against "-" is a double forfeit).
+COMPLEMENTS: dict[str, frozenset[str]] = {
+    "1": frozenset("0"),
+    "0": frozenset("1"),
+    "=": frozenset("="),
+    "+": frozenset("-"),
+    "-": frozenset("+-"),
+    "W": frozenset("L"),
+    "L": frozenset("W"),
+    "D": frozenset("D"),
+}
+OPPOSITE_COLOUR = {"w": "b", "b": "w", "-": "-"}
+
+TITLES = {
+    "GM": "GM", "IM": "IM", "FM": "FM", "CM": "CM",
+    "WGM": "WGM", "WIM": "WIM", "WFM": "WFM", "WCM": "WCM",
+    "G": "GM", "M": "IM", "F": "FM", "C": "CM",
+    "WG": "WGM", "WM": "WIM", "WF": "WFM", "WC": "WCM",
+}  # fmt: skip
+SEXES: dict[str, Sex] = {"m": "M", "M": "M", "w": "F", "W": "F", "f": "F", "F": "F"}
+
+# Records that exist only in TRF26; any of them makes the file a TRF26 file.
+TRF26_RECORDS = frozenset(
+    {"142", "152", "162", "172", "182", "192", "202", "212", "222", "310", "352", "362"}
+)
+HEADER_RECORDS = frozenset({"012", "022", "032", "042", "052", "122", "132", "142", "222"})
+
+FIRST_ROUND_COLUMN = 92
+ROUND_WIDTH = 10
+
+
+def _field(line: str, first: int, last: int) -> str:
+    """Columns `first`..`last` (1-based, inclusive) of `line`, stripped."""
+    return line[first - 1 : last].strip()
+
+
+@dataclass
+class _Entry:
+    """One round of one player line, as recorded."""
+
+    opponent: int | None
+    colour: str  # "w", "b" or "-"
+    result: str
+    column: int
+
+
+@dataclass(frozen=True)
+class _National:
+    """A TRF26 national-rating line."""
+
+    line: int
+    rank: int
+    federation: str
+    national_id: str | None
+    rating: int | None
+
+
+@dataclass
+class _PlayerLine:
+    player: TrfPlayer
+    entries: dict[int, _Entry]
+
+
+class _Reader:
+    """Parses one file; keeps the file name for errors."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def error(self, line: int | None, column: int | None, reason: str) -> TrfError:
+        return TrfError(self.name, line, column, reason)
+
+    # -- small fields ---------------------------------------------------------------------------------
+
+    def whole(self, text: str, line: int, column: int, what: str) -> int | None:
+        """A whole number field; blank and 0 read as None."""
+        if not text:
+            return None
+        if not text.isdigit():
+            raise self.error(line, column, f"{what} '{text}' is not a whole number")
+        value = int(text)
+        return value or None
+
+    def birth_year(self, text: str, line: int) -> int | None:
+        if not any(ch.isdigit() for ch in text):
+            return None  # blank, or an empty template such as ".  ."
+        parts = re.findall(r"\d+", text)
+        year: str | None = None
+        if len(parts) == 1 and len(parts[0]) == 4:
+            year = parts[0]
+        elif len(parts) == 3 and len(parts[0]) == 4:
+            year = parts[0]
+        elif len(parts) == 3 and len(parts[2]) == 4:
+            year = parts[2]
+        if year is None or re.fullmatch(r"[\d./\- ]+", text) is None:
+            raise self.error(line, 70, f"birth date '{text}' is not a date")
+        return int(year) or None
+
+    # -- records --------------------------------------------------------------------------------------
+
+    def player(self, text: str, line: int) -> _PlayerLine:
+        rank = self.whole(_field(text, 5, 8), line, 5, "starting rank")
+        if rank is None:
+            raise self.error(line, 5, "the player record has no starting rank")
+        title_text = _field(text, 11, 13).upper()
+        points_text = _field(text, 81, 84)
+        try:
+            points = Decimal(points_text) if points_text else None
+        except InvalidOperation:
+            raise self.error(line, 81, f"points '{points_text}' is not a number") from None
+        player = TrfPlayer(
+            rank=rank,
+            line=line,
+            name=_field(text, 15, 47),
+            sex=SEXES.get(_field(text, 10, 10)),
+            title=TITLES.get(title_text),
+            fide_rating=self.whole(_field(text, 49, 52), line, 49, "FIDE rating"),
+            federation=_field(text, 54, 56) or None,
+            fide_id=self.whole(_field(text, 58, 68), line, 58, "FIDE ID"),
+            national_id=None,
+            national_rating=None,
+            birth_year=self.birth_year(_field(text, 70, 79), line),
+            points=points,
+        )
+        entries: dict[int, _Entry] = {}
+        round_number = 1
+        column = FIRST_ROUND_COLUMN
+        while column <= len(text):
+            chunk = text[column - 1 : column + 7]
+            if chunk.strip():
+                entries[round_number] = self.entry(chunk, line, column, rank)
+            round_number += 1
+            column += ROUND_WIDTH
+        return _PlayerLine(player, entries)
+
+    def entry(self, chunk: str, line: int, column: int, rank: int) -> _Entry:
+        chunk = chunk.ljust(8)
+        opponent_text = chunk[0:4].strip()
+        colour = chunk[5].lower()
+        result = chunk[7].upper()
+        if chunk[4] != " " or chunk[6] != " ":
+            raise self.error(line, column, f"round entry '{chunk.rstrip()}' is not in the TRF layout")
+        opponent = self.whole(opponent_text, line, column, "opponent")
+        if colour == " ":
+            colour = "-"
+        if colour not in OPPOSITE_COLOUR:
+            raise self.error(line, column + 5, f"colour '{chunk[5]}' is not w, b or -")
+        if result == " ":
+            result = "Z"
+        if result not in RESULT_CODES:
+            raise self.error(line, column + 7, f"result '{chunk[7]}' is not a TRF result code")
+        if opponent is not None:
+            if opponent == rank:
+                raise self.error(line, column, f"player {rank} is paired with themselves")
+            if result in BYE_CODES:
+                shown = "blank" if chunk[7] == " " else f"'{result}'"
+                raise self.error(line, column + 7, f"result {shown} is a bye but an opponent is given")
+        return _Entry(opponent, colour, result, column)
+
+    def national(self, text: str, line: int) -> _National:
+        rank = self.whole(_field(text, 5, 8), line, 5, "starting rank")
+        if rank is None:
+            raise self.error(line, 5, "the national-rating line has no starting rank")
+        national_id = _field(text, 58, 68) or None
+        rating = self.whole(_field(text, 49, 52), line, 49, "national rating")
+        return _National(line, rank, text[:3], national_id, rating)
+
+
+# -- dates ---------------------------------------------------------------------------------------------
+
+# Orders tried for dates written with two-digit parts only; TRF's own YY/MM/DD comes first.
+# Swiss-Manager-era files from Ireland write round dates as YY.DD.MM, hence the second order.
+TWO_DIGIT_ORDERS = ("ymd", "ydm", "dmy", "mdy")
+
+
+def _make_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _century(two_digits: int) -> int:
+    return 2000 + two_digits if two_digits < 70 else 1900 + two_digits
+
+
+def _read_date(text: str, order: str) -> date | None:
+    """`text` read in `order`; four-digit years fix the order (year first: Y-M-D, year last: D-M-Y)."""
+    parts = re.findall(r"\d+", text)
+    if len(parts) != 3 or re.fullmatch(r"[\d./\- ]+", text) is None:
+        return None
+    a, b, c = (int(p) for p in parts)
+    if len(parts[0]) == 4:
+        return _make_date(a, b, c)
+    if len(parts[2]) == 4:
+        return _make_date(c, b, a)
+    if max(len(p) for p in parts) > 2:
+        return None
+    by_order = {"ymd": (a, b, c), "ydm": (a, c, b), "dmy": (c, b, a), "mdy": (c, a, b)}
+    year, month, day = by_order[order]
+    return _make_date(_century(year), month, day)
+
+
+def _has_fixed_order(text: str) -> bool:
+    parts = re.findall(r"\d+", text)
+    return len(parts) == 3 and (len(parts[0]) == 4 or len(parts[2]) == 4)
+
+
+def _read_dates(texts: Iterable[str]) -> dict[str, tuple[date | None, ...]]:
+    """Every order under which all non-blank `texts` are dates, with the dates it gives."""
+    texts = list(texts)
+    readings: dict[str, tuple[date | None, ...]] = {}
+    for order in TWO_DIGIT_ORDERS:
+        dates = tuple(_read_date(t, order) if t else None for t in texts)
+        if all(d is not None for d, t in zip(dates, texts, strict=True) if t):
+            readings[order] = dates
+    return readings
+
+
+# -- time control ----------------------------------------------------------------------------------------
+
+_PERIOD = re.compile(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?")
+
+
+def _time_for_60_moves(periods: str) -> int | None:
+    """Seconds a player has for 60 moves under `d[:d]` (FIDE's classification of rates of play)."""
+    seconds = 0
+    moves = 0
+    for period in periods.split(":"):
+        match = _PERIOD.fullmatch(period)
+        if match is None:
+            return None
+        period_moves = int(match.group(1)) if match.group(1) else None
+        if period_moves == 0:
+            return None
+        increment = int(match.group(3) or 0)
+        if moves >= 60:
+            continue
+        counted = min(period_moves or 60, 60 - moves)
+        seconds += int(match.group(2)) + increment * counted
+        moves += counted
+    return seconds
+
+
+def rating_type_for_time_control(encoded: str) -> str | None:
+    """The rating type of a TRF26 encoded time control (record 222), or None if it cannot be read.
+
+    Time for 60 moves (base + 60 × increment for a single period) of 60 minutes or more is standard,
+    more than 10 minutes rapid, otherwise blitz. Armageddon (`W300-B240`) is classified by White's time.
+    """
+    text = encoded.strip()
+    armageddon = re.fullmatch(r"W([^-]+)-B(.+)", text)
+    if armageddon:
+        if _time_for_60_moves(armageddon.group(2)) is None:
+            return None
+        text = armageddon.group(1)
+    seconds = _time_for_60_moves(text)
+    if seconds is None:
+        return None
+    if seconds >= 60 * 60:
+        return "standard"
+    if seconds > 10 * 60:
+        return "rapid"
+    return "blitz"
+
+
+# -- the file --------------------------------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (with or without BOM), else CP1252, else Latin-1 (which always decodes)."""
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            pass
+    return data.decode("latin-1")
+
+
+def read_trf(path: Path) -> TrfEvent:
+    """Read the TRF file at `path`; errors name the file by its base name."""
+    return parse_trf(Path(path).name, Path(path).read_bytes())
+
+
+def parse_trf(name: str, data: bytes) -> TrfEvent:
+    """Parse the bytes of a TRF16 or TRF26 file called `name`; raises TrfError(file, line, column, reason)."""
+    reader = _Reader(name)
+    headers: dict[str, tuple[int, str]] = {}
+    codes: set[str] = set()
+    player_lines: list[_PlayerLine] = []
+    national: dict[int, _National] = {}
+
+    lines = _decode(data).split("\n")
+    for number, text in enumerate(lines, start=1):
+        text = text.rstrip("\r")
+        code = text[:3]
+        if not text.strip() or code == "###" or code.startswith("XX"):
+            continue
+        codes.add(code)
+        if code == "001":
+            player_lines.append(reader.player(text, number))
+        elif code in HEADER_RECORDS:
+            headers.setdefault(code, (number, text))
+        elif re.fullmatch(r"[A-Z]{3}", code) and _field(text, 5, 8).isdigit():
+            record = reader.national(text, number)
+            if record.rank in national:
+                first = national[record.rank].line
+                raise reader.error(
+                    number,
+                    5,
+                    f"player {record.rank} has a second national-rating line (first on line {first})",
+                )
+            national[record.rank] = record
+        # Any other record code (team records, program extensions, templates) is ignored on purpose.
+
+    def header(code: str) -> str | None:
+        return _field(headers[code][1], 5, 10_000) or None if code in headers else None
+
+    players = _check_players(reader, player_lines, national)
+    by_rank = {p.player.rank: p for p in player_lines}
+
+    event_name = header("012")
+    if event_name is None:
+        raise reader.error(None, None, "the file has no tournament name (record 012)")
+
+    round_dates = _round_dates(reader, headers)
+    rounds = _rounds(reader, headers, round_dates, player_lines)
+    _check_pairings(reader, player_lines, by_rank)
+    start, end = _event_dates(reader, headers, round_dates)
+
+    encoded = header("222")
+    rating_type = None
+    if encoded is not None:
+        rating_type = rating_type_for_time_control(encoded)
+        if rating_type is None:
+            raise reader.error(headers["222"][0], 5, f"encoded time control '{encoded}' cannot be read")
+
+    return TrfEvent(
+        source_name=name,
+        sha256=hashlib.sha256(data).hexdigest(),
+        version=26 if codes & TRF26_RECORDS else 16,
+        name=event_name,
+        city=header("022"),
+        federation=header("032"),
+        start_date=start,
+        end_date=end,
+        time_control=header("122"),
+        encoded_time_control=encoded,
+        rating_type=rating_type,
+        rounds=rounds,
+        round_dates=round_dates,
+        players=players,
+        games=_games(player_lines, by_rank, rounds, round_dates),
+    )
+
+
+def _check_players(
+    reader: _Reader,
+    player_lines: list[_PlayerLine],
+    national: dict[int, _National],
+) -> tuple[TrfPlayer, ...]:
+    """Unique ranks and FIDE IDs; national-rating lines joined to their players."""
+    seen_rank: dict[int, int] = {}
+    seen_id: dict[int, int] = {}
+    for entry in player_lines:
+        p = entry.player
+        if p.rank in seen_rank:
+            raise reader.error(
+                p.line, 5, f"starting rank {p.rank} is used twice (lines {seen_rank[p.rank]} and {p.line})"
+            )
+        seen_rank[p.rank] = p.line
+        if p.fide_id is not None:
+            if p.fide_id in seen_id:
+                raise reader.error(
+                    p.line, 58, f"FIDE ID {p.fide_id} appears twice (lines {seen_id[p.fide_id]} and {p.line})"
+                )
+            seen_id[p.fide_id] = p.line
+    for record in national.values():
+        if record.rank not in seen_rank:
+            raise reader.error(
+                record.line, 5, f"national-rating line for starting rank {record.rank}, which has no player"
+            )
+    players = []
+    for entry in player_lines:
+        record = national.get(entry.player.rank)
+        if record is not None:
+            entry.player = dataclasses.replace(
+                entry.player,
+                national_id=record.national_id,
+                national_rating=record.rating,
+                national_federation=record.federation,
+            )
+        players.append(entry.player)
+    return tuple(players)
+
+
+def _round_dates(reader: _Reader, headers: dict[str, tuple[int, str]]) -> tuple[date | None, ...]:
+    """Record 132 read in the one order that makes every date valid (and inside 042..052 when given)."""
+    if "132" not in headers:
+        return ()
+    line, text = headers["132"]
+    texts: list[str] = []
+    column = FIRST_ROUND_COLUMN
+    while column <= len(text):
+        texts.append(text[column - 1 : column + 7].strip())
+        between = text[column + 7 : column + ROUND_WIDTH - 1]
+        if between.strip():
+            raise reader.error(
+                line, column + 8, "round dates in record 132 must start at columns 92, 102, 112, ..."
+            )
+        column += ROUND_WIDTH
+    if text[4 : FIRST_ROUND_COLUMN - 1].strip():
+        raise reader.error(line, 5, "round dates in record 132 must start at column 92")
+    while texts and not texts[-1]:
+        texts.pop()
+    if not texts:
+        return ()
+    readings = _read_dates(texts)
+    if not readings:
+        raise reader.error(line, FIRST_ROUND_COLUMN, f"round dates '{' '.join(texts)}' are not dates")
+    start, end = _header_dates(reader, headers)
+    if start is not None or end is not None:
+        low, high = start or end, end or start
+        inside = {
+            o: ds
+            for o, ds in readings.items()
+            if all(low <= d <= high for d in ds if d is not None)  # type: ignore[operator]
+        }
+        if inside:
+            readings = inside
+    if "ymd" in readings:
+        return readings["ymd"]
+    distinct = set(readings.values())
+    if len(distinct) > 1:
+        raise reader.error(
+            line, FIRST_ROUND_COLUMN, f"round dates '{' '.join(texts)}' can be read in more than one way"
+        )
+    return distinct.pop()
+
+
+def _header_dates(reader: _Reader, headers: dict[str, tuple[int, str]]) -> tuple[date | None, date | None]:
+    """Records 042 and 052, read the same way. Four-digit years fix the order; two-digit dates are read
+    as YY/MM/DD (TRF's own order) when that fits, else in the only order that is valid with start <= end."""
+    texts = [_field(headers[c][1], 5, 10_000) if c in headers else "" for c in ("042", "052")]
+    for code, text in zip(("042", "052"), texts, strict=True):
+        if text and not any(_read_date(text, o) for o in TWO_DIGIT_ORDERS):
+            raise reader.error(headers[code][0], 5, f"date '{text}' is not a date")
+    readings = _read_dates(texts)
+    if not readings:
+        raise reader.error(
+            headers["052"][0], 5, f"dates '{texts[0]}' and '{texts[1]}' cannot be read the same way"
+        )
+    if "ymd" in readings and (_ordered(readings["ymd"]) or any(_has_fixed_order(t) for t in texts if t)):
+        start, end = readings["ymd"]
+        return start, end
+    fitting = {ds for ds in readings.values() if _ordered(ds)}
+    if len(fitting) > 1:
+        line = headers["042"][0] if texts[0] else headers["052"][0]
+        raise reader.error(line, 5, f"date '{texts[0] or texts[1]}' can be read in more than one way")
+    start, end = (
+        fitting.pop() if fitting else next(iter(readings.values()))
+    )  # end < start: the caller says so
+    return start, end
+
+
+def _ordered(dates: tuple[date | None, ...]) -> bool:
+    present = [d for d in dates if d is not None]
+    return all(a <= b for a, b in zip(present, present[1:], strict=False))
+
+
+def _event_dates(
+    reader: _Reader, headers: dict[str, tuple[int, str]], round_dates: tuple[date | None, ...]
+) -> tuple[date, date]:
+    """Start and end from 042/052, else from the round dates; a one-date file is a one-day event."""
+    start, end = _header_dates(reader, headers)
+    known_rounds = [d for d in round_dates if d is not None]
+    if start is None:
+        start = min(known_rounds) if known_rounds else end
+    if end is None:
+        end = max(known_rounds) if known_rounds else start
+    if start is None or end is None:
+        raise reader.error(
+            None, None, "the file has no start date (042), end date (052) or round dates (132)"
+        )
+    if end < start:
+        line = headers["052"][0] if "052" in headers else None
+        raise reader.error(line, 5 if line else None, f"end date {end} is before start date {start}")
+    return start, end
+
+
+def _rounds(
+    reader: _Reader,
+    headers: dict[str, tuple[int, str]],
+    round_dates: tuple[date | None, ...],
+    player_lines: list[_PlayerLine],
+) -> int:
+    """Number of rounds: record 142, else the round dates, else the longest player line."""
+    declared: int | None = None
+    if "142" in headers:
+        line, text = headers["142"]
+        declared = reader.whole(_field(text, 5, 10_000), line, 5, "number of rounds")
+    played = 0
+    for entry in player_lines:
+        for number, e in sorted(entry.entries.items()):
+            if declared is not None and number > declared:
+                raise reader.error(
+                    entry.player.line,
+                    e.column,
+                    f"round {number} is beyond the {declared} rounds of record 142",
+                )
+            if round_dates and number > len(round_dates):
+                raise reader.error(
+                    entry.player.line,
+                    e.column,
+                    f"round {number} is beyond the {len(round_dates)} round dates of record 132",
+                )
+            played = max(played, number)
+    return declared or (len(round_dates) if round_dates else played)
+
+
+def _check_pairings(
+    reader: _Reader, player_lines: list[_PlayerLine], by_rank: dict[int, _PlayerLine]
+) -> None:
+    """Every opponent exists, nobody is paired twice in a round, and both lines of a pairing agree."""
+    for entry in player_lines:
+        for e in entry.entries.values():
+            if e.opponent is not None and e.opponent not in by_rank:
+                raise reader.error(
+                    entry.player.line, e.column, f"opponent {e.opponent} is not a starting rank in this file"
+                )
+    claimed: dict[tuple[int, int], int] = {}  # (round, opponent) -> line naming that opponent
+    for entry in player_lines:
+        for number, e in sorted(entry.entries.items()):
+            if e.opponent is None:
+                continue
+            key = (number, e.opponent)
+            if key in claimed:
+                raise reader.error(
+                    entry.player.line,
+                    e.column,
+                    f"player {e.opponent} is paired twice in round {number} (lines {claimed[key]} and "
+                    f"{entry.player.line})",
+                )
+            claimed[key] = entry.player.line
+    for entry in player_lines:
+        me = entry.player
+        for number, e in sorted(entry.entries.items()):
+            if e.opponent is None:
+                continue
+            other = by_rank[e.opponent]
+            theirs = other.entries.get(number)
+            where = f"round {number}: player {me.rank} (line {me.line}) has {e.opponent}"
+            if theirs is None or theirs.opponent != me.rank:
+                shown = "no opponent" if theirs is None or theirs.opponent is None else f"{theirs.opponent}"
+                raise reader.error(
+                    me.line,
+                    e.column,
+                    f"{where}, but player {e.opponent} (line {other.player.line}) has {shown}",
+                )
+            if theirs.colour != OPPOSITE_COLOUR[e.colour]:
+                raise reader.error(
+                    me.line,
+                    e.column + 5,
+                    f"{where} with colour '{e.colour}', but player {e.opponent} (line {other.player.line}) "
+                    f"has colour '{theirs.colour}'",
+                )
+            if theirs.result not in COMPLEMENTS[e.result]:
+                raise reader.error(
+                    me.line,
+                    e.column + 7,
+                    f"{where} with result '{e.result}', but player {e.opponent} (line {other.player.line}) "
+                    f"has result '{theirs.result}'",
+                )
+
+
+def _games(
+    player_lines: list[_PlayerLine],
+    by_rank: dict[int, _PlayerLine],
+    rounds: int,
+    round_dates: tuple[date | None, ...],
+) -> tuple[TrfGame, ...]:
+    """One game per pairing (built from the earlier line), one per bye or unpaired round."""
+    keyed: list[tuple[int, int, TrfGame]] = []
+    for entry in player_lines:
+        me = entry.player
+        for number in range(1, max(rounds, max(entry.entries, default=0)) + 1):
+            when = round_dates[number - 1] if number <= len(round_dates) else None
+            e = entry.entries.get(number)
+            if e is None or e.opponent is None:
+                result = e.result if e is not None else "Z"
+                game = TrfGame(number, when, me.rank, None, result, None, rated=False, colour_known=False)
+                keyed.append((number, me.line, game))
+                continue
+            other = by_rank[e.opponent]
+            if other.player.line < me.line:
+                continue  # built when the earlier line was read
+            theirs = other.entries[number]
+            rated = e.result in PLAYED and theirs.result in PLAYED
+            if e.colour == "b":
+                game = TrfGame(number, when, other.player.rank, me.rank, theirs.result, e.result, rated)
+            else:
+                game = TrfGame(
+                    number, when, me.rank, other.player.rank, e.result, theirs.result, rated, e.colour == "w"
+                )
+            keyed.append((number, me.line, game))
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    return tuple(g for _, _, g in keyed)
+
+
+# -- writing ---------------------------------------------------------------------------------------------
+
+
+def _put(line: list[str], first: int, text: str) -> None:
+    """Write `text` into `line` starting at 1-based column `first`."""
+    end = first - 1 + len(text)
+    if len(line) < end:
+        line.extend(" " * (end - len(line)))
+    line[first - 1 : end] = text
+
+
+def _right(value: object, width: int) -> str:
+    return str(value).rjust(width)[-width:]
+
+
+def write_trf16(event: TrfEvent) -> str:
+    """The event as TRF16 text (LF line ends). National IDs go on TRF26 national-rating lines, which
+    TRF16 readers ignore as unknown records, so that re-reading the text gives the same players."""
+    out = [f"012 {event.name}"]
+    if event.city:
+        out.append(f"022 {event.city}")
+    if event.federation:
+        out.append(f"032 {event.federation}")
+    out.append(f"042 {event.start_date:%Y/%m/%d}")
+    out.append(f"052 {event.end_date:%Y/%m/%d}")
+    out.append(f"062 {len(event.players)}")
+    out.append(f"072 {sum(1 for p in event.players if p.fide_rating)}")
+    if event.time_control:
+        out.append(f"122 {event.time_control}")
+    if any(event.round_dates):
+        line = list("132")
+        for number, when in enumerate(event.round_dates, start=1):
+            if when is not None:
+                _put(line, FIRST_ROUND_COLUMN + ROUND_WIDTH * (number - 1), f"{when:%y/%m/%d}")
+        out.append("".join(line))
+
+    entries: dict[int, dict[int, str]] = {p.rank: {} for p in event.players}
+    for g in event.games:
+        if g.black is None:
+            entries[g.white][g.round] = f"0000 - {g.white_result}"
+            continue
+        white_colour, black_colour = ("w", "b") if g.colour_known else ("-", "-")
+        entries[g.white][g.round] = f"{_right(g.black, 4)} {white_colour} {g.white_result}"
+        entries[g.black][g.round] = f"{_right(g.white, 4)} {black_colour} {g.black_result}"
+
+    for p in sorted(event.players, key=lambda p: p.rank):
+        line = list("001")
+        _put(line, 5, _right(p.rank, 4))
+        if p.sex:
+            _put(line, 10, "m" if p.sex == "M" else "w")
+        if p.title:
+            _put(line, 11, _right(p.title, 3))
+        _put(line, 15, p.name[:33])
+        if p.fide_rating:
+            _put(line, 49, _right(p.fide_rating, 4))
+        if p.federation:
+            _put(line, 54, p.federation[:3])
+        if p.fide_id:
+            _put(line, 58, _right(p.fide_id, 11))
+        if p.birth_year:
+            _put(line, 70, f"{p.birth_year:04d}")
+        if p.points is not None:
+            _put(line, 81, _right(f"{p.points:.1f}", 4))
+        for number, text in sorted(entries[p.rank].items()):
+            _put(line, FIRST_ROUND_COLUMN + ROUND_WIDTH * (number - 1), text)
+        out.append("".join(line).rstrip())
+        if p.national_id or p.national_rating:
+            nrs = list(p.national_federation or event.federation or "NAT")
+            _put(nrs, 5, _right(p.rank, 4))
+            _put(nrs, 15, p.name[:33])
+            if p.national_rating:
+                _put(nrs, 49, _right(p.national_rating, 4))
+            if p.national_id:
+                _put(nrs, 58, _right(p.national_id, 11))
+            out.append("".join(nrs).rstrip())
+    return "\n".join(out) + "\n"
