@@ -1,0 +1,71 @@
+"""Queries about lists and periods that several services share; take a Session, never commit."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import MissingList, PeriodAlreadyClosed
+from ratingdb.models import ListEntry, RatingList
+from ratingdb.rating import Period
+
+
+def list_on(session: Session, rating_type: str, list_date: dt.date) -> RatingList | None:
+    """The list of `rating_type` dated exactly `list_date`, if any."""
+    return session.scalars(
+        select(RatingList).where(RatingList.rating_type == rating_type, RatingList.list_date == list_date)
+    ).one_or_none()
+
+
+def latest_list(session: Session, rating_type: str, on_or_before: dt.date | None = None) -> RatingList | None:
+    """The newest list of `rating_type` (dated on or before `on_or_before` when given)."""
+    query = select(RatingList).where(RatingList.rating_type == rating_type)
+    if on_or_before is not None:
+        query = query.where(RatingList.list_date <= on_or_before)
+    return session.scalars(query.order_by(RatingList.list_date.desc()).limit(1)).one_or_none()
+
+
+def earliest_list(session: Session, rating_type: str) -> RatingList | None:
+    return session.scalars(
+        select(RatingList)
+        .where(RatingList.rating_type == rating_type)
+        .order_by(RatingList.list_date)
+        .limit(1)
+    ).one_or_none()
+
+
+def require_list(session: Session, rating_type: str, list_date: dt.date) -> RatingList:
+    """The list of that date, or a MissingList error naming what exists."""
+    found = list_on(session, rating_type, list_date)
+    if found is not None:
+        return found
+    dates = session.scalars(
+        select(RatingList.list_date)
+        .where(RatingList.rating_type == rating_type)
+        .order_by(RatingList.list_date)
+    ).all()
+    known = ", ".join(d.isoformat() for d in dates[-6:]) if dates else "none"
+    raise MissingList(
+        f"there is no {rating_type} list dated {list_date.isoformat()} (lists in the database: {known})"
+    )
+
+
+def is_closed(session: Session, rating_type: str, period: Period) -> bool:
+    """A period is closed once the list it publishes exists (computed here or imported)."""
+    return list_on(session, rating_type, period.published_list_date) is not None
+
+
+def ensure_period_open(session: Session, rating_type: str, period: Period, what: str) -> None:
+    """Refuse to add to or change a closed period, saying what to do instead."""
+    if is_closed(session, rating_type, period):
+        raise PeriodAlreadyClosed(
+            f"{what}: {rating_type} period {period} is closed (its list dated "
+            f"{period.published_list_date.isoformat()} is published); published lists never change, so "
+            f"name a later, open period with --period (at most the third list after the event ends, §9.1)"
+        )
+
+
+def list_size(session: Session, rating_list: RatingList) -> int:
+    return session.scalar(select(func.count()).where(ListEntry.list_id == rating_list.id)) or 0

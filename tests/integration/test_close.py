@@ -1,0 +1,322 @@
+"""The period close end to end through the database: each rule of spec §2–§8 as the close applies it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+from sqlalchemy import Engine, func, select, text
+from sqlalchemy.exc import DBAPIError
+
+from ratingdb import db
+from ratingdb.errors import MissingList
+from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, ListEntry, Player, RatingList
+from ratingdb.rating import Period
+from ratingdb.services.close import close_period
+from tests import builders as b
+
+OCT = Period(2025, 10)
+NOV = Period(2025, 11)
+
+
+def entry(engine: Engine, player_id: int, list_date: dt.date, rating_type: str = "standard") -> ListEntry:
+    with db.transaction(engine) as s:
+        return s.scalars(
+            select(ListEntry)
+            .join(RatingList)
+            .where(
+                ListEntry.player_id == player_id,
+                RatingList.list_date == list_date,
+                RatingList.rating_type == rating_type,
+            )
+        ).one()
+
+
+def close(engine: Engine, period: Period, rating_type: str = "standard"):
+    with db.transaction(engine) as s:
+        return close_period(s, period, rating_type)
+
+
+def test_the_2813_player_loses_three_points_rounded_once_with_real_differences(engine: Engine) -> None:
+    # Spec §11: 2813, K 10, wins vs 1787, 2025, 2310, 2400 and draws vs 2505. From 2025-10 a player
+    # rated 2650+ uses the real difference: D 1026 → 1.00, 788 → 1.00, 503 → .96, 413 → .93, 308 → .86.
+    # Σ(score − PD) = 0 + 0 + .04 + .07 + (.5 − .86) = −.25; K 10 → −2.50 → −3 (half away from zero).
+    with db.transaction(engine) as s:
+        star = b.player(s, "Star, A")
+        opps = [b.player(s, f"Opp, {r}") for r in (1787, 2025, 2310, 2400, 2505)]
+        ratings = {star: (2813, 10)} | {p: (int(p.name.split(", ")[1]), 20) for p in opps}
+        b.imported_list(s, "standard", OCT.first_day, ratings)
+        results = ["1", "1", "1", "1", "="]
+        b.event(
+            s, "Open", dt.date(2025, 10, 5), dt.date(2025, 10, 9), zip([star] * 5, opps, results, strict=True)
+        )
+        star_id = star.id
+    summary = close(engine, OCT)
+    assert not summary.already_closed
+    new = entry(engine, star_id, dt.date(2025, 11, 1))
+    assert (new.rating, new.change, new.games, new.k) == (2810, -3, 5, 10)
+    with db.transaction(engine) as s:
+        calc = s.scalars(select(CalcPlayer).where(CalcPlayer.player_id == star_id)).one()
+        assert (calc.ro, calc.k, calc.n, calc.sum_dr_x100, calc.k_sum_dr_x100) == (2813, 10, 5, -25, -250)
+        ds = sorted(s.scalars(select(CalcGame.d).where(CalcGame.player_id == star_id)))
+        assert ds == [308, 413, 503, 788, 1026]
+
+
+def test_the_2650_rule_is_judged_on_each_players_own_rating(engine: Engine) -> None:
+    # Spec §4: 2813 beats 2400. The 2813 player uses D = 413 (.93); the 2400 player is capped at −400 (.08).
+    with db.transaction(engine) as s:
+        top, low = b.player(s, "Top, A"), b.player(s, "Low, B")
+        b.imported_list(s, "standard", OCT.first_day, {top: (2813, 10), low: (2400, 10)})
+        b.event(s, "Match game", dt.date(2025, 10, 3), dt.date(2025, 10, 3), [(top, low, "1")])
+        top_id, low_id = top.id, low.id
+    close(engine, OCT)
+    with db.transaction(engine) as s:
+        rows = dict(s.execute(select(CalcGame.player_id, CalcGame.d)).all())
+        pds = dict(s.execute(select(CalcGame.player_id, CalcGame.pd_x100)).all())
+    assert rows == {top_id: 413, low_id: -400}
+    assert pds == {top_id: 93, low_id: 8}
+    # K 10: +0.07 × 10 = +0.7 → +1; −0.08 × 10 = −0.8 → −1.
+    assert entry(engine, top_id, NOV.first_day).rating == 2814
+    assert entry(engine, low_id, NOV.first_day).rating == 2399
+
+
+def test_the_same_game_before_2025_10_is_capped_for_both_sides(engine: Engine) -> None:
+    sep = Period(2025, 9)
+    with db.transaction(engine) as s:
+        top, low = b.player(s, "Top, A"), b.player(s, "Low, B")
+        b.imported_list(s, "standard", sep.first_day, {top: (2813, 10), low: (2400, 10)})
+        b.event(s, "Match game", dt.date(2025, 9, 3), dt.date(2025, 9, 3), [(top, low, "1")])
+        top_id = top.id
+    close(engine, sep)
+    with db.transaction(engine) as s:
+        assert s.scalar(select(CalcGame.d).where(CalcGame.player_id == top_id)) == 400
+
+
+def test_k_drops_to_17_when_39_games_would_exceed_700(engine: Engine) -> None:
+    # Spec §5: K 20 with 39 games → K 17 (17 × 39 = 663 ≤ 700 < 20 × 39 = 780).
+    # Five events, 39 games against 2054 opponents (D 0 → PD .50): 20 wins and 19 draws give
+    # Σ(score − PD) = 20 × .50 + 19 × 0 = 10.00; 17 × 10 = +170 → 2054 + 170 = 2224. The list keeps K 20.
+    with db.transaction(engine) as s:
+        busy = b.player(s, "Busy, B")
+        opps = [b.player(s, f"Opp, {i}") for i in range(39)]
+        b.imported_list(s, "standard", OCT.first_day, {busy: (2054, 20)} | {p: (2054, 20) for p in opps})
+        results = ["1"] * 20 + ["="] * 19
+        games = list(zip([busy] * 39, opps, results, strict=True))
+        for i, chunk in enumerate([games[0:9], games[9:18], games[18:27], games[27:36], games[36:39]]):
+            b.event(s, f"Event {i}", dt.date(2025, 10, 1 + 5 * i), dt.date(2025, 10, 3 + 5 * i), chunk)
+        busy_id = busy.id
+    close(engine, OCT)
+    new = entry(engine, busy_id, NOV.first_day)
+    assert (new.rating, new.change, new.games, new.k) == (2224, 170, 39, 20)
+    with db.transaction(engine) as s:
+        calc = s.scalars(select(CalcPlayer).where(CalcPlayer.player_id == busy_id)).one()
+        assert (calc.k_base, calc.k, calc.n) == (20, 17, 39)
+        assert s.scalar(select(func.count()).where(CalcEvent.player_id == busy_id)) == 5
+
+
+def test_an_event_uses_the_ratings_of_the_list_at_its_start(engine: Engine) -> None:
+    # Spec §3: 2499 on the October list, 2505 on November's; the event ran 2025-10-31 … 11-02 and is
+    # rated in period 2025-11 with the October ratings. Five wins against 2243: D 256 → PD .81, dR .19
+    # each, Σ .95, K 10 → +9.5 → +10 → 2505 + 10 = 2515. (With the November rating D 262 → .82, +9.0.)
+    with db.transaction(engine) as s:
+        hero = b.player(s, "Hero, H")
+        opps = [b.player(s, f"Opp, {i}") for i in range(5)]
+        ratings_oct = {hero: (2499, 10)} | {p: (2243, 20) for p in opps}
+        ratings_nov = {hero: (2505, 10)} | {p: (2243, 20) for p in opps}
+        oct_list = b.imported_list(s, "standard", OCT.first_day, ratings_oct)
+        b.imported_list(s, "standard", NOV.first_day, ratings_nov)
+        ev = b.event(
+            s, "Halloween", dt.date(2025, 10, 31), dt.date(2025, 11, 2), [(hero, p, "1") for p in opps]
+        )
+        assert ev.period == "2025-11"
+        hero_id, oct_id = hero.id, oct_list.id
+    close(engine, NOV)
+    new = entry(engine, hero_id, dt.date(2025, 12, 1))
+    assert (new.rating, new.change) == (2515, 10)
+    with db.transaction(engine) as s:
+        ce = s.scalars(select(CalcEvent).where(CalcEvent.player_id == hero_id)).one()
+        assert (ce.ratings_list_id, ce.ro, ce.sum_dr_x100) == (oct_id, 2499, 95)
+
+
+def test_a_first_rating_is_published_from_results_pooled_over_two_periods(engine: Engine) -> None:
+    # Spec §7: 1902 (½), 1877 (½), 1884 (1), 2012 (0), 1832 (1): Ra = (9507 + 3600) / 7 = 1872.43,
+    # p = (3 + 1) / 7 = .571 → .57 → dp 50, Ru = 1922. Three games in October, two in November.
+    with db.transaction(engine) as s:
+        new = b.player(s, "Newcomer, N", birth_year=1985)
+        opps = {r: b.player(s, f"Opp, {r}") for r in (1902, 1877, 1884, 2012, 1832)}
+        lst = {p: (r, 20) for r, p in opps.items()} | {new: None}
+        b.imported_list(s, "standard", OCT.first_day, lst)
+        b.event(
+            s,
+            "October open",
+            dt.date(2025, 10, 4),
+            dt.date(2025, 10, 6),
+            [(new, opps[1902], "="), (opps[1877], new, "="), (new, opps[1884], "1")],
+        )
+        b.event(
+            s,
+            "November open",
+            dt.date(2025, 11, 8),
+            dt.date(2025, 11, 9),
+            [(new, opps[2012], "0"), (opps[1832], new, "0")],
+        )
+        new_id = new.id
+    first = close(engine, OCT)
+    assert first.newly_rated == []
+    assert entry(engine, new_id, NOV.first_day).rating is None
+    second = close(engine, NOV)
+    rated = entry(engine, new_id, dt.date(2025, 12, 1))
+    assert (rated.rating, rated.k, rated.games_total) == (1922, 40, 5)
+    assert [c.new for c in second.newly_rated] == [1922]
+    with db.transaction(engine) as s:
+        calc = s.scalars(
+            select(CalcPlayer).where(CalcPlayer.player_id == new_id, CalcPlayer.method == "initial")
+        ).one()
+        assert (calc.n, calc.opponent_sum, calc.p_x100, calc.dp) == (5, 9507, 57, 50)
+
+
+def test_a_player_falling_below_1400_becomes_unrated_not_clamped(engine: Engine) -> None:
+    # 1410, K 40, loses to a 1410 player: PD .50, −0.50 × 40 = −20 → 1390 < 1400 → unrated (§7.2.1).
+    with db.transaction(engine) as s:
+        weak, other = b.player(s, "Weak, W"), b.player(s, "Other, O")
+        b.imported_list(s, "standard", OCT.first_day, {weak: (1410, 40), other: (1410, 40)})
+        b.event(s, "Club", dt.date(2025, 10, 10), dt.date(2025, 10, 10), [(weak, other, "0")])
+        weak_id = weak.id
+    summary = close(engine, OCT)
+    gone = entry(engine, weak_id, NOV.first_day)
+    assert (gone.rating, gone.k, gone.games_total, gone.pool_from) == (None, None, 101, "2025-11")
+    assert [c.old for c in summary.dropped_below_floor] == [1410]
+
+
+def test_a_junior_turning_19_in_january_moves_from_k40_to_k20(engine: Engine) -> None:
+    # Born 2007: 2025 − 2007 = 18 (junior, K 40); on the 2026-01-01 list 2026 − 2007 = 19 → K 20
+    # (more than 30 games, never 2400).
+    dec = Period(2025, 12)
+    with db.transaction(engine) as s:
+        junior = b.player(s, "Young, Y", birth_year=2007)
+        b.imported_list(s, "standard", dec.first_day, {junior: (1800, 40)}, games_total=50)
+        junior_id = junior.id
+    close(engine, dec)
+    new = entry(engine, junior_id, dt.date(2026, 1, 1))
+    assert (new.rating, new.k, new.change, new.games) == (1800, 20, 0, 0)
+
+
+def test_players_without_games_are_carried_over_unchanged(engine: Engine) -> None:
+    with db.transaction(engine) as s:
+        idle = b.player(s, "Idle, I", sex="F")
+        b.imported_list(s, "standard", OCT.first_day, {idle: (2100, 20)})
+        idle_id = idle.id
+    summary = close(engine, OCT)
+    new = entry(engine, idle_id, NOV.first_day)
+    assert (new.rating, new.k, new.games, summary.players_on_list) == (2100, 20, 0, 1)
+
+
+def test_closing_a_closed_period_changes_nothing(engine: Engine) -> None:
+    with db.transaction(engine) as s:
+        a, c = b.player(s, "A, A"), b.player(s, "C, C")
+        b.imported_list(s, "standard", OCT.first_day, {a: (2000, 20), c: (2000, 20)})
+        b.event(s, "Club", dt.date(2025, 10, 10), dt.date(2025, 10, 10), [(a, c, "1")])
+    first = close(engine, OCT)
+    with engine.connect() as conn:
+        before = [
+            conn.execute(text(f"SELECT COUNT(*) FROM {t}")).scalar()
+            for t in ("rating_list", "list_entry", "calc_game")
+        ]
+    again = close(engine, OCT)
+    with engine.connect() as conn:
+        after = [
+            conn.execute(text(f"SELECT COUNT(*) FROM {t}")).scalar()
+            for t in ("rating_list", "list_entry", "calc_game")
+        ]
+    assert (again.already_closed, again.list_id, after) == (True, first.list_id, before)
+
+
+def test_a_missing_list_in_force_is_refused_with_the_way_forward(engine: Engine) -> None:
+    with db.transaction(engine) as s:
+        a = b.player(s, "A, A")
+        b.imported_list(s, "standard", dt.date(2025, 9, 1), {a: 2000})
+    with pytest.raises(MissingList) as err:
+        close(engine, NOV)
+    assert str(err.value) == (
+        "the standard list in force for period 2025-11 (dated 2025-11-01) is missing: the newest list is dated "
+        "2025-09-01, so close period 2025-09 first (or import the 2025-11-01 list with "
+        "`ratingdb import-list FILE --date 2025-11-01 --type standard`)"
+    )
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM rating_list")).scalar() == 1
+
+
+def test_an_event_before_the_earliest_list_uses_it_and_says_so(engine: Engine) -> None:
+    # Late event (ended 2025-09-20, rated in 2025-10) that started before the only list (2025-10-01).
+    with db.transaction(engine) as s:
+        a, c = b.player(s, "A, A"), b.player(s, "C, C")
+        b.imported_list(s, "standard", OCT.first_day, {a: (2000, 20), c: (2000, 20)})
+        b.event(s, "Late", dt.date(2025, 9, 18), dt.date(2025, 9, 20), [(a, c, "1")], period="2025-10")
+    summary = close(engine, OCT)
+    assert summary.late_events == ["Late (ended 2025-09-20, period 2025-09)"]
+    with db.transaction(engine) as s:
+        notes = set(s.scalars(select(CalcEvent.note)))
+    assert notes == {
+        "the event started 2025-09-18, before the earliest standard list in the database; "
+        "ratings taken from that list (2025-10-01)"
+    }
+
+
+def test_published_entries_cannot_be_changed_afterwards(engine: Engine) -> None:
+    with db.transaction(engine) as s:
+        a = b.player(s, "A, A")
+        b.imported_list(s, "standard", OCT.first_day, {a: (2000, 20)})
+    close(engine, OCT)
+    with pytest.raises(DBAPIError, match="immutable"), engine.begin() as conn:
+        conn.execute(text("UPDATE list_entry SET rating = 2800"))
+
+
+def test_two_closes_at_once_publish_one_list(db_url: str) -> None:
+    setup = db.make_engine(db_url)
+    with db.transaction(setup) as s:
+        players = [b.player(s, f"P, {i}") for i in range(40)]
+        b.imported_list(s, "standard", OCT.first_day, {p: (1600 + 10 * i, 20) for i, p in enumerate(players)})
+        b.event(
+            s,
+            "Club",
+            dt.date(2025, 10, 10),
+            dt.date(2025, 10, 12),
+            [(players[i], players[i + 1], "1") for i in range(0, 40, 2)],
+        )
+    setup.dispose()
+    outcomes: list[object] = []
+
+    def run() -> None:
+        eng = db.make_engine(db_url)
+        try:
+            with db.transaction(eng) as s:
+                outcomes.append(close_period(s, OCT, "standard").already_closed)
+        except Exception as exc:  # pragma: no cover - reported by the assertion below
+            outcomes.append(exc)
+        finally:
+            eng.dispose()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes, key=str) == [False, True]
+    check = db.make_engine(db_url)
+    with check.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM rating_list WHERE origin = 'computed'")).scalar() == 1
+        assert (
+            conn.execute(
+                text(
+                    "SELECT COUNT(*) FROM list_entry l JOIN rating_list r ON r.id = l.list_id "
+                    "WHERE r.list_date = '2025-11-01'"
+                )
+            ).scalar()
+            == 40
+        )
+    check.dispose()
+
+
+def test_player_model_is_importable_for_the_builders() -> None:
+    assert Player.__tablename__ == "player"
