@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+# Importing the command modules registers their commands on the app.
+from ratingdb.cli import admin, calc, close, demo, imports, lists, reports  # noqa: F401
 from ratingdb.cli.app import app
 
 

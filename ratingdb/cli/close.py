@@ -1,0 +1,78 @@
+"""CLI: `close-period` — rate a period and publish the next list, in one transaction."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.status import Status
+
+from ratingdb.cli.app import app
+from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
+from ratingdb.services.close import CloseSummary, close_period
+
+TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
+
+
+@app.command("close-period")
+@user_errors
+def close_period_command(
+    period: Annotated[
+        str, typer.Argument(help="The period to close, YYYY-MM (publishes the next month's list).")
+    ],
+    rating_type: TypeOption = "standard",
+) -> None:
+    """Rate every event of PERIOD and publish the list dated the first day of the next month.
+
+    Ratings are frozen from the list in force at each event's start; K from the list in force with the
+    700 rule; one rounding per period; first ratings from pooled results; the 1400 floor. The list and
+    its calculation record are written in one transaction. Running it again on a closed period changes
+    nothing.
+    """
+    p = parse_period(period)
+    check_type(rating_type)
+    with Status("closing…", console=console) as status, transaction() as session:
+        summary = close_period(session, p, rating_type, progress=lambda msg: status.update(msg))
+    print_summary(summary)
+
+
+def print_summary(summary: CloseSummary) -> None:
+    """The close's summary as the command prints it (also used by the demo)."""
+    date = summary.list_date.isoformat()
+    if summary.already_closed:
+        typer.echo(
+            f"Period {summary.period} ({summary.rating_type}) is already closed: the list dated {date} "
+            f"exists ({summary.existing_origin}). Nothing changed."
+        )
+        return
+    typer.echo(
+        f"Closed {summary.rating_type} period {summary.period}: published the list dated {date} "
+        f"(rules {summary.rules})."
+    )
+    typer.echo(
+        f"  events rated: {summary.events}"
+        + (f" ({len(summary.late_events)} late)" if summary.late_events else "")
+        + f"; games rated: {summary.games_rated}"
+    )
+    typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
+    typer.echo(
+        f"  newly rated: {len(summary.newly_rated)}; dropped below 1400: {len(summary.dropped_below_floor)}"
+    )
+    for title, changes in (
+        ("newly rated", summary.newly_rated),
+        ("below the floor", summary.dropped_below_floor),
+    ):
+        for c in changes[:10]:
+            typer.echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
+    for title, changes in (("gain", summary.biggest_gains), ("loss", summary.biggest_losses)):
+        for c in changes[:3]:
+            delta = (c.new or 0) - (c.old or 0)
+            typer.echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {c.games} games)")
+    for late in summary.late_events:
+        typer.echo(f"    late event: {late}")
+    for note in summary.notes:
+        typer.echo(f"    note: {note}")
+
+
+def _shown(rating: int | None) -> str:
+    return "unrated" if rating is None else str(rating)

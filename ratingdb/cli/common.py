@@ -1,0 +1,125 @@
+"""What every command shares: the engine from --db, one transaction, user errors as one line, output."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import wraps
+from pathlib import Path
+from typing import Any, Literal, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from ratingdb import db
+from ratingdb.cli.app import Options
+from ratingdb.errors import ConfigError, RatingDbError
+from ratingdb.rating import RATING_TYPES, Period
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+OutputFormat = Literal["table", "csv", "json"]
+console = Console()
+err_console = Console(stderr=True)
+
+
+def user_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Print a RatingDbError as `Error: <sentence>` on stderr and exit 1; anything else is a bug."""
+
+    @wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except RatingDbError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def engine(*, require_schema: bool = True) -> Engine:
+    """The engine for --db / RATINGDB_URL; refuses a database without the current schema."""
+    eng = db.make_engine(Options.url)
+    if require_schema:
+        db.require_current_schema(eng)
+    return eng
+
+
+@contextmanager
+def transaction(*, require_schema: bool = True) -> Iterator[Session]:
+    """One transaction for one command: committed when the command succeeds, rolled back otherwise."""
+    eng = engine(require_schema=require_schema)
+    try:
+        with db.transaction(eng) as session:
+            yield session
+    finally:
+        eng.dispose()
+
+
+def parse_period(text: str) -> Period:
+    try:
+        return Period.parse(text)
+    except ValueError as exc:
+        raise ConfigError(f"'{text}' is not a period: write it as YYYY-MM, e.g. 2025-10") from exc
+
+
+def check_type(rating_type: str) -> str:
+    if rating_type not in RATING_TYPES:
+        raise ConfigError(f"'{rating_type}' is not a rating type: use one of {', '.join(RATING_TYPES)}")
+    return rating_type
+
+
+def render_rows(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    fmt: str,
+    *,
+    title: str | None = None,
+    output: Path | None = None,
+) -> None:
+    """Write rows as a rich table, CSV or JSON (a list of objects), to stdout or to `output`."""
+    if fmt not in ("table", "csv", "json"):
+        raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
+    if fmt == "json":
+        text = json.dumps([dict(zip(columns, map(_plain, row), strict=True)) for row in rows], indent=2)
+        _write(text + "\n", output)
+    elif fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([["" if v is None else _plain(v) for v in row] for row in rows])
+        _write(buffer.getvalue(), output)
+    else:
+        table = Table(title=title)
+        for column in columns:
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*["" if v is None else str(_plain(v)) for v in row])
+        if output is None:
+            console.print(table)
+        else:
+            with output.open("w", encoding="utf-8") as fh:
+                Console(file=fh, width=200).print(table)
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if type(value).__name__ == "Decimal":
+        return str(value)
+    return value
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")

@@ -1,0 +1,1 @@
+"""CLI: placeholder, filled in by its issue."""
