@@ -105,7 +105,8 @@ def period_for_event(
     An event ending 2025-10-29 → 2025-10 (list 2025-11-01, closing 2025-10-29); 2025-10-30 → 2025-11.
     """
     days = official_closing_days if official else closing_days
-    period = Period.of(end_date)
+    # Start one period early: with 0 closing days an event ending on a list date makes that very list.
+    period = Period.of(end_date).shift(-1)
     while closing_date(period.published_list_date, days) < end_date:
         period = period.shift(1)
     return period

@@ -40,7 +40,8 @@ def test_four_games_are_too_few_and_say_how_many_are_missing() -> None:
 
 def test_an_empty_pool_needs_five_games() -> None:
     result = initial_rating([], CLOSE)
-    assert (result.status, result.games_needed, result.ra, result.p) == ("too_few_games", 5, 1800, 50)
+    assert (result.status, result.games_needed, result.p) == ("too_few_games", 5, 50)
+    assert result.ra == 1800  # (0 + 2 × 1800) / 2
 
 
 def test_an_initial_rating_is_capped_at_2200() -> None:

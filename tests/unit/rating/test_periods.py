@@ -105,3 +105,8 @@ def test_the_three_rating_types_are_known_and_others_refused() -> None:
     assert check_rating_type("blitz") == "blitz"
     with pytest.raises(RulesError, match="is not a rating type"):
         check_rating_type("bullet")
+
+
+def test_with_no_closing_days_an_event_ending_on_a_list_date_makes_that_list() -> None:
+    # List 2026-01-01 closes 2026-01-01 with 0 days, so it is published by the close of 2025-12.
+    assert period_for_event(date(2026, 1, 1), closing_days=0) == Period(2025, 12)
