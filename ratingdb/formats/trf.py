@@ -1,4 +1,4 @@
-"""TRF16/TRF26 tournament report files read into plain dataclasses and written back; imports only ratingdb.errors."""
+"""TRF16/TRF26 tournament reports read into dataclasses and written back; imports only ratingdb.errors."""
 
 from __future__ import annotations
 
@@ -469,13 +469,13 @@ def _check_players(
             )
     players = []
     for entry in player_lines:
-        record = national.get(entry.player.rank)
-        if record is not None:
+        nrs = national.get(entry.player.rank)
+        if nrs is not None:
             entry.player = dataclasses.replace(
                 entry.player,
-                national_id=record.national_id,
-                national_rating=record.rating,
-                national_federation=record.federation,
+                national_id=nrs.national_id,
+                national_rating=nrs.rating,
+                national_federation=nrs.federation,
             )
         players.append(entry.player)
     return tuple(players)
