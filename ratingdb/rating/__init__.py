@@ -29,7 +29,7 @@ from .initial import (
     PoolGame,
     initial_rating,
 )
-from .kfactor import KDecision, is_junior, k_factor
+from .kfactor import GAMES_FOR_ESTABLISHED, KDecision, is_junior, k_factor
 from .performance import METHOD_LINEAR, METHOD_TABLE, Performance, performance_linear, performance_rating
 from .periods import (
     CLOSING_DAYS,
@@ -79,6 +79,7 @@ __all__ = [
     "EXPECTED_SCORE_TABLE",
     "FIDE_2024_03",
     "FLOOR",
+    "GAMES_FOR_ESTABLISHED",
     "HYPOTHETICAL_GAMES",
     "HYPOTHETICAL_OPPONENT",
     "INITIAL_RATING_CAP",

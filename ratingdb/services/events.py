@@ -1,0 +1,276 @@
+"""Events in and out: store parsed tournament files (players matched or registered), rebuild them for export.
+
+Takes a Session, never commits. Parsing lives in ratingdb.formats; list assignment in ratingdb.rating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
+from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer
+from ratingdb.models import Event, EventPlayer, Game, Player
+from ratingdb.rating import Period, latest_period_for_event, period_for_event
+from ratingdb.services.lists import ensure_period_open
+
+
+@dataclass
+class ImportedEvent:
+    id: int
+    name: str
+    source_name: str
+    rating_type: str
+    period: str
+    natural_period: str
+    players: int
+    games: int
+    rated_games: int
+
+    @property
+    def late(self) -> bool:
+        return self.period > self.natural_period
+
+
+@dataclass
+class EventImportSummary:
+    events: list[ImportedEvent] = field(default_factory=list)
+    new_players: list[str] = field(default_factory=list)  # "Name (FIDE 123)"
+
+
+def import_events(
+    session: Session,
+    parsed: Sequence[TrfEvent],
+    *,
+    rating_type: str | None = None,
+    official: bool = False,
+    period: Period | None = None,
+) -> EventImportSummary:
+    """Store each parsed file as one event with its players and every game, forfeits and byes included.
+
+    The period comes from the end date (§7.1.3) unless `period` names a later one (a late rating, §9.1,
+    at most the third list after the event ends). Nothing is written unless every file is accepted:
+    the caller's transaction covers all files.
+    """
+    summary = EventImportSummary()
+    seen_hashes: dict[str, str] = {}
+    for trf in parsed:
+        if trf.sha256 in seen_hashes:
+            raise DuplicateEvent(
+                f"{trf.source_name} has the same content as {seen_hashes[trf.sha256]}: import it once"
+            )
+        seen_hashes[trf.sha256] = trf.source_name
+        summary.events.append(_import_one(session, trf, rating_type, official, period, summary.new_players))
+    return summary
+
+
+def _import_one(
+    session: Session,
+    trf: TrfEvent,
+    rating_type: str | None,
+    official: bool,
+    period: Period | None,
+    new_players: list[str],
+) -> ImportedEvent:
+    kind = rating_type or trf.rating_type
+    if kind is None:
+        raise ConfigError(
+            f"{trf.source_name}: the rating type is unknown (the file has no TRF26 encoded time control, "
+            "record 222): give it with --type standard|rapid|blitz"
+        )
+    existing = session.scalars(select(Event).where(Event.source_hash == trf.sha256)).one_or_none()
+    if existing is not None:
+        raise DuplicateEvent(
+            f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
+            f"(from {existing.source_name}); an event is imported once"
+        )
+    natural = period_for_event(trf.end_date, official=official)
+    chosen = period or natural
+    if chosen < natural:
+        raise ConfigError(
+            f"{trf.source_name}: period {chosen} is before the event's own period {natural} (it ended "
+            f"{trf.end_date.isoformat()}); an event can be rated late, never early"
+        )
+    latest = latest_period_for_event(trf.end_date, official=official)
+    if chosen > latest:
+        raise ConfigError(
+            f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
+            f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
+        )
+    ensure_period_open(session, kind, chosen, f"cannot add {trf.source_name} ({trf.name})")
+
+    event = Event(
+        name=trf.name,
+        city=trf.city,
+        federation=trf.federation,
+        start_date=trf.start_date,
+        end_date=trf.end_date,
+        rating_type=kind,
+        official=official,
+        time_control=trf.encoded_time_control or trf.time_control,
+        rounds=trf.rounds,
+        period=str(chosen),
+        natural_period=str(natural),
+        source_name=trf.source_name,
+        source_hash=trf.sha256,
+    )
+    session.add(event)
+    session.flush()
+
+    ids = _match_players(session, trf.players, new_players)
+    session.execute(
+        insert(EventPlayer),
+        [
+            dict(
+                event_id=event.id,
+                start_rank=p.rank,
+                player_id=ids[p.rank],
+                file_rating=p.fide_rating,
+                points_x10=None if p.points is None else int(p.points * 10),
+            )
+            for p in trf.players
+        ],
+    )
+    games = [_game_row(event.id, g, ids) for g in trf.games]
+    if games:
+        session.execute(insert(Game), games)
+    return ImportedEvent(
+        id=event.id,
+        name=event.name,
+        source_name=trf.source_name,
+        rating_type=kind,
+        period=str(chosen),
+        natural_period=str(natural),
+        players=len(trf.players),
+        games=len(games),
+        rated_games=sum(1 for g in trf.games if g.rated),
+    )
+
+
+def _game_row(event_id: int, g: TrfGame, ids: dict[int, int]) -> dict[str, object]:
+    return dict(
+        event_id=event_id,
+        round=g.round,
+        date=g.date,
+        white_id=ids[g.white],
+        black_id=None if g.black is None else ids[g.black],
+        white_result=g.white_result,
+        black_result=g.black_result,
+        rated=g.rated,
+        colour_known=g.colour_known,
+    )
+
+
+def _match_players(session: Session, players: Sequence[TrfPlayer], new_players: list[str]) -> dict[int, int]:
+    """Starting rank → player id: by FIDE ID, then national ID; unknown players are registered."""
+    fide_ids = [p.fide_id for p in players if p.fide_id]
+    national_ids = [p.national_id for p in players if p.national_id]
+    by_fide = dict(
+        session.execute(select(Player.fide_id, Player.id).where(Player.fide_id.in_(fide_ids))).all()
+    )
+    by_national = dict(
+        session.execute(
+            select(Player.national_id, Player.id).where(Player.national_id.in_(national_ids))
+        ).all()
+    )
+    ids: dict[int, int] = {}
+    unknown: list[TrfPlayer] = []
+    for p in players:
+        found = by_fide.get(p.fide_id) if p.fide_id else None
+        if found is None and p.national_id:
+            found = by_national.get(p.national_id)
+        if found is None:
+            unknown.append(p)
+        else:
+            ids[p.rank] = found
+    if unknown:
+        created = session.scalars(
+            insert(Player).returning(Player.id, sort_by_parameter_order=True),
+            [
+                dict(
+                    fide_id=p.fide_id or None,
+                    national_id=p.national_id,
+                    name=p.name,
+                    federation=p.federation,
+                    sex=p.sex,
+                    title=p.title,
+                    birth_year=p.birth_year,
+                )
+                for p in unknown
+            ],
+        ).all()
+        for p, player_id in zip(unknown, created, strict=True):
+            ids[p.rank] = player_id
+            ident = (
+                f"FIDE {p.fide_id}"
+                if p.fide_id
+                else (f"national {p.national_id}" if p.national_id else "no ID")
+            )
+            new_players.append(f"{p.name} ({ident})")
+    return ids
+
+
+def event_as_trf(session: Session, event_id: int) -> TrfEvent:
+    """Rebuild a stored event as a TrfEvent, for `export-trf` (written out as TRF16)."""
+    event = session.get(Event, event_id)
+    if event is None:
+        raise UnknownEvent(f'there is no event {event_id}: `ratingdb sql "SELECT * FROM v_event"` lists them')
+    rows = session.execute(
+        select(EventPlayer, Player)
+        .join(Player, Player.id == EventPlayer.player_id)
+        .where(EventPlayer.event_id == event_id)
+        .order_by(EventPlayer.start_rank)
+    ).all()
+    rank_of = {ep.player_id: ep.start_rank for ep, _ in rows}
+    players = tuple(
+        TrfPlayer(
+            rank=ep.start_rank,
+            line=0,
+            name=p.name,
+            sex=p.sex,
+            title=p.title,  # type: ignore[arg-type]
+            fide_rating=ep.file_rating,
+            federation=p.federation,
+            fide_id=p.fide_id,
+            national_id=p.national_id,
+            national_rating=None,
+            birth_year=p.birth_year,
+            points=None if ep.points_x10 is None else Decimal(ep.points_x10) / 10,
+        )
+        for ep, p in rows
+    )
+    games = tuple(
+        TrfGame(
+            round=g.round,
+            date=g.date,
+            white=rank_of[g.white_id],
+            black=None if g.black_id is None else rank_of[g.black_id],
+            white_result=g.white_result,
+            black_result=g.black_result,
+            rated=g.rated,
+            colour_known=g.colour_known,
+        )
+        for g in session.scalars(select(Game).where(Game.event_id == event_id).order_by(Game.round, Game.id))
+    )
+    dates = {g.round: g.date for g in games}
+    return TrfEvent(
+        source_name=event.source_name,
+        sha256=event.source_hash,
+        version=16,
+        name=event.name,
+        city=event.city,
+        federation=event.federation,
+        start_date=event.start_date,
+        end_date=event.end_date,
+        time_control=event.time_control,
+        encoded_time_control=None,
+        rating_type=event.rating_type,
+        rounds=event.rounds,
+        round_dates=tuple(dates.get(r) for r in range(1, event.rounds + 1)),
+        players=players,
+        games=games,
+    )
