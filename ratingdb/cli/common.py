@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import sys
@@ -69,6 +70,13 @@ def parse_period(text: str) -> Period:
         return Period.parse(text)
     except ValueError as exc:
         raise ConfigError(f"'{text}' is not a period: write it as YYYY-MM, e.g. 2025-10") from exc
+
+
+def parse_date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"'{text}' is not a date: write it as YYYY-MM-DD, e.g. 2025-11-01") from None
 
 
 def check_type(rating_type: str) -> str:

@@ -1,1 +1,154 @@
-"""CLI: placeholder, filled in by its issue."""
+"""CLI: `import-trf`, `import-list`, `export-trf` — files in and out, each command one transaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ratingdb.cli.app import app
+from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
+from ratingdb.errors import ConfigError
+from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
+from ratingdb.rating import RATING_TYPES
+from ratingdb.services.events import event_as_trf, import_events
+from ratingdb.services.list_import import import_list
+
+
+@app.command("import-trf")
+@user_errors
+def import_trf_command(
+    files: Annotated[list[Path], typer.Argument(help="Tournament report files (TRF16 or TRF26).")],
+    rating_type: Annotated[
+        str | None,
+        typer.Option("--type", "-t", help="standard, rapid or blitz; default: from the TRF26 record 222."),
+    ] = None,
+    official: Annotated[
+        bool, typer.Option(help="Official FIDE event (closing date 1 day before the list).")
+    ] = False,
+    period: Annotated[
+        str | None,
+        typer.Option(help="Rate in this later period YYYY-MM (a late report, at most the third list, §9.1)."),
+    ] = None,
+) -> None:
+    """Import each FILE as one event with its players and every game, forfeits and byes included.
+
+    Players are matched by FIDE ID, then national ID; unknown players are registered. The event goes
+    to the period of its end date unless --period names a later one. All files are one transaction: a
+    refused file (its line, column and reason are printed) writes nothing at all.
+    """
+    if rating_type is not None:
+        check_type(rating_type)
+    chosen = parse_period(period) if period else None
+    for f in files:
+        if not f.is_file():
+            raise ConfigError(f"{f}: no such file")
+    parsed = [read_trf(f) for f in files]
+    with transaction() as session:
+        summary = import_events(session, parsed, rating_type=rating_type, official=official, period=chosen)
+    for ev in summary.events:
+        late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
+        typer.echo(
+            f"Imported {ev.source_name} as event {ev.id} '{ev.name}': {ev.rating_type}, "
+            f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
+            f"({ev.rated_games} played games)."
+        )
+    if summary.new_players:
+        typer.echo(f"Registered {len(summary.new_players)} new players:")
+        for name in summary.new_players:
+            typer.echo(f"  {name}")
+
+
+@app.command("import-list")
+@user_errors
+def import_list_command(
+    file: Annotated[
+        Path, typer.Argument(help="The list file: ratingdb CSV, FIDE fixed-width text or FIDE XML.")
+    ],
+    date: Annotated[str, typer.Option("--date", help="The list's date, YYYY-MM-DD (the first of a month).")],
+    rating_type: Annotated[
+        str | None,
+        typer.Option(
+            "--type",
+            "-t",
+            help="standard, rapid or blitz; a FIDE combined list without --type gives all three.",
+        ),
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="csv, fide-txt or fide-xml; detected from the content when omitted."),
+    ] = None,
+) -> None:
+    """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
+
+    Players are created or updated; their rule state (reached 2400/2300, games toward 30) comes from the
+    file's columns or is derived from K and birth year. Large files stream with a progress display.
+    """
+    list_date = parse_date(date)
+    if not file.is_file():
+        raise ConfigError(f"{file}: no such file")
+    if fmt is not None and fmt not in ("csv", "fide-txt", "fide-xml"):
+        raise ConfigError(f"'{fmt}' is not a list format: use csv, fide-txt or fide-xml")
+    detected: ListFormat = fmt or detect_list_format(file)  # type: ignore[assignment]
+    if rating_type is not None:
+        types: list[str] = [check_type(rating_type)]
+    elif detected == "fide-txt" and _is_combined(file):
+        types = list(RATING_TYPES)
+    else:
+        types = ["standard"]
+    rows = read_list(file, format=detected, rating_types=types)
+    with (
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed:,} rows"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress,
+        transaction() as session,
+    ):
+        task = progress.add_task(f"importing {file.name}", total=None)
+        summary = import_list(
+            session,
+            rows,
+            list_date=list_date,
+            rating_types=types,
+            source=file.name,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    for t in types:
+        typer.echo(
+            f"Imported the {t} list dated {list_date.isoformat()} from {file.name} ({detected}): "
+            f"{summary.entries[t]} entries, {summary.rated[t]} rated."
+        )
+    typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
+
+
+@app.command("export-trf")
+@user_errors
+def export_trf_command(
+    event_id: Annotated[
+        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
+    ],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
+    ] = None,
+) -> None:
+    """Write an event back out as a TRF16 tournament report file."""
+    with transaction() as session:
+        trf = event_as_trf(session, event_id)
+    text = write_trf16(trf)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"Wrote event {event_id} to {output}.")
+
+
+def _is_combined(file: Path) -> bool:
+    with file.open("rb") as fh:
+        header = fh.readline().decode("latin-1")
+    return "SRtng" in header and "RRtng" in header and "BRtng" in header

@@ -1,0 +1,240 @@
+"""CLI: `list`, `player` and `calculation` — published lists, a player's history, a stored calculation."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, TextIO
+
+import typer
+
+from ratingdb.cli.app import app
+from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
+from ratingdb.errors import ConfigError
+from ratingdb.formats import ListRating, ListRow, write_csv_list, write_fide_txt
+from ratingdb.models import Player
+from ratingdb.reports.lists import ListLine, calculation, find_list, find_player, list_lines, player_history
+
+TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
+LIST_COLUMNS = [
+    "rank",
+    "fide_id",
+    "national_id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "change",
+    "games",
+    "k",
+    "flag",
+]
+
+
+@app.command("list")
+@user_errors
+def list_command(
+    date: Annotated[
+        str | None, typer.Argument(help="The list's date YYYY-MM-DD; the newest list by default.")
+    ] = None,
+    rating_type: TypeOption = "standard",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f", help="table, csv (ratingdb CSV list), json or fide-txt (FIDE fixed width)."
+        ),
+    ] = "table",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N entries (table and json).")] = None,
+) -> None:
+    """Show or export a published list. CSV and FIDE text exports re-import to the same entries."""
+    check_type(rating_type)
+    list_date = parse_date(date) if date else None
+    if fmt not in ("table", "csv", "json", "fide-txt"):
+        raise ConfigError(f"'{fmt}' is not a list format: use table, csv, json or fide-txt")
+    with transaction() as session:
+        rating_list = find_list(session, rating_type, list_date)
+        if fmt in ("csv", "fide-txt"):
+            rows = (
+                _as_list_row(i, line, rating_type)
+                for i, line in enumerate(list_lines(session, rating_list), 2)
+            )
+            with output.open("w", encoding="utf-8", newline="") if output else _stdout() as out:
+                if fmt == "csv":
+                    write_csv_list(rows, out, rating_type)
+                else:
+                    write_fide_txt(rows, out, rating_type, rating_list.list_date)
+            if output:
+                typer.echo(
+                    f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}."
+                )
+            return
+        table = []
+        for rank, line in enumerate(list_lines(session, rating_list, rated_only=fmt == "table"), 1):
+            if limit is not None and rank > limit:
+                break
+            table.append(
+                [
+                    rank if line.rating is not None else None,
+                    line.fide_id,
+                    line.national_id,
+                    line.name,
+                    line.federation,
+                    line.sex,
+                    line.title,
+                    line.birth_year,
+                    line.rating,
+                    line.change,
+                    line.games,
+                    line.k,
+                    line.flag,
+                ]
+            )
+        title = f"{rating_type} list {rating_list.list_date.isoformat()} ({rating_list.origin})"
+    render_rows(LIST_COLUMNS, table, fmt, title=title, output=output)
+
+
+def _stdout() -> contextlib.nullcontext[TextIO]:
+    return contextlib.nullcontext(sys.stdout)
+
+
+def _as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
+    return ListRow(
+        line=line_no,
+        fide_id=line.fide_id,
+        national_id=line.national_id,
+        name=line.name,
+        federation=line.federation,
+        sex=line.sex,
+        title=line.title,
+        birth_year=line.birth_year,  # type: ignore[arg-type]
+        flag=line.flag,
+        ratings={
+            rating_type: ListRating(
+                rating=line.rating,
+                games=line.games,
+                k=line.k,
+                games_total=line.games_total,
+                reached_2400=line.reached_2400,
+                reached_2300=line.reached_2300,
+            )
+        },
+    )
+
+
+@app.command("player")
+@user_errors
+def player_command(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
+    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+) -> None:
+    """A player's ratings, changes, K and flags on every list."""
+    if rating_type is not None:
+        check_type(rating_type)
+    with transaction() as session:
+        player = find_player(session, ident)
+        history = player_history(session, player, rating_type)
+        heading = _player_heading(player)
+    rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
+    if fmt == "table":
+        typer.echo(heading)
+    render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
+
+
+def _player_heading(player: Player) -> str:
+    ids = ", ".join(
+        x
+        for x in (
+            f"FIDE {player.fide_id}" if player.fide_id else "",
+            f"national {player.national_id}" if player.national_id else "",
+        )
+        if x
+    )
+    born = f", born {player.birth_year}" if player.birth_year else ""
+    title = f"{player.title} " if player.title else ""
+    return f"{title}{player.name} ({ids or 'no ID'}){born}, {player.federation or '—'}"
+
+
+def _points(x100: int | None) -> str:
+    return "—" if x100 is None else f"{Decimal(x100) / 100:.2f}"
+
+
+def _signed(x100: int | None) -> str:
+    return "—" if x100 is None else f"{Decimal(x100) / 100:+.2f}"
+
+
+@app.command("calculation")
+@user_errors
+def calculation_command(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
+    period: Annotated[str, typer.Argument(help="The closed period, YYYY-MM.")],
+    rating_type: TypeOption = "standard",
+) -> None:
+    """The player's calculation for a closed period, per event and per game (FIDE's calculation page)."""
+    check_type(rating_type)
+    p = parse_period(period)
+    with transaction() as session:
+        calc = calculation(session, find_player(session, ident), p, rating_type)
+        heading = _player_heading(calc.player)
+    typer.echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
+    rec, entry = calc.record, calc.entry
+    if rec is None:
+        rating = "unrated" if entry is None or entry.rating is None else entry.rating
+        typer.echo(f"No rated games in this period; on the new list: {rating}.")
+        return
+    if rec.method == "change":
+        k_note = f"K {rec.k_base}" + (
+            f" → {rec.k} by the 700 rule ({rec.n} games)" if rec.k != rec.k_base else ""
+        )
+        typer.echo(
+            f"Ro {rec.ro}, {k_note}; {rec.n} games, Σ(score − PD) = {_signed(rec.sum_dr_x100)}, "
+            f"K × Σ = {_signed(rec.k_sum_dr_x100)} → change {rec.change:+d} (rounded once) → {rec.new_rating}"
+        )
+    else:
+        ra = (Decimal(rec.opponent_sum or 0) + 3600) / (rec.n + 2)
+        typer.echo(
+            f"Unrated: {rec.n} pooled games, Ra = ({rec.opponent_sum} + 2 × 1800) / {rec.n + 2} = {ra:.2f}, "
+            f"p = {_points(rec.p_x100)}, dp = {rec.dp} → "
+            + (f"first rating {rec.new_rating}" if rec.new_rating is not None else "no rating yet")
+        )
+    if rec.note:
+        typer.echo(f"Note: {rec.note}")
+    if entry is not None:
+        typer.echo(
+            f"New list: rating {'unrated' if entry.rating is None else entry.rating}, K {entry.k or '—'}, "
+            f"flag {entry.flag or '—'}, games {entry.games}"
+        )
+    for ev in calc.events:
+        typer.echo("")
+        typer.echo(
+            f"Event {ev.event_id} '{ev.name}' ({ev.start_date.isoformat()} … {ev.end_date.isoformat()}), "
+            f"ratings from the list dated {ev.ratings_from.isoformat()}"
+        )
+        typer.echo(
+            f"  Ro {ev.ro if ev.ro is not None else '—'}, Rc {_points(ev.rc_x100)}, n {ev.n}, "
+            f"score {_points(ev.score_x100)}, Σ(score − PD) {_signed(ev.sum_dr_x100)}, K {ev.k or '—'}, "
+            f"K × Σ {_signed(ev.k_sum_dr_x100)}"
+        )
+        if ev.note:
+            typer.echo(f"  note: {ev.note}")
+        rows = [
+            [
+                g.round,
+                g.opponent,
+                g.opponent_fide_id,
+                g.opponent_rating,
+                g.d,
+                _points(g.pd_x100),
+                _points(g.score_x100),
+                _signed(None if g.pd_x100 is None else g.score_x100 - g.pd_x100),
+            ]
+            for g in ev.games
+        ]
+        render_rows(["rd", "opponent", "fide_id", "rating", "D", "PD", "score", "score − PD"], rows, "table")
