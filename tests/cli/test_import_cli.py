@@ -1,0 +1,229 @@
+"""import-trf, import-list, export-trf and list exports through the CLI, on a real database.
+
+Each refusal asserts the exact error line, exit code 1, and that the database is unchanged.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
+
+from ratingdb.cli import app
+from ratingdb.formats import read_trf
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "trf"
+runner = CliRunner()
+
+ROUND_ROBIN_LIST = (
+    "fide_id,name,federation,sex,birth_year,rating,k\n"
+    '200001,"Kowalski, Jan",IRL,M,1980,2210,20\n'
+    '200002,"Novak, Petra",IRL,F,1980,2150,20\n'
+    '200003,"Horvat, Ivan",IRL,M,1980,2105,20\n'
+    '200004,"Szabo, Eva",IRL,F,2009,1980,40\n'
+)
+
+
+def run(db_url: str, *args: str | Path) -> object:
+    return runner.invoke(app, ["--db", db_url, *map(str, args)])
+
+
+def counts(db_url: str) -> dict[str, int]:
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        result = {
+            t: conn.execute(text(f"SELECT COUNT(*) FROM {t}")).scalar_one()
+            for t in ("player", "event", "event_player", "game", "rating_list", "list_entry")
+        }
+    engine.dispose()
+    return result
+
+
+@pytest.fixture
+def oct_list(tmp_path: Path) -> Path:
+    path = tmp_path / "oct.csv"
+    path.write_text(ROUND_ROBIN_LIST, encoding="utf-8")
+    return path
+
+
+def test_a_round_robin_imports_with_every_game_and_new_players_listed(db_url: str) -> None:
+    result = run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "Imported round_robin.trf as event 1 'Club round robin': standard, period 2025-10; 4 players, "
+        "6 pairings (6 played games).",
+        "Registered 4 new players:",
+        "  Kowalski, Jan (FIDE 200001)",
+        "  Novak, Petra (FIDE 200002)",
+        "  Horvat, Ivan (FIDE 200003)",
+        "  Szabo, Eva (FIDE 200004)",
+    ]
+    assert counts(db_url)["game"] == 6
+
+
+def test_a_swiss_keeps_forfeits_and_byes_as_unrated_data(db_url: str) -> None:
+    result = run(db_url, "import-trf", FIXTURES / "swiss_forfeits_byes.trf", "--type", "standard")
+    assert result.exit_code == 0, result.output
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        codes = conn.execute(
+            text("SELECT white_result, black_result, rated FROM game ORDER BY round, id")
+        ).all()
+    engine.dispose()
+    rated = [(w, b) for w, b, r in codes if r]
+    unrated = sorted((w, b or "") for w, b, r in codes if not r)
+    # Read off the fixture: played games are 1/0/= on both lines; + -, W L, H, Z, U, F are kept unrated.
+    assert all(w in "10=" and b in "10=" for w, b in rated)
+    assert ("+", "-") in unrated and ("H", "") in unrated and ("F", "") in unrated and ("U", "") in unrated
+    assert ("W", "L") in unrated and ("Z", "") in unrated
+
+
+def test_a_malformed_file_is_refused_whole_with_file_line_column_and_reason(db_url: str) -> None:
+    before = counts(db_url)
+    result = run(
+        db_url,
+        "import-trf",
+        FIXTURES / "round_robin.trf",
+        FIXTURES / "bad_result_code.trf",
+        "--type",
+        "standard",
+    )
+    assert result.exit_code == 1
+    # Round 2 of line 10 (Novak): result column 99 + 10 × (2 − 1) = 109.
+    assert result.stderr == "Error: bad_result_code.trf line 10 col 109: result 'x' is not a TRF result code\n"
+    assert counts(db_url) == before
+
+
+def test_a_file_without_a_rating_type_is_refused(db_url: str) -> None:
+    result = run(db_url, "import-trf", FIXTURES / "round_robin.trf")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: round_robin.trf: the rating type is unknown (the file has no TRF26 encoded time control, "
+        "record 222): give it with --type standard|rapid|blitz\n"
+    )
+    assert counts(db_url)["event"] == 0
+
+
+def test_importing_the_same_event_twice_names_the_existing_event(db_url: str, tmp_path: Path) -> None:
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    copy = tmp_path / "renamed.trf"
+    shutil.copyfile(FIXTURES / "round_robin.trf", copy)
+    before = counts(db_url)
+    result = run(db_url, "import-trf", copy, "--type", "standard")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: renamed.trf was imported before as event 1 'Club round robin' (from round_robin.trf); "
+        "an event is imported once\n"
+    )
+    assert counts(db_url) == before
+
+
+def test_an_event_of_a_closed_period_is_refused_with_the_way_forward(db_url: str, oct_list: Path) -> None:
+    assert run(db_url, "import-list", oct_list, "--date", "2025-10-01").exit_code == 0
+    assert run(db_url, "close-period", "2025-10").exit_code == 0
+    before = counts(db_url)
+    result = run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: cannot add round_robin.trf (Club round robin): standard period 2025-10 is closed (its list "
+        "dated 2025-11-01 is published); published lists never change, so name a later, open period with "
+        "--period (at most the third list after the event ends, §9.1)\n"
+    )
+    assert counts(db_url) == before
+    late = run(
+        db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard", "--period", "2025-11"
+    )
+    assert late.exit_code == 0, late.output
+    assert "period 2025-11 (late: its own period is 2025-10)" in late.stdout
+
+
+def test_a_period_earlier_than_the_events_own_is_refused(db_url: str) -> None:
+    result = run(
+        db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard", "--period", "2025-09"
+    )
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: round_robin.trf: period 2025-09 is before the event's own period 2025-10 (it ended "
+        "2025-10-05); an event can be rated late, never early\n"
+    )
+
+
+def test_a_period_beyond_the_third_list_is_refused(db_url: str) -> None:
+    # Ended 2025-10-05 → own period 2025-10 (list 2025-11-01); third list after it: 2026-01-01 → 2025-12.
+    result = run(
+        db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard", "--period", "2026-01"
+    )
+    assert result.exit_code == 1
+    assert "at the latest in period 2025-12" in result.stderr
+
+
+def test_a_csv_list_exported_reimports_to_the_same_entries(
+    db_url: str, oct_list: Path, tmp_path: Path
+) -> None:
+    assert run(db_url, "import-list", oct_list, "--date", "2025-10-01").exit_code == 0
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    assert run(db_url, "close-period", "2025-10").exit_code == 0
+    exported = tmp_path / "nov.csv"
+    result = run(db_url, "list", "2025-11-01", "--format", "csv", "-o", exported)
+    assert result.exit_code == 0, result.output
+    # Re-import the computed November list as if it came from elsewhere, as the December list.
+    assert run(db_url, "import-list", exported, "--date", "2025-12-01").exit_code == 0
+    again = tmp_path / "dec.csv"
+    assert run(db_url, "list", "2025-12-01", "--format", "csv", "-o", again).exit_code == 0
+    assert again.read_text() == exported.read_text()
+    # Szabo 1980, K 40, lost all three: −0.21 − 0.33 − 0.28 = −0.82 × 40 = −32.8 → −33 → 1947.
+    assert '200004,,"Szabo, Eva",IRL,F,,2009,1947,3,40,w,3,false,false' in exported.read_text().splitlines()
+
+
+def test_a_fide_text_export_reimports_to_the_same_entries(
+    db_url: str, oct_list: Path, tmp_path: Path
+) -> None:
+    assert run(db_url, "import-list", oct_list, "--date", "2025-10-01").exit_code == 0
+    txt = tmp_path / "oct.txt"
+    assert run(db_url, "list", "2025-10-01", "--format", "fide-txt", "-o", txt).exit_code == 0
+    result = run(
+        db_url, "import-list", txt, "--date", "2025-11-01", "--format", "fide-txt", "--type", "standard"
+    )
+    assert result.exit_code == 0, result.output
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    run(db_url, "list", "2025-10-01", "--format", "csv", "-o", a)
+    run(db_url, "list", "2025-11-01", "--format", "csv", "-o", b)
+    lines = lambda p: [
+        ",".join(line.split(",")[:11]) for p_line in [p.read_text()] for line in p_line.splitlines()
+    ]  # noqa: E731
+    assert lines(a) == lines(b)
+
+
+def test_an_existing_list_date_is_refused(db_url: str, oct_list: Path) -> None:
+    assert run(db_url, "import-list", oct_list, "--date", "2025-10-01").exit_code == 0
+    before = counts(db_url)
+    result = run(db_url, "import-list", oct_list, "--date", "2025-10-01")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: a standard list dated 2025-10-01 already exists (imported, from oct.csv); published lists never change\n"
+    )
+    assert counts(db_url) == before
+
+
+def test_export_trf_writes_the_event_back_with_the_same_games(db_url: str, tmp_path: Path) -> None:
+    assert (
+        run(db_url, "import-trf", FIXTURES / "swiss_forfeits_byes.trf", "--type", "standard").exit_code == 0
+    )
+    out = tmp_path / "back.trf"
+    result = run(db_url, "export-trf", "1", "-o", out)
+    assert result.exit_code == 0, result.output
+    original, back = read_trf(FIXTURES / "swiss_forfeits_byes.trf"), read_trf(out)
+    key = lambda g: (g.round, g.white, g.black, g.white_result, g.black_result, g.rated)  # noqa: E731
+    assert sorted(map(key, back.games), key=str) == sorted(map(key, original.games), key=str)
+    assert [(p.rank, p.name, p.fide_id) for p in back.players] == [
+        (p.rank, p.name, p.fide_id) for p in original.players
+    ]
+
+
+def test_export_of_an_unknown_event_is_refused(db_url: str) -> None:
+    result = run(db_url, "export-trf", "99")
+    assert result.exit_code == 1
+    assert result.stderr == 'Error: there is no event 99: `ratingdb sql "SELECT * FROM v_event"` lists them\n'
