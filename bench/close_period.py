@@ -1,0 +1,283 @@
+"""Benchmark of the period close at a chosen scale, against the I/O floor of the same engine.
+
+    python bench/close_period.py --scale national|large|fide --engine sqlite|postgresql [--url URL]
+
+Builds a synthetic federation (bench/synthetic.py) in a new database, runs the real `close_period` in a
+fresh process (so its peak memory is its own), then measures the I/O floor: reading the same inputs
+and writing the same number of rows with plain bulk SQL on the same engine. The last line printed is
+one JSON object with the figures. Imports ratingdb; nothing in ratingdb imports this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import synthetic  # noqa: E402
+
+from ratingdb import db  # noqa: E402
+from ratingdb.rating import Period  # noqa: E402
+
+DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", choices=sorted(synthetic.SCALES), default="national")
+    parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--url", default=DEFAULT_PG_URL, help="PostgreSQL server for the bench database")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of the close to stderr")
+    parser.add_argument("--close-only", metavar="URL", help=argparse.SUPPRESS)  # the child process
+    args = parser.parse_args(argv)
+    if args.close_only:
+        _close_child(args.close_only, args.profile)
+        return
+    scale = synthetic.SCALES[args.scale]
+    with _database(args.engine, args.url) as url:
+        figures = run(scale, url, profile=args.profile)
+    figures = {"scale": scale.name, "engine": args.engine} | figures
+    print(json.dumps(figures))
+
+
+def run(scale: synthetic.Scale, url: str, *, profile: bool = False) -> dict[str, Any]:
+    engine = db.make_engine(url)
+    db.upgrade(engine)
+    started = time.perf_counter()
+    fed = synthetic.build(engine, scale)
+    build_s = time.perf_counter() - started
+    say(
+        f"built {scale.name}: {fed.players} players, {fed.list_entries} list entries, {fed.events} events, "
+        f"{fed.games} games ({fed.played_games} played) in {build_s:.1f} s"
+    )
+    engine.dispose()
+
+    child = subprocess.run(
+        [sys.executable, __file__, "--close-only", url] + (["--profile"] if profile else []),
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    close = json.loads(child.stdout.strip().splitlines()[-1])
+    say(f"close: {close['close_s']:.2f} s, peak {close['peak_rss_mb']:.0f} MB")
+
+    engine = db.make_engine(url)
+    rows = _rows_written(engine, close["list_id"])
+    floor_s = io_floor(engine, rows)
+    engine.dispose()
+    say(f"I/O floor: {floor_s:.2f} s for {sum(rows.values())} rows written {rows}")
+    return {
+        "players": fed.players,
+        "games": fed.played_games,
+        "game_rows": fed.games,
+        "events": fed.events,
+        "close_s": round(close["close_s"], 3),
+        "floor_s": round(floor_s, 3),
+        "ratio": round(close["close_s"] / floor_s, 2),
+        "peak_rss_mb": round(close["peak_rss_mb"], 1),
+        "games_per_s": round(fed.played_games / close["close_s"]),
+        "players_per_s": round(close["players_on_list"] / close["close_s"]),
+        "players_on_list": close["players_on_list"],
+        "players_rated": close["players_rated"],
+        "rows_written": sum(rows.values()),
+        "build_s": round(build_s, 1),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }
+
+
+def _close_child(url: str, profile: bool) -> None:
+    """Run the real close once, in this (fresh) process, and print its time and peak memory as JSON."""
+    from ratingdb.services.close import close_period
+
+    engine = db.make_engine(url)
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    started = time.perf_counter()
+    with db.transaction(engine) as session:
+        summary = close_period(session, Period.parse(synthetic.PERIOD), "standard")
+    close_s = time.perf_counter() - started
+    if profiler is not None:
+        import pstats
+
+        profiler.disable()
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(35)
+    engine.dispose()
+    assert not summary.already_closed
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    print(
+        json.dumps(
+            {
+                "close_s": close_s,
+                "peak_rss_mb": peak_kib / 1024,
+                "list_id": summary.list_id,
+                "players_on_list": summary.players_on_list,
+                "players_rated": summary.players_rated,
+                "games_rated": summary.games_rated,
+            }
+        )
+    )
+
+
+TABLES = ("list_entry", "calc_player", "calc_event", "calc_game")
+
+
+def _rows_written(engine: Any, list_id: int) -> dict[str, int]:
+    with engine.connect() as conn:
+        return {
+            t: conn.execute(text(f"SELECT COUNT(*) FROM {t} WHERE list_id = :id"), {"id": list_id}).scalar()
+            for t in TABLES
+        }
+
+
+def io_floor(engine: Any, rows: dict[str, int]) -> float:
+    """Seconds to read the close's inputs and write as many rows to the same tables with plain bulk SQL.
+
+    Reads what the close must read (both lists, the period's events and games, the players) with one
+    query each, builds rows of the same shape from them with no rules at all, writes them with
+    executemany (SQLite) or COPY (PostgreSQL) under a list of its own, and commits.
+    """
+    dialect = engine.dialect.name
+    started = time.perf_counter()
+    with engine.begin() as conn:
+        raw = conn.connection.driver_connection
+        cur = raw.cursor()
+        cur.execute(
+            "SELECT player_id, rating, k, games_total, reached_2400, reached_2300, last_active, pool_from, flag "
+            f"FROM list_entry WHERE list_id = {synthetic.IN_FORCE_LIST_ID}"
+        )
+        entries = cur.fetchall()
+        cur.execute(
+            f"SELECT player_id, rating FROM list_entry WHERE list_id = {synthetic.PREVIOUS_LIST_ID} "
+            "AND rating IS NOT NULL"
+        )
+        previous = dict(cur.fetchall())
+        cur.execute(f"SELECT id, start_date FROM event WHERE period = '{synthetic.PERIOD}'")
+        events = cur.fetchall()
+        cur.execute(
+            "SELECT g.id, g.event_id, g.white_id, g.black_id, g.white_result, g.black_result FROM game g "
+            f"JOIN event e ON e.id = g.event_id WHERE e.period = '{synthetic.PERIOD}' AND g.rated = TRUE "
+            "AND g.black_id IS NOT NULL"
+        )
+        games = cur.fetchall()
+        cur.execute("SELECT id, birth_year, sex, name FROM player")
+        players = cur.fetchall()
+        assert previous and events
+        # A list of its own (blitz, 2999) so the rows do not collide with the close's.
+        cur.execute(
+            "INSERT INTO rating_list (rating_type, list_date, origin) VALUES ('blitz', '2999-01-01', 'computed')"
+        )
+        cur.execute("SELECT id FROM rating_list WHERE list_date = '2999-01-01'")
+        list_id = cur.fetchone()[0]
+        cur.close()
+        pairs = _sides(games)
+        synthetic.write_rows(
+            raw,
+            dialect,
+            "list_entry",
+            synthetic.ENTRY_COLUMNS,
+            (
+                (list_id, p[0], e[1], 0, e[2], e[8], None, e[3], e[4], e[5], e[6], e[7])
+                for p, e in zip(players[: rows["list_entry"]], _cycle(entries), strict=False)
+            ),
+        )
+        first_sides: dict[int, tuple] = {}
+        by_event: dict[tuple[int, int], tuple] = {}
+        for side in pairs:
+            first_sides.setdefault(side[0], side)
+            by_event.setdefault((side[0], side[2]), side)
+        synthetic.write_rows(
+            raw,
+            dialect,
+            "calc_player",
+            ("list_id", "player_id", "method", "ro", "k_base", "k", "n", "score_x100", "sum_dr_x100",
+             "k_sum_dr_x100", "change", "new_rating"),
+            (
+                (list_id, pid, "change", 2000, 20, 20, 1, 50, 0, 0, 0, 2000)
+                for pid in list(first_sides)[: rows["calc_player"]]
+            ),
+        )  # fmt: skip
+        synthetic.write_rows(
+            raw,
+            dialect,
+            "calc_event",
+            ("list_id", "player_id", "event_id", "ratings_list_id", "ro", "rc_x100", "n", "score_x100",
+             "sum_dr_x100", "k", "k_sum_dr_x100"),
+            (
+                (list_id, pid, event_id, 2, 2000, 200000, 1, 50, 0, 20, 0)
+                for pid, event_id in list(by_event)[: rows["calc_event"]]
+            ),
+        )  # fmt: skip
+        synthetic.write_rows(
+            raw,
+            dialect,
+            "calc_game",
+            ("list_id", "player_id", "game_id", "event_id", "kind", "opponent_id", "own_rating",
+             "opponent_rating", "d", "pd_x100", "score_x100"),
+            (
+                (list_id, pid, game_id, event_id, "rated", opp, 2000, 2000, 0, 50, score)
+                for pid, game_id, event_id, opp, score in pairs[: rows["calc_game"]]
+            ),
+        )  # fmt: skip
+    return time.perf_counter() - started
+
+
+def _sides(games: list[tuple]) -> list[tuple[int, int, int, int, int]]:
+    score = {"1": 100, "=": 50, "0": 0}
+    sides = []
+    for game_id, event_id, white, black, wr, br in games:
+        sides.append((white, game_id, event_id, black, score[wr]))
+        sides.append((black, game_id, event_id, white, score[br]))
+    return sides
+
+
+def _cycle(items: list[tuple]) -> Iterator[tuple]:
+    while True:
+        yield from items
+
+
+@contextmanager
+def _database(engine_name: str, server_url: str) -> Iterator[str]:
+    """A new, empty database for one run: a SQLite file in a temporary folder, or a PostgreSQL database."""
+    if engine_name == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="ratingdb-bench-") as folder:
+            yield f"sqlite:///{folder}/bench.sqlite"
+        return
+    name = f"ratingdb_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(make_url(server_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
