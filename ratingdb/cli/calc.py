@@ -1,1 +1,235 @@
-"""CLI: placeholder, filled in by its issue."""
+"""CLI: `calc` — the rating calculator; parses options, reads --player from the database, prints the steps.
+
+The calculation itself is ratingdb.calculator (pure); this module only reads input and renders output.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ratingdb.calculator import (
+    FORMULAS,
+    CalcRequest,
+    Formula,
+    Game,
+    KState,
+    calculate,
+    parse_game,
+    parse_rating,
+    parse_score,
+    parse_target,
+)
+from ratingdb.cli.app import app
+from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
+from ratingdb.errors import ConfigError, FormatError
+from ratingdb.rating import Period, RulesError, RuleSet, check_rating_type, rule_set_for
+from ratingdb.services.player_state import PlayerState, player_state
+
+OUTPUT_FORMATS = ("text", "json")
+
+
+@app.command("calc")
+@user_errors
+def calc_command(
+    rating: Annotated[
+        str | None,
+        typer.Argument(
+            help="Your rating (a whole number), or 'unrated' for an initial rating.", show_default=False
+        ),
+    ] = None,
+    opponent: Annotated[
+        int | None, typer.Option("--opponent", "-o", help="One opponent's rating: shows win, draw and loss.")
+    ] = None,
+    game: Annotated[
+        list[str] | None,
+        typer.Option("--game", "-g", help="A game as OPPONENT:SCORE (1600:1, 1550:0.5, 1400:0); repeatable."),
+    ] = None,
+    games_file: Annotated[
+        Path | None, typer.Option("--games-file", help="A CSV file of opponent,score rows (header optional).")
+    ] = None,
+    k: Annotated[int | None, typer.Option("--k", help="Your K factor, given directly.")] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", help="Your rated games in total: K is then derived (§8.3.3).")
+    ] = None,
+    birth_year: Annotated[
+        int | None, typer.Option("--birth-year", help="Birth year, for the junior K.")
+    ] = None,
+    reached_2400: Annotated[
+        bool, typer.Option("--reached-2400", help="Your published rating has reached 2400 (K 10).")
+    ] = False,
+    reached_2300: Annotated[
+        bool, typer.Option("--reached-2300", help="Your published rating has reached 2300 (no junior K 40).")
+    ] = False,
+    period_games: Annotated[
+        int | None,
+        typer.Option(
+            "--period-games", help="Rated games in the whole period, if more than given (700 rule)."
+        ),
+    ] = None,
+    opponent_k: Annotated[
+        int | None, typer.Option("--opponent-k", help="The opponent's K: shows their side of the game too.")
+    ] = None,
+    no_cap: Annotated[bool, typer.Option("--no-cap", help="Switch off the 400-point rule (§8.3.1).")] = False,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", help="Use the rules in force in this period, YYYY-MM (e.g. 2024-03). Default: now."
+        ),
+    ] = None,
+    rating_type: Annotated[
+        str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")
+    ] = "standard",
+    formula: Annotated[
+        str,
+        typer.Option("--formula", help="Expected score: table (FIDE table 8.1.2) or logistic (the curve)."),
+    ] = "table",
+    target: Annotated[
+        str | None,
+        typer.Option("--target", help="Goal seeking: the change wanted, e.g. +10 (with --result)."),
+    ] = None,
+    result: Annotated[
+        str | None, typer.Option("--result", help="Goal seeking: the result, win, draw or loss.")
+    ] = None,
+    expected_table: Annotated[
+        bool, typer.Option("--expected-table", help="Print expected scores by rating difference.")
+    ] = False,
+    player: Annotated[
+        int | None,
+        typer.Option("--player", help="FIDE ID: rating, K state and birth year from the database."),
+    ] = None,
+    output_format: Annotated[str, typer.Option("--format", help="Output: text or json.")] = "text",
+) -> None:
+    """Rating calculator: expected score, the change for a win, draw or loss, a whole period, K, the
+    700 rule, an initial rating, performance, goal seeking — every step written out with your numbers.
+
+    Examples: `ratingdb calc 1500 --opponent 1700 --k 20`;
+    `ratingdb calc 1500 --game 1400:1 --game 1600:0.5 --game 1550:0 --k 20`;
+    `ratingdb calc unrated --game 1902:0.5 --game 1877:0.5 --game 1884:1 --game 2012:0 --game 1832:1`.
+    No database is needed unless --player is given.
+    """
+    if output_format not in OUTPUT_FORMATS:
+        raise ConfigError(f"'{output_format}' is not an output format: use text or json")
+    if formula not in FORMULAS:
+        raise ConfigError(f"'{formula}' is not a formula: use table or logistic")
+    check_type(rating_type)
+    chosen_rules, reason, list_date = _rules(rating_type, rules, no_cap)
+
+    own: int | None = None
+    if rating is not None:
+        own = None if rating.strip().lower() == "unrated" else parse_rating(rating)
+        if own is None and rating.strip().lower() != "unrated":
+            raise ConfigError(f"'{rating}' is not a rating: give a whole number such as 1500, or 'unrated'")
+    derive = games is not None or birth_year is not None or reached_2400 or reached_2300
+    if k is not None and derive:
+        raise ConfigError(
+            "give --k, or --games/--birth-year/--reached-2400/--reached-2300 to derive K, not both"
+        )
+    if derive and games is None:
+        raise ConfigError("deriving K needs --games N (your rated games in total)")
+    k_state = None if games is None else KState(games, birth_year, reached_2400, reached_2300)
+    k_source: str | None = None
+    label: str | None = None
+
+    if player is not None:
+        if rating is not None:
+            raise ConfigError("give RATING or --player, not both")
+        if derive:
+            raise ConfigError("--player takes the K state from the database; give --k to override K")
+        with transaction() as session:
+            state = player_state(session, player, rating_type)
+        own, label = state.rating, _player_label(state)
+        if k is None and state.k is not None:
+            k, k_source = state.k, f"from the {state.rating_type} list dated {state.list_date.isoformat()}"
+        elif k is None:
+            k_state = KState(state.games_total, state.birth_year, state.reached_2400, state.reached_2300)
+            list_date = state.list_date
+    elif rating is None and (not expected_table or opponent is not None or game or games_file or target):
+        raise ConfigError("give RATING (or 'unrated'), or --player FIDE_ID")
+
+    game_list = [parse_game(text) for text in game or []]
+    if games_file is not None:
+        game_list += read_games_file(games_file)
+
+    request = CalcRequest(
+        rating=own,
+        rules=chosen_rules,
+        rules_reason=reason,
+        list_date=list_date,
+        opponent=opponent,
+        games=tuple(game_list),
+        k=k,
+        k_source=k_source,
+        k_state=k_state,
+        period_games=period_games,
+        opponent_k=opponent_k,
+        formula=_formula(formula),
+        target=None if target is None else parse_target(target),
+        result=result,
+        show_expected_table=expected_table,
+        player_label=label,
+    )
+    calculation = calculate(request)
+    if output_format == "json":
+        typer.echo(json.dumps(calculation.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        for line in calculation.lines():
+            typer.echo(line)
+
+
+def _formula(text: str) -> Formula:
+    for known in FORMULAS:
+        if text == known:
+            return known
+    raise ConfigError(f"'{text}' is not a formula: use table or logistic")
+
+
+def _rules(rating_type: str, rules: str | None, no_cap: bool) -> tuple[RuleSet, str, date]:
+    """The rule set of --rules PERIOD, or of the current period (today's date); the list in force then."""
+    if rules is None:
+        period, reason = Period.of(date.today()), f"in force in {Period.of(date.today())}, the current period"
+    else:
+        period, reason = parse_period(rules), f"in force in {rules}, from --rules"
+    try:
+        chosen = rule_set_for(check_rating_type(rating_type), period)
+    except RulesError as exc:
+        raise ConfigError(str(exc)) from exc
+    if no_cap:
+        chosen, reason = chosen.without_cap(), f"{reason}, 400-point rule off by --no-cap"
+    return chosen, reason, period.first_day
+
+
+def _player_label(state: PlayerState) -> str:
+    listed = f"{state.rating_type} list dated {state.list_date.isoformat()}"
+    return f"{state.name} (FIDE ID {state.fide_id}), {listed}"
+
+
+def read_games_file(path: Path) -> list[Game]:
+    """Games from a CSV of `opponent,score` rows; a first row that is not a game is taken as a header."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {name}: {exc.strerror}") from exc
+    games: list[Game] = []
+    for line_no, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        if len(row) != 2:
+            raise FormatError(name, line_no, None, f"expected 2 columns (opponent,score), found {len(row)}")
+        opponent, score = parse_rating(row[0]), parse_score(row[1])
+        if line_no == 1 and opponent is None and score is None:
+            continue  # a header such as "opponent,score"
+        if opponent is None:
+            raise FormatError(name, line_no, 1, f"'{row[0].strip()}' is not a rating")
+        if score is None:
+            raise FormatError(name, line_no, 2, f"the score must be 1, 0.5 or 0, not '{row[1].strip()}'")
+        games.append(Game(opponent, score))
+    if not games:
+        raise FormatError(name, None, None, "no games in the file")
+    return games
