@@ -93,7 +93,9 @@ def test_a_malformed_file_is_refused_whole_with_file_line_column_and_reason(db_u
     )
     assert result.exit_code == 1
     # Round 2 of line 10 (Novak): result column 99 + 10 × (2 − 1) = 109.
-    assert result.stderr == "Error: bad_result_code.trf line 10 col 109: result 'x' is not a TRF result code\n"
+    assert (
+        result.stderr == "Error: bad_result_code.trf line 10 col 109: result 'x' is not a TRF result code\n"
+    )
     assert counts(db_url) == before
 
 
@@ -227,3 +229,40 @@ def test_export_of_an_unknown_event_is_refused(db_url: str) -> None:
     result = run(db_url, "export-trf", "99")
     assert result.exit_code == 1
     assert result.stderr == 'Error: there is no event 99: `ratingdb sql "SELECT * FROM v_event"` lists them\n'
+
+
+def test_trf26_national_lines_give_national_ids_and_later_files_match_on_them(
+    db_url: str, tmp_path: Path
+) -> None:
+    # The TRF26 file has no --type: record 222 "5400+30" is 90 + 30 × 60 / 60 = 120 min → standard.
+    result = run(db_url, "import-trf", FIXTURES / "trf26_national.trf")
+    assert result.exit_code == 0, result.output
+    assert "  Janssens, Tom (national 55555)" in result.stdout
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        ids = dict(conn.execute(text("SELECT name, national_id FROM player")).all())
+    assert ids["Janssens, Tom"] == "55555" and ids["Peeters, Anke"] == "BE-777"
+    # A second file with only the national ID (no FIDE ID) is matched to the same player.
+    second = (
+        (FIXTURES / "trf26_national.trf")
+        .read_text(encoding="utf-8")
+        .replace("Provincial Open 2025", "Rematch")
+    )
+    path = tmp_path / "rematch.trf"
+    path.write_text(second, encoding="utf-8")
+    again = run(db_url, "import-trf", path)
+    assert again.exit_code == 0, again.output
+    assert "Registered" not in again.stdout
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM player")).scalar_one() == 4
+    engine.dispose()
+
+
+def test_a_latin1_file_keeps_its_accented_names(db_url: str) -> None:
+    result = run(db_url, "import-trf", FIXTURES / "latin1_crlf.trf", "--type", "rapid")
+    assert result.exit_code == 0, result.output
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        names = set(conn.execute(text("SELECT name FROM player")).scalars())
+    engine.dispose()
+    assert {"Müller, Jutta", "Ó Briain, Seán"} <= names

@@ -1,0 +1,138 @@
+"""init, db current|check, close-period, list, player and calculation through the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
+
+from ratingdb.cli import app
+from tests.cli.test_import_cli import FIXTURES, ROUND_ROBIN_LIST
+
+runner = CliRunner()
+
+
+def run(db_url: str, *args: str | Path):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, ["--db", db_url, *map(str, args)])
+
+
+def closed_round_robin(db_url: str, tmp_path: Path) -> None:
+    lst = tmp_path / "oct.csv"
+    lst.write_text(ROUND_ROBIN_LIST, encoding="utf-8")
+    assert run(db_url, "import-list", lst, "--date", "2025-10-01").exit_code == 0
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    result = run(db_url, "close-period", "2025-10")
+    assert result.exit_code == 0, result.output
+
+
+def test_init_creates_then_reports_up_to_date(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'new.sqlite'}"
+    first = run(url, "init")
+    assert first.exit_code == 0
+    assert first.stdout == f"Created the ratingdb schema in {url} (migration 0001).\n".replace(
+        "0001", _head()
+    )
+    again = run(url, "init")
+    assert again.stdout == f"Database {url} is up to date (migration {_head()}).\n"
+    check = run(url, "db", "check")
+    assert (check.exit_code, check.stdout) == (0, "Schema is current and matches the models.\n")
+    current = run(url, "db", "current")
+    assert f"current migration: {_head()}" in current.stdout
+
+
+def _head() -> str:
+    from ratingdb.db import head_revision
+
+    head = head_revision()
+    assert head is not None
+    return head
+
+
+def test_a_command_on_a_database_without_schema_says_to_run_init(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'empty.sqlite'}"
+    result = run(url, "close-period", "2025-10")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: the database {url} has no ratingdb schema: run `ratingdb init` first\n"
+
+
+def test_passwords_are_never_printed(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--db", "postgresql+psycopg://u:s3cret@127.0.0.1:1/none", "db", "current"])
+    assert result.exit_code != 0
+    assert "s3cret" not in (result.stdout + result.stderr + str(result.exception or ""))
+
+
+def test_close_period_prints_a_summary_and_a_rerun_changes_nothing(db_url: str, tmp_path: Path) -> None:
+    lst = tmp_path / "oct.csv"
+    lst.write_text(ROUND_ROBIN_LIST, encoding="utf-8")
+    run(db_url, "import-list", lst, "--date", "2025-10-01")
+    run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard")
+    result = run(db_url, "close-period", "2025-10")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert (
+        lines[0]
+        == "Closed standard period 2025-10: published the list dated 2025-11-01 (rules standard-2025-10)."
+    )
+    assert lines[1] == "  events rated: 1; games rated: 12"
+    # Kowalski 2210 (K 20): beat Szabo 1980 (D 230 → .79, +.21), drew Novak 2150 (D 60 → .58, −.08),
+    # beat Horvat 2105 (D 105 → .64, +.36): Σ +.49 × 20 = +9.8 → +10 → 2220.
+    assert "    biggest gain: Kowalski, Jan 2210 → 2220 (+10, 3 games)" in lines
+    again = run(db_url, "close-period", "2025-10")
+    assert (again.exit_code, again.stdout) == (
+        0,
+        "Period 2025-10 (standard) is already closed: the list dated 2025-11-01 exists (computed). Nothing changed.\n",
+    )
+
+
+def test_close_period_refuses_a_bad_period_and_a_missing_list(db_url: str) -> None:
+    bad = run(db_url, "close-period", "2025-13")
+    assert (bad.exit_code, bad.stderr) == (
+        1,
+        "Error: '2025-13' is not a period: write it as YYYY-MM, e.g. 2025-10\n",
+    )
+    missing = run(db_url, "close-period", "2025-10")
+    assert missing.exit_code == 1
+    assert missing.stderr == (
+        "Error: there is no standard list in the database: import the list in force for period 2025-10 with "
+        "`ratingdb import-list FILE --date 2025-10-01 --type standard`\n"
+    )
+
+
+def test_list_json_player_history_and_calculation_page(db_url: str, tmp_path: Path) -> None:
+    closed_round_robin(db_url, tmp_path)
+    listed = run(db_url, "list", "--format", "json", "--limit", "1")
+    assert listed.exit_code == 0
+    assert '"name": "Kowalski, Jan"' in listed.stdout and '"rating": 2220' in listed.stdout
+    history = run(db_url, "player", "200004", "--format", "csv")
+    assert history.stdout.splitlines() == [
+        "type,list_date,origin,rating,change,games,k,flag",
+        "standard,2025-10-01,imported,1980,,0,40,",
+        "standard,2025-11-01,computed,1947,-33,3,40,w",
+    ]
+    calc = run(db_url, "calculation", "200004", "2025-10")
+    assert calc.exit_code == 0
+    out = calc.stdout.splitlines()
+    assert (
+        out[0] == "Szabo, Eva (FIDE 200004), born 2009, IRL: standard, period 2025-10, list dated 2025-11-01"
+    )
+    # Szabo lost to 2210 (D −230 → .21), 2105 (−125 → .33), 2150 (−170 → .28): Σ −.82, × 40 = −32.8 → −33.
+    assert (
+        out[1]
+        == "Ro 1980, K 40; 3 games, Σ(score − PD) = -0.82, K × Σ = -32.80 → change -33 (rounded once) → 1947"
+    )
+    unknown = run(db_url, "calculation", "999", "2025-10")
+    assert (unknown.exit_code, unknown.stderr) == (1, "Error: no player has FIDE ID or national ID '999'\n")
+
+
+def test_published_lists_cannot_be_changed_through_sql_either(db_url: str, tmp_path: Path) -> None:
+    closed_round_robin(db_url, tmp_path)
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM list_entry"))
+        raise AssertionError("the delete went through")
+    except Exception as exc:  # the database's own trigger refuses it
+        assert "published lists are immutable" in str(exc)
+    finally:
+        engine.dispose()
