@@ -1,5 +1,16 @@
 """File readers and writers (TRF, FIDE lists, CSV lists): pure, no database, CLI or SQLAlchemy imports."""
 
+from ratingdb.formats.lists import (
+    CSV_COLUMNS,
+    RATING_TYPES,
+    ListFormat,
+    ListRating,
+    ListRow,
+    detect_list_format,
+    read_list,
+    write_csv_list,
+    write_fide_txt,
+)
 from ratingdb.formats.trf import (
     TrfEvent,
     TrfGame,
@@ -11,11 +22,20 @@ from ratingdb.formats.trf import (
 )
 
 __all__ = [
+    "CSV_COLUMNS",
+    "RATING_TYPES",
+    "ListFormat",
+    "ListRating",
+    "ListRow",
     "TrfEvent",
     "TrfGame",
     "TrfPlayer",
+    "detect_list_format",
     "parse_trf",
     "rating_type_for_time_control",
+    "read_list",
     "read_trf",
+    "write_csv_list",
+    "write_fide_txt",
     "write_trf16",
 ]

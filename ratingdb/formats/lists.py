@@ -1,0 +1,697 @@
+"""Rating lists (ratingdb CSV, FIDE text, FIDE XML) streamed and written; imports ratingdb.errors only."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import BinaryIO, Literal, TextIO, TypeVar
+from xml.parsers import expat
+
+from ratingdb.errors import ListFormatError
+
+__all__ = [
+    "CSV_COLUMNS",
+    "RATING_TYPES",
+    "ListFormat",
+    "ListRating",
+    "ListRow",
+    "detect_list_format",
+    "read_list",
+    "write_csv_list",
+    "write_fide_txt",
+]
+
+ListFormat = Literal["csv", "fide-txt", "fide-xml"]
+T = TypeVar("T")
+RATING_TYPES = ("standard", "rapid", "blitz")
+TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"})
+FLAGS = frozenset({"i", "w", "wi"})
+MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+
+
+@dataclass(frozen=True, slots=True)
+class ListRating:
+    """One rating type of one list row; rating None means unrated."""
+
+    rating: int | None
+    games: int | None
+    k: int | None
+    games_total: int | None = None
+    reached_2400: bool | None = None
+    reached_2300: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One player of a list file. `ratings` holds every requested rating type, rated or not.
+
+    FIDE lists: `title` is the Tit column, else the women's title (WTit); K 0 reads as None.
+    """
+
+    line: int
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    federation: str | None
+    sex: Literal["M", "F"] | None
+    title: str | None
+    birth_year: int | None
+    flag: str | None  # None, "i", "w" or "wi"
+    ratings: Mapping[str, ListRating]
+
+
+# -- shared field readers --------------------------------------------------------------------------------
+
+
+class _Fields:
+    """Turns the text of one field into a value or a ListFormatError naming file, line and column."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.seen_fide: set[int] = set()
+        self.seen_national: set[str] = set()
+
+    def error(self, line: int | None, column: int | None, reason: str) -> ListFormatError:
+        return ListFormatError(self.name, line, column, reason)
+
+    def whole(self, text: str, line: int, column: int, what: str) -> int | None:
+        if not text:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if value < 0 or not text.isdigit():
+            raise self.error(line, column, f"{what} '{text}' is not a whole number")
+        return value
+
+    def rating(self, text: str, line: int, column: int) -> int | None:
+        """A rating; 0 and blank mean unrated."""
+        return self.whole(text, line, column, "rating") or None
+
+    def birth_year(self, text: str, line: int, column: int) -> int | None:
+        year = self.whole(text, line, column, "birth year")
+        if not year:
+            return None  # FIDE writes 0 for an unknown birth year
+        if not 1000 <= year <= 9999:
+            raise self.error(line, column, f"birth year '{text}' is not a four-digit year")
+        return year
+
+    def sex(self, text: str, line: int, column: int) -> Literal["M", "F"] | None:
+        upper = text.upper()
+        if upper == "M":
+            return "M"
+        if upper == "F":
+            return "F"
+        if not text:
+            return None
+        raise self.error(line, column, f"sex '{text}' is not M or F")
+
+    def title(self, text: str, line: int, column: int) -> str | None:
+        if not text:
+            return None
+        upper = text.upper()
+        if upper not in TITLES:
+            raise self.error(line, column, f"title '{text}' is not one of GM IM FM CM WGM WIM WFM WCM")
+        return upper
+
+    def flag(self, text: str, line: int, column: int) -> str | None:
+        if not text:
+            return None
+        if text not in FLAGS:
+            raise self.error(line, column, f"flag '{text}' is not i, w or wi")
+        return text
+
+    def fide_id(self, text: str, line: int, column: int) -> int | None:
+        fide_id = self.whole(text, line, column, "FIDE ID")
+        if fide_id is not None:
+            if fide_id in self.seen_fide:
+                raise self.error(line, column, f"FIDE ID {fide_id} appears more than once in the file")
+            self.seen_fide.add(fide_id)
+        return fide_id
+
+    def national_id(self, text: str, line: int, column: int) -> str | None:
+        if not text:
+            return None
+        if text in self.seen_national:
+            raise self.error(line, column, f"national ID '{text}' appears more than once in the file")
+        self.seen_national.add(text)
+        return text
+
+    def boolean(self, text: str, line: int, column: int, what: str) -> bool | None:
+        lower = text.lower()
+        if lower == "true":
+            return True
+        if lower == "false":
+            return False
+        if not text:
+            return None
+        raise self.error(line, column, f"{what} '{text}' is not true or false")
+
+
+def _check_types(fields: _Fields, rating_types: Sequence[str], one_only: str | None) -> tuple[str, ...]:
+    types = tuple(rating_types)
+    if not types:
+        raise fields.error(None, None, "no rating type was asked for")
+    for t in types:
+        if t not in RATING_TYPES:
+            raise fields.error(None, None, f"'{t}' is not a rating type (standard, rapid or blitz)")
+    if len(set(types)) != len(types):
+        raise fields.error(None, None, "a rating type was asked for twice")
+    if one_only is not None and len(types) != 1:
+        raise fields.error(1, None, f"{one_only} holds one rating type: ask for exactly one")
+    return types
+
+
+# -- detection -------------------------------------------------------------------------------------------
+
+
+def detect_list_format(path: Path) -> ListFormat:
+    """The format of the list file at `path`, told from its first bytes rather than its name."""
+    path = Path(path)
+    with path.open("rb") as f:
+        head = f.read(4096)
+    if head.startswith(b"PK\x03\x04"):
+        raise ListFormatError(path.name, None, None, "the file is a ZIP archive: unzip the list first")
+    text = head.removeprefix(b"\xef\xbb\xbf").decode("latin-1").lstrip()
+    first = text.split("\n", 1)[0]
+    if text.startswith("<"):
+        return "fide-xml"
+    if re.match(r"\s*ID\s+Number\b", first, re.IGNORECASE):
+        return "fide-txt"
+    names = {c.strip().strip('"').lower() for c in first.split(",")}
+    if "name" in names and names & {"fide_id", "national_id"}:
+        return "csv"
+    raise ListFormatError(path.name, 1, None, "cannot tell whether this is a CSV, FIDE text or FIDE XML list")
+
+
+def read_list(
+    path: Path, *, format: ListFormat | None = None, rating_types: Sequence[str]
+) -> Iterator[ListRow]:
+    """Stream the rows of a list file; the header is checked before the first row is yielded.
+
+    Every row carries each type of `rating_types` (unrated ones with rating None). A CSV file, a
+    per-type FIDE text list or a per-type FIDE XML list holds exactly one type. Raises ListFormatError.
+    """
+    path = Path(path)
+    chosen = format or detect_list_format(path)
+    fields = _Fields(path.name)
+    if chosen == "csv":
+        return _read_csv(path, fields, _check_types(fields, rating_types, "a CSV list"))
+    if chosen == "fide-txt":
+        return _read_fide_txt(path, fields, _check_types(fields, rating_types, None))
+    if chosen == "fide-xml":
+        return _read_fide_xml(path, fields, _check_types(fields, rating_types, None))
+    raise fields.error(None, None, f"'{chosen}' is not a list format (csv, fide-txt or fide-xml)")
+
+
+# -- ratingdb CSV ----------------------------------------------------------------------------------------
+
+CSV_COLUMNS = (
+    "fide_id",
+    "national_id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "games",
+    "k",
+    "flag",
+    "games_total",
+    "reached_2400",
+    "reached_2300",
+)
+
+
+def _read_csv(path: Path, fields: _Fields, types: tuple[str, ...]) -> Iterator[ListRow]:
+    (rating_type,) = types
+    handle = path.open(encoding="utf-8-sig", newline="")
+    try:
+        reader = csv.reader(handle)
+        header = [h.strip() for h in next(reader, [])]
+        if not header:
+            raise fields.error(1, None, "the CSV list has no header row")
+        index: dict[str, int] = {}
+        for i, column in enumerate(header):
+            if column not in CSV_COLUMNS:
+                raise fields.error(
+                    1, i + 1, f"column '{column}' is not a list column ({', '.join(CSV_COLUMNS)})"
+                )
+            if column in index:
+                raise fields.error(1, i + 1, f"column '{column}' appears twice")
+            index[column] = i
+        if "name" not in index:
+            raise fields.error(1, None, "the CSV list has no 'name' column")
+        if "fide_id" not in index and "national_id" not in index:
+            raise fields.error(1, None, "the CSV list needs a 'fide_id' or a 'national_id' column")
+        yield from _csv_rows(reader, index, len(header), fields, rating_type)
+    except UnicodeDecodeError as e:
+        raise fields.error(None, None, f"the CSV list is not UTF-8 ({e.reason} at byte {e.start})") from None
+    except csv.Error as e:
+        raise fields.error(None, None, f"the CSV list cannot be read: {e}") from None
+    finally:
+        handle.close()
+
+
+def _csv_rows(
+    reader: Iterator[list[str]], index: dict[str, int], width: int, fields: _Fields, rating_type: str
+) -> Iterator[ListRow]:
+    line = 1
+    for record in reader:
+        line = getattr(reader, "line_num", line + 1)
+        if not any(v.strip() for v in record):
+            continue
+        if len(record) != width:
+            raise fields.error(line, None, f"the row has {len(record)} fields but the header has {width}")
+
+        cells = {column: (record[i].strip(), i + 1) for column, i in index.items()}
+
+        def get(column: str, cells: dict[str, tuple[str, int]] = cells) -> tuple[str, int]:
+            return cells.get(column, ("", 0))
+
+        fide_id = _csv_field(fields.fide_id, get("fide_id"), line)
+        national_id = _csv_field(fields.national_id, get("national_id"), line)
+        if fide_id is None and national_id is None:
+            raise fields.error(line, None, "the row has neither a FIDE ID nor a national ID")
+        name, name_column = get("name")
+        if not name:
+            raise fields.error(line, name_column, "the row has no name")
+        rating = ListRating(
+            rating=_csv_field(fields.rating, get("rating"), line),
+            games=_csv_whole(fields, get("games"), line, "games"),
+            k=_csv_whole(fields, get("k"), line, "K") or None,
+            games_total=_csv_whole(fields, get("games_total"), line, "games_total"),
+            reached_2400=_csv_bool(fields, get("reached_2400"), line, "reached_2400"),
+            reached_2300=_csv_bool(fields, get("reached_2300"), line, "reached_2300"),
+        )
+        yield ListRow(
+            line=line,
+            fide_id=fide_id,
+            national_id=national_id,
+            name=name,
+            federation=get("federation")[0].upper() or None,
+            sex=_csv_field(fields.sex, get("sex"), line),
+            title=_csv_field(fields.title, get("title"), line),
+            birth_year=_csv_field(fields.birth_year, get("birth_year"), line),
+            flag=_csv_field(fields.flag, get("flag"), line),
+            ratings={rating_type: rating},
+        )
+
+
+def _csv_field(read: Callable[[str, int, int], T], value: tuple[str, int], line: int) -> T:
+    text, column = value
+    return read(text, line, column)
+
+
+def _csv_whole(fields: _Fields, value: tuple[str, int], line: int, what: str) -> int | None:
+    return fields.whole(value[0], line, value[1], what)
+
+
+def _csv_bool(fields: _Fields, value: tuple[str, int], line: int, what: str) -> bool | None:
+    return fields.boolean(value[0], line, value[1], what)
+
+
+def _yes_no(value: bool | None) -> str:
+    return "" if value is None else ("true" if value else "false")
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def write_csv_list(rows: Iterable[ListRow], out: TextIO, rating_type: str) -> None:
+    """Write `rows` as a ratingdb CSV list of `rating_type`, with every column of the spec."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        r = row.ratings.get(rating_type) or ListRating(None, None, None)
+        writer.writerow(
+            [
+                _text(row.fide_id),
+                _text(row.national_id),
+                row.name,
+                _text(row.federation),
+                _text(row.sex),
+                _text(row.title),
+                _text(row.birth_year),
+                _text(r.rating),
+                _text(r.games),
+                _text(r.k),
+                _text(row.flag),
+                _text(r.games_total),
+                _yes_no(r.reached_2400),
+                _yes_no(r.reached_2300),
+            ]
+        )
+
+
+# -- FIDE fixed-width text -------------------------------------------------------------------------------
+
+# Header tokens (lower case) and the field each one heads; "mon" stands for a per-type block's date token.
+_TXT_FIELDS = {
+    "id number": "fide_id",
+    "name": "name",
+    "fed": "federation",
+    "sex": "sex",
+    "tit": "title",
+    "wtit": "women_title",
+    "b-day": "birth_year",
+    "flag": "flag",
+    "srtng": "standard.rating",
+    "sgm": "standard.games",
+    "sk": "standard.k",
+    "rrtng": "rapid.rating",
+    "rgm": "rapid.games",
+    "rk": "rapid.k",
+    "brtng": "blitz.rating",
+    "bgm": "blitz.games",
+    "bk": "blitz.k",
+    "mon": "single.rating",
+    "gms": "single.games",
+    "k": "single.k",
+}
+_REQUIRED = ("fide_id", "name")
+
+
+def _decode_line(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+def _header_spans(header: str, fields: _Fields) -> dict[str, tuple[int, int | None]]:
+    """Field -> (start, end) character offsets: each field runs from its header token to the next."""
+    tokens = [(m.group(), m.start()) for m in re.finditer(r"\S+", header)]
+    merged: list[tuple[str, int]] = []
+    for token, start in tokens:
+        if merged and merged[-1][0].lower() == "id" and token.lower() == "number":
+            merged[-1] = ("ID Number", merged[-1][1])
+        else:
+            merged.append((token, start))
+    spans: dict[str, tuple[int, int | None]] = {}
+    for i, (token, start) in enumerate(merged):
+        key = token.lower()
+        if re.fullmatch(r"[a-z]{3}\d{2}", key):
+            key = "mon"
+        field = _TXT_FIELDS.get(key)
+        if field is None:
+            continue  # OTit, FOA and any newer column: skipped, their offsets still bound the others
+        if field in spans:
+            raise fields.error(1, start + 1, f"header column '{token}' appears twice")
+        end = merged[i + 1][1] if i + 1 < len(merged) else None
+        spans[field] = (start, end)
+    for field in _REQUIRED:
+        if field not in spans:
+            raise fields.error(
+                1, None, f"the header has no '{'ID Number' if field == 'fide_id' else 'Name'}' column"
+            )
+    return spans
+
+
+def _read_fide_txt(path: Path, fields: _Fields, types: tuple[str, ...]) -> Iterator[ListRow]:
+    with path.open("rb") as handle:
+        yield from _fide_txt_rows(handle, fields, types)
+
+
+def _fide_txt_rows(handle: BinaryIO, fields: _Fields, types: tuple[str, ...]) -> Iterator[ListRow]:
+    header = _decode_line(handle.readline().removeprefix(b"\xef\xbb\xbf")).rstrip("\r\n")
+    spans = _header_spans(header, fields)
+    per_type = "single.rating" in spans
+    blocks: list[tuple[str, str]] = []  # (rating type asked for, block name in `spans`)
+    if per_type:
+        if len(types) != 1:
+            raise fields.error(1, None, "a per-type FIDE list holds one rating type: ask for exactly one")
+        blocks.append((types[0], "single"))
+    else:
+        for t in types:
+            if f"{t}.rating" not in spans:
+                raise fields.error(1, None, f"the header has no {t} rating column")
+            blocks.append((t, t))
+
+    def span(field: str) -> tuple[int, int | None]:
+        return spans.get(field, (0, 0))
+
+    id_a, id_b = span("fide_id")
+    name_a, name_b = span("name")
+    fed_a, fed_b = span("federation")
+    sex_a, sex_b = span("sex")
+    tit_a, tit_b = span("title")
+    wtit_a, wtit_b = span("women_title")
+    bday_a, bday_b = span("birth_year")
+    flag_a, flag_b = span("flag")
+    block_spans = [(t, span(f"{b}.rating"), span(f"{b}.games"), span(f"{b}.k")) for t, b in blocks]
+
+    # Sex, title, flag, birth year, games, K and ratings take few distinct values: each text is checked
+    # once and its value remembered, which keeps a 1.9-million-line list well inside half a minute.
+    def remembered(read: Callable[[str, int, int], object], column: int) -> Callable[[str, int], object]:
+        seen: dict[str, object] = {}
+
+        def value(text: str, line: int) -> object:
+            try:
+                return seen[text]
+            except KeyError:
+                result = seen[text] = read(text, line, column)
+                return result
+
+        return value
+
+    sex = remembered(fields.sex, sex_a + 1)
+    title = remembered(fields.title, tit_a + 1)
+    women_title = remembered(fields.title, wtit_a + 1)
+    birth_year = remembered(fields.birth_year, bday_a + 1)
+    flag = remembered(fields.flag, flag_a + 1)
+    readers = [
+        (
+            rating_type,
+            ra,
+            rb,
+            remembered(fields.rating, ra + 1),
+            ga,
+            gb,
+            remembered(lambda t, li, c: fields.whole(t, li, c, "games"), ga + 1),
+            ka,
+            kb,
+            remembered(lambda t, li, c: fields.whole(t, li, c, "K") or None, ka + 1),
+        )
+        for rating_type, (ra, rb), (ga, gb), (ka, kb) in block_spans
+    ]
+    ratings_seen: dict[tuple[object, object, object], ListRating] = {}  # equal ratings share one object
+    seen_ids = fields.seen_fide
+
+    line = 1
+    for raw in handle:
+        line += 1
+        text = _decode_line(raw)
+        if not text.strip():
+            continue
+        fide_text = text[id_a:id_b].strip()
+        if fide_text.isdigit() and int(fide_text) not in seen_ids:
+            fide_id: int | None = int(fide_text)
+            seen_ids.add(fide_id)  # type: ignore[arg-type]
+        else:
+            fide_id = fields.fide_id(fide_text, line, id_a + 1)  # raises for a bad or repeated ID
+            if fide_id is None:
+                raise fields.error(line, id_a + 1, "the row has no FIDE ID")
+        name = text[name_a:name_b].strip()
+        if not name:
+            raise fields.error(line, name_a + 1, "the row has no name")
+        ratings: dict[str, ListRating] = {}
+        for rating_type, ra, rb, rating, ga, gb, games, ka, kb, k in readers:
+            key = (
+                rating(text[ra:rb].strip(), line),
+                games(text[ga:gb].strip(), line),
+                k(text[ka:kb].strip(), line),
+            )
+            entry = ratings_seen.get(key)
+            if entry is None:
+                entry = ratings_seen[key] = ListRating(*key)  # type: ignore[arg-type]
+            ratings[rating_type] = entry
+        yield ListRow(
+            line,
+            fide_id,
+            None,
+            name,
+            text[fed_a:fed_b].strip() or None,
+            sex(text[sex_a:sex_b].strip(), line),  # type: ignore[arg-type]
+            title(text[tit_a:tit_b].strip(), line) or women_title(text[wtit_a:wtit_b].strip(), line),  # type: ignore[arg-type]
+            birth_year(text[bday_a:bday_b].strip(), line),  # type: ignore[arg-type]
+            flag(text[flag_a:flag_b].strip(), line),  # type: ignore[arg-type]
+            ratings,
+        )
+
+
+# Column starts of FIDE's per-type layout (the combined header of the spec up to FOA, then one block).
+_TXT_LAYOUT = (
+    ("ID Number", 0),
+    ("Name", 15),
+    ("Fed", 76),
+    ("Sex", 80),
+    ("Tit", 84),
+    ("WTit", 89),
+    ("OTit", 94),
+    ("FOA", 109),
+    ("{month}", 113),
+    ("Gms", 119),
+    ("K", 123),
+    ("B-day", 126),
+    ("Flag", 132),
+)
+
+
+def _fixed(values: Sequence[str]) -> str:
+    line = ""
+    for (_, start), value in zip(_TXT_LAYOUT, values, strict=True):
+        if len(line) < start:
+            line = line.ljust(start)
+        elif line:
+            line += " "  # a value too wide for its column still leaves one space before the next
+        line += value
+    return line.rstrip()
+
+
+def write_fide_txt(rows: Iterable[ListRow], out: TextIO, rating_type: str, list_date: date) -> None:
+    """Write `rows` as a per-type FIDE text list of `rating_type`, headed like FIDE's (`NOV25 Gms K`)."""
+    month = f"{MONTHS[list_date.month - 1]}{list_date:%y}"
+    out.write(_fixed([name.format(month=month) for name, _ in _TXT_LAYOUT]) + "\n")
+    for row in rows:
+        r = row.ratings.get(rating_type) or ListRating(None, None, None)
+        values = [
+            _text(row.fide_id),
+            row.name[:60],
+            _text(row.federation),
+            _text(row.sex),
+            _text(row.title),
+            "",
+            "",
+            "",
+            _text(r.rating),
+            _text(r.games),
+            _text(r.k),
+            _text(row.birth_year or 0),
+            _text(row.flag),
+        ]
+        out.write(_fixed(values) + "\n")
+
+
+# -- FIDE XML --------------------------------------------------------------------------------------------
+
+_XML_TYPES = {"standard": "", "rapid": "rapid_", "blitz": "blitz_"}
+
+
+class _XmlPlayers:
+    """Expat handlers collecting each <player> as {element: (text, line, column)}."""
+
+    def __init__(self, parser: expat.XMLParserType, fields: _Fields) -> None:
+        self.parser = parser
+        self.fields = fields
+        self.root: str | None = None
+        self.player: tuple[int, dict[str, tuple[str, int, int]]] | None = None
+        self.field: tuple[str, int, int] | None = None
+        self.text: list[str] = []
+        self.done: list[tuple[int, dict[str, tuple[str, int, int]]]] = []
+        parser.StartDoctypeDeclHandler = self.refuse_doctype
+        parser.StartElementHandler = self.start
+        parser.EndElementHandler = self.end
+        parser.CharacterDataHandler = self.data
+
+    def refuse_doctype(self, *_: object) -> None:
+        raise self.fields.error(
+            self.parser.CurrentLineNumber, None, "the XML list may not contain a document type"
+        )
+
+    def start(self, name: str, _attrs: dict[str, str]) -> None:
+        line = self.parser.CurrentLineNumber
+        if self.root is None:
+            if name != "playerslist":
+                raise self.fields.error(line, None, f"the XML root is <{name}>, not <playerslist>")
+            self.root = name
+        elif name == "player":
+            self.player = (line, {})
+        elif self.player is not None:
+            self.field = (name, line, self.parser.CurrentColumnNumber + 1)
+            self.text.clear()
+
+    def end(self, name: str) -> None:
+        if self.field is not None and self.field[0] == name and self.player is not None:
+            field, line, column = self.field
+            self.player[1][field] = ("".join(self.text).strip(), line, column)
+            self.field = None
+        elif name == "player" and self.player is not None:
+            self.done.append(self.player)
+            self.player = None
+
+    def data(self, chunk: str) -> None:
+        if self.field is not None:
+            self.text.append(chunk)
+
+
+def _read_fide_xml(path: Path, fields: _Fields, types: tuple[str, ...]) -> Iterator[ListRow]:
+    """Streamed with expat (line numbers for errors, no DTDs, each player dropped once converted)."""
+    parser = expat.ParserCreate()
+    players = _XmlPlayers(parser, fields)
+    mode: dict[str, str] | None = None
+    with path.open("rb") as handle:
+        while True:
+            chunk = handle.read(1 << 16)
+            try:
+                parser.Parse(chunk, not chunk)
+            except expat.ExpatError as e:
+                reason = f"not well-formed XML ({expat.ErrorString(e.code)})"
+                raise fields.error(e.lineno, e.offset + 1, reason) from None
+            for line, values in players.done:
+                if mode is None:
+                    combined = any(k.startswith(("rapid_", "blitz_")) for k in values)
+                    if not combined and len(types) != 1:
+                        reason = "a per-type FIDE list holds one rating type: ask for exactly one"
+                        raise fields.error(line, None, reason)
+                    mode = {t: _XML_TYPES[t] if combined else "" for t in types}
+                yield _xml_row(fields, line, values, mode)
+            players.done.clear()
+            if not chunk:
+                break
+    if players.root is None:
+        raise fields.error(None, None, "the XML list has no <playerslist> element")
+
+
+def _xml_row(
+    fields: _Fields, line: int, values: dict[str, tuple[str, int, int]], mode: dict[str, str]
+) -> ListRow:
+    def get(name: str) -> tuple[str, int, int]:
+        return values.get(name, ("", line, 0))
+
+    fide_text, fide_line, fide_col = get("fideid")
+    if not fide_text:
+        raise fields.error(line, None, "the player has no <fideid>")
+    name = get("name")[0]
+    if not name:
+        raise fields.error(line, None, "the player has no <name>")
+    ratings: dict[str, ListRating] = {}
+    for rating_type, prefix in mode.items():
+        r = get(f"{prefix}rating")
+        g = get(f"{prefix}games")
+        k = get(f"{prefix}k")
+        ratings[rating_type] = ListRating(
+            fields.rating(r[0], r[1], r[2]),
+            fields.whole(g[0], g[1], g[2], "games"),
+            fields.whole(k[0], k[1], k[2], "K") or None,
+        )
+    sex, title, birthday, flag = get("sex"), get("title"), get("birthday"), get("flag")
+    return ListRow(
+        line=line,
+        fide_id=fields.fide_id(fide_text, fide_line, fide_col),
+        national_id=None,
+        name=name,
+        federation=get("country")[0] or None,
+        sex=fields.sex(*sex),
+        title=fields.title(*title) or fields.title(*get("w_title")),
+        birth_year=fields.birth_year(*birthday),
+        flag=fields.flag(*flag),
+        ratings=ratings,
+    )
