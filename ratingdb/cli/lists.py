@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -75,27 +76,11 @@ def list_command(
                     f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}."
                 )
             return
-        table = []
-        for rank, line in enumerate(list_lines(session, rating_list, rated_only=fmt == "table"), 1):
-            if limit is not None and rank > limit:
-                break
-            table.append(
-                [
-                    rank if line.rating is not None else None,
-                    line.fide_id,
-                    line.national_id,
-                    line.name,
-                    line.federation,
-                    line.sex,
-                    line.title,
-                    line.birth_year,
-                    line.rating,
-                    line.change,
-                    line.games,
-                    line.k,
-                    line.flag,
-                ]
-            )
+        with contextlib.closing(list_lines(session, rating_list, rated_only=fmt == "table")) as entries:
+            table = [
+                [rank if line.rating is not None else None, *(getattr(line, c) for c in LIST_COLUMNS[1:])]
+                for rank, line in enumerate(itertools.islice(entries, limit), 1)
+            ]
         title = f"{rating_type} list {rating_list.list_date.isoformat()} ({rating_list.origin})"
     render_rows(LIST_COLUMNS, table, fmt, title=title, output=output)
 

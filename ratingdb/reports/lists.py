@@ -63,8 +63,12 @@ def list_lines(session: Session, rating_list: RatingList, *, rated_only: bool = 
     )
     if rated_only:
         query = query.where(ListEntry.rating.is_not(None))
-    for row in session.execute(query.execution_options(yield_per=10_000)):
-        yield ListLine(*row)
+    result = session.execute(query.execution_options(yield_per=10_000))
+    try:
+        for row in result:
+            yield ListLine(*row)
+    finally:
+        result.close()  # a server-side cursor on PostgreSQL: close it even when the reader stops early
 
 
 def find_player(session: Session, ident: str) -> Player:
