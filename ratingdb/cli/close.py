@@ -9,6 +9,8 @@ from rich.status import Status
 
 from ratingdb.cli.app import app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
+from ratingdb.errors import ConfigError
+from ratingdb.rating import RulesError, rule_set_for
 from ratingdb.services.close import CloseSummary, close_period
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
@@ -31,6 +33,10 @@ def close_period_command(
     """
     p = parse_period(period)
     check_type(rating_type)
+    try:
+        rule_set_for(rating_type, p)  # type: ignore[arg-type]
+    except RulesError as exc:
+        raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     with Status("closing…", console=console) as status, transaction() as session:
         summary = close_period(session, p, rating_type, progress=lambda msg: status.update(msg))
     print_summary(summary)
