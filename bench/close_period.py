@@ -163,8 +163,8 @@ def io_floor(engine: Any, rows: dict[str, int]) -> float:
         raw = conn.connection.driver_connection
         cur = raw.cursor()
         cur.execute(
-            "SELECT player_id, rating, k, games_total, reached_2400, reached_2300, last_active, pool_from, flag "
-            f"FROM list_entry WHERE list_id = {synthetic.IN_FORCE_LIST_ID}"
+            "SELECT player_id, rating, k, games_total, reached_2400, reached_2300, last_active, pool_from, "
+            f"flag FROM list_entry WHERE list_id = {synthetic.IN_FORCE_LIST_ID}"
         )
         entries = cur.fetchall()
         cur.execute(
@@ -185,7 +185,8 @@ def io_floor(engine: Any, rows: dict[str, int]) -> float:
         assert previous and events
         # A list of its own (blitz, 2999) so the rows do not collide with the close's.
         cur.execute(
-            "INSERT INTO rating_list (rating_type, list_date, origin) VALUES ('blitz', '2999-01-01', 'computed')"
+            "INSERT INTO rating_list (rating_type, list_date, origin) "
+            "VALUES ('blitz', '2999-01-01', 'computed')"
         )
         cur.execute("SELECT id FROM rating_list WHERE list_date = '2999-01-01'")
         list_id = cur.fetchone()[0]

@@ -54,7 +54,9 @@ class Federation:
     played_games: int = 0
 
 
-def write_rows(connection: Any, dialect: str, table: str, columns: Sequence[str], rows: Iterable[tuple]) -> int:
+def write_rows(
+    connection: Any, dialect: str, table: str, columns: Sequence[str], rows: Iterable[tuple]
+) -> int:
     """Bulk-write plain tuples through the driver: executemany on SQLite, COPY on PostgreSQL."""
     count = 0
     cursor = connection.cursor()
@@ -142,7 +144,9 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
             rating[pid] = rng.randint(2650, 2850)
         else:
             rating[pid] = min(2849, max(1400, int(rng.gauss(1650, 280))))
-    birth_year = {pid: (rng.randint(2007, 2017) if rng.random() < 0.18 else rng.randint(1940, 2006)) for pid in ids}
+    birth_year = {
+        pid: (rng.randint(2007, 2017) if rng.random() < 0.18 else rng.randint(1940, 2006)) for pid in ids
+    }
     female = {pid for pid in ids if rng.random() < 0.12}
 
     with engine.begin() as conn:
@@ -184,7 +188,9 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
                 dialect,
                 "list_entry",
                 ENTRY_COLUMNS,
-                _entries(random.Random(seed + list_id), list_id, ratings, on_list_unrated, birth_year, female),
+                _entries(
+                    random.Random(seed + list_id), list_id, ratings, on_list_unrated, birth_year, female
+                ),
             )
         fed.rated_players = len(rating)
         events, games = _events_and_games(rng, scale, rating, newcomers + on_list_unrated)
@@ -195,7 +201,10 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
             # Explicit ids do not move the sequences; the close inserts its list through one.
             for table in ("player", "rating_list", "event", "game"):
                 conn.execute(
-                    text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))")
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                        f"(SELECT MAX(id) FROM {table}))"
+                    )
                 )
     if dialect == "postgresql":
         with engine.connect() as conn:
@@ -230,7 +239,20 @@ def _entries(
         last_active = "2025-09" if draw < 0.75 else "2025-02" if draw < 0.9 else "2023-05"
         active = last_active != "2023-05"
         flag = ("w" if active else "wi") if pid in female else (None if active else "i")
-        yield (list_id, pid, r, 0, k, flag, None, games_total, reached_2400, reached_2300, last_active, "2024-01")
+        yield (
+            list_id,
+            pid,
+            r,
+            0,
+            k,
+            flag,
+            None,
+            games_total,
+            reached_2400,
+            reached_2300,
+            last_active,
+            "2024-01",
+        )
     for pid in unrated:
         yield (list_id, pid, None, 0, None, None, None, rng.randint(0, 4), False, False, None, "2025-03")
 

@@ -2,42 +2,56 @@
 
 Takes a Session and never commits: the caller's transaction makes the list and its record appear
 together or not at all. All rules come from ratingdb.rating; this module only gathers inputs in bulk,
-calls the rules and writes the results in bulk.
+applies the rules and writes the results in bulk. It must not import the CLI, the formats or reports.
+
+Scale (issue 8): a close of FIDE's size rates a million players. Inputs are read as plain driver
+tuples, the common case (a rated player's change) runs through `BatchRater`, which gives the same
+figures as `ratingdb.rating.rating_change` with a lookup table instead of per-game objects (a property
+test holds the two equal), and rows are written as tuples with executemany (SQLite) or COPY
+(PostgreSQL) in batches, so memory stays bounded by the inputs.
 """
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import heapq
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, NamedTuple
 
-from sqlalchemy import insert, select, text
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
-from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, Game, ListEntry, Player, RatingList
+from ratingdb.models import Event, RatingList
 from ratingdb.rating import (
+    EXPECTED_SCORE_MAX_DIFFERENCE,
     POOL_WINDOW_MONTHS,
     Period,
     PoolGame,
-    RatedGame,
     RuleSet,
     activity_flag,
     below_floor,
     excluded_by_difference,
+    expected_score,
     initial_rating,
     is_active,
+    k_after_700_rule,
     k_factor,
-    rating_change,
     round_half_away_from_zero,
     rule_set_for,
 )
-from ratingdb.services.lists import earliest_list, latest_list, list_on
+from ratingdb.services.lists import latest_list, list_on
 
 SCORE = {"1": 100, "=": 50, "0": 0}
 Progress = Callable[[str], None]
+
+Side = tuple[int, int, int, int, int, int]
+"""One player's view of one rated game: (game id, event id, opponent id, own rating used, opponent
+rating used, score in hundredths). Plain tuples, because a FIDE-size close holds two million of them."""
 
 
 @dataclass(frozen=True)
@@ -72,19 +86,73 @@ class CloseSummary:
     notes: list[str] = field(default_factory=list)
 
 
-@dataclass
-class _Entry:
-    """The list-in-force state of one player (or a blank one for a player not on it)."""
+class BatchChange(NamedTuple):
+    """A rated player's period as `rating_change` computes it, in plain numbers (hundredths)."""
 
-    rating: int | None = None
-    k: int | None = None
-    games_total: int = 0
-    reached_2400: bool = False
-    reached_2300: bool = False
-    last_active: str | None = None
-    pool_from: str | None = None
-    flag: str | None = None
-    on_list: bool = False
+    k: int  # after the 700 rule
+    n: int
+    score: int
+    sum_dr: int
+    k_sum_dr: int
+    change: int  # rounded once, half away from zero
+    new_rating: int
+    ds: list[int]  # per game, in the order given: D after the cap
+    pds: list[int]  # per game: PD in hundredths
+    events: list[list[int]]  # per event, first-seen order: [event, n, score, sum_dr, ro, rc_sum]
+
+
+class BatchRater:
+    """Period changes of many players under one rule set, with PD from a lookup array (§8.3.1–§8.3.4).
+
+    Equal to `ratingdb.rating.rating_change` game for game (tests/unit/test_close_batch.py): the table
+    is filled from `expected_score` itself for every capped D in −736…736 (beyond ±735 PD is 1.00 or
+    0.00), so the rules stay in ratingdb.rating and only the per-game objects are saved.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.cap = rules.cap
+        self.cap_exempt_from = rules.cap_exempt_from
+        self.span = EXPECTED_SCORE_MAX_DIFFERENCE + 1
+        self.pd = [expected_score(d) for d in range(-self.span, self.span + 1)]
+
+    def rate(self, rating: int, k: int, sides: Sequence[Side]) -> BatchChange:
+        """The change of a player rated `rating` with base K `k` over all rated games of the period."""
+        n = len(sides)
+        k_used = k_after_700_rule(k, n)
+        cap, exempt, span, table = self.cap, self.cap_exempt_from, self.span, self.pd
+        top = 2 * span
+        ds: list[int] = []
+        pds: list[int] = []
+        events: dict[int, list[int]] = {}
+        score_total = sum_dr = 0
+        for _game, event, _opponent, own, opponent, score in sides:
+            d = own - opponent
+            # §8.3.1: the cap, unless the rated player's own rating (for this event) is exempt.
+            if cap is not None and (exempt is None or own < exempt):
+                if d > cap:
+                    d = cap
+                elif d < -cap:
+                    d = -cap
+            i = d + span
+            pd = table[0 if i < 0 else top if i > top else i]
+            ds.append(d)
+            pds.append(pd)
+            dr = score - pd
+            score_total += score
+            sum_dr += dr
+            sums = events.get(event)
+            if sums is None:
+                events[event] = [event, 1, score, dr, own, opponent]
+            else:
+                sums[1] += 1
+                sums[2] += score
+                sums[3] += dr
+                sums[5] += opponent
+        k_sum_dr = k_used * sum_dr
+        change = round_half_away_from_zero(k_sum_dr, 100)
+        return BatchChange(
+            k_used, n, score_total, sum_dr, k_sum_dr, change, rating + change, ds, pds, list(events.values())
+        )
 
 
 @dataclass
@@ -92,21 +160,81 @@ class _EventInfo:
     id: int
     name: str
     start_date: dt.date
-    ratings_list: RatingList
-    standard_list: RatingList | None  # rapid/blitz: the standard list at the start (§7, last rule)
+    ratings_list_id: int  # the list in force at the event's start (§3)
+    standard_list_id: int | None  # rapid/blitz: the standard list at the start (§7, last rule)
     note: str | None
 
 
-@dataclass
-class _Side:
-    """One player's view of one rated game."""
+# Columns of the list in force as read (one tuple per player): index names for readability.
+_PID, _RATING, _K, _GAMES_TOTAL, _R2400, _R2300, _LAST_ACTIVE, _POOL_FROM, _BIRTH_YEAR, _SEX = range(10)
 
-    game_id: int
-    event_id: int
-    opponent_id: int
-    own: int | None  # own rating used
-    opponent: int | None  # opponent rating used (None: unrated opponent)
-    score: int
+LIST_ENTRY_COLUMNS = (
+    "list_id", "player_id", "rating", "games", "k", "flag", "change", "games_total", "reached_2400",
+    "reached_2300", "last_active", "pool_from",
+)  # fmt: skip
+CALC_PLAYER_COLUMNS = (
+    "list_id", "player_id", "method", "ro", "k_base", "k", "n", "score_x100", "sum_dr_x100", "k_sum_dr_x100",
+    "change", "opponent_sum", "p_x100", "dp", "new_rating", "note",
+)  # fmt: skip
+CALC_EVENT_COLUMNS = (
+    "list_id", "player_id", "event_id", "ratings_list_id", "ro", "rc_x100", "n", "score_x100", "sum_dr_x100",
+    "k", "k_sum_dr_x100", "note",
+)  # fmt: skip
+CALC_GAME_COLUMNS = (
+    "list_id", "player_id", "game_id", "event_id", "kind", "opponent_id", "own_rating", "opponent_rating",
+    "d", "pd_x100", "score_x100",
+)  # fmt: skip
+
+
+class _Driver:
+    """The session's own driver connection, for reads and writes of plain tuples in its transaction."""
+
+    BATCH = 50_000
+
+    def __init__(self, session: Session) -> None:
+        connection = session.connection()
+        self.dialect = connection.dialect.name
+        self.raw: Any = connection.connection.driver_connection
+        self.pending: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a query written with `?` placeholders and return its rows as tuples."""
+        if self.dialect != "sqlite":
+            sql = sql.replace("?", "%s")
+        cursor = self.raw.cursor()
+        try:
+            cursor.execute(sql, tuple(params))
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+    def add(self, table: str, columns: tuple[str, ...], row: tuple[Any, ...]) -> None:
+        """Queue a row; a full batch is written at once."""
+        batch = self.pending.setdefault(table, (columns, []))[1]
+        batch.append(row)
+        if len(batch) >= self.BATCH:
+            self.flush(table)
+
+    def flush(self, table: str | None = None) -> None:
+        for name in [table] if table is not None else list(self.pending):
+            columns, batch = self.pending.get(name, ((), []))
+            if batch:
+                self._write(name, columns, batch)
+                batch.clear()
+
+    def _write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        cursor = self.raw.cursor()
+        try:
+            if self.dialect == "postgresql":
+                # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
+                with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            else:
+                marks = ", ".join("?" * len(columns))
+                cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+        finally:
+            cursor.close()
 
 
 def _lock(session: Session, rating_type: str) -> None:
@@ -140,137 +268,91 @@ def close_period(
 
     rules = rule_set_for(rating_type, period)  # type: ignore[arg-type]
     summary.rules = rules.name
+    driver = _Driver(session)
 
     say(f"reading the list in force ({in_force.list_date.isoformat()})")
-    entries = _load_entries(session, in_force.id)
+    entries = _load_entries(driver, in_force.id)
     events = _load_events(session, period, rating_type, summary)
     say(f"reading {len(events)} events")
-    ratings = _load_ratings(
-        session, {e.ratings_list.id for e in events.values()} | _std_ids(events), in_force
-    )
-    sides = _rated_sides(session, events, ratings, entries, rules)
-
-    rated_sides: dict[int, list[_Side]] = defaultdict(list)
-    pool_sides: dict[int, list[_Side]] = defaultdict(list)
-    for player_id, side in sides:
-        if entries.get(player_id, _Entry()).rating is not None:
-            if side.opponent is not None:
-                rated_sides[player_id].append(side)
-        elif side.opponent is not None:
-            pool_sides[player_id].append(side)
+    rated_sides, pool_sides = _rated_sides(driver, period, rating_type, events, entries, in_force.id, rules)
+    _add_newcomers(driver, entries, pool_sides)
 
     new_list = RatingList(
         rating_type=rating_type, list_date=list_date, origin="computed", period=str(period), rules=rules.name
     )
     session.add(new_list)
     session.flush()
-    summary.list_id = new_list.id
+    list_id = new_list.id
+    summary.list_id = list_id
 
     say(f"rating {len(rated_sides)} rated players")
-    calc_players: list[dict[str, object]] = []
-    calc_events: list[dict[str, object]] = []
-    calc_games: list[dict[str, object]] = []
     new_state: dict[int, tuple[int | None, int, str | None]] = {}  # player → (rating, games, pool_from)
-
-    for player_id, player_sides in rated_sides.items():
+    rater = BatchRater(rules)
+    next_period = str(period.shift(1))
+    k_on = _KCache(in_force.list_date)
+    for player_id in sorted(rated_sides):
+        sides = rated_sides[player_id]
         entry = entries[player_id]
-        assert entry.rating is not None
-        k_base = (
-            entry.k
-            if entry.k is not None
-            else _k_on(entry, _birth_year(session, player_id), in_force.list_date)
-        )
-        result = rating_change(
-            entry.rating,
-            k_base,
-            [RatedGame(s.own or entry.rating, s.opponent or 0, s.score, s.event_id) for s in player_sides],
-            rules,
-        )
+        rating = entry[_RATING]
+        k_base = entry[_K]
+        if k_base is None:
+            k_base = k_on(entry[_R2400], entry[_R2300], entry[_BIRTH_YEAR], entry[_GAMES_TOTAL])
+        result = rater.rate(rating, k_base, sides)
         new_rating: int | None = result.new_rating
-        pool_from = entry.pool_from
+        pool_from = entry[_POOL_FROM]
         note = None
         if below_floor(result.new_rating):
-            new_rating, pool_from = None, str(period.shift(1))
+            new_rating, pool_from = None, next_period
             note = (
                 f"new rating {result.new_rating} is below the floor of 1400 (§7.2.1): unrated on the new list"
             )
         new_state[player_id] = (new_rating, result.n, pool_from)
         summary.games_rated += result.n
-        calc_players.append(
-            dict(
-                list_id=new_list.id,
-                player_id=player_id,
-                method="change",
-                ro=entry.rating,
-                k_base=k_base,
-                k=result.k,
-                n=result.n,
-                score_x100=sum(s.score for s in player_sides),
-                sum_dr_x100=result.sum_dr,
-                k_sum_dr_x100=result.k_sum_dr,
-                change=result.change,
-                opponent_sum=None,
-                p_x100=None,
-                dp=None,
-                new_rating=result.new_rating,
-                note=note,
+        driver.add(
+            "calc_player",
+            CALC_PLAYER_COLUMNS,
+            (list_id, player_id, "change", rating, k_base, result.k, result.n, result.score, result.sum_dr,
+             result.k_sum_dr, result.change, None, None, None, result.new_rating, note),
+        )  # fmt: skip
+        for event_id, n, score, sum_dr, ro, rc_sum in result.events:
+            info = events[event_id]
+            driver.add(
+                "calc_event",
+                CALC_EVENT_COLUMNS,
+                (list_id, player_id, event_id, info.ratings_list_id, ro,
+                 round_half_away_from_zero(rc_sum * 100, n), n, score, sum_dr, result.k, result.k * sum_dr,
+                 info.note),
+            )  # fmt: skip
+        for (game_id, event_id, opponent_id, own, opponent, score), d, pd in zip(
+            sides, result.ds, result.pds, strict=True
+        ):
+            driver.add(
+                "calc_game",
+                CALC_GAME_COLUMNS,
+                (list_id, player_id, game_id, event_id, "rated", opponent_id, own, opponent, d, pd, score),
             )
-        )
-        for ev in result.events:
-            info = events[ev.event]  # type: ignore[index]
-            calc_events.append(
-                dict(
-                    list_id=new_list.id,
-                    player_id=player_id,
-                    event_id=info.id,
-                    ratings_list_id=info.ratings_list.id,
-                    ro=ev.ro,
-                    rc_x100=round_half_away_from_zero(ev.rc_sum * 100, ev.n),
-                    n=ev.n,
-                    score_x100=ev.score,
-                    sum_dr_x100=ev.sum_dr,
-                    k=ev.k,
-                    k_sum_dr_x100=ev.k_sum_dr,
-                    note=info.note,
-                )
-            )
-        for side, line in zip(player_sides, result.games, strict=True):
-            calc_games.append(
-                dict(
-                    list_id=new_list.id,
-                    player_id=player_id,
-                    game_id=side.game_id,
-                    event_id=side.event_id,
-                    kind="rated",
-                    opponent_id=side.opponent_id,
-                    own_rating=line.own_rating,
-                    opponent_rating=line.opponent_rating,
-                    d=line.d,
-                    pd_x100=line.pd,
-                    score_x100=line.score,
-                )
-            )
+    summary.players_rated = len(rated_sides)
+    del rated_sides
 
     say(f"pooling results of {len(pool_sides)} unrated players")
-    history = _pool_history(session, rating_type, period, list(pool_sides))
-    for player_id, player_sides in pool_sides.items():
-        entry = entries.get(player_id, _Entry())
+    history = _pool_history(driver, rating_type, period, sorted(pool_sides))
+    for player_id in sorted(pool_sides):
+        sides = pool_sides[player_id]
+        entry = entries[player_id]
         this_period = [
-            PoolGame(
-                s.opponent or 0, s.score, period, s.event_id, (events[s.event_id].start_date, s.event_id)
-            )
-            for s in player_sides
+            PoolGame(opponent, score, period, event_id, (events[event_id].start_date, event_id))
+            for _game, event_id, _opponent, _own, opponent, score in sides
         ]
         earlier = [
             g
             for g in history.get(player_id, [])
-            if entry.pool_from is None or str(g.period) >= entry.pool_from
+            if entry[_POOL_FROM] is None or str(g.period) >= entry[_POOL_FROM]
         ]
         # §8.2.1 judges the player's first event; after a drop below the floor the pool starts again
         # without it (Reading in the README).
-        result = initial_rating(earlier + this_period, period, first_event_rule=entry.pool_from is None)
+        result = initial_rating(earlier + this_period, period, first_event_rule=entry[_POOL_FROM] is None)
         rated = result.status == "rated"
-        new_state[player_id] = (result.rating if rated else None, len(player_sides), entry.pool_from)
+        new_state[player_id] = (result.rating if rated else None, len(sides), entry[_POOL_FROM])
         note = {
             "rated": f"first rating from {result.n} pooled games (§8.2)",
             "too_few_games": f"{result.n} games in the pool, {result.games_needed} more needed (§8.2.2)",
@@ -282,135 +364,318 @@ def close_period(
             note += (
                 f"; {result.dropped_old_games} games older than {POOL_WINDOW_MONTHS} months dropped (§7.1.4)"
             )
-        calc_players.append(
-            dict(
-                list_id=new_list.id,
-                player_id=player_id,
-                method="initial" if rated else "pool",
-                ro=None,
-                k_base=None,
-                k=None,
-                n=result.n,
-                score_x100=result.wins_x100,
-                sum_dr_x100=None,
-                k_sum_dr_x100=None,
-                change=None,
-                opponent_sum=result.opponent_sum,
-                p_x100=result.p,
-                dp=result.dp,
-                new_rating=result.rating,
-                note=note,
+        driver.add(
+            "calc_player",
+            CALC_PLAYER_COLUMNS,
+            (list_id, player_id, "initial" if rated else "pool", None, None, None, result.n, result.wins_x100,
+             None, None, None, result.opponent_sum, result.p, result.dp, result.rating, note),
+        )  # fmt: skip
+        by_event: dict[int, list[int]] = {}  # event → [n, score, opponents' ratings]
+        for game_id, event_id, opponent_id, _own, opponent, score in sides:
+            sums = by_event.setdefault(event_id, [0, 0, 0])
+            sums[0] += 1
+            sums[1] += score
+            sums[2] += opponent
+            driver.add(
+                "calc_game",
+                CALC_GAME_COLUMNS,
+                (
+                    list_id,
+                    player_id,
+                    game_id,
+                    event_id,
+                    "pool",
+                    opponent_id,
+                    None,
+                    opponent,
+                    None,
+                    None,
+                    score,
+                ),
             )
-        )
-        by_event: dict[int, list[_Side]] = defaultdict(list)
-        for side in player_sides:
-            by_event[side.event_id].append(side)
-            calc_games.append(
-                dict(
-                    list_id=new_list.id,
-                    player_id=player_id,
-                    game_id=side.game_id,
-                    event_id=side.event_id,
-                    kind="pool",
-                    opponent_id=side.opponent_id,
-                    own_rating=None,
-                    opponent_rating=side.opponent,
-                    d=None,
-                    pd_x100=None,
-                    score_x100=side.score,
-                )
-            )
-        for event_id, ev_sides in by_event.items():
+        for event_id, (n, score, rc_sum) in by_event.items():
             info = events[event_id]
-            calc_events.append(
-                dict(
-                    list_id=new_list.id,
-                    player_id=player_id,
-                    event_id=event_id,
-                    ratings_list_id=info.ratings_list.id,
-                    ro=None,
-                    rc_x100=round_half_away_from_zero(
-                        sum(s.opponent or 0 for s in ev_sides) * 100, len(ev_sides)
-                    ),
-                    n=len(ev_sides),
-                    score_x100=sum(s.score for s in ev_sides),
-                    sum_dr_x100=None,
-                    k=None,
-                    k_sum_dr_x100=None,
-                    note=info.note,
-                )
-            )
+            driver.add(
+                "calc_event",
+                CALC_EVENT_COLUMNS,
+                (list_id, player_id, event_id, info.ratings_list_id, None,
+                 round_half_away_from_zero(rc_sum * 100, n), n, score, None, None, None, info.note),
+            )  # fmt: skip
+    driver.flush()
+    del pool_sides
 
     say("writing the new list")
-    players = _player_facts(session, set(entries) | set(new_state))
-    list_rows = []
-    for player_id in sorted(set(entries) | set(new_state)):
-        entry = entries.get(player_id, _Entry())
-        rating, games, pool_from = new_state.get(player_id, (entry.rating, 0, entry.pool_from))
-        birth_year, sex, name = players[player_id]
-        games_total = entry.games_total + games
-        reached_2400 = entry.reached_2400 or (rating is not None and rating >= 2400)
-        reached_2300 = entry.reached_2300 or (rating is not None and rating >= 2300)
-        last_active = str(period) if games > 0 else entry.last_active
+    k_new = _KCache(list_date)
+    flags: dict[tuple[str | None, bool], str | None] = {}
+    this_period = str(period)
+    changes: list[tuple[int, int | None, int | None, int]] = []  # (player, old, new, games) for the summary
+    for player_id in sorted(entries):
+        entry = entries[player_id]
+        old = entry[_RATING]
+        state = new_state.get(player_id)
+        rating, games, pool_from = state if state is not None else (old, 0, entry[_POOL_FROM])
+        games_total = entry[_GAMES_TOTAL] + games
+        reached_2400 = bool(entry[_R2400] or (rating is not None and rating >= 2400))
+        reached_2300 = bool(entry[_R2300] or (rating is not None and rating >= 2300))
+        last_active = this_period if games > 0 else entry[_LAST_ACTIVE]
         k = flag = None
         if rating is not None:
-            k = k_factor(
-                reached_2400=reached_2400,
-                reached_2300=reached_2300,
-                birth_year=birth_year,
-                games_total=games_total,
-                list_date=list_date,
-            ).k
-            active = is_active(Period.parse(last_active), period) if last_active else False
-            flag = activity_flag(female=sex == "F", active=active) or None
-        change = rating - entry.rating if rating is not None and entry.rating is not None else None
-        list_rows.append(
-            dict(
-                list_id=new_list.id,
-                player_id=player_id,
-                rating=rating,
-                games=games,
-                k=k,
-                flag=flag,
-                change=change,
-                games_total=games_total,
-                reached_2400=reached_2400,
-                reached_2300=reached_2300,
-                last_active=last_active,
-                pool_from=pool_from,
-            )
-        )
-        _summarise(summary, player_id, name, entry, rating, games)
-
-    _bulk_insert(session, ListEntry, list_rows)
-    _bulk_insert(session, CalcPlayer, calc_players)
-    _bulk_insert(session, CalcEvent, calc_events)
-    _bulk_insert(session, CalcGame, calc_games)
-    summary.players_on_list = len(list_rows)
-    summary.players_rated = len(rated_sides)
-    summary.biggest_gains = sorted(summary.biggest_gains, key=_delta, reverse=True)[:5]
-    summary.biggest_losses = sorted(summary.biggest_losses, key=_delta)[:5]
+            k = k_new(reached_2400, reached_2300, entry[_BIRTH_YEAR], games_total)
+            key = (last_active, entry[_SEX] == "F")
+            if key not in flags:
+                active = is_active(Period.parse(last_active), period) if last_active else False
+                flags[key] = activity_flag(female=key[1], active=active) or None
+            flag = flags[key]
+        driver.add(
+            "list_entry",
+            LIST_ENTRY_COLUMNS,
+            (list_id, player_id, rating, games, k, flag,
+             rating - old if rating is not None and old is not None else None, games_total, reached_2400,
+             reached_2300, last_active, pool_from),
+        )  # fmt: skip
+        if state is not None or (old is None) != (rating is None):
+            changes.append((player_id, old, rating, games))
+    driver.flush()
+    _summarise(driver, summary, changes)
+    summary.players_on_list = len(entries)
     return summary
+
+
+class _KCache:
+    """K on a list (§8.3.3) by `k_factor`, remembered per distinct input: a million players share a few."""
+
+    def __init__(self, list_date: dt.date) -> None:
+        self.list_date = list_date
+        self.known: dict[tuple[bool, bool, int | None, int], int] = {}
+
+    def __call__(
+        self, reached_2400: bool, reached_2300: bool, birth_year: int | None, games_total: int
+    ) -> int:
+        # Only "fewer than 30 games" matters to §8.3.3, so every total from 30 up shares one key.
+        key = (bool(reached_2400), bool(reached_2300), birth_year, min(games_total, 30))
+        k = self.known.get(key)
+        if k is None:
+            k = self.known[key] = k_factor(
+                reached_2400=key[0],
+                reached_2300=key[1],
+                birth_year=birth_year,
+                games_total=key[3],
+                list_date=self.list_date,
+            ).k
+        return k
 
 
 def _whole(value: Fraction | None) -> int | None:
     return None if value is None else round_half_away_from_zero(value.numerator, value.denominator)
 
 
-def _delta(change: PlayerChange) -> int:
-    return (change.new or 0) - (change.old or 0)
-
-
 def _summarise(
-    summary: CloseSummary, player_id: int, name: str, entry: _Entry, rating: int | None, games: int
+    driver: _Driver, summary: CloseSummary, changes: list[tuple[int, int | None, int | None, int]]
 ) -> None:
-    change = PlayerChange(player_id, name, entry.rating, rating, games)
-    if entry.rating is None and rating is not None:
-        summary.newly_rated.append(change)
-    elif entry.rating is not None and rating is None:
-        summary.dropped_below_floor.append(change)
-    elif entry.rating is not None and rating is not None and games:
-        (summary.biggest_gains if rating > entry.rating else summary.biggest_losses).append(change)
+    """The summary's lists, in player order; names are read only for the players it shows."""
+    newly = [c for c in changes if c[1] is None and c[2] is not None]
+    dropped = [c for c in changes if c[1] is not None and c[2] is None]
+    moved = [c for c in changes if c[1] is not None and c[2] is not None and c[3]]
+    gains = [c for c in moved if c[2] > c[1]]  # type: ignore[operator]
+    losses = [c for c in moved if not c[2] > c[1]]  # type: ignore[operator]
+    # nlargest / nsmallest equal sorted(...)[:5], ties kept in player order.
+    top = heapq.nlargest(5, gains, key=lambda c: c[2] - c[1])  # type: ignore[operator]
+    bottom = heapq.nsmallest(5, losses, key=lambda c: c[2] - c[1])  # type: ignore[operator]
+    names = _names(driver, {c[0] for c in newly + dropped + top + bottom})
+
+    def change(c: tuple[int, int | None, int | None, int]) -> PlayerChange:
+        return PlayerChange(c[0], names[c[0]], c[1], c[2], c[3])
+
+    summary.newly_rated = [change(c) for c in newly]
+    summary.dropped_below_floor = [change(c) for c in dropped]
+    summary.biggest_gains = [change(c) for c in top]
+    summary.biggest_losses = [change(c) for c in bottom]
+
+
+def _names(driver: _Driver, player_ids: set[int]) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for chunk in _chunks(sorted(player_ids), 500):
+        marks = ", ".join("?" * len(chunk))
+        names.update(driver.rows(f"SELECT id, name FROM player WHERE id IN ({marks})", chunk))
+    return names
+
+
+def _load_entries(driver: _Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
+    """The list in force, one tuple per player (indexed by the _PID … _SEX names), with the player's facts."""
+    rows = driver.rows(
+        "SELECT e.player_id, e.rating, e.k, e.games_total, e.reached_2400, e.reached_2300, e.last_active, "
+        "e.pool_from, p.birth_year, p.sex FROM list_entry e JOIN player p ON p.id = e.player_id "
+        "WHERE e.list_id = ?",
+        (list_id,),
+    )
+    return {row[_PID]: row for row in rows}
+
+
+def _add_newcomers(
+    driver: _Driver, entries: dict[int, tuple[Any, ...]], pool_sides: dict[int, list[Side]]
+) -> None:
+    """Blank entries for players not on the list in force who start a pool now."""
+    newcomers = sorted(set(pool_sides) - set(entries))
+    for chunk in _chunks(newcomers, 500):
+        marks = ", ".join("?" * len(chunk))
+        for player_id, birth_year, sex in driver.rows(
+            f"SELECT id, birth_year, sex FROM player WHERE id IN ({marks})", chunk
+        ):
+            entries[player_id] = (player_id, None, None, 0, False, False, None, None, birth_year, sex)
+
+
+def _load_events(
+    session: Session, period: Period, rating_type: str, summary: CloseSummary
+) -> dict[int, _EventInfo]:
+    # Every list of the type (and standard lists for rapid/blitz) once: a few hundred rows at most.
+    lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
+    for kind, list_date, list_id in session.execute(
+        select(RatingList.rating_type, RatingList.list_date, RatingList.id)
+        .where(RatingList.rating_type.in_({rating_type, "standard"}))
+        .order_by(RatingList.list_date)
+    ):
+        lists[kind].append((list_date, list_id))
+    own_lists = lists[rating_type]
+    earliest_date, earliest_id = own_lists[0]  # the list in force exists
+
+    def on(kind: str, day: dt.date) -> int | None:
+        """The id of the newest list of `kind` dated on or before `day`."""
+        found = lists[kind]
+        index = bisect.bisect_right(found, (day, float("inf"))) - 1
+        return found[index][1] if index >= 0 else None
+
+    events: dict[int, _EventInfo] = {}
+    for event_id, name, start, end, event_period, natural in session.execute(
+        select(Event.id, Event.name, Event.start_date, Event.end_date, Event.period, Event.natural_period)
+        .where(Event.period == str(period), Event.rating_type == rating_type)
+        .order_by(Event.start_date, Event.id)
+    ):
+        # Ratings are frozen at the event's start (§3 of the spec): the list in force on its start date,
+        # even when the event is rated one or two periods later.
+        used = on(rating_type, start)
+        note = None
+        if used is None:
+            used = earliest_id
+            note = (
+                f"the event started {start.isoformat()}, before the earliest {rating_type} list "
+                f"in the database; ratings taken from that list ({earliest_date.isoformat()})"
+            )
+        standard = on("standard", start) if rating_type != "standard" else None
+        events[event_id] = _EventInfo(event_id, name, start, used, standard, note)
+        if event_period > natural:
+            summary.late_events.append(f"{name} (ended {end.isoformat()}, period {natural})")
+        if note:
+            summary.notes.append(f"{name}: {note}")
+    summary.events = len(events)
+    return events
+
+
+def _ratings(driver: _Driver, list_id: int) -> dict[int, int]:
+    return dict(
+        driver.rows(
+            "SELECT player_id, rating FROM list_entry WHERE list_id = ? AND rating IS NOT NULL", (list_id,)
+        )
+    )
+
+
+def _rated_sides(
+    driver: _Driver,
+    period: Period,
+    rating_type: str,
+    events: dict[int, _EventInfo],
+    entries: dict[int, tuple[Any, ...]],
+    in_force_id: int,
+    rules: RuleSet,
+) -> tuple[dict[int, list[Side]], dict[int, list[Side]]]:
+    """Each played game of the period seen from both sides, with the ratings its event uses.
+
+    Returns the sides of players rated on the list in force (games against opponents rated at the
+    event's start) and those of unrated players (results against rated opponents, for their pool).
+    """
+    rated: dict[int, list[Side]] = defaultdict(list)
+    pool: dict[int, list[Side]] = defaultdict(list)
+    if not events:
+        return rated, pool
+    in_force = {pid: e[_RATING] for pid, e in entries.items() if e[_RATING] is not None}
+    ratings = {in_force_id: in_force}
+    for info in events.values():
+        for list_id in (info.ratings_list_id, info.standard_list_id):
+            if list_id is not None and list_id not in ratings:
+                ratings[list_id] = _ratings(driver, list_id)
+    empty: dict[int, int] = {}
+    lookups = {
+        e.id: (ratings[e.ratings_list_id], ratings[e.standard_list_id] if e.standard_list_id else empty)
+        for e in events.values()
+    }
+    excludes = rules.exclusion_difference is not None
+    rows = driver.rows(
+        "SELECT g.id, g.event_id, g.white_id, g.black_id, g.white_result, g.black_result FROM game g "
+        "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ?) "
+        "AND g.rated = TRUE AND g.black_id IS NOT NULL ORDER BY g.event_id, g.round, g.id",
+        (str(period), rating_type),
+    )
+    for game_id, event_id, white, black, white_result, black_result in rows:
+        start, standard = lookups[event_id]
+        # Rapid/blitz: an unrated player with a standard rating at the start is rated with it (§7).
+        white_start = start.get(white) or standard.get(white)
+        black_start = start.get(black) or standard.get(black)
+        if (
+            excludes
+            and white_start is not None
+            and black_start is not None
+            and excluded_by_difference(white_start, black_start, rules)
+        ):
+            continue
+        # §8.2.4: a player rated since the event started plays it with the current rating, but is
+        # unrated for the opponents (their view keeps the start list).
+        white_now = in_force.get(white)
+        black_now = in_force.get(black)
+        if black_start is not None:
+            own = white_start if white_start is not None else white_now
+            (pool if white_now is None else rated)[white].append(
+                (game_id, event_id, black, own, black_start, SCORE[white_result])
+            )
+        if white_start is not None:
+            own = black_start if black_start is not None else black_now
+            (pool if black_now is None else rated)[black].append(
+                (game_id, event_id, white, own, white_start, SCORE[black_result])
+            )
+    return rated, pool
+
+
+def _pool_history(
+    driver: _Driver, rating_type: str, period: Period, player_ids: list[int]
+) -> dict[int, list[PoolGame]]:
+    """Pool games recorded by earlier closes within the window (§7.1.4)."""
+    history: dict[int, list[PoolGame]] = defaultdict(list)
+    oldest = str(period.shift(-(POOL_WINDOW_MONTHS - 1)))
+    periods: dict[str, Period] = {}
+    for chunk in _chunks(player_ids, 500):
+        marks = ", ".join("?" * len(chunk))
+        rows = driver.rows(
+            "SELECT c.player_id, c.opponent_rating, c.score_x100, l.period, e.id, e.start_date "
+            "FROM calc_game c JOIN rating_list l ON l.id = c.list_id JOIN event e ON e.id = c.event_id "
+            f"WHERE c.player_id IN ({marks}) AND c.kind = 'pool' AND l.rating_type = ? "
+            "AND l.period >= ? AND l.period < ?",
+            [*chunk, rating_type, oldest, str(period)],
+        )
+        for player_id, opponent, score, game_period, event_id, start in rows:
+            if game_period not in periods:
+                periods[game_period] = Period.parse(game_period)
+            history[player_id].append(
+                PoolGame(opponent, score, periods[game_period], event_id, (_date(start), event_id))
+            )
+    return history
+
+
+def _date(value: dt.date | str) -> dt.date:
+    # SQLite hands dates back as text through the driver.
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
+
+
+def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
 
 
 def _missing_list_message(session: Session, rating_type: str, period: Period) -> str:
@@ -433,183 +698,3 @@ def _missing_list_message(session: Session, rating_type: str, period: Period) ->
         f"the {rating_type} list in force for period {period} (dated {wanted}) is missing: import it with "
         f"`ratingdb import-list FILE --date {wanted} --type {rating_type}`"
     )
-
-
-def _load_entries(session: Session, list_id: int) -> dict[int, _Entry]:
-    rows = session.execute(
-        select(
-            ListEntry.player_id,
-            ListEntry.rating,
-            ListEntry.k,
-            ListEntry.games_total,
-            ListEntry.reached_2400,
-            ListEntry.reached_2300,
-            ListEntry.last_active,
-            ListEntry.pool_from,
-            ListEntry.flag,
-        ).where(ListEntry.list_id == list_id)
-    )
-    return {row[0]: _Entry(*row[1:], on_list=True) for row in rows}
-
-
-def _load_events(
-    session: Session, period: Period, rating_type: str, summary: CloseSummary
-) -> dict[int, _EventInfo]:
-    earliest = earliest_list(session, rating_type)
-    assert earliest is not None  # the list in force exists
-    std_earliest = earliest_list(session, "standard") if rating_type != "standard" else None
-    events: dict[int, _EventInfo] = {}
-    for ev in session.scalars(
-        select(Event)
-        .where(Event.period == str(period), Event.rating_type == rating_type)
-        .order_by(Event.start_date, Event.id)
-    ):
-        # Ratings are frozen at the event's start (§3 of the spec): the list in force on its start date,
-        # even when the event is rated one or two periods later.
-        used = latest_list(session, rating_type, ev.start_date)
-        note = None
-        if used is None:
-            used = earliest
-            note = (
-                f"the event started {ev.start_date.isoformat()}, before the earliest {rating_type} list "
-                f"in the database; ratings taken from that list ({earliest.list_date.isoformat()})"
-            )
-        standard = None
-        if std_earliest is not None:
-            standard = latest_list(session, "standard", ev.start_date)
-        events[ev.id] = _EventInfo(ev.id, ev.name, ev.start_date, used, standard, note)
-        if ev.period > ev.natural_period:
-            summary.late_events.append(
-                f"{ev.name} (ended {ev.end_date.isoformat()}, period {ev.natural_period})"
-            )
-        if note:
-            summary.notes.append(f"{ev.name}: {note}")
-    summary.events = len(events)
-    return events
-
-
-def _std_ids(events: dict[int, _EventInfo]) -> set[int]:
-    return {e.standard_list.id for e in events.values() if e.standard_list is not None}
-
-
-def _load_ratings(
-    session: Session, list_ids: Iterable[int], in_force: RatingList
-) -> dict[int, dict[int, int]]:
-    ratings: dict[int, dict[int, int]] = {}
-    for list_id in set(list_ids) | {in_force.id}:
-        rows = session.execute(
-            select(ListEntry.player_id, ListEntry.rating).where(
-                ListEntry.list_id == list_id, ListEntry.rating.is_not(None)
-            )
-        )
-        ratings[list_id] = {player_id: rating for player_id, rating in rows}
-    return ratings
-
-
-def _rated_sides(
-    session: Session,
-    events: dict[int, _EventInfo],
-    ratings: dict[int, dict[int, int]],
-    entries: dict[int, _Entry],
-    rules: RuleSet,
-) -> list[tuple[int, _Side]]:
-    """Each played game of the period seen from both sides, with the ratings its event uses."""
-    if not events:
-        return []
-    in_force_rating = {pid: e.rating for pid, e in entries.items() if e.rating is not None}
-    sides: list[tuple[int, _Side]] = []
-    rows = session.execute(
-        select(Game.id, Game.event_id, Game.white_id, Game.black_id, Game.white_result, Game.black_result)
-        .where(Game.event_id.in_(list(events)), Game.rated.is_(True), Game.black_id.is_not(None))
-        .order_by(Game.event_id, Game.round, Game.id)
-    )
-    for game_id, event_id, white, black, white_result, black_result in rows:
-        info = events[event_id]
-        start = ratings[info.ratings_list.id]
-        standard = ratings[info.standard_list.id] if info.standard_list is not None else {}
-        # Rapid/blitz: an unrated player with a standard rating at the start is rated with it (§7).
-        white_start = start.get(white) or standard.get(white)
-        black_start = start.get(black) or standard.get(black)
-        if (
-            white_start is not None
-            and black_start is not None
-            and excluded_by_difference(white_start, black_start, rules)
-        ):
-            continue
-        # §8.2.4: a player rated since the event started plays it with the current rating, but is
-        # unrated for the opponents (their view keeps the start list).
-        white_own = white_start if white_start is not None else in_force_rating.get(white)
-        black_own = black_start if black_start is not None else in_force_rating.get(black)
-        sides.append((white, _Side(game_id, event_id, black, white_own, black_start, SCORE[white_result])))
-        sides.append((black, _Side(game_id, event_id, white, black_own, white_start, SCORE[black_result])))
-    return sides
-
-
-def _pool_history(
-    session: Session, rating_type: str, period: Period, player_ids: list[int]
-) -> dict[int, list[PoolGame]]:
-    """Pool games recorded by earlier closes within the window (§7.1.4)."""
-    history: dict[int, list[PoolGame]] = defaultdict(list)
-    if not player_ids:
-        return history
-    oldest = str(period.shift(-(POOL_WINDOW_MONTHS - 1)))
-    for chunk in _chunks(player_ids, 5000):
-        rows = session.execute(
-            select(
-                CalcGame.player_id,
-                CalcGame.opponent_rating,
-                CalcGame.score_x100,
-                RatingList.period,
-                Event.id,
-                Event.start_date,
-            )
-            .join(RatingList, RatingList.id == CalcGame.list_id)
-            .join(Event, Event.id == CalcGame.event_id)
-            .where(
-                CalcGame.player_id.in_(chunk),
-                CalcGame.kind == "pool",
-                RatingList.rating_type == rating_type,
-                RatingList.period >= oldest,
-                RatingList.period < str(period),
-            )
-        )
-        for player_id, opponent, score, game_period, event_id, start in rows:
-            history[player_id].append(
-                PoolGame(opponent, score, Period.parse(game_period), event_id, (start, event_id))
-            )
-    return history
-
-
-def _player_facts(session: Session, player_ids: set[int]) -> dict[int, tuple[int | None, str | None, str]]:
-    facts: dict[int, tuple[int | None, str | None, str]] = {}
-    ids = sorted(player_ids)
-    for chunk in _chunks(ids, 5000):
-        for pid, birth_year, sex, name in session.execute(
-            select(Player.id, Player.birth_year, Player.sex, Player.name).where(Player.id.in_(chunk))
-        ):
-            facts[pid] = (birth_year, sex, name)
-    return facts
-
-
-def _birth_year(session: Session, player_id: int) -> int | None:
-    return session.scalar(select(Player.birth_year).where(Player.id == player_id))
-
-
-def _k_on(entry: _Entry, birth_year: int | None, list_date: dt.date) -> int:
-    return k_factor(
-        reached_2400=entry.reached_2400,
-        reached_2300=entry.reached_2300,
-        birth_year=birth_year,
-        games_total=entry.games_total,
-        list_date=list_date,
-    ).k
-
-
-def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
-def _bulk_insert(session: Session, model: type, rows: list[dict[str, object]]) -> None:
-    for start in range(0, len(rows), 50_000):
-        session.execute(insert(model), rows[start : start + 50_000])
