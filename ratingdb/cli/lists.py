@@ -14,7 +14,7 @@ import typer
 from ratingdb.cli.app import app
 from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
 from ratingdb.errors import ConfigError
-from ratingdb.formats import ListRating, ListRow, write_csv_list, write_fide_txt
+from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import Player
 from ratingdb.reports.lists import ListLine, calculation, find_list, find_player, list_lines, player_history
 
@@ -96,9 +96,9 @@ def _as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
         national_id=line.national_id,
         name=line.name,
         federation=line.federation,
-        sex=line.sex,
+        sex=as_sex(line.sex),
         title=line.title,
-        birth_year=line.birth_year,  # type: ignore[arg-type]
+        birth_year=line.birth_year,
         flag=line.flag,
         ratings={
             rating_type: ListRating(

@@ -27,6 +27,11 @@ __all__ = [
 Sex = Literal["M", "F"]
 
 
+def as_sex(value: str | None) -> Sex | None:
+    """A stored sex code ("M"/"F", anything else unknown) as the formats' typed value."""
+    return "M" if value == "M" else "F" if value == "F" else None
+
+
 @dataclass(frozen=True)
 class TrfPlayer:
     """One `001` record, with the national ID and rating of its TRF26 national-rating line if any."""

@@ -6,7 +6,7 @@ Takes a Session; reads only. Never recomputes a rating: everything comes from st
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -45,17 +45,33 @@ def find_list(session: Session, rating_type: str, list_date: dt.date | None) -> 
         return require_list(session, rating_type, list_date)
     newest = latest_list(session, rating_type)
     if newest is None:
-        raise MissingList(f"there is no {rating_type} list yet: import one with `ratingdb import-list` or close a period")
+        raise MissingList(
+            f"there is no {rating_type} list yet: import one with `ratingdb import-list` or close a period"
+        )
     return newest
 
 
-def list_lines(session: Session, rating_list: RatingList, *, rated_only: bool = False) -> Iterator[ListLine]:
+def list_lines(
+    session: Session, rating_list: RatingList, *, rated_only: bool = False
+) -> Generator[ListLine, None, None]:
     """The entries of a list, best rating first, unrated last (streamed)."""
     query = (
         select(
-            Player.fide_id, Player.national_id, Player.name, Player.federation, Player.sex, Player.title,
-            Player.birth_year, ListEntry.rating, ListEntry.games, ListEntry.k, ListEntry.flag, ListEntry.change,
-            ListEntry.games_total, ListEntry.reached_2400, ListEntry.reached_2300,
+            Player.fide_id,
+            Player.national_id,
+            Player.name,
+            Player.federation,
+            Player.sex,
+            Player.title,
+            Player.birth_year,
+            ListEntry.rating,
+            ListEntry.games,
+            ListEntry.k,
+            ListEntry.flag,
+            ListEntry.change,
+            ListEntry.games_total,
+            ListEntry.reached_2400,
+            ListEntry.reached_2300,
         )
         .join(Player, Player.id == ListEntry.player_id)
         .where(ListEntry.list_id == rating_list.id)
@@ -66,7 +82,7 @@ def list_lines(session: Session, rating_list: RatingList, *, rated_only: bool = 
     result = session.execute(query.execution_options(yield_per=10_000))
     try:
         for row in result:
-            yield ListLine(*row)
+            yield ListLine(**row._asdict())
     finally:
         result.close()  # a server-side cursor on PostgreSQL: close it even when the reader stops early
 
@@ -100,8 +116,14 @@ def player_history(session: Session, player: Player, rating_type: str | None = N
     """The player's entries on every list, oldest first."""
     query = (
         select(
-            RatingList.rating_type, RatingList.list_date, RatingList.origin, ListEntry.rating, ListEntry.change,
-            ListEntry.games, ListEntry.k, ListEntry.flag,
+            RatingList.rating_type,
+            RatingList.list_date,
+            RatingList.origin,
+            ListEntry.rating,
+            ListEntry.change,
+            ListEntry.games,
+            ListEntry.k,
+            ListEntry.flag,
         )
         .join(RatingList, RatingList.id == ListEntry.list_id)
         .where(ListEntry.player_id == player.id)
@@ -178,21 +200,41 @@ def calculation(session: Session, player: Player, period: Period, rating_type: s
             GameRecord(*row)
             for row in session.execute(
                 select(
-                    Game.round, opponent.c.name, opponent.c.fide_id, CalcGame.opponent_rating, CalcGame.own_rating,
-                    CalcGame.d, CalcGame.pd_x100, CalcGame.score_x100,
+                    Game.round,
+                    opponent.c.name,
+                    opponent.c.fide_id,
+                    CalcGame.opponent_rating,
+                    CalcGame.own_rating,
+                    CalcGame.d,
+                    CalcGame.pd_x100,
+                    CalcGame.score_x100,
                 )
                 .join(Game, Game.id == CalcGame.game_id)
                 .join(opponent, opponent.c.id == CalcGame.opponent_id)
                 .where(
-                    CalcGame.list_id == new_list.id, CalcGame.player_id == player.id, CalcGame.event_id == ce.event_id
+                    CalcGame.list_id == new_list.id,
+                    CalcGame.player_id == player.id,
+                    CalcGame.event_id == ce.event_id,
                 )
                 .order_by(Game.round, Game.id)
             )
         ]
         events.append(
             EventRecord(
-                ce.event_id, name, start, end, ratings_from, ce.ro, ce.rc_x100, ce.n, ce.score_x100, ce.sum_dr_x100,
-                ce.k, ce.k_sum_dr_x100, ce.note, games,
+                ce.event_id,
+                name,
+                start,
+                end,
+                ratings_from,
+                ce.ro,
+                ce.rc_x100,
+                ce.n,
+                ce.score_x100,
+                ce.sum_dr_x100,
+                ce.k,
+                ce.k_sum_dr_x100,
+                ce.note,
+                games,
             )
         )
     return Calculation(player, rating_type, period, new_list.list_date, record, entry, events)

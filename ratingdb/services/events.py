@@ -13,7 +13,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
-from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer
+from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.models import Event, EventPlayer, Game, Player
 from ratingdb.rating import Period, latest_period_for_event, period_for_event
 from ratingdb.services.lists import ensure_period_open
@@ -231,8 +231,8 @@ def event_as_trf(session: Session, event_id: int) -> TrfEvent:
             rank=ep.start_rank,
             line=0,
             name=p.name,
-            sex=p.sex,
-            title=p.title,  # type: ignore[arg-type]
+            sex=as_sex(p.sex),
+            title=p.title,
             fide_rating=ep.file_rating,
             federation=p.federation,
             fide_id=p.fide_id,
