@@ -1,1 +1,551 @@
-"""CLI: placeholder, filled in by its issue."""
+"""CLI: `report top|event|period|diff|history` and `sql`: read-only views of lists and the calculation record.
+
+Each command parses, opens one transaction (or one read-only connection for `sql`), calls one function of
+ratingdb.reports and renders. No rules and no SQL of its own here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ratingdb.cli.app import app
+from ratingdb.cli.common import (
+    check_type,
+    console,
+    engine,
+    parse_date,
+    parse_period,
+    render_rows,
+    transaction,
+    user_errors,
+)
+from ratingdb.errors import ConfigError
+from ratingdb.reports.diff import ListDiff, list_diff
+from ratingdb.reports.event import EventReport, event_report
+from ratingdb.reports.lists import find_list, find_player, player_history
+from ratingdb.reports.period import PeriodReport, PlayerMove, period_report
+from ratingdb.reports.sql import run_read_only
+from ratingdb.reports.top import check_category, top_list
+from ratingdb.services.lists import require_list
+
+report_app = typer.Typer(
+    help="Reports on published lists and the calculation record: top lists, events, closes, diffs, history.",
+    no_args_is_help=True,
+)
+app.add_typer(report_app, name="report")
+
+TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
+FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")]
+OutputOption = Annotated[
+    Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
+]
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in ("table", "csv", "json"):
+        raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
+
+
+def _points(x100: int | None) -> float | None:
+    # Hundredths are exact integers; x / 100 is the nearest double, which prints as the two-decimal value.
+    return None if x100 is None else x100 / 100
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def _write_json(document: Any, output: Path | None) -> None:
+    text = json.dumps(document, indent=2, ensure_ascii=False, default=_json_default) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _table_console(output: Path | None) -> tuple[Console, Any]:
+    if output is None:
+        return console, None
+    fh = output.open("w", encoding="utf-8")
+    return Console(file=fh, width=200), fh
+
+
+def _print_sections(
+    heading: Sequence[str],
+    sections: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]],
+    output: Path | None,
+) -> None:
+    """Heading lines, then one rich table per non-empty section."""
+    out, fh = _table_console(output)
+    try:
+        for line in heading:
+            out.print(line, highlight=False, markup=False)
+        for title, columns, rows in sections:
+            if not rows:
+                continue
+            table = Table(title=title)
+            for column in columns:
+                table.add_column(column)
+            for row in rows:
+                table.add_row(*["" if v is None else str(v) for v in row])
+            out.print(table)
+    finally:
+        if fh is not None:
+            fh.close()
+
+
+# --- report top ---------------------------------------------------------------------------------------
+
+TOP_COLUMNS = [
+    "rank",
+    "fide_id",
+    "national_id",
+    "name",
+    "title",
+    "federation",
+    "sex",
+    "birth_year",
+    "rating",
+    "games",
+    "k",
+    "flag",
+]
+
+
+@report_app.command("top")
+@user_errors
+def top_command(
+    rating_type: TypeOption = "standard",
+    date: Annotated[
+        str | None, typer.Option("--date", help="The list's date YYYY-MM-DD; the newest by default.")
+    ] = None,
+    category: Annotated[
+        str,
+        typer.Option(
+            help="open, women, juniors, girls (20 or younger in the list year), seniors50, seniors65."
+        ),
+    ] = "open",
+    federation: Annotated[
+        str | None, typer.Option(help="Only players of this federation (3 letters).")
+    ] = None,
+    active_only: Annotated[
+        bool, typer.Option("--active-only", help="Leave out inactive players (flag i or wi).")
+    ] = False,
+    limit: Annotated[int, typer.Option(help="How many players.")] = 100,
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+) -> None:
+    """The top players of a published list, as federations publish them by category."""
+    check_type(rating_type)
+    _check_format(fmt)
+    chosen = check_category(category)
+    list_date = parse_date(date) if date else None
+    with transaction() as session:
+        rating_list = find_list(session, rating_type, list_date)
+        lines = top_list(
+            session, rating_list, category=chosen, federation=federation, active_only=active_only, limit=limit
+        )
+        shown_date = rating_list.list_date.isoformat()
+    rows = [[getattr(line, c) for c in TOP_COLUMNS] for line in lines]
+    where = f", {federation.upper()}" if federation else ""
+    active = ", active players" if active_only else ""
+    render_rows(
+        TOP_COLUMNS,
+        rows,
+        fmt,
+        title=f"Top {limit} {chosen}{where}{active}: {rating_type} list {shown_date}",
+        output=output,
+    )
+
+
+# --- report event -------------------------------------------------------------------------------------
+
+EVENT_COLUMNS = [
+    "start_rank",
+    "fide_id",
+    "national_id",
+    "name",
+    "ro",
+    "rc",
+    "games",
+    "score",
+    "k",
+    "k_sum_dr",
+    "performance",
+    "status",
+    "new_rating",
+]
+
+
+@report_app.command("event")
+@user_errors
+def event_command(
+    event_id: Annotated[
+        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
+    ],
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+) -> None:
+    """The tournament report: per player Ro, Rc, games, score, K, K × Σ(score − PD) and performance.
+
+    Read from the calculation record of the close that rated the event; status `newly rated` marks
+    players whose first rating that close published (new_rating), `unrated` players whose games went
+    to their pool, `not rated` players with no game that counted.
+    """
+    _check_format(fmt)
+    with transaction() as session:
+        report = event_report(session, event_id)
+    rows = [_event_row(line) for line in report.lines]
+    if fmt == "json":
+        _write_json(
+            {
+                **_event_heading_fields(report),
+                "players": [dict(zip(EVENT_COLUMNS, r, strict=True)) for r in rows],
+            },
+            output,
+        )
+        return
+    if fmt == "csv":
+        render_rows(EVENT_COLUMNS, rows, "csv", output=output)
+        return
+    _print_sections(_event_heading(report), [("", EVENT_COLUMNS, rows)], output)
+
+
+def _event_row(line: Any) -> list[Any]:
+    return [
+        line.start_rank,
+        line.fide_id,
+        line.national_id,
+        line.name,
+        line.ro,
+        _points(line.rc_x100),
+        line.games,
+        _points(line.score_x100),
+        line.k,
+        _points(line.k_sum_dr_x100),
+        line.performance,
+        line.status,
+        line.new_rating,
+    ]
+
+
+def _event_heading_fields(report: EventReport) -> dict[str, Any]:
+    return {
+        "event_id": report.event_id,
+        "name": report.name,
+        "start_date": report.start_date,
+        "end_date": report.end_date,
+        "rating_type": report.rating_type,
+        "period": report.period,
+        "late": report.late,
+        "list_date": report.list_date,
+        "ratings_from": report.ratings_from,
+    }
+
+
+def _event_heading(report: EventReport) -> list[str]:
+    late = f" (late: its own period is {report.natural_period})" if report.late else ""
+    lines = [
+        f"Event {report.event_id} '{report.name}' "
+        f"({report.start_date.isoformat()} … {report.end_date.isoformat()}), "
+        f"{report.rating_type}, period {report.period}{late}"
+    ]
+    if report.list_date is None:
+        lines.append(f"Not rated yet: period {report.period} is not closed.")
+    else:
+        frm = (
+            f", ratings from the list dated {report.ratings_from.isoformat()}" if report.ratings_from else ""
+        )
+        lines.append(f"Rated on the list dated {report.list_date.isoformat()}{frm}.")
+    return lines
+
+
+# --- report period ------------------------------------------------------------------------------------
+
+PERIOD_COLUMNS = ["section", "fide_id", "national_id", "name", "before", "after", "change", "games", "detail"]
+
+
+@report_app.command("period")
+@user_errors
+def period_command(
+    period: Annotated[str, typer.Argument(help="The closed period, YYYY-MM.")],
+    rating_type: TypeOption = "standard",
+    top: Annotated[int, typer.Option(help="How many of the largest gains and losses.")] = 5,
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+) -> None:
+    """What a close did: rated, newly rated, below the floor, (in)active, extremes, K changes, events."""
+    check_type(rating_type)
+    _check_format(fmt)
+    p = parse_period(period)
+    with transaction() as session:
+        report = period_report(session, p, rating_type, top=top)
+    if fmt == "json":
+        _write_json(_period_document(report), output)
+        return
+    rows = _period_rows(report)
+    if fmt == "csv":
+        render_rows(PERIOD_COLUMNS, rows, "csv", output=output)
+        return
+    counts = _period_counts(report)
+    heading = [
+        f"Close of the {report.rating_type} period {report.period}: "
+        f"list dated {report.list_date.isoformat()} "
+        f"(rules {report.rules}), from the list dated {report.in_force_date.isoformat()}",
+        "; ".join(f"{name.replace('_', ' ')}: {n}" for name, n in counts.items()),
+    ]
+    _print_sections(heading, [("", PERIOD_COLUMNS, rows)], output)
+
+
+def _period_counts(report: PeriodReport) -> dict[str, int]:
+    return {
+        "players_on_list": report.players_on_list,
+        "players_rated": report.players_rated,
+        "newly_rated": len(report.newly_rated),
+        "dropped_below_floor": len(report.dropped_below_floor),
+        "became_inactive": len(report.became_inactive),
+        "active_again": len(report.active_again),
+        "k_changes": len(report.k_changes),
+        "events": len(report.events),
+        "late_events": len(report.late_events),
+    }
+
+
+def _period_document(report: PeriodReport) -> dict[str, Any]:
+    return {
+        "rating_type": report.rating_type,
+        "period": str(report.period),
+        "list_date": report.list_date,
+        "in_force_date": report.in_force_date,
+        "rules": report.rules,
+        "counts": _period_counts(report),
+        **{
+            name: [asdict(item) for item in getattr(report, name)]
+            for name in (
+                "newly_rated",
+                "dropped_below_floor",
+                "became_inactive",
+                "active_again",
+                "gains",
+                "losses",
+                "k_changes",
+                "events",
+            )
+        },
+    }
+
+
+def _period_rows(report: PeriodReport) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+
+    def moves(section: str, items: list[PlayerMove], flags: bool = False) -> None:
+        for m in items:
+            detail = f"flag {m.flag_before or '-'} → {m.flag_after or '-'}" if flags else None
+            rows.append(
+                [section, m.fide_id, m.national_id, m.name, m.before, m.after, m.change, m.games, detail]
+            )
+
+    moves("newly rated", report.newly_rated)
+    moves("below floor", report.dropped_below_floor)
+    moves("inactive", report.became_inactive, flags=True)
+    moves("active again", report.active_again, flags=True)
+    moves("gain", report.gains)
+    moves("loss", report.losses)
+    for k in report.k_changes:
+        rows.append(
+            ["k change", k.fide_id, k.national_id, k.name, k.k_before, k.k_after, None, None, k.reason]
+        )
+    for e in report.events:
+        detail = (
+            f"event {e.event_id}, {e.start_date.isoformat()} … {e.end_date.isoformat()}, {e.players} players"
+        )
+        if e.late:
+            detail += f", late (its own period is {e.natural_period})"
+        rows.append(
+            ["late event" if e.late else "event", None, None, e.name, None, None, None, e.rated_games, detail]
+        )
+    return rows
+
+
+# --- report diff --------------------------------------------------------------------------------------
+
+DIFF_COLUMNS = ["section", "fide_id", "national_id", "name", "before", "after", "change", "count"]
+
+
+@report_app.command("diff")
+@user_errors
+def diff_command(
+    date_a: Annotated[str, typer.Argument(metavar="DATE_A", help="The older list's date, YYYY-MM-DD.")],
+    date_b: Annotated[str, typer.Argument(metavar="DATE_B", help="The newer list's date, YYYY-MM-DD.")],
+    rating_type: TypeOption = "standard",
+    bin_width: Annotated[int, typer.Option(help="Width of the histogram's bins in rating points.")] = 10,
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+) -> None:
+    """The difference between two lists: players who entered, left or changed, with a histogram of changes."""
+    check_type(rating_type)
+    _check_format(fmt)
+    a, b = parse_date(date_a), parse_date(date_b)
+    with transaction() as session:
+        diff = list_diff(
+            session,
+            require_list(session, rating_type, a),
+            require_list(session, rating_type, b),
+            bin_width=bin_width,
+        )
+    rows = _diff_rows(diff)
+    if fmt == "json":
+        document = {
+            "rating_type": diff.rating_type,
+            "date_a": diff.date_a,
+            "date_b": diff.date_b,
+            "counts": _diff_counts(diff),
+            "histogram": [{"low": x.low, "high": x.high, "count": x.count} for x in diff.histogram],
+            **{
+                name: [{**asdict(line), "change": line.change} for line in getattr(diff, name)]
+                for name in ("entered", "left", "changed")
+            },
+        }
+        _write_json(document, output)
+        return
+    if fmt == "csv":
+        render_rows(DIFF_COLUMNS, rows, "csv", output=output)
+        return
+    heading = [
+        f"{diff.rating_type} list {diff.date_a.isoformat()} → {diff.date_b.isoformat()}",
+        "; ".join(f"{name}: {n}" for name, n in _diff_counts(diff).items()),
+    ]
+    histogram = [[x.label, x.count, "#" * min(x.count, 60)] for x in diff.histogram]
+    players = [r for r in rows if r[0] != "histogram"]
+    _print_sections(
+        heading,
+        [
+            ("Changes", ["change", "players", ""], histogram),
+            ("", DIFF_COLUMNS[:-1], [r[:-1] for r in players]),
+        ],
+        output,
+    )
+
+
+def _diff_counts(diff: ListDiff) -> dict[str, int]:
+    return {
+        "entered": len(diff.entered),
+        "left": len(diff.left),
+        "changed": len(diff.changed),
+        "unchanged": diff.unchanged,
+    }
+
+
+def _diff_rows(diff: ListDiff) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for section in ("entered", "left", "changed"):
+        for line in getattr(diff, section):
+            rows.append(
+                [
+                    section,
+                    line.fide_id,
+                    line.national_id,
+                    line.name,
+                    line.before,
+                    line.after,
+                    line.change,
+                    None,
+                ]
+            )
+    for x in diff.histogram:
+        rows.append(["histogram", None, None, x.label, x.low, x.high, None, x.count])
+    return rows
+
+
+# --- report history -----------------------------------------------------------------------------------
+
+HISTORY_COLUMNS = ["type", "list_date", "origin", "rating", "change", "games", "k", "flag", "k_change"]
+
+
+@report_app.command("history")
+@user_errors
+def history_command(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
+    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
+    chart: Annotated[
+        Path | None, typer.Option("--chart", help="Also draw the ratings to this .png or .svg file.")
+    ] = None,
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+) -> None:
+    """A player's ratings over time for every rating type, optionally charted with K changes marked."""
+    if rating_type is not None:
+        check_type(rating_type)
+    _check_format(fmt)
+    if chart is not None and chart.suffix.lower() not in (".png", ".svg"):
+        raise ConfigError(f"{chart}: a chart is written as .png or .svg")
+    with transaction() as session:
+        player = find_player(session, ident)
+        history = player_history(session, player, rating_type)
+        name, fide_id = player.name, player.fide_id
+    from ratingdb.reports.chart import k_changes
+
+    changed = {(line.rating_type, line.list_date): before for line, before in k_changes(history)}
+    rows = [
+        [
+            h.rating_type,
+            h.list_date,
+            h.origin,
+            h.rating,
+            h.change,
+            h.games,
+            h.k,
+            h.flag,
+            f"{changed[(h.rating_type, h.list_date)]}→{h.k}"
+            if (h.rating_type, h.list_date) in changed
+            else None,
+        ]
+        for h in history
+    ]
+    if chart is not None:
+        from ratingdb.reports.chart import write_history_chart
+
+        ident_text = f" (FIDE {fide_id})" if fide_id else ""
+        write_history_chart(history, chart, f"{name}{ident_text}: ratings by list")
+    title = f"{name}: ratings on every list"
+    render_rows(HISTORY_COLUMNS, rows, fmt, title=title, output=output)
+    if chart is not None and (fmt == "table" or output is not None):
+        typer.echo(f"Wrote the chart to {chart}.")
+
+
+# --- sql ----------------------------------------------------------------------------------------------
+
+
+@app.command("sql")
+@user_errors
+def sql_command(
+    statement: Annotated[str, typer.Argument(help='One SQL statement, e.g. "SELECT * FROM v_current_list".')],
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+) -> None:
+    """Run one ad-hoc SQL statement on the views and tables, read-only on both engines.
+
+    The statement runs in a transaction that can only read and is always rolled back: INSERT, UPDATE,
+    DELETE, DROP and the like, and a text with more than one statement, are refused and change nothing.
+    Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
+    """
+    _check_format(fmt)
+    eng = engine()
+    try:
+        result = run_read_only(eng, statement)
+    finally:
+        eng.dispose()
+    if not result.columns:
+        typer.echo("The statement returned no rows.")
+        return
+    render_rows(result.columns, result.rows, fmt, output=output)

@@ -1,0 +1,214 @@
+"""`report period`: what one close did, read from the two lists and the calculation record it wrote.
+
+Takes a Session; reads only. K-change reasons quote the rules' own `k_factor` sentence for the stored
+state; nothing is re-rated. No CLI imports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy import and_, func, select
+from sqlalchemy.orm import Session, aliased
+
+from ratingdb.errors import MissingList
+from ratingdb.models import CalcPlayer, Event, EventPlayer, Game, ListEntry, Player
+from ratingdb.rating import Period, k_factor
+from ratingdb.services.lists import require_list
+
+INACTIVE_FLAGS = ("i", "wi")
+
+
+@dataclass(frozen=True)
+class PlayerMove:
+    """A player's entry on the list in force (before) and on the published list (after)."""
+
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    before: int | None
+    after: int | None
+    change: int | None
+    games: int
+    flag_before: str | None
+    flag_after: str | None
+
+
+@dataclass(frozen=True)
+class KChange:
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    birth_year: int | None
+    rating: int
+    k_before: int
+    k_after: int
+    reason: str | None  # the §8.3.3 rule that gives the published K, when it is the one the rules give
+
+
+@dataclass(frozen=True)
+class RatedEvent:
+    event_id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    natural_period: str
+    late: bool
+    players: int
+    rated_games: int
+
+
+@dataclass
+class PeriodReport:
+    period: Period
+    rating_type: str
+    list_date: dt.date
+    in_force_date: dt.date
+    rules: str | None
+    players_on_list: int = 0
+    players_rated: int = 0
+    newly_rated: list[PlayerMove] = field(default_factory=list)
+    dropped_below_floor: list[PlayerMove] = field(default_factory=list)
+    became_inactive: list[PlayerMove] = field(default_factory=list)
+    active_again: list[PlayerMove] = field(default_factory=list)
+    gains: list[PlayerMove] = field(default_factory=list)
+    losses: list[PlayerMove] = field(default_factory=list)
+    k_changes: list[KChange] = field(default_factory=list)
+    events: list[RatedEvent] = field(default_factory=list)
+
+    @property
+    def late_events(self) -> list[RatedEvent]:
+        return [e for e in self.events if e.late]
+
+
+def period_report(session: Session, period: Period, rating_type: str, *, top: int = 5) -> PeriodReport:
+    """The close of `period`: who was rated, newly rated, dropped, (in)active, the extremes, K, events."""
+    published = require_list(session, rating_type, period.published_list_date)
+    if published.origin != "computed":
+        raise MissingList(
+            f"the {rating_type} list dated {published.list_date.isoformat()} was imported, not computed "
+            f"here: period {period} has no close to report"
+        )
+    in_force = require_list(session, rating_type, period.first_day)
+    report = PeriodReport(period, rating_type, published.list_date, in_force.list_date, published.rules)
+
+    new, old = aliased(ListEntry), aliased(ListEntry)
+    rows = session.execute(
+        select(
+            Player.fide_id,
+            Player.national_id,
+            Player.name,
+            Player.birth_year,
+            old.rating,
+            new.rating,
+            new.change,
+            new.games,
+            old.flag,
+            new.flag,
+            old.k,
+            new.k,
+            new.reached_2400,
+            new.reached_2300,
+            new.games_total,
+        )
+        .join(Player, Player.id == new.player_id)
+        .outerjoin(old, and_(old.player_id == new.player_id, old.list_id == in_force.id))
+        .where(new.list_id == published.id)
+        .order_by(Player.name, Player.id)
+    )
+    for (
+        fide_id,
+        national_id,
+        name,
+        birth_year,
+        before,
+        after,
+        change,
+        games,
+        flag_before,
+        flag_after,
+        k_before,
+        k_after,
+        reached_2400,
+        reached_2300,
+        games_total,
+    ) in rows:
+        report.players_on_list += 1
+        move = PlayerMove(fide_id, national_id, name, before, after, change, games, flag_before, flag_after)
+        if before is None and after is not None:
+            report.newly_rated.append(move)
+        elif before is not None and after is None:
+            report.dropped_below_floor.append(move)
+        if before is not None and after is not None:
+            was_inactive, is_inactive = flag_before in INACTIVE_FLAGS, flag_after in INACTIVE_FLAGS
+            if is_inactive and not was_inactive:
+                report.became_inactive.append(move)
+            elif was_inactive and not is_inactive:
+                report.active_again.append(move)
+            if k_before is not None and k_after is not None and k_before != k_after:
+                decision = k_factor(
+                    reached_2400=reached_2400,
+                    reached_2300=reached_2300,
+                    birth_year=birth_year,
+                    games_total=games_total,
+                    list_date=published.list_date,
+                )
+                reason = decision.rule if decision.k == k_after else None
+                report.k_changes.append(
+                    KChange(fide_id, national_id, name, birth_year, after, k_before, k_after, reason)
+                )
+
+    changes = (
+        select(
+            Player.fide_id,
+            Player.national_id,
+            Player.name,
+            CalcPlayer.ro,
+            CalcPlayer.new_rating,
+            CalcPlayer.change,
+            CalcPlayer.n,
+        )
+        .join(Player, Player.id == CalcPlayer.player_id)
+        .where(CalcPlayer.list_id == published.id, CalcPlayer.method == "change")
+    )
+    report.players_rated = (
+        session.scalar(
+            select(func.count())
+            .select_from(CalcPlayer)
+            .where(CalcPlayer.list_id == published.id, CalcPlayer.method == "change")
+        )
+        or 0
+    )
+    for target, condition, order in (
+        (report.gains, CalcPlayer.change > 0, CalcPlayer.change.desc()),
+        (report.losses, CalcPlayer.change < 0, CalcPlayer.change.asc()),
+    ):
+        for fide_id, national_id, name, ro, new_rating, change, n in session.execute(
+            changes.where(condition).order_by(order, Player.name, Player.id).limit(top)
+        ):
+            target.append(PlayerMove(fide_id, national_id, name, ro, new_rating, change, n, None, None))
+
+    players = (
+        select(func.count())
+        .select_from(EventPlayer)
+        .where(EventPlayer.event_id == Event.id)
+        .scalar_subquery()
+    )
+    rated_games = (
+        select(func.count())
+        .select_from(Game)
+        .where(Game.event_id == Event.id, Game.rated.is_(True), Game.black_id.is_not(None))
+        .scalar_subquery()
+    )
+    for event_id, name, start, end, natural, n_players, n_games in session.execute(
+        select(
+            Event.id, Event.name, Event.start_date, Event.end_date, Event.natural_period, players, rated_games
+        )
+        .where(Event.period == str(period), Event.rating_type == rating_type)
+        .order_by(Event.start_date, Event.id)
+    ):
+        report.events.append(
+            RatedEvent(event_id, name, start, end, natural, natural < str(period), n_players, n_games)
+        )
+    return report

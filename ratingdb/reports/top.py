@@ -1,0 +1,98 @@
+"""`report top`: the top lists federations publish (open, women, juniors, girls, seniors) from one list.
+
+Takes a Session; reads only published list entries. No rules are recomputed; no CLI imports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import ConfigError
+from ratingdb.models import ListEntry, Player, RatingList
+
+Category = Literal["open", "women", "juniors", "girls", "seniors50", "seniors65"]
+CATEGORIES: Final[tuple[Category, ...]] = get_args(Category)
+
+# FIDE's own top-list categories, by age in the list's year (list year − birth year).
+JUNIOR_MAX_AGE: Final = 20
+SENIOR_50_MIN_AGE: Final = 50
+SENIOR_65_MIN_AGE: Final = 65
+INACTIVE_FLAGS: Final = ("i", "wi")
+
+
+@dataclass(frozen=True)
+class TopLine:
+    rank: int
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    title: str | None
+    federation: str | None
+    sex: str | None
+    birth_year: int | None
+    rating: int
+    games: int
+    k: int | None
+    flag: str | None
+
+
+def check_category(category: str) -> Category:
+    for known in CATEGORIES:
+        if category == known:
+            return known
+    raise ConfigError(f"'{category}' is not a category: use one of {', '.join(CATEGORIES)}")
+
+
+def top_list(
+    session: Session,
+    rating_list: RatingList,
+    *,
+    category: Category = "open",
+    federation: str | None = None,
+    active_only: bool = False,
+    limit: int | None = 100,
+) -> list[TopLine]:
+    """The best rated players of `rating_list` in `category`, ranked 1, 2, 3 … (ties broken by name).
+
+    Age categories need a birth year: players without one are left out of them.
+    """
+    year = rating_list.list_date.year
+    query = (
+        select(
+            Player.fide_id,
+            Player.national_id,
+            Player.name,
+            Player.title,
+            Player.federation,
+            Player.sex,
+            Player.birth_year,
+            ListEntry.rating,
+            ListEntry.games,
+            ListEntry.k,
+            ListEntry.flag,
+        )
+        .join(Player, Player.id == ListEntry.player_id)
+        .where(ListEntry.list_id == rating_list.id, ListEntry.rating.is_not(None))
+        .order_by(ListEntry.rating.desc(), Player.name, Player.id)
+    )
+    if category in ("women", "girls"):
+        query = query.where(Player.sex == "F")
+    if category in ("juniors", "girls"):
+        query = query.where(Player.birth_year >= year - JUNIOR_MAX_AGE)
+    if category == "seniors50":
+        query = query.where(Player.birth_year <= year - SENIOR_50_MIN_AGE)
+    if category == "seniors65":
+        query = query.where(Player.birth_year <= year - SENIOR_65_MIN_AGE)
+    if federation is not None:
+        query = query.where(Player.federation == federation.strip().upper())
+    if active_only:
+        query = query.where((ListEntry.flag.is_(None)) | (ListEntry.flag.not_in(INACTIVE_FLAGS)))
+    if limit is not None:
+        if limit < 1:
+            raise ConfigError(f"--limit must be at least 1, not {limit}")
+        query = query.limit(limit)
+    return [TopLine(rank, *row) for rank, row in enumerate(session.execute(query).all(), 1)]
