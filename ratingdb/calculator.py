@@ -986,6 +986,8 @@ def _check(request: CalcRequest) -> None:
         raise ConfigError(f"'{request.result}' is not a result: use win, draw or loss")
     if request.period_games is not None and request.period_games < 0:
         raise ConfigError(f"--period-games cannot be negative ({request.period_games})")
+    if request.rating is None and request.opponent is not None:
+        raise ConfigError("an unrated player is rated from results: give --game OPP:SCORE for each game")
     if request.rating is None and (request.target is not None or request.opponent_k is not None):
         raise ConfigError("an unrated player has no rating change: --target and --opponent-k need a rating")
     for value in (request.rating, request.opponent, *(g.opponent for g in request.games)):

@@ -243,6 +243,11 @@ def test_an_unrated_player_with_three_games_is_told_what_is_missing() -> None:
     )
 
 
+def test_an_unrated_player_needs_results_not_just_an_opponent() -> None:
+    with pytest.raises(ConfigError, match="an unrated player is rated from results"):
+        calc(None, opponent=1800)
+
+
 def test_an_initial_rating_below_1400_is_not_published() -> None:
     # Ra = (5 × 1400 + 3600) / 7 = 1514.29; 0 + 1 of 7 → 0.14 → dp −309 → 1205.29 → 1205 < 1400.
     result = calc(None, games=tuple(Game(1400, LOSS) for _ in range(5)))
