@@ -1,0 +1,252 @@
+"""The demo's plan: where the seeds are, which list and event files to import, in which period order.
+
+Reads the seed files (through ratingdb.formats) and the database URL; never imports the CLI and never
+writes ratings itself: the demo runs the real import and close commands with this plan.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from sqlalchemy import func, inspect, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.orm import Session, aliased
+
+from ratingdb import db
+from ratingdb.errors import ConfigError
+from ratingdb.formats import read_trf
+from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, Player, RatingList
+from ratingdb.rating import FLOOR, RATING_TYPES, Period, period_for_event
+
+DEFAULT_DEMO_URL = "sqlite:///demo.sqlite"
+LIST_FILE = re.compile(r"^(standard|rapid|blitz)-(\d{4}-\d{2}-01)\.csv$")
+TRF_FILE = re.compile(r"^(standard|rapid|blitz)-[a-z0-9-]+\.trf$")
+
+
+@dataclass(frozen=True)
+class SeedList:
+    path: Path
+    rating_type: str
+    list_date: dt.date
+
+
+@dataclass(frozen=True)
+class SeedEvent:
+    path: Path
+    rating_type: str
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    period: Period  # §7.1.3: from the end date
+
+
+@dataclass(frozen=True)
+class PeriodStep:
+    """One close of the demo: the events to import first (possibly none), then the close."""
+
+    period: Period
+    rating_type: str
+    events: tuple[SeedEvent, ...]
+
+
+@dataclass
+class DemoPlan:
+    lists: list[SeedList] = field(default_factory=list)
+    steps: list[PeriodStep] = field(default_factory=list)
+
+
+def seeds_path() -> Path:
+    """Folder of the demo federation, whether running from a checkout or an installed package."""
+    checkout = Path(__file__).resolve().parent.parent.parent / "seeds"
+    if (checkout / "generate.py").is_file():
+        return checkout
+    return Path(str(resources.files("ratingdb.seeds")))
+
+
+def plan_demo(seeds: Path | None = None) -> DemoPlan:
+    """The lists to import, then for each period in date order and each type, its events and its close.
+
+    Lists are `<type>-<YYYY-MM-01>.csv`, events `trf/<type>-<slug>.trf`; an event's period comes from its
+    end date as an import would assign it. Every period from the first list to the last event is
+    closed, for every type that has a list (a period without events still publishes a list).
+    """
+    folder = seeds or seeds_path()
+    plan = DemoPlan()
+    for path in sorted(folder.glob("*.csv")):
+        match = LIST_FILE.match(path.name)
+        if match:
+            plan.lists.append(SeedList(path, match[1], dt.date.fromisoformat(match[2])))
+    plan.lists.sort(key=lambda lst: (lst.list_date, RATING_TYPES.index(lst.rating_type)))
+    events: list[SeedEvent] = []
+    for path in sorted((folder / "trf").glob("*.trf")):
+        match = TRF_FILE.match(path.name)
+        if not match:
+            continue
+        trf = read_trf(path)
+        events.append(
+            SeedEvent(path, match[1], trf.name, trf.start_date, trf.end_date, period_for_event(trf.end_date))
+        )
+    if not plan.lists:
+        raise ConfigError(f"no seed lists (<type>-<YYYY-MM-01>.csv) in {folder}")
+    first = min(Period.of(lst.list_date) for lst in plan.lists)
+    last = max([e.period for e in events], default=first)
+    types = [t for t in RATING_TYPES if any(lst.rating_type == t for lst in plan.lists)]
+    period = first
+    while period <= last:
+        for rating_type in types:
+            chosen = sorted(
+                (e for e in events if e.period == period and e.rating_type == rating_type),
+                key=lambda e: (e.start_date, e.end_date, e.name),
+            )
+            plan.steps.append(PeriodStep(period, rating_type, tuple(chosen)))
+        period = period.shift(1)
+    return plan
+
+
+def prepare_database(url: str, *, force: bool) -> str:
+    """Make room for a new demo database at `url`; returns what was replaced ("" if nothing).
+
+    An SQLite file that exists is refused, or deleted with `force`. A server database must be empty:
+    the demo never drops tables it did not create.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise ConfigError(f"'{url}' is not a database URL (e.g. {DEFAULT_DEMO_URL})") from exc
+    if parsed.get_backend_name() == "sqlite":
+        name = parsed.database or ""
+        if name in ("", ":memory:") or name.startswith("file:"):
+            raise ConfigError(
+                "the demo needs a database that outlives one command: give a file, e.g. "
+                f"--db {DEFAULT_DEMO_URL}"
+            )
+        path = Path(name)
+        if not path.exists():
+            return ""
+        if not force:
+            raise ConfigError(
+                f"{name} already exists: the demo builds a new database; add --force to replace it, "
+                "or give another file with --db"
+            )
+        for extra in ("", "-wal", "-shm", "-journal"):
+            Path(name + extra).unlink(missing_ok=True)
+        return name
+    engine = db.make_engine(url)
+    try:
+        tables = inspect(engine).get_table_names()
+    except OperationalError as exc:
+        raise ConfigError(f"cannot connect to {db.display_url(url)}: {exc.orig}") from None
+    finally:
+        engine.dispose()
+    if tables:
+        raise ConfigError(
+            f"the database {db.display_url(url)} is not empty ({len(tables)} tables): the demo needs an "
+            "empty database, and --force replaces SQLite files only"
+        )
+    return ""
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A player whose calculation shows one rule, found in the calculation record after the demo."""
+
+    rule: str
+    fide_id: int | None
+    name: str
+    period: str
+    rating_type: str
+    detail: str
+
+
+def highlights(session: Session) -> list[Highlight]:
+    """One player per rule the seeds exercise, read from the stored calculation record (read-only)."""
+    found: list[Highlight] = []
+    rated = (
+        select(Player.fide_id, Player.name, RatingList.period, RatingList.rating_type, CalcPlayer)
+        .join(Player, Player.id == CalcPlayer.player_id)
+        .join(RatingList, RatingList.id == CalcPlayer.list_id)
+    )
+    row = session.execute(
+        rated.where(CalcPlayer.k < CalcPlayer.k_base).order_by(CalcPlayer.n.desc(), Player.fide_id).limit(1)
+    ).first()
+    if row:
+        c = row[4]
+        found.append(
+            Highlight("700 rule", row[0], row[1], row[2], row[3], f"{c.n} games: K {c.k_base} → {c.k}")
+        )
+    row = session.execute(
+        select(Player.fide_id, Player.name, RatingList.period, RatingList.rating_type, CalcGame)
+        .join(Player, Player.id == CalcGame.player_id)
+        .join(RatingList, RatingList.id == CalcGame.list_id)
+        .where(CalcGame.own_rating >= 2650, func.abs(CalcGame.d) > 400)
+        .order_by(RatingList.list_date, CalcGame.d.desc())
+        .limit(1)
+    ).first()
+    if row:
+        g = row[4]
+        found.append(
+            Highlight(
+                "2650 rule",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                f"{g.own_rating} against {g.opponent_rating}: the real difference {g.d}, not 400",
+            )
+        )
+    row = session.execute(
+        rated.where(CalcPlayer.method == "initial")
+        .order_by(RatingList.rating_type != "standard", RatingList.list_date, Player.fide_id)
+        .limit(1)
+    ).first()
+    if row:
+        c = row[4]
+        found.append(
+            Highlight("first rating", row[0], row[1], row[2], row[3], f"{c.n} pooled games → {c.new_rating}")
+        )
+    row = session.execute(
+        rated.where(CalcPlayer.method == "change", CalcPlayer.new_rating < FLOOR)
+        .order_by(RatingList.rating_type != "standard", RatingList.list_date, Player.fide_id)
+        .limit(1)
+    ).first()
+    if row:
+        c = row[4]
+        found.append(Highlight("floor", row[0], row[1], row[2], row[3], f"{c.ro} → {c.new_rating}: unrated"))
+    # An event rated in a later period than it started in uses the ratings of the list at its start (§3).
+    for event in session.scalars(select(Event).order_by(Event.start_date, Event.id)):
+        if Period.of(event.start_date) >= Period.parse(event.period):
+            continue
+        in_force = aliased(CalcPlayer)
+        row = session.execute(
+            select(
+                Player.fide_id, Player.name, RatingList.period, RatingList.rating_type, CalcEvent, in_force
+            )
+            .join(Player, Player.id == CalcEvent.player_id)
+            .join(RatingList, RatingList.id == CalcEvent.list_id)
+            .join(
+                in_force,
+                (in_force.list_id == CalcEvent.list_id) & (in_force.player_id == CalcEvent.player_id),
+            )
+            .where(CalcEvent.event_id == event.id, CalcEvent.ro != in_force.ro)
+            .order_by(Player.fide_id)
+            .limit(1)
+        ).first()
+        if row:
+            found.append(
+                Highlight(
+                    "event across two periods",
+                    row[0],
+                    row[1],
+                    row[2],
+                    row[3],
+                    f"{event.name} ({event.start_date.isoformat()} … {event.end_date.isoformat()}) rated "
+                    f"with {row[4].ro}, the rating at its start, not {row[5].ro}",
+                )
+            )
+            break
+    return found
