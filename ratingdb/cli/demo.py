@@ -24,6 +24,7 @@ from ratingdb.services.demo import (
     highlights,
     plan_demo,
     prepare_database,
+    seeds_path,
 )
 from ratingdb.services.lists import earliest_list
 
@@ -56,7 +57,8 @@ def demo_command(
     """
     url = _demo_url(ctx, db_url)
     replaced = prepare_database(url, force=force)
-    plan = plan_demo()
+    seeds = seeds_path()
+    plan = plan_demo(seeds)
     shown = db.display_url(url)
     typer.echo(
         f"ratingdb demo: a fictional federation, {len(plan.lists)} starting lists and "
@@ -64,7 +66,9 @@ def demo_command(
     )
     if replaced:
         typer.echo(f"Replaced the previous {replaced} (--force).")
-    typer.echo("Each step below is the real command it shows, run in its own transaction.")
+    typer.echo(
+        f"Each step below is the real command it shows, run in its own transaction, on the files in {seeds}."
+    )
     engine = db.make_engine(url)
     try:
         db.upgrade(engine)

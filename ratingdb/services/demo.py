@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import func, inspect, select
+from sqlalchemy import Engine, func, inspect, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, aliased
@@ -111,8 +111,8 @@ def plan_demo(seeds: Path | None = None) -> DemoPlan:
 def prepare_database(url: str, *, force: bool) -> str:
     """Make room for a new demo database at `url`; returns what was replaced ("" if nothing).
 
-    An SQLite file that exists is refused, or deleted with `force`. A server database must be empty:
-    the demo never drops tables it did not create.
+    An SQLite file that exists is refused, or deleted with `force`. A server database (PostgreSQL) must
+    be empty or hold only the schema (`ratingdb init`): the demo never drops what it did not create.
     """
     try:
         parsed = make_url(url)
@@ -138,17 +138,26 @@ def prepare_database(url: str, *, force: bool) -> str:
         return name
     engine = db.make_engine(url)
     try:
-        tables = inspect(engine).get_table_names()
+        tables = set(inspect(engine).get_table_names())
+        holds_data = bool(tables) and (
+            not {"alembic_version", "player", "rating_list", "event"} <= tables or _has_rows(engine)
+        )
     except OperationalError as exc:
-        raise ConfigError(f"cannot connect to {db.display_url(url)}: {exc.orig}") from None
+        reason = str(exc.orig).splitlines()[0] if exc.orig else str(exc)
+        raise ConfigError(f"cannot connect to {db.display_url(url)}: {reason}") from None
     finally:
         engine.dispose()
-    if tables:
+    if holds_data:
         raise ConfigError(
-            f"the database {db.display_url(url)} is not empty ({len(tables)} tables): the demo needs an "
-            "empty database, and --force replaces SQLite files only"
+            f"the database {db.display_url(url)} is not empty: the demo needs an empty database (or one "
+            "just made by `ratingdb init`); --force replaces SQLite files only"
         )
     return ""
+
+
+def _has_rows(engine: Engine) -> bool:
+    with engine.connect() as conn:
+        return any(conn.scalar(select(func.count()).select_from(t)) for t in (Player, RatingList, Event))
 
 
 @dataclass(frozen=True)
