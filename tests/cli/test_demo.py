@@ -1,0 +1,203 @@
+"""`ratingdb demo` in process, the seed files and the demo plan: fast checks (the subprocess run is in
+tests/test_quickstart.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from typer.testing import CliRunner
+
+from ratingdb import db
+from ratingdb.cli import app
+from ratingdb.formats import read_list, read_trf
+from ratingdb.rating import Period
+from ratingdb.services.demo import plan_demo, seeds_path
+from tests.conftest import PG_ENV, new_database_url
+from tests.test_quickstart import REFUSAL, check_rule_cases
+
+runner = CliRunner()
+SEEDS = seeds_path()
+
+
+def generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("seed_generator", SEEDS / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+def seed_files(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for pattern in ("*.csv", "trf/*.trf")
+        for p in sorted(folder.glob(pattern))
+    }
+
+
+def test_the_committed_seed_files_are_exactly_what_the_generator_writes(tmp_path: Path) -> None:
+    generator().generate(tmp_path)
+    assert seed_files(tmp_path) == seed_files(SEEDS)
+
+
+def test_the_seed_lists_describe_a_plausible_federation() -> None:
+    standard = list(read_list(SEEDS / "standard-2025-09-01.csv", format="csv", rating_types=["standard"]))
+    rapid = list(read_list(SEEDS / "rapid-2025-09-01.csv", format="csv", rating_types=["rapid"]))
+    assert len(standard) == 299  # the 300th player appears first in a tournament file
+    assert {r.fide_id for r in rapid} < {r.fide_id for r in standard}
+    women = sum(r.sex == "F" for r in standard)
+    assert 0.18 < women / len(standard) < 0.32
+    juniors = [r for r in standard if r.birth_year and 2008 <= r.birth_year <= 2015]
+    seniors = [r for r in standard if r.birth_year and 1940 <= r.birth_year <= 1970]
+    assert len(juniors) >= 40 and len(seniors) >= 40
+    federations = Counter(r.federation for r in standard)
+    assert federations["IRL"] / len(standard) > 0.8 and len(federations) >= 8
+    assert {"GM", "IM", "FM", "CM", "WGM"} <= {r.title for r in standard}
+    ratings = [r.ratings["standard"].rating for r in standard]
+    assert sum(r is None for r in ratings) >= 5  # registered, never rated
+    assert max(r for r in ratings if r) == 2672
+
+
+def test_every_seed_tournament_is_accepted_by_the_strict_reader_with_its_round_dates() -> None:
+    files = sorted((SEEDS / "trf").glob("*.trf"))
+    assert len(files) == 16
+    for path in files:
+        trf = read_trf(path)
+        assert all(trf.round_dates) and len(trf.round_dates) == trf.rounds
+        assert trf.start_date == trf.round_dates[0] and trf.end_date == trf.round_dates[-1]
+        assert dt.date(2025, 9, 1) <= trf.start_date <= trf.end_date <= dt.date(2025, 11, 30)
+
+
+def test_the_plan_imports_the_standard_list_first_and_closes_every_period_in_date_order() -> None:
+    plan = plan_demo()
+    assert [(lst.rating_type, lst.list_date) for lst in plan.lists] == [
+        ("standard", dt.date(2025, 9, 1)),
+        ("rapid", dt.date(2025, 9, 1)),
+    ]
+    steps = [(str(s.period), s.rating_type, len(s.events)) for s in plan.steps]
+    assert steps == [
+        ("2025-09", "standard", 4),
+        ("2025-09", "rapid", 1),
+        ("2025-10", "standard", 7),
+        ("2025-10", "rapid", 0),  # no rapid event in October: the close still publishes the list
+        ("2025-11", "standard", 3),
+        ("2025-11", "rapid", 1),
+    ]
+    # 2025-10-31 … 2025-11-02 ends after the 2025-11-01 list's closing date (2025-10-29): period 2025-11.
+    november = plan.steps[4]
+    assert november.events[0].name == "Halloween Open" and november.period == Period(2025, 11)
+
+
+def test_the_demo_builds_demo_sqlite_in_the_current_folder_and_prints_the_tour(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RATINGDB_URL", raising=False)
+    result = runner.invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "demo.sqlite").is_file()
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "ratingdb demo: a fictional federation, 2 starting lists and 16 events (September–November 2025), "
+        "in sqlite:///demo.sqlite."
+    )
+    assert "$ ratingdb import-list standard-2025-09-01.csv --date 2025-09-01 --type standard" in lines
+    assert "$ ratingdb close-period 2025-10 --type rapid" in lines
+    assert "  floor: Byrne, Noel (25900012), standard period 2025-09: 1412 → 1390: unrated" in lines
+    assert (
+        "  first rating: Ní Mhurchú, Saoirse (25900016), standard period 2025-10: 8 pooled games → 1691"
+        in (lines)
+    )
+    assert (
+        "  event across two periods: Lyons, Conor (25900024), standard period 2025-11: Halloween Open "
+        "(2025-10-31 … 2025-11-02) rated with 1650, the rating at its start, not 1663"
+    ) in lines
+    # The closes appear in date order, standard before rapid.
+    closes = [line for line in lines if line.startswith("$ ratingdb close-period")]
+    assert closes == [
+        f"$ ratingdb close-period {p} --type {t}"
+        for p in ("2025-09", "2025-10", "2025-11")
+        for t in ("standard", "rapid")
+    ]
+
+
+def test_the_demo_refuses_an_existing_file_without_force_and_leaves_it_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "demo.sqlite").write_bytes(b"precious")
+    result = runner.invoke(app, ["demo"])
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", REFUSAL)
+    assert (tmp_path / "demo.sqlite").read_bytes() == b"precious"
+
+
+def test_the_global_db_option_is_honoured_but_ratingdb_url_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "other.sqlite").write_bytes(b"")
+    (tmp_path / "demo.sqlite").write_bytes(b"")
+    # `ratingdb --db URL demo` means that database: the refusal names it.
+    given = runner.invoke(app, ["--db", "sqlite:///other.sqlite", "demo"])
+    assert (given.exit_code, given.stderr) == (1, REFUSAL.replace("demo.sqlite", "other.sqlite"))
+    # RATINGDB_URL is ignored: the demo never writes into the configured database.
+    env = runner.invoke(app, ["demo"], env={"RATINGDB_URL": "sqlite:///other.sqlite"})
+    assert (env.exit_code, env.stderr) == (1, REFUSAL)
+
+
+def test_two_different_databases_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["--db", "sqlite:///a.sqlite", "demo", "--db", "sqlite:///b.sqlite"])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: two databases were given (sqlite:///a.sqlite before `demo`, sqlite:///b.sqlite after it): "
+        "give one\n",
+    )
+    assert not (tmp_path / "a.sqlite").exists() and not (tmp_path / "b.sqlite").exists()
+
+
+def test_an_in_memory_database_is_refused() -> None:
+    result = runner.invoke(app, ["demo", "--db", "sqlite://"])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: the demo needs a database that outlives one command: give a file, e.g. "
+        "--db sqlite:///demo.sqlite\n",
+    )
+
+
+def test_the_demo_shows_the_same_rule_cases_on_postgresql(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    if not os.environ.get(PG_ENV):
+        pytest.skip(f"PostgreSQL tests skipped: set {PG_ENV} to run them")
+    # A database just made by the migrations (as `ratingdb init` leaves it) is accepted.
+    urls = new_database_url("postgresql", request, tmp_path)
+    url = next(urls)
+    try:
+        result = runner.invoke(app, ["demo", "--db", url])
+        assert result.exit_code == 0, result.output
+        engine = db.make_engine(url)
+        try:
+            with engine.connect() as conn:
+                check_rule_cases(conn)
+        finally:
+            engine.dispose()
+        again = runner.invoke(app, ["demo", "--db", url, "--force"])
+        assert again.exit_code == 1
+        assert again.stderr.endswith(
+            "is not empty: the demo needs an empty database (or one just made by "
+            "`ratingdb init`); --force replaces SQLite files only\n"
+        )
+    finally:
+        next(urls, None)
