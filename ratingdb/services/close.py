@@ -186,6 +186,11 @@ CALC_GAME_COLUMNS = (
 )  # fmt: skip
 
 
+# SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
+# foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
+SQLITE_CACHE_KIB = 256 * 1024
+
+
 class _Driver:
     """The session's own driver connection, for reads and writes of plain tuples in its transaction."""
 
@@ -196,6 +201,15 @@ class _Driver:
         self.dialect = connection.dialect.name
         self.raw: Any = connection.connection.driver_connection
         self.pending: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
+        self.cache_size: int | None = None
+        if self.dialect == "sqlite":
+            self.cache_size = self.rows("PRAGMA cache_size")[0][0]
+            self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
+
+    def restore(self) -> None:
+        """Give the connection back as it came (the pool hands it to others)."""
+        if self.cache_size is not None:
+            self.raw.execute(f"PRAGMA cache_size = {int(self.cache_size)}")
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a query written with `?` placeholders and return its rows as tuples."""
@@ -208,16 +222,14 @@ class _Driver:
         finally:
             cursor.close()
 
-    def add(self, table: str, columns: tuple[str, ...], row: tuple[Any, ...]) -> None:
-        """Queue a row; a full batch is written at once."""
-        batch = self.pending.setdefault(table, (columns, []))[1]
-        batch.append(row)
-        if len(batch) >= self.BATCH:
-            self.flush(table)
+    def buffer(self, table: str, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
+        """A list to append rows of `table` to; `flush` writes what it holds (callers check its size)."""
+        batch: list[tuple[Any, ...]] = []
+        self.pending[table] = (columns, batch)
+        return batch
 
-    def flush(self, table: str | None = None) -> None:
-        for name in [table] if table is not None else list(self.pending):
-            columns, batch = self.pending.get(name, ((), []))
+    def flush(self) -> None:
+        for name, (columns, batch) in self.pending.items():
             if batch:
                 self._write(name, columns, batch)
                 batch.clear()
@@ -269,7 +281,24 @@ def close_period(
     rules = rule_set_for(rating_type, period)  # type: ignore[arg-type]
     summary.rules = rules.name
     driver = _Driver(session)
+    try:
+        return _publish(session, driver, period, rating_type, in_force, rules, summary, say)
+    finally:
+        driver.restore()
 
+
+def _publish(
+    session: Session,
+    driver: _Driver,
+    period: Period,
+    rating_type: str,
+    in_force: RatingList,
+    rules: RuleSet,
+    summary: CloseSummary,
+    say: Progress,
+) -> CloseSummary:
+    """The close proper, once the period is known to be open and its list in force exists."""
+    list_date = period.published_list_date
     say(f"reading the list in force ({in_force.list_date.isoformat()})")
     entries = _load_entries(driver, in_force.id)
     events = _load_events(session, period, rating_type, summary)
@@ -286,6 +315,9 @@ def close_period(
     summary.list_id = list_id
 
     say(f"rating {len(rated_sides)} rated players")
+    player_rows = driver.buffer("calc_player", CALC_PLAYER_COLUMNS)
+    event_rows = driver.buffer("calc_event", CALC_EVENT_COLUMNS)
+    game_rows = driver.buffer("calc_game", CALC_GAME_COLUMNS)  # the longest: checked for a full batch
     new_state: dict[int, tuple[int | None, int, str | None]] = {}  # player → (rating, games, pool_from)
     rater = BatchRater(rules)
     next_period = str(period.shift(1))
@@ -308,29 +340,25 @@ def close_period(
             )
         new_state[player_id] = (new_rating, result.n, pool_from)
         summary.games_rated += result.n
-        driver.add(
-            "calc_player",
-            CALC_PLAYER_COLUMNS,
-            (list_id, player_id, "change", rating, k_base, result.k, result.n, result.score, result.sum_dr,
-             result.k_sum_dr, result.change, None, None, None, result.new_rating, note),
+        k = result.k
+        player_rows.append(
+            (list_id, player_id, "change", rating, k_base, k, result.n, result.score, result.sum_dr,
+             result.k_sum_dr, result.change, None, None, None, result.new_rating, note)
         )  # fmt: skip
         for event_id, n, score, sum_dr, ro, rc_sum in result.events:
             info = events[event_id]
-            driver.add(
-                "calc_event",
-                CALC_EVENT_COLUMNS,
+            event_rows.append(
                 (list_id, player_id, event_id, info.ratings_list_id, ro,
-                 round_half_away_from_zero(rc_sum * 100, n), n, score, sum_dr, result.k, result.k * sum_dr,
-                 info.note),
+                 round_half_away_from_zero(rc_sum * 100, n), n, score, sum_dr, k, k * sum_dr, info.note)
             )  # fmt: skip
         for (game_id, event_id, opponent_id, own, opponent, score), d, pd in zip(
             sides, result.ds, result.pds, strict=True
         ):
-            driver.add(
-                "calc_game",
-                CALC_GAME_COLUMNS,
-                (list_id, player_id, game_id, event_id, "rated", opponent_id, own, opponent, d, pd, score),
+            game_rows.append(
+                (list_id, player_id, game_id, event_id, "rated", opponent_id, own, opponent, d, pd, score)
             )
+        if len(game_rows) >= driver.BATCH:
+            driver.flush()
     summary.players_rated = len(rated_sides)
     del rated_sides
 
@@ -364,11 +392,9 @@ def close_period(
             note += (
                 f"; {result.dropped_old_games} games older than {POOL_WINDOW_MONTHS} months dropped (§7.1.4)"
             )
-        driver.add(
-            "calc_player",
-            CALC_PLAYER_COLUMNS,
+        player_rows.append(
             (list_id, player_id, "initial" if rated else "pool", None, None, None, result.n, result.wins_x100,
-             None, None, None, result.opponent_sum, result.p, result.dp, result.rating, note),
+             None, None, None, result.opponent_sum, result.p, result.dp, result.rating, note)
         )  # fmt: skip
         by_event: dict[int, list[int]] = {}  # event → [n, score, opponents' ratings]
         for game_id, event_id, opponent_id, _own, opponent, score in sides:
@@ -376,9 +402,7 @@ def close_period(
             sums[0] += 1
             sums[1] += score
             sums[2] += opponent
-            driver.add(
-                "calc_game",
-                CALC_GAME_COLUMNS,
+            game_rows.append(
                 (
                     list_id,
                     player_id,
@@ -391,20 +415,21 @@ def close_period(
                     None,
                     None,
                     score,
-                ),
+                )
             )
         for event_id, (n, score, rc_sum) in by_event.items():
             info = events[event_id]
-            driver.add(
-                "calc_event",
-                CALC_EVENT_COLUMNS,
+            event_rows.append(
                 (list_id, player_id, event_id, info.ratings_list_id, None,
-                 round_half_away_from_zero(rc_sum * 100, n), n, score, None, None, None, info.note),
+                 round_half_away_from_zero(rc_sum * 100, n), n, score, None, None, None, info.note)
             )  # fmt: skip
+        if len(game_rows) >= driver.BATCH:
+            driver.flush()
     driver.flush()
     del pool_sides
 
     say("writing the new list")
+    entry_rows = driver.buffer("list_entry", LIST_ENTRY_COLUMNS)
     k_new = _KCache(list_date)
     flags: dict[tuple[str | None, bool], str | None] = {}
     this_period = str(period)
@@ -426,15 +451,15 @@ def close_period(
                 active = is_active(Period.parse(last_active), period) if last_active else False
                 flags[key] = activity_flag(female=key[1], active=active) or None
             flag = flags[key]
-        driver.add(
-            "list_entry",
-            LIST_ENTRY_COLUMNS,
+        entry_rows.append(
             (list_id, player_id, rating, games, k, flag,
              rating - old if rating is not None and old is not None else None, games_total, reached_2400,
-             reached_2300, last_active, pool_from),
+             reached_2300, last_active, pool_from)
         )  # fmt: skip
-        if state is not None or (old is None) != (rating is None):
+        if state is not None:
             changes.append((player_id, old, rating, games))
+        if len(entry_rows) >= driver.BATCH:
+            driver.flush()
     driver.flush()
     _summarise(driver, summary, changes)
     summary.players_on_list = len(entries)
