@@ -158,6 +158,7 @@ def make_players(rng: random.Random) -> tuple[list[Person], dict[str, Person]]:
     special: dict[str, Person] = {}
     ids = iter(range(25900001, 25999999))
     used_names: set[str] = set()
+    rating: int | None
     for key, name, fed, sex, title, born, rating, games, r2400, role in SPECIAL:
         p = Person(
             fide_id=next(ids),
@@ -205,7 +206,7 @@ def make_players(rng: random.Random) -> tuple[list[Person], dict[str, Person]]:
                 used_names.add(name)
                 break
         mean, sd = {"junior": (1680, 190), "adult": (1760, 220), "senior": (1720, 190)}[age_group]
-        rating: int | None = int(min(2380, max(1500, rng.gauss(mean, sd))))
+        rating = int(min(2380, max(1500, rng.gauss(mean, sd))))
         if i % 45 == 7:
             rating = None  # registered but never rated
         games_total = 0 if rating is None else rng.randint(30, 650)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import Engine, func, inspect, select
+from sqlalchemy import ColumnElement, Engine, func, inspect, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, aliased
@@ -175,66 +175,59 @@ class Highlight:
 def highlights(session: Session) -> list[Highlight]:
     """One player per rule the seeds exercise, read from the stored calculation record (read-only)."""
     found: list[Highlight] = []
-    rated = (
-        select(Player.fide_id, Player.name, RatingList.period, RatingList.rating_type, CalcPlayer)
-        .join(Player, Player.id == CalcPlayer.player_id)
-        .join(RatingList, RatingList.id == CalcPlayer.list_id)
-    )
-    row = session.execute(
-        rated.where(CalcPlayer.k < CalcPlayer.k_base).order_by(CalcPlayer.n.desc(), Player.fide_id).limit(1)
-    ).first()
-    if row:
-        c = row[4]
-        found.append(
-            Highlight("700 rule", row[0], row[1], row[2], row[3], f"{c.n} games: K {c.k_base} → {c.k}")
-        )
-    row = session.execute(
-        select(Player.fide_id, Player.name, RatingList.period, RatingList.rating_type, CalcGame)
+    # Standard before rapid, earliest list first, then by FIDE ID: the same choice on every engine.
+    order = (RatingList.rating_type != "standard", RatingList.list_date, Player.fide_id)
+
+    def record(
+        *where: ColumnElement[bool], most_games: bool = False
+    ) -> tuple[Player, RatingList, CalcPlayer] | None:
+        row = session.execute(
+            select(Player, RatingList, CalcPlayer)
+            .join(Player, Player.id == CalcPlayer.player_id)
+            .join(RatingList, RatingList.id == CalcPlayer.list_id)
+            .where(*where)
+            .order_by(*((CalcPlayer.n.desc(),) if most_games else ()), *order)
+            .limit(1)
+        ).first()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def add(rule: str, player: Player, lst: RatingList, detail: str) -> None:
+        found.append(Highlight(rule, player.fide_id, player.name, lst.period or "", lst.rating_type, detail))
+
+    if busy := record(CalcPlayer.k < CalcPlayer.k_base, most_games=True):
+        player, lst, c = busy
+        add("700 rule", player, lst, f"{c.n} games: K {c.k_base} → {c.k}")
+    top = session.execute(
+        select(Player, RatingList, CalcGame)
         .join(Player, Player.id == CalcGame.player_id)
         .join(RatingList, RatingList.id == CalcGame.list_id)
         .where(CalcGame.own_rating >= 2650, func.abs(CalcGame.d) > 400)
-        .order_by(RatingList.list_date, CalcGame.d.desc())
+        .order_by(*order, CalcGame.d.desc())
         .limit(1)
     ).first()
-    if row:
-        g = row[4]
-        found.append(
-            Highlight(
-                "2650 rule",
-                row[0],
-                row[1],
-                row[2],
-                row[3],
-                f"{g.own_rating} against {g.opponent_rating}: the real difference {g.d}, not 400",
-            )
+    if top:
+        player, lst, g = top[0], top[1], top[2]
+        add(
+            "2650 rule",
+            player,
+            lst,
+            f"{g.own_rating} against {g.opponent_rating}: the real difference {g.d}, not 400",
         )
-    row = session.execute(
-        rated.where(CalcPlayer.method == "initial")
-        .order_by(RatingList.rating_type != "standard", RatingList.list_date, Player.fide_id)
-        .limit(1)
-    ).first()
-    if row:
-        c = row[4]
-        found.append(
-            Highlight("first rating", row[0], row[1], row[2], row[3], f"{c.n} pooled games → {c.new_rating}")
-        )
-    row = session.execute(
-        rated.where(CalcPlayer.method == "change", CalcPlayer.new_rating < FLOOR)
-        .order_by(RatingList.rating_type != "standard", RatingList.list_date, Player.fide_id)
-        .limit(1)
-    ).first()
-    if row:
-        c = row[4]
-        found.append(Highlight("floor", row[0], row[1], row[2], row[3], f"{c.ro} → {c.new_rating}: unrated"))
-    # An event rated in a later period than it started in uses the ratings of the list at its start (§3).
+    if first := record(CalcPlayer.method == "initial"):
+        player, lst, c = first
+        add("first rating", player, lst, f"{c.n} pooled games → {c.new_rating}")
+    if floor := record(CalcPlayer.method == "change", CalcPlayer.new_rating < FLOOR):
+        player, lst, c = floor
+        add("floor", player, lst, f"{c.ro} → {c.new_rating}: unrated")
+
+    # An event rated in a later period than it started in uses the ratings of the list at its start (§3):
+    # show a player whose rating changed in between.
     for event in session.scalars(select(Event).order_by(Event.start_date, Event.id)):
         if Period.of(event.start_date) >= Period.parse(event.period):
             continue
         in_force = aliased(CalcPlayer)
         row = session.execute(
-            select(
-                Player.fide_id, Player.name, RatingList.period, RatingList.rating_type, CalcEvent, in_force
-            )
+            select(Player, RatingList, CalcEvent.ro, in_force.ro)
             .join(Player, Player.id == CalcEvent.player_id)
             .join(RatingList, RatingList.id == CalcEvent.list_id)
             .join(
@@ -242,20 +235,16 @@ def highlights(session: Session) -> list[Highlight]:
                 (in_force.list_id == CalcEvent.list_id) & (in_force.player_id == CalcEvent.player_id),
             )
             .where(CalcEvent.event_id == event.id, CalcEvent.ro != in_force.ro)
-            .order_by(Player.fide_id)
+            .order_by(*order)
             .limit(1)
         ).first()
         if row:
-            found.append(
-                Highlight(
-                    "event across two periods",
-                    row[0],
-                    row[1],
-                    row[2],
-                    row[3],
-                    f"{event.name} ({event.start_date.isoformat()} … {event.end_date.isoformat()}) rated "
-                    f"with {row[4].ro}, the rating at its start, not {row[5].ro}",
-                )
+            add(
+                "event across two periods",
+                row[0],
+                row[1],
+                f"{event.name} ({event.start_date.isoformat()} … {event.end_date.isoformat()}) rated "
+                f"with {row[2]}, the rating at its start, not {row[3]}",
             )
             break
     return found
