@@ -159,6 +159,9 @@ def _explore(shown: str, found: list[Highlight]) -> None:
         commands.append((f"{prefix} calculation {h.fide_id} {h.period}{kind}", f"the {h.rule}, game by game"))
     if found:
         commands.append((f"{prefix} player {found[0].fide_id}", "one player's lists"))
+    for h in found:
+        if h.event_id is not None:
+            commands.append((f"{prefix} report event {h.event_id}", f"the tournament report of the {h.rule}"))
     commands += [
         (f"{prefix} report period 2025-10", "what the October close did"),
         (f"{prefix} report top --category juniors", "the best juniors"),

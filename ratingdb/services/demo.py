@@ -170,6 +170,7 @@ class Highlight:
     period: str
     rating_type: str
     detail: str
+    event_id: int | None = None  # the event that shows it, where one does
 
 
 def highlights(session: Session) -> list[Highlight]:
@@ -191,8 +192,10 @@ def highlights(session: Session) -> list[Highlight]:
         ).first()
         return None if row is None else (row[0], row[1], row[2])
 
-    def add(rule: str, player: Player, lst: RatingList, detail: str) -> None:
-        found.append(Highlight(rule, player.fide_id, player.name, lst.period or "", lst.rating_type, detail))
+    def add(rule: str, player: Player, lst: RatingList, detail: str, event_id: int | None = None) -> None:
+        found.append(
+            Highlight(rule, player.fide_id, player.name, lst.period or "", lst.rating_type, detail, event_id)
+        )
 
     if busy := record(CalcPlayer.k < CalcPlayer.k_base, most_games=True):
         player, lst, c = busy
@@ -212,6 +215,7 @@ def highlights(session: Session) -> list[Highlight]:
             player,
             lst,
             f"{g.own_rating} against {g.opponent_rating}: the real difference {g.d}, not 400",
+            g.event_id,
         )
     if first := record(CalcPlayer.method == "initial"):
         player, lst, c = first
