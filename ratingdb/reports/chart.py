@@ -75,6 +75,7 @@ def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) 
             ha="center",
             fontsize=8,
             color="#c00000",
+            bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
         )
     if marked:
         ax.plot([], [], marker="D", color="#c00000", linestyle="none", label="K changed")

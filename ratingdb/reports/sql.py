@@ -64,7 +64,30 @@ def run_read_only(engine: Engine, statement: str) -> QueryResult:
     raise ConfigError(f"ratingdb sql supports SQLite and PostgreSQL, not {dialect}")
 
 
+def _sqlite_statement_count(statement: str) -> int:
+    """How many statements the text holds, by SQLite's own tokenizer (quotes, comments, triggers)."""
+    count, start = 0, 0
+    for index, char in enumerate(statement):
+        if char == ";" and sqlite3.complete_statement(statement[start : index + 1]):
+            # An empty statement (";;", or only comments) is no statement.
+            count += 1 if _strip_comments(statement[start:index]) else 0
+            start = index + 1
+    return count + (1 if _strip_comments(statement[start:]) else 0)
+
+
+def _strip_comments(text: str) -> str:
+    rest = text.strip()
+    while rest.startswith(("--", "/*")):
+        end = rest.find("\n") if rest.startswith("--") else rest.find("*/")
+        rest = "" if end < 0 else rest[end + (1 if rest.startswith("--") else 2) :].strip()
+    return rest
+
+
 def _sqlite(engine: Engine, statement: str) -> QueryResult:
+    # Counted before anything is prepared, so a write followed by a second statement gets the same
+    # answer as on PostgreSQL; sqlite3 itself would also refuse the second statement.
+    if _sqlite_statement_count(statement) > 1:
+        raise StatementRefused(f"the database refused the statement: {ONE_STATEMENT}")
     pooled = engine.raw_connection()
     try:
         conn: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]

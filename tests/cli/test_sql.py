@@ -1,0 +1,253 @@
+"""`ratingdb sql`: the documented view queries give the same text on both engines, and nothing can write.
+
+The read-only guarantee is tested with INSERT, UPDATE, DELETE, DROP and multi-statement strings on
+SQLite and PostgreSQL: each is refused with one error line, exit 1, and the database is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+from typer.testing import CliRunner
+
+from ratingdb.cli import app
+from tests.conftest import ENGINES, new_database_url
+from tests.fixtures.reports.club import build_club, run
+
+runner = CliRunner()
+TABLES = ("player", "event", "event_player", "game", "rating_list", "list_entry", "calc_player", "calc_event")
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def club_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    for url in new_database_url(request.param, request, tmp_path_factory.mktemp("club")):
+        build_club(url)
+        yield url
+
+
+def sql(url: str, statement: str, *options: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, ["--db", url, "sql", statement, *options])
+
+
+def csv_lines(url: str, statement: str) -> list[str]:
+    result = sql(url, statement, "--format", "csv")
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+def snapshot(url: str) -> dict[str, int]:
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        counts = {t: conn.execute(text(f"SELECT COUNT(*) FROM {t}")).scalar_one() for t in TABLES}
+        counts["views"] = len(inspect(conn).get_view_names())
+        counts["names"] = conn.execute(
+            text("SELECT COUNT(*) FROM player WHERE name LIKE '%Ash%'")
+        ).scalar_one()
+    engine.dispose()
+    return counts
+
+
+# --- the documented examples (docs/views.md), one per view ----------------------------------------------
+# Every expected line is the club database of tests/fixtures/reports/club.py, worked out there by hand.
+
+VIEW_EXAMPLES = [
+    (
+        "SELECT list_date, name, rating, k, flag FROM v_current_list WHERE rating_type = 'standard' "
+        "AND rating IS NOT NULL ORDER BY rating DESC, fide_id LIMIT 3",
+        [
+            "list_date,name,rating,k,flag",
+            '2026-01-01,"Ash, Adam",2180,20,',
+            '2026-01-01,"Elm, Eli",2100,20,i',
+            '2026-01-01,"Birch, Bea",2008,20,w',
+        ],
+    ),
+    (
+        "SELECT list_date, COUNT(*) AS entries, COUNT(rating) AS rated, MAX(rating) AS best "
+        "FROM v_list_entry WHERE rating_type = 'standard' GROUP BY list_date ORDER BY list_date",
+        [
+            "list_date,entries,rated,best",
+            "2025-10-01,6,5,2200",  # Fay unrated
+            "2025-11-01,6,5,2185",  # Fay in (1886), Cedar out (1399 < 1400)
+            "2025-12-01,6,5,2180",  # Ash 2185 − 5 after the late event
+            "2026-01-01,6,5,2180",
+        ],
+    ),
+    (
+        "SELECT list_date, origin, rating, change, games, k FROM v_rating_history "
+        "WHERE fide_id = 300002 AND rating_type = 'standard' ORDER BY list_date",
+        [
+            "list_date,origin,rating,change,games,k",
+            "2025-10-01,imported,2000,,0,40",
+            "2025-11-01,computed,1998,-2,2,40",
+            "2025-12-01,computed,2008,10,1,40",
+            "2026-01-01,computed,2008,0,0,20",
+        ],
+    ),
+    (
+        "SELECT name, method, ro, new_rating, change, games, k_used, score, k_sum_dr FROM v_period_change "
+        "WHERE rating_type = 'standard' AND period = '2025-10' ORDER BY fide_id",
+        [
+            "name,method,ro,new_rating,change,games,k_used,score,k_sum_dr",
+            '"Ash, Adam",change,2200,2185,-15,2,20,1.0,-15.4',
+            '"Birch, Bea",change,2000,1998,-2,2,40,1.5,-2.4',
+            '"Cedar, Cal",change,1405,1399,-6,2,40,0.0,-6.4',
+            '"Dove, Dana",change,1900,1920,20,2,20,1.5,19.8',
+            '"Fir, Fay",initial,,1886,,5,,2.5,',
+        ],
+    ),
+    (
+        "SELECT event_name, name, ratings_from_list, ro, rc, n, score, k, k_sum_dr FROM v_calc_event "
+        "WHERE period = '2025-11' ORDER BY event_id, fide_id",
+        [
+            "event_name,name,ratings_from_list,ro,rc,n,score,k,k_sum_dr",
+            # The late event uses the 2025-10-01 ratings: Ash 2200 vs 2000 ½ → −.26 × 20; Birch +.26 × 40.
+            'Late Open,"Ash, Adam",2025-10-01,2200,2000.0,1,0.5,20,-5.2',
+            'Late Open,"Birch, Bea",2025-10-01,2000,2200.0,1,0.5,40,10.4',
+        ],
+    ),
+    (
+        "SELECT round, opponent_name, own_rating, opponent_rating, d, pd, score, dr FROM v_calc_game "
+        "WHERE fide_id = 300001 AND period = '2025-10' ORDER BY event_id, round",
+        [
+            "round,opponent_name,own_rating,opponent_rating,d,pd,score,dr",
+            '1,"Cedar, Cal",2200,1405,400,0.92,1.0,0.08',  # D 795 capped at 400 (§8.3.1)
+            '2,"Dove, Dana",2200,1900,300,0.85,0.0,-0.85',
+        ],
+    ),
+    (
+        "SELECT event_id, name, period, natural_period, late, official, rated_games FROM v_event "
+        "ORDER BY event_id",
+        [
+            "event_id,name,period,natural_period,late,official,rated_games",
+            "1,Club Autumn,2025-10,2025-10,0,0,4",
+            "2,Newcomer Cup,2025-10,2025-10,0,0,5",
+            "3,Late Open,2025-11,2025-10,1,0,1",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"), VIEW_EXAMPLES, ids=lambda x: x.split()[0] if isinstance(x, str) else ""
+)
+def test_each_documented_view_query_gives_the_same_answer(
+    club_url: str, statement: str, expected: list[str]
+) -> None:
+    assert csv_lines(club_url, statement) == expected
+
+
+def test_the_examples_are_the_ones_the_docs_show() -> None:
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "views.md").read_text("utf-8")
+    for statement, _ in VIEW_EXAMPLES:
+        assert statement in " ".join(docs.split()), statement
+
+
+def test_json_output_is_a_list_of_objects(club_url: str) -> None:
+    result = sql(club_url, "SELECT name, late FROM v_event WHERE late = 1", "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == '[\n  {\n    "name": "Late Open",\n    "late": 1\n  }\n]\n'
+
+
+def test_a_table_column_that_is_boolean_prints_as_0_or_1_on_both_engines(club_url: str) -> None:
+    assert csv_lines(club_url, "SELECT official FROM event WHERE id = 1") == ["official", "0"]
+
+
+# --- read-only --------------------------------------------------------------------------------------------
+
+
+def refusal(url: str, sqlite: str, postgresql: str) -> str:
+    reason = sqlite if url.startswith("sqlite") else postgresql
+    return f"Error: the database refused the statement: {reason}\n"
+
+
+@pytest.mark.parametrize(
+    ("statement", "postgresql"),
+    [
+        (
+            "INSERT INTO player (name) VALUES ('Intruder, Ivy')",
+            "cannot execute INSERT in a read-only transaction",
+        ),
+        (
+            "UPDATE player SET name = 'Renamed' WHERE fide_id = 300001",
+            "cannot execute UPDATE in a read-only transaction",
+        ),
+        ("DELETE FROM event_player", "cannot execute DELETE in a read-only transaction"),
+        ("DROP TABLE calc_event", "cannot execute DROP TABLE in a read-only transaction"),
+        ("DROP VIEW v_event", "cannot execute DROP VIEW in a read-only transaction"),
+        ("CREATE TABLE scratch (x INTEGER)", "cannot execute CREATE TABLE in a read-only transaction"),
+    ],
+)
+def test_a_write_is_refused_and_changes_nothing(club_url: str, statement: str, postgresql: str) -> None:
+    before = snapshot(club_url)
+    result = sql(club_url, statement)
+    assert result.exit_code == 1
+    assert result.stderr == refusal(club_url, "not authorized: ratingdb sql only reads", postgresql)
+    assert result.stdout == ""
+    assert snapshot(club_url) == before
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SELECT 1; DELETE FROM player",
+        "DELETE FROM player; SELECT 1",
+        "SELECT COUNT(*) FROM player; DROP TABLE calc_game;",
+        "SELECT 1; COMMIT; DELETE FROM player",
+        "SELECT ';' AS semicolon; /* one */ DELETE FROM player -- two",
+    ],
+)
+def test_more_than_one_statement_is_refused_and_changes_nothing(club_url: str, statement: str) -> None:
+    before = snapshot(club_url)
+    result = sql(club_url, statement)
+    assert result.exit_code == 1
+    message = "only one statement at a time (the text holds more than one)"
+    assert result.stderr == refusal(club_url, message, message)
+    assert snapshot(club_url) == before
+
+
+def test_a_trailing_semicolon_and_comments_are_one_statement(club_url: str) -> None:
+    assert csv_lines(club_url, "SELECT COUNT(*) AS players FROM player; -- six") == ["players", "6"]
+    assert csv_lines(club_url, "SELECT 'a;b' AS x; /* a comment; */\n-- another\n") == ["x", "a;b"]
+
+
+def test_a_write_inside_a_cte_is_refused(club_url: str) -> None:
+    before = snapshot(club_url)
+    result = sql(club_url, "WITH gone AS (DELETE FROM player RETURNING id) SELECT COUNT(*) FROM gone")
+    assert result.exit_code == 1
+    assert result.stderr == refusal(
+        # PostgreSQL names the outer statement of a data-modifying WITH.
+        club_url,
+        'near "DELETE": syntax error',
+        "cannot execute SELECT in a read-only transaction",
+    )
+    assert snapshot(club_url) == before
+
+
+def test_sqlite_refuses_turning_query_only_off(club_url: str) -> None:
+    if not club_url.startswith("sqlite"):
+        pytest.skip("a SQLite pragma")
+    result = sql(club_url, "PRAGMA query_only = OFF")
+    assert result.stderr == refusal(club_url, "not authorized: ratingdb sql only reads", "")
+
+
+def test_a_syntax_error_is_one_line(club_url: str) -> None:
+    result = sql(club_url, "SELEC 1")
+    assert result.exit_code == 1
+    assert result.stderr == refusal(club_url, 'near "SELEC": syntax error', 'syntax error at or near "SELEC"')
+
+
+def test_an_empty_statement_is_refused(club_url: str) -> None:
+    result = sql(club_url, "   ")
+    assert result.exit_code == 1
+    assert result.stderr == 'Error: no SQL given: write one statement, e.g. "SELECT * FROM v_current_list"\n'
+
+
+def test_a_refused_write_leaves_no_lock_behind(db_url: str) -> None:
+    build_club(db_url, through="2025-11")
+    assert sql(db_url, "DELETE FROM list_entry").exit_code == 1
+    assert sql(db_url, "SELECT 1; DELETE FROM list_entry").exit_code == 1
+    assert "published the list dated 2026-01-01" in run(db_url, "close-period", "2025-12")
