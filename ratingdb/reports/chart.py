@@ -45,7 +45,7 @@ def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) 
         raise ConfigError("the player has no rating on any list: there is nothing to plot")
     # The object-oriented API with no pyplot: no global figure state and no GUI backend, so it works
     # headless and the same in tests and on servers.
-    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter, date2num
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
@@ -54,9 +54,9 @@ def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) 
     types = [t for t in COLOURS if any(h.rating_type == t and h.rating is not None for h in history)]
     for rating_type in types:
         lines = sorted((h for h in history if h.rating_type == rating_type), key=lambda h: h.list_date)
-        ratings = [math.nan if h.rating is None else h.rating for h in lines]
+        ratings = [math.nan if h.rating is None else float(h.rating) for h in lines]
         ax.plot(
-            [h.list_date for h in lines],
+            date2num([h.list_date for h in lines]),
             ratings,
             marker="o",
             markersize=3,
@@ -66,10 +66,11 @@ def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) 
         )
     marked = [(line, before) for line, before in k_changes(history) if line.rating is not None]
     for line, before in marked:
-        ax.plot([line.list_date], [line.rating], marker="D", markersize=8, color="#c00000", linestyle="none")
+        x, y = float(date2num(line.list_date)), float(line.rating or 0)
+        ax.plot([x], [y], marker="D", markersize=8, color="#c00000", linestyle="none")
         ax.annotate(
             f"K {before}→{line.k}",
-            (line.list_date, line.rating),
+            (x, y),
             textcoords="offset points",
             xytext=(0, 10),
             ha="center",
@@ -82,7 +83,7 @@ def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) 
     dates = sorted({h.list_date for h in history})
     if len(dates) <= MAX_LABELLED_DATES:
         # Few lists: a tick on each list date, so the axis reads as the lists themselves.
-        ax.set_xticks(dates, [d.strftime("%b %Y") for d in dates])  # type: ignore[arg-type]
+        ax.set_xticks(date2num(dates), [d.strftime("%b %Y") for d in dates])
     else:
         locator = AutoDateLocator()
         ax.xaxis.set_major_locator(locator)

@@ -17,6 +17,8 @@ from ratingdb.errors import UnknownEvent
 from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, EventPlayer, Player, RatingList
 from ratingdb.rating import performance_rating
 
+STATUS = {"change": "rated", "initial": "newly rated", "pool": "unrated"}
+
 
 @dataclass(frozen=True)
 class EventLine:
@@ -103,47 +105,27 @@ def event_report(session: Session, event_id: int) -> EventReport:
         .where(EventPlayer.event_id == event_id)
         .order_by(EventPlayer.start_rank)
     ):
-        ce = records.get(player_id)
-        if ce is None:
+        record = records.get(player_id)
+        if record is None:
             lines.append(
                 EventLine(
-                    start_rank,
-                    fide_id,
-                    national_id,
-                    name,
-                    None,
-                    None,
-                    0,
-                    None,
-                    None,
-                    None,
-                    None,
-                    "not rated",
-                    None,
+                    start_rank, fide_id, national_id, name, ro=None, rc_x100=None, games=0, score_x100=None,
+                    k=None, k_sum_dr_x100=None, performance=None, status="not rated", new_rating=None,
                 )
-            )
+            )  # fmt: skip
             continue
         method, new_rating = methods.get(player_id, ("pool", None))
-        status = {"change": "rated", "initial": "newly rated", "pool": "unrated"}[method]
         played = opponents.get(player_id, [])
-        performance = performance_rating(played, ce.score_x100).rating if played else None
         lines.append(
             EventLine(
-                start_rank,
-                fide_id,
-                national_id,
-                name,
-                ce.ro,
-                ce.rc_x100,
-                ce.n,
-                ce.score_x100,
-                ce.k,
-                ce.k_sum_dr_x100,
-                performance,
-                status,
-                new_rating if method == "initial" else None,
+                start_rank, fide_id, national_id, name, ro=record.ro, rc_x100=record.rc_x100, games=record.n,
+                score_x100=record.score_x100, k=record.k, k_sum_dr_x100=record.k_sum_dr_x100,
+                # Presentation of stored games: Rp over the opponents' ratings the close used.
+                performance=performance_rating(played, record.score_x100).rating if played else None,
+                status=STATUS[method],
+                new_rating=new_rating if method == "initial" else None,
             )
-        )
+        )  # fmt: skip
     return EventReport(
         event.id,
         event.name,

@@ -135,7 +135,7 @@ def _postgresql(engine: Engine, statement: str) -> QueryResult:
                 cursor.execute("SET TRANSACTION READ ONLY")
                 # prepare=True sends the text through the extended protocol: the server refuses
                 # "cannot insert multiple commands into a prepared statement" instead of running them all.
-                cursor.execute(statement, prepare=True)  # type: ignore[arg-type]
+                cursor.execute(statement, prepare=True)
                 rows = cursor.fetchall() if cursor.description is not None else []
                 return _result(cursor.description, rows)
         except psycopg.Error as exc:

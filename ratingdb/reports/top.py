@@ -6,7 +6,7 @@ Takes a Session; reads only published list entries. No rules are recomputed; no 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -95,4 +95,5 @@ def top_list(
         if limit < 1:
             raise ConfigError(f"--limit must be at least 1, not {limit}")
         query = query.limit(limit)
-    return [TopLine(rank, *row) for rank, row in enumerate(session.execute(query).all(), 1)]
+    rows: list[tuple[Any, ...]] = [tuple(row) for row in session.execute(query)]
+    return [TopLine(rank, *row) for rank, row in enumerate(rows, 1)]
