@@ -81,7 +81,8 @@ def test_close_period_prints_a_summary_and_a_rerun_changes_nothing(db_url: str, 
     again = run(db_url, "close-period", "2025-10")
     assert (again.exit_code, again.stdout) == (
         0,
-        "Period 2025-10 (standard) is already closed: the list dated 2025-11-01 exists (computed). Nothing changed.\n",
+        "Period 2025-10 (standard) is already closed: the list dated 2025-11-01 exists (computed). "
+        "Nothing changed.\n",
     )
 
 

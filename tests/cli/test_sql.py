@@ -49,7 +49,7 @@ def snapshot(url: str) -> dict[str, int]:
     return counts
 
 
-# --- the documented examples (the README section "The views"), one per view ----------------------------------------------
+# --- the documented examples (the README section "The views"), one per view ---------------------------
 # Every expected line is the club database of tests/fixtures/reports/club.py, worked out there by hand.
 
 VIEW_EXAMPLES = [

@@ -239,8 +239,8 @@ def test_a_missing_list_in_force_is_refused_with_the_way_forward(engine: Engine)
     with pytest.raises(MissingList) as err:
         close(engine, NOV)
     assert str(err.value) == (
-        "the standard list in force for period 2025-11 (dated 2025-11-01) is missing: the newest list is dated "
-        "2025-09-01, so close period 2025-09 first (or import the 2025-11-01 list with "
+        "the standard list in force for period 2025-11 (dated 2025-11-01) is missing: the newest list is "
+        "dated 2025-09-01, so close period 2025-09 first (or import the 2025-11-01 list with "
         "`ratingdb import-list FILE --date 2025-11-01 --type standard`)"
     )
     with engine.connect() as conn:
