@@ -14,29 +14,23 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import event, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synthetic  # noqa: E402
+from common import DEFAULT_PG_URL, database, peak_rss_mb, say  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.rating import Period  # noqa: E402
 from ratingdb.services.close import SQLITE_CACHE_KIB  # noqa: E402
-
-DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -51,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         _close_child(args.close_only, args.profile)
         return
     scale = synthetic.SCALES[args.scale]
-    with _database(args.engine, args.url) as url:
+    with database(args.engine, args.url) as url:
         figures = run(scale, url, profile=args.profile)
     figures = {"scale": scale.name, "engine": args.engine} | figures
     print(json.dumps(figures))
@@ -131,12 +125,11 @@ def _close_child(url: str, profile: bool) -> None:
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(25)
     engine.dispose()
     assert not summary.already_closed
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     print(
         json.dumps(
             {
                 "close_s": close_s,
-                "peak_rss_mb": peak_kib / 1024,
+                "peak_rss_mb": peak_rss_mb(),
                 "list_id": summary.list_id,
                 "players_on_list": summary.players_on_list,
                 "players_rated": summary.players_rated,
@@ -262,29 +255,6 @@ def _sides(games: list[tuple]) -> list[tuple[int, int, int, int, int]]:
 def _cycle(items: list[tuple]) -> Iterator[tuple]:
     while True:
         yield from items
-
-
-@contextmanager
-def _database(engine_name: str, server_url: str) -> Iterator[str]:
-    """A new, empty database for one run: a SQLite file in a temporary folder, or a PostgreSQL database."""
-    if engine_name == "sqlite":
-        with tempfile.TemporaryDirectory(prefix="ratingdb-bench-") as folder:
-            yield f"sqlite:///{folder}/bench.sqlite"
-        return
-    name = f"ratingdb_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(make_url(server_url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-def say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
