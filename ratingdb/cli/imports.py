@@ -56,7 +56,8 @@ def import_trf_command(
             f"({ev.rated_games} played games)."
         )
     if summary.new_players:
-        typer.echo(f"Registered {len(summary.new_players)} new players:")
+        count = len(summary.new_players)
+        typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             typer.echo(f"  {name}")
 
@@ -107,6 +108,7 @@ def import_list_command(
             TimeElapsedColumn(),
             console=console,
             transient=True,
+            disable=not console.is_terminal,
         ) as progress,
         transaction() as session,
     ):
