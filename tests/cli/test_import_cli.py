@@ -272,3 +272,28 @@ def test_a_latin1_file_keeps_its_accented_names(db_url: str) -> None:
 def _first_columns(path: Path, n: int) -> list[list[str]]:
     with path.open(encoding="utf-8", newline="") as fh:
         return [row[:n] for row in csv.reader(fh)]
+
+
+def test_a_fide_combined_list_imports_all_three_types_or_one(db_url: str) -> None:
+    combined = FIXTURES.parent / "lists" / "fide_combined.txt"
+    result = run(db_url, "import-list", combined, "--date", "2025-11-01")
+    assert result.exit_code == 0, result.output
+    # Read off the fixture: Carlsen rated in all three, Test (junior) standard and blitz, Idle standard only.
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT l.rating_type, p.fide_id, e.rating, e.k FROM list_entry e "
+                "JOIN rating_list l ON l.id = e.list_id JOIN player p ON p.id = e.player_id "
+                "WHERE p.fide_id = 1503014 ORDER BY l.rating_type"
+            )
+        ).all()
+    engine.dispose()
+    assert [tuple(r) for r in rows] == [
+        ("blitz", 1503014, 2883, 10),
+        ("rapid", 1503014, 2766, 10),
+        ("standard", 1503014, 2839, 10),
+    ]
+    one = run(db_url, "import-list", combined, "--date", "2025-12-01", "--type", "rapid")
+    assert one.exit_code == 0, one.output
+    assert one.stdout.startswith("Imported the rapid list dated 2025-12-01 from fide_combined.txt (fide-txt)")
