@@ -123,7 +123,7 @@ def _import_one(
 
     ids = _match_players(session, trf.players, new_players)
     session.execute(
-        insert(EventPlayer),
+        insert(EventPlayer.__table__),  # Core: one executemany (see list_import)
         [
             dict(
                 event_id=event.id,
@@ -137,7 +137,7 @@ def _import_one(
     )
     games = [_game_row(event.id, g, ids) for g in trf.games]
     if games:
-        session.execute(insert(Game), games)
+        session.execute(insert(Game.__table__), games)
     return ImportedEvent(
         id=event.id,
         name=event.name,
