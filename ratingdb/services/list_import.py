@@ -75,8 +75,8 @@ def import_list(
                 entries.append(_entry(lst.id, ids[row.line], row, rating, list_date))
                 summary.rated[rating_type] += rating.rating is not None
             if entries:
-                # Core insert on the table: one executemany. The ORM bulk path splits rows with NULLs
-                # into many statements (20x slower at FIDE size, bench/import_list.py).
+                # Core insert on the table: one executemany (the ORM bulk path split these rows into
+                # many small statements; measured with bench/import_list.py).
                 session.execute(insert(ListEntry.__table__), entries)
             summary.entries[rating_type] += len(entries)
         done += len(batch)
