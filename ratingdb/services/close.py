@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
@@ -52,6 +52,8 @@ Progress = Callable[[str], None]
 Side = tuple[int, int, int, int, int, int]
 """One player's view of one rated game: (game id, event id, opponent id, own rating used, opponent
 rating used, score in hundredths). Plain tuples, because a FIDE-size close holds two million of them."""
+PoolSide = tuple[int, int, int, int | None, int, int]
+"""The same for an unrated player's result toward a pool: the own rating is None (or §8.2.4's)."""
 
 
 @dataclass(frozen=True)
@@ -199,11 +201,11 @@ class _Driver:
     def __init__(self, session: Session) -> None:
         connection = session.connection()
         self.dialect = connection.dialect.name
-        self.raw: Any = connection.connection.driver_connection
+        self.raw: Any = cast(Any, connection.connection.driver_connection)
         self.pending: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
         self.cache_size: int | None = None
         if self.dialect == "sqlite":
-            self.cache_size = self.rows("PRAGMA cache_size")[0][0]
+            self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
             self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
 
     def restore(self) -> None:
@@ -340,16 +342,17 @@ def _publish(
             )
         new_state[player_id] = (new_rating, result.n, pool_from)
         summary.games_rated += result.n
-        k = result.k
+        k_used = result.k
         player_rows.append(
-            (list_id, player_id, "change", rating, k_base, k, result.n, result.score, result.sum_dr,
+            (list_id, player_id, "change", rating, k_base, k_used, result.n, result.score, result.sum_dr,
              result.k_sum_dr, result.change, None, None, None, result.new_rating, note)
         )  # fmt: skip
         for event_id, n, score, sum_dr, ro, rc_sum in result.events:
             info = events[event_id]
             event_rows.append(
                 (list_id, player_id, event_id, info.ratings_list_id, ro,
-                 round_half_away_from_zero(rc_sum * 100, n), n, score, sum_dr, k, k * sum_dr, info.note)
+                 round_half_away_from_zero(rc_sum * 100, n), n, score, sum_dr, k_used, k_used * sum_dr,
+                 info.note)
             )  # fmt: skip
         for (game_id, event_id, opponent_id, own, opponent, score), d, pd in zip(
             sides, result.ds, result.pds, strict=True
@@ -365,11 +368,11 @@ def _publish(
     say(f"pooling results of {len(pool_sides)} unrated players")
     history = _pool_history(driver, rating_type, period, sorted(pool_sides))
     for player_id in sorted(pool_sides):
-        sides = pool_sides[player_id]
+        results = pool_sides[player_id]
         entry = entries[player_id]
-        this_period = [
+        pooled_now = [
             PoolGame(opponent, score, period, event_id, (events[event_id].start_date, event_id))
-            for _game, event_id, _opponent, _own, opponent, score in sides
+            for _game, event_id, _opponent, _own, opponent, score in results
         ]
         earlier = [
             g
@@ -378,26 +381,26 @@ def _publish(
         ]
         # §8.2.1 judges the player's first event; after a drop below the floor the pool starts again
         # without it (Reading in the README).
-        result = initial_rating(earlier + this_period, period, first_event_rule=entry[_POOL_FROM] is None)
-        rated = result.status == "rated"
-        new_state[player_id] = (result.rating if rated else None, len(sides), entry[_POOL_FROM])
+        pooled = initial_rating(earlier + pooled_now, period, first_event_rule=entry[_POOL_FROM] is None)
+        rated = pooled.status == "rated"
+        new_state[player_id] = (pooled.rating if rated else None, len(results), entry[_POOL_FROM])
         note = {
-            "rated": f"first rating from {result.n} pooled games (§8.2)",
-            "too_few_games": f"{result.n} games in the pool, {result.games_needed} more needed (§8.2.2)",
-            "below_floor": f"the pool gives {_whole(result.unrounded)}, below 1400: stays unrated (§7.2.1)",
-        }[result.status]
-        if result.dropped_first_event:
+            "rated": f"first rating from {pooled.n} pooled games (§8.2)",
+            "too_few_games": f"{pooled.n} games in the pool, {pooled.games_needed} more needed (§8.2.2)",
+            "below_floor": f"the pool gives {_whole(pooled.unrounded)}, below 1400: stays unrated (§7.2.1)",
+        }[pooled.status]
+        if pooled.dropped_first_event:
             note += "; first event scored zero and is disregarded (§8.2.1)"
-        if result.dropped_old_games:
+        if pooled.dropped_old_games:
             note += (
-                f"; {result.dropped_old_games} games older than {POOL_WINDOW_MONTHS} months dropped (§7.1.4)"
+                f"; {pooled.dropped_old_games} games older than {POOL_WINDOW_MONTHS} months dropped (§7.1.4)"
             )
         player_rows.append(
-            (list_id, player_id, "initial" if rated else "pool", None, None, None, result.n, result.wins_x100,
-             None, None, None, result.opponent_sum, result.p, result.dp, result.rating, note)
+            (list_id, player_id, "initial" if rated else "pool", None, None, None, pooled.n, pooled.wins_x100,
+             None, None, None, pooled.opponent_sum, pooled.p, pooled.dp, pooled.rating, note)
         )  # fmt: skip
         by_event: dict[int, list[int]] = {}  # event → [n, score, opponents' ratings]
-        for game_id, event_id, opponent_id, _own, opponent, score in sides:
+        for game_id, event_id, opponent_id, _own, opponent, score in results:
             sums = by_event.setdefault(event_id, [0, 0, 0])
             sums[0] += 1
             sums[1] += score
@@ -432,7 +435,7 @@ def _publish(
     entry_rows = driver.buffer("list_entry", LIST_ENTRY_COLUMNS)
     k_new = _KCache(list_date)
     flags: dict[tuple[str | None, bool], str | None] = {}
-    this_period = str(period)
+    closed = str(period)
     changes: list[tuple[int, int | None, int | None, int]] = []  # (player, old, new, games) for the summary
     for player_id in sorted(entries):
         entry = entries[player_id]
@@ -442,8 +445,9 @@ def _publish(
         games_total = entry[_GAMES_TOTAL] + games
         reached_2400 = bool(entry[_R2400] or (rating is not None and rating >= 2400))
         reached_2300 = bool(entry[_R2300] or (rating is not None and rating >= 2300))
-        last_active = this_period if games > 0 else entry[_LAST_ACTIVE]
-        k = flag = None
+        last_active = closed if games > 0 else entry[_LAST_ACTIVE]
+        k: int | None = None
+        flag: str | None = None
         if rating is not None:
             k = k_new(reached_2400, reached_2300, entry[_BIRTH_YEAR], games_total)
             key = (last_active, entry[_SEX] == "F")
@@ -537,7 +541,7 @@ def _load_entries(driver: _Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
 
 
 def _add_newcomers(
-    driver: _Driver, entries: dict[int, tuple[Any, ...]], pool_sides: dict[int, list[Side]]
+    driver: _Driver, entries: dict[int, tuple[Any, ...]], pool_sides: dict[int, list[PoolSide]]
 ) -> None:
     """Blank entries for players not on the list in force who start a pool now."""
     newcomers = sorted(set(pool_sides) - set(entries))
@@ -611,14 +615,14 @@ def _rated_sides(
     entries: dict[int, tuple[Any, ...]],
     in_force_id: int,
     rules: RuleSet,
-) -> tuple[dict[int, list[Side]], dict[int, list[Side]]]:
+) -> tuple[dict[int, list[Side]], dict[int, list[PoolSide]]]:
     """Each played game of the period seen from both sides, with the ratings its event uses.
 
     Returns the sides of players rated on the list in force (games against opponents rated at the
     event's start) and those of unrated players (results against rated opponents, for their pool).
     """
     rated: dict[int, list[Side]] = defaultdict(list)
-    pool: dict[int, list[Side]] = defaultdict(list)
+    pool: dict[int, list[PoolSide]] = defaultdict(list)
     if not events:
         return rated, pool
     in_force = {pid: e[_RATING] for pid, e in entries.items() if e[_RATING] is not None}
@@ -656,15 +660,17 @@ def _rated_sides(
         white_now = in_force.get(white)
         black_now = in_force.get(black)
         if black_start is not None:
-            own = white_start if white_start is not None else white_now
-            (pool if white_now is None else rated)[white].append(
-                (game_id, event_id, black, own, black_start, SCORE[white_result])
-            )
+            if white_now is None:
+                pool[white].append((game_id, event_id, black, white_start, black_start, SCORE[white_result]))
+            else:
+                own = white_start if white_start is not None else white_now
+                rated[white].append((game_id, event_id, black, own, black_start, SCORE[white_result]))
         if white_start is not None:
-            own = black_start if black_start is not None else black_now
-            (pool if black_now is None else rated)[black].append(
-                (game_id, event_id, white, own, white_start, SCORE[black_result])
-            )
+            if black_now is None:
+                pool[black].append((game_id, event_id, white, black_start, white_start, SCORE[black_result]))
+            else:
+                own = black_start if black_start is not None else black_now
+                rated[black].append((game_id, event_id, white, own, white_start, SCORE[black_result]))
     return rated, pool
 
 
