@@ -30,7 +30,7 @@ from common import DEFAULT_PG_URL, database, peak_rss_mb, say  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.rating import Period  # noqa: E402
-from ratingdb.services.close import SQLITE_CACHE_KIB  # noqa: E402
+from ratingdb.services.bulk import SQLITE_CACHE_KIB  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:

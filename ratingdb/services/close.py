@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
@@ -44,6 +44,7 @@ from ratingdb.rating import (
     round_half_away_from_zero,
     rule_set_for,
 )
+from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import latest_list, list_on
 
 SCORE = {"1": 100, "=": 50, "0": 0}
@@ -188,69 +189,6 @@ CALC_GAME_COLUMNS = (
 )  # fmt: skip
 
 
-# SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
-# foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
-SQLITE_CACHE_KIB = 256 * 1024
-
-
-class _Driver:
-    """The session's own driver connection, for reads and writes of plain tuples in its transaction."""
-
-    BATCH = 50_000
-
-    def __init__(self, session: Session) -> None:
-        connection = session.connection()
-        self.dialect = connection.dialect.name
-        self.raw: Any = cast(Any, connection.connection.driver_connection)
-        self.pending: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
-        self.cache_size: int | None = None
-        if self.dialect == "sqlite":
-            self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
-            self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
-
-    def restore(self) -> None:
-        """Give the connection back as it came (the pool hands it to others)."""
-        if self.cache_size is not None:
-            self.raw.execute(f"PRAGMA cache_size = {int(self.cache_size)}")
-
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run a query written with `?` placeholders and return its rows as tuples."""
-        if self.dialect != "sqlite":
-            sql = sql.replace("?", "%s")
-        cursor = self.raw.cursor()
-        try:
-            cursor.execute(sql, tuple(params))
-            return cursor.fetchall()
-        finally:
-            cursor.close()
-
-    def buffer(self, table: str, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
-        """A list to append rows of `table` to; `flush` writes what it holds (callers check its size)."""
-        batch: list[tuple[Any, ...]] = []
-        self.pending[table] = (columns, batch)
-        return batch
-
-    def flush(self) -> None:
-        for name, (columns, batch) in self.pending.items():
-            if batch:
-                self._write(name, columns, batch)
-                batch.clear()
-
-    def _write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-        cursor = self.raw.cursor()
-        try:
-            if self.dialect == "postgresql":
-                # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
-                with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-                    for row in rows:
-                        copy.write_row(row)
-            else:
-                marks = ", ".join("?" * len(columns))
-                cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
-        finally:
-            cursor.close()
-
-
 def _lock(session: Session, rating_type: str) -> None:
     # Two closes at once: the second waits here, then finds the period closed. SQLite already holds
     # the write lock from BEGIN IMMEDIATE (see db.py).
@@ -282,7 +220,7 @@ def close_period(
 
     rules = rule_set_for(rating_type, period)  # type: ignore[arg-type]
     summary.rules = rules.name
-    driver = _Driver(session)
+    driver = Driver(session)
     try:
         return _publish(session, driver, period, rating_type, in_force, rules, summary, say)
     finally:
@@ -291,7 +229,7 @@ def close_period(
 
 def _publish(
     session: Session,
-    driver: _Driver,
+    driver: Driver,
     period: Period,
     rating_type: str,
     in_force: RatingList,
@@ -499,7 +437,7 @@ def _whole(value: Fraction | None) -> int | None:
 
 
 def _summarise(
-    driver: _Driver, summary: CloseSummary, changes: list[tuple[int, int | None, int | None, int]]
+    driver: Driver, summary: CloseSummary, changes: list[tuple[int, int | None, int | None, int]]
 ) -> None:
     """The summary's lists, in player order; names are read only for the players it shows."""
     newly = [c for c in changes if c[1] is None and c[2] is not None]
@@ -521,7 +459,7 @@ def _summarise(
     summary.biggest_losses = [change(c) for c in bottom]
 
 
-def _names(driver: _Driver, player_ids: set[int]) -> dict[int, str]:
+def _names(driver: Driver, player_ids: set[int]) -> dict[int, str]:
     names: dict[int, str] = {}
     for chunk in _chunks(sorted(player_ids), 500):
         marks = ", ".join("?" * len(chunk))
@@ -529,7 +467,7 @@ def _names(driver: _Driver, player_ids: set[int]) -> dict[int, str]:
     return names
 
 
-def _load_entries(driver: _Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
+def _load_entries(driver: Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
     """The list in force, one tuple per player (indexed by the _PID … _SEX names), with the player's facts."""
     rows = driver.rows(
         "SELECT e.player_id, e.rating, e.k, e.games_total, e.reached_2400, e.reached_2300, e.last_active, "
@@ -541,7 +479,7 @@ def _load_entries(driver: _Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
 
 
 def _add_newcomers(
-    driver: _Driver, entries: dict[int, tuple[Any, ...]], pool_sides: dict[int, list[PoolSide]]
+    driver: Driver, entries: dict[int, tuple[Any, ...]], pool_sides: dict[int, list[PoolSide]]
 ) -> None:
     """Blank entries for players not on the list in force who start a pool now."""
     newcomers = sorted(set(pool_sides) - set(entries))
@@ -599,7 +537,7 @@ def _load_events(
     return events
 
 
-def _ratings(driver: _Driver, list_id: int) -> dict[int, int]:
+def _ratings(driver: Driver, list_id: int) -> dict[int, int]:
     return dict(
         driver.rows(
             "SELECT player_id, rating FROM list_entry WHERE list_id = ? AND rating IS NOT NULL", (list_id,)
@@ -608,7 +546,7 @@ def _ratings(driver: _Driver, list_id: int) -> dict[int, int]:
 
 
 def _rated_sides(
-    driver: _Driver,
+    driver: Driver,
     period: Period,
     rating_type: str,
     events: dict[int, _EventInfo],
@@ -675,7 +613,7 @@ def _rated_sides(
 
 
 def _pool_history(
-    driver: _Driver, rating_type: str, period: Period, player_ids: list[int]
+    driver: Driver, rating_type: str, period: Period, player_ids: list[int]
 ) -> dict[int, list[PoolGame]]:
     """Pool games recorded by earlier closes within the window (§7.1.4)."""
     history: dict[int, list[PoolGame]] = defaultdict(list)

@@ -10,14 +10,15 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Any
 
-from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ImmutableList
 from ratingdb.formats import ListRating, ListRow
-from ratingdb.models import ListEntry, Player, RatingList
+from ratingdb.models import RatingList
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
+from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import list_on
 
 BATCH = 20_000
@@ -63,25 +64,26 @@ def import_list(
     summary.entries = dict.fromkeys(rating_types, 0)
     summary.rated = dict.fromkeys(rating_types, 0)
 
-    done = 0
-    for batch in _batches(iter(rows), BATCH):
-        ids = _upsert_players(session, batch, summary)
-        for rating_type, lst in lists.items():
-            entries = []
-            for row in batch:
-                rating = row.ratings.get(rating_type)
-                if rating is None:
-                    continue
-                entries.append(_entry(lst.id, ids[row.line], row, rating, list_date))
-                summary.rated[rating_type] += rating.rating is not None
-            if entries:
-                # Core insert on the table: one executemany (the ORM bulk path split these rows into
-                # many small statements; measured with bench/import_list.py).
-                session.execute(insert(ListEntry.__table__), entries)
-            summary.entries[rating_type] += len(entries)
-        done += len(batch)
-        if progress is not None:
-            progress(done)
+    driver = Driver(session)
+    try:
+        done = 0
+        for batch in _batches(iter(rows), BATCH):
+            ids = _upsert_players(driver, batch, summary)
+            entries: list[tuple[Any, ...]] = []
+            for rating_type, lst in lists.items():
+                before = len(entries)
+                for row in batch:
+                    rating = row.ratings.get(rating_type)
+                    if rating is not None:
+                        entries.append(_entry(lst.id, ids[row.line], row, rating, list_date))
+                        summary.rated[rating_type] += rating.rating is not None
+                summary.entries[rating_type] += len(entries) - before
+            driver.write("list_entry", ENTRY_COLUMNS, entries)
+            done += len(batch)
+            if progress is not None:
+                progress(done)
+    finally:
+        driver.restore()
     return summary
 
 
@@ -90,27 +92,42 @@ def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
         yield batch
 
 
-def _entry(
-    list_id: int, player_id: int, row: ListRow, r: ListRating, list_date: dt.date
-) -> dict[str, object]:
-    state = derived_state(r, row.birth_year, list_date)
+ENTRY_COLUMNS = (
+    "list_id",
+    "player_id",
+    "rating",
+    "games",
+    "k",
+    "flag",
+    "change",
+    "games_total",
+    "reached_2400",
+    "reached_2300",
+    "last_active",
+    "pool_from",
+)
+
+
+def _entry(list_id: int, player_id: int, row: ListRow, r: ListRating, list_date: dt.date) -> tuple[Any, ...]:
+    games_total, reached_2400, reached_2300 = derived_state(r, row.birth_year, list_date)
     rated = r.rating is not None
     flag = row.flag if rated and row.flag in ("i", "w", "wi") else None
     inactive = flag in ("i", "wi")
-    return dict(
-        list_id=list_id,
-        player_id=player_id,
-        rating=r.rating,
-        games=r.games or 0,
-        k=r.k if rated else None,
-        flag=flag,
-        change=None,
-        games_total=state[0],
-        reached_2400=state[1],
-        reached_2300=state[2],
-        # An active entry on an imported list counts as activity in the period before it (§7.2.2).
-        last_active=None if (inactive or not rated) else str(Period.of(list_date).shift(-1)),
-        pool_from=None,
+    # An active entry on an imported list counts as activity in the period before it (§7.2.2).
+    last_active = None if (inactive or not rated) else str(Period.of(list_date).shift(-1))
+    return (
+        list_id,
+        player_id,
+        r.rating,
+        r.games or 0,
+        r.k if rated else None,
+        flag,
+        None,
+        games_total,
+        reached_2400,
+        reached_2300,
+        last_active,
+        None,
     )
 
 
@@ -140,54 +157,60 @@ def derived_state(r: ListRating, birth_year: int | None, list_date: dt.date) -> 
     return games_total, reached_2400, reached_2300
 
 
-def _upsert_players(session: Session, batch: list[ListRow], summary: ListImportSummary) -> dict[int, int]:
+def _upsert_players(driver: Driver, batch: list[ListRow], summary: ListImportSummary) -> dict[int, int]:
     """Line number → player id for the batch; new players inserted, changed details updated."""
-    fide_ids = [r.fide_id for r in batch if r.fide_id]
-    national_ids = [r.national_id for r in batch if r.national_id and not r.fide_id]
-    columns = (Player.id, Player.fide_id, Player.national_id, *(getattr(Player, f) for f in PLAYER_FIELDS))
-    known: dict[tuple[str, object], tuple[object, ...]] = {}
-    if fide_ids:
-        for row in session.execute(select(*columns).where(Player.fide_id.in_(fide_ids))):
-            known[("fide", row.fide_id)] = tuple(row)
-    if national_ids:
-        for row in session.execute(select(*columns).where(Player.national_id.in_(national_ids))):
-            known[("national", row.national_id)] = tuple(row)
+    known = _known_players(driver, batch)
     ids: dict[int, int] = {}
     new_rows: list[ListRow] = []
-    updates: list[dict[str, object]] = []
+    updates: list[tuple[Any, ...]] = []
     for r in batch:
-        key = ("fide", r.fide_id) if r.fide_id else ("national", r.national_id)
-        found = known.get(key)
+        found = known.get(_key(r))
         if found is None:
             new_rows.append(r)
             continue
-        player_id = int(found[0])  # type: ignore[call-overload]
+        player_id, current = found
         ids[r.line] = player_id
-        wanted = _details(r)
-        current = dict(zip(PLAYER_FIELDS, found[3:], strict=True))
         # Keep what the database knows where the file is silent (an empty birth year, say).
-        changed = {k: v for k, v in wanted.items() if v is not None and v != current[k]}
-        if changed:
-            updates.append({"id": player_id, **{**current, **changed}})
+        wanted = tuple(new if new is not None else old for new, old in zip(_details(r), current, strict=True))
+        if wanted != current:
+            updates.append((*wanted, player_id))
     if new_rows:
-        created = session.scalars(
-            insert(Player).returning(Player.id, sort_by_parameter_order=True),
-            [dict(fide_id=r.fide_id, national_id=r.national_id, **_details(r)) for r in new_rows],
-        ).all()
-        for r, player_id in zip(new_rows, created, strict=True):
-            ids[r.line] = player_id
+        driver.write(
+            "player",
+            ("fide_id", "national_id", *PLAYER_FIELDS),
+            [(r.fide_id, r.national_id, *_details(r)) for r in new_rows],
+        )
+        created = _known_players(driver, new_rows)
+        for r in new_rows:
+            ids[r.line] = created[_key(r)][0]
         summary.new_players += len(new_rows)
     if updates:
-        session.execute(update(Player), updates)
+        assignments = ", ".join(f"{name} = ?" for name in PLAYER_FIELDS)
+        driver.execute_many(f"UPDATE player SET {assignments} WHERE id = ?", updates)
         summary.updated_players += len(updates)
     return ids
 
 
-def _details(r: ListRow) -> dict[str, object]:
-    return {
-        "name": r.name,
-        "federation": r.federation,
-        "sex": r.sex,
-        "title": r.title,
-        "birth_year": r.birth_year,
-    }
+def _key(r: ListRow) -> tuple[str, object]:
+    return ("fide", r.fide_id) if r.fide_id else ("national", r.national_id)
+
+
+def _known_players(
+    driver: Driver, rows: list[ListRow]
+) -> dict[tuple[str, object], tuple[int, tuple[Any, ...]]]:
+    """Registered players among `rows`, by FIDE ID (else national ID): id and current details."""
+    found: dict[tuple[str, object], tuple[int, tuple[Any, ...]]] = {}
+    columns = ", ".join(("id", "fide_id", "national_id", *PLAYER_FIELDS))
+    for kind, column in (("fide", "fide_id"), ("national", "national_id")):
+        keys = [k for k_kind, k in map(_key, rows) if k_kind == kind]
+        for start in range(0, len(keys), 10_000):
+            chunk = keys[start : start + 10_000]
+            marks = ", ".join("?" * len(chunk))
+            for row in driver.rows(f"SELECT {columns} FROM player WHERE {column} IN ({marks})", chunk):
+                key = row[1] if kind == "fide" else row[2]
+                found[(kind, key)] = (row[0], tuple(row[3:]))
+    return found
+
+
+def _details(r: ListRow) -> tuple[Any, ...]:
+    return tuple(getattr(r, name) for name in PLAYER_FIELDS)

@@ -1,0 +1,91 @@
+"""Bulk reads and writes of plain tuples through the session's own driver connection.
+
+Used where row counts reach millions (the close, list imports): SQLAlchemy's ORM bulk paths cost more
+than the database itself there. Inside the caller's transaction; never commits. No rules here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from sqlalchemy.orm import Session
+
+# SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
+# foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
+SQLITE_CACHE_KIB = 256 * 1024
+
+
+class Driver:
+    """The session's own driver connection, for reads and writes of plain tuples in its transaction."""
+
+    BATCH = 50_000
+
+    def __init__(self, session: Session) -> None:
+        connection = session.connection()
+        self.dialect = connection.dialect.name
+        self.raw: Any = cast(Any, connection.connection.driver_connection)
+        self.pending: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
+        self.cache_size: int | None = None
+        if self.dialect == "sqlite":
+            self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
+            self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
+
+    def restore(self) -> None:
+        """Give the connection back as it came (the pool hands it to others)."""
+        if self.cache_size is not None:
+            self.raw.execute(f"PRAGMA cache_size = {int(self.cache_size)}")
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a query written with `?` placeholders and return its rows as tuples."""
+        if self.dialect != "sqlite":
+            sql = sql.replace("?", "%s")
+        cursor = self.raw.cursor()
+        try:
+            cursor.execute(sql, tuple(params))
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+    def buffer(self, table: str, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
+        """A list to append rows of `table` to; `flush` writes what it holds (callers check its size)."""
+        batch: list[tuple[Any, ...]] = []
+        self.pending[table] = (columns, batch)
+        return batch
+
+    def flush(self) -> None:
+        for name, (columns, batch) in self.pending.items():
+            if batch:
+                self._write(name, columns, batch)
+                batch.clear()
+
+    def _write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        cursor = self.raw.cursor()
+        try:
+            if self.dialect == "postgresql":
+                # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
+                with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            else:
+                marks = ", ".join("?" * len(columns))
+                cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+        finally:
+            cursor.close()
+
+    def write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        """Write `rows` now (executemany on SQLite, COPY on PostgreSQL)."""
+        if rows:
+            self._write(table, columns, rows)
+
+    def execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """executemany of a statement written with `?` placeholders (an UPDATE, say)."""
+        if not rows:
+            return
+        if self.dialect != "sqlite":
+            sql = sql.replace("?", "%s")
+        cursor = self.raw.cursor()
+        try:
+            cursor.executemany(sql, rows)
+        finally:
+            cursor.close()
