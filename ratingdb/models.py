@@ -7,7 +7,7 @@ migrations in migrations/; `alembic check` in the tests keeps the two in step.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
+from typing import Annotated, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     func,
@@ -238,4 +239,7 @@ class CalcGame(Base):
     )
 
 
-IMMUTABLE_TABLES = ("rating_list", "list_entry", "calc_player", "calc_event", "calc_game")
+def table(model: type[Base]) -> Table:
+    """The Core table of a model, for bulk inserts that should be one executemany."""
+    return cast(Table, model.__table__)
+

@@ -243,8 +243,10 @@ def _publish(
     entries = _load_entries(driver, in_force.id)
     events = _load_events(session, period, rating_type, summary)
     say(f"reading {len(events)} events")
-    rated_sides, pool_sides = _rated_sides(driver, period, rating_type, events, entries, in_force.id, rules)
-    _add_newcomers(driver, entries, pool_sides)
+    rated_sides, pool_sides, substitutes, summary.games_rated = _rated_sides(
+        driver, period, rating_type, events, entries, in_force.id, rules
+    )
+    _add_newcomers(driver, entries, set(pool_sides) | set(substitutes))
 
     new_list = RatingList(
         rating_type=rating_type, list_date=list_date, origin="computed", period=str(period), rules=rules.name
@@ -266,6 +268,10 @@ def _publish(
         sides = rated_sides[player_id]
         entry = entries[player_id]
         rating = entry[_RATING]
+        substitute_note = None
+        if rating is None:
+            rating = substitutes[player_id]
+            substitute_note = f"no {rating_type} rating: rated with the standard rating {rating} (§7)"
         k_base = entry[_K]
         if k_base is None:
             k_base = k_on(entry[_R2400], entry[_R2300], entry[_BIRTH_YEAR], entry[_GAMES_TOTAL])
@@ -278,8 +284,9 @@ def _publish(
             note = (
                 f"new rating {result.new_rating} is below the floor of 1400 (§7.2.1): unrated on the new list"
             )
+        if substitute_note:
+            note = substitute_note if note is None else f"{substitute_note}; {note}"
         new_state[player_id] = (new_rating, result.n, pool_from)
-        summary.games_rated += result.n
         k_used = result.k
         player_rows.append(
             (list_id, player_id, "change", rating, k_base, k_used, result.n, result.score, result.sum_dr,
@@ -478,11 +485,9 @@ def _load_entries(driver: Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
     return {row[_PID]: row for row in rows}
 
 
-def _add_newcomers(
-    driver: Driver, entries: dict[int, tuple[Any, ...]], pool_sides: dict[int, list[PoolSide]]
-) -> None:
-    """Blank entries for players not on the list in force who start a pool now."""
-    newcomers = sorted(set(pool_sides) - set(entries))
+def _add_newcomers(driver: Driver, entries: dict[int, tuple[Any, ...]], players: set[int]) -> None:
+    """Blank entries for players not on the list in force who start a pool (or a rating) now."""
+    newcomers = sorted(players - set(entries))
     for chunk in _chunks(newcomers, 500):
         marks = ", ".join("?" * len(chunk))
         for player_id, birth_year, sex in driver.rows(
@@ -545,6 +550,13 @@ def _ratings(driver: Driver, list_id: int) -> dict[int, int]:
     )
 
 
+class _Sides(NamedTuple):
+    rated: dict[int, list[Side]]
+    pool: dict[int, list[PoolSide]]
+    substitutes: dict[int, int]
+    games: int  # played games that changed a rating or joined a pool
+
+
 def _rated_sides(
     driver: Driver,
     period: Period,
@@ -553,7 +565,7 @@ def _rated_sides(
     entries: dict[int, tuple[Any, ...]],
     in_force_id: int,
     rules: RuleSet,
-) -> tuple[dict[int, list[Side]], dict[int, list[PoolSide]]]:
+) -> _Sides:
     """Each played game of the period seen from both sides, with the ratings its event uses.
 
     Returns the sides of players rated on the list in force (games against opponents rated at the
@@ -561,8 +573,10 @@ def _rated_sides(
     """
     rated: dict[int, list[Side]] = defaultdict(list)
     pool: dict[int, list[PoolSide]] = defaultdict(list)
+    substitutes: dict[int, int] = {}  # rapid/blitz: unrated player → the standard rating used as Ro
+    counted = 0
     if not events:
-        return rated, pool
+        return _Sides(rated, pool, substitutes, counted)
     in_force = {pid: e[_RATING] for pid, e in entries.items() if e[_RATING] is not None}
     ratings = {in_force_id: in_force}
     for info in events.values():
@@ -583,9 +597,10 @@ def _rated_sides(
     )
     for game_id, event_id, white, black, white_result, black_result in rows:
         start, standard = lookups[event_id]
+        white_own, black_own = start.get(white), start.get(black)
         # Rapid/blitz: an unrated player with a standard rating at the start is rated with it (§7).
-        white_start = start.get(white) or standard.get(white)
-        black_start = start.get(black) or standard.get(black)
+        white_start = white_own if white_own is not None else standard.get(white)
+        black_start = black_own if black_own is not None else standard.get(black)
         if (
             excludes
             and white_start is not None
@@ -597,6 +612,10 @@ def _rated_sides(
         # unrated for the opponents (their view keeps the start list).
         white_now = in_force.get(white)
         black_now = in_force.get(black)
+        if white_now is None and white_own is None and white_start is not None:
+            white_now = substitutes.setdefault(white, white_start)
+        if black_now is None and black_own is None and black_start is not None:
+            black_now = substitutes.setdefault(black, black_start)
         if black_start is not None:
             if white_now is None:
                 pool[white].append((game_id, event_id, black, white_start, black_start, SCORE[white_result]))
@@ -609,7 +628,9 @@ def _rated_sides(
             else:
                 own = black_start if black_start is not None else black_now
                 rated[black].append((game_id, event_id, white, own, white_start, SCORE[black_result]))
-    return rated, pool
+        if white_start is not None or black_start is not None:
+            counted += 1
+    return _Sides(rated, pool, substitutes, counted)
 
 
 def _pool_history(

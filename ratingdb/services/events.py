@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import Event, EventPlayer, Game, Player
+from ratingdb.models import Event, EventPlayer, Game, Player, table
 from ratingdb.rating import Period, latest_period_for_event, period_for_event
 from ratingdb.services.lists import ensure_period_open
 
@@ -123,7 +123,7 @@ def _import_one(
 
     ids = _match_players(session, trf.players, new_players)
     session.execute(
-        insert(EventPlayer.__table__),  # Core: one executemany (see list_import)
+        insert(table(EventPlayer)),  # Core: one executemany (the ORM path splits it)
         [
             dict(
                 event_id=event.id,
@@ -137,7 +137,7 @@ def _import_one(
     )
     games = [_game_row(event.id, g, ids) for g in trf.games]
     if games:
-        session.execute(insert(Game.__table__), games)
+        session.execute(insert(table(Game)), games)
     return ImportedEvent(
         id=event.id,
         name=event.name,

@@ -74,7 +74,7 @@ def test_close_period_prints_a_summary_and_a_rerun_changes_nothing(db_url: str, 
         lines[0]
         == "Closed standard period 2025-10: published the list dated 2025-11-01 (rules standard-2025-10)."
     )
-    assert lines[1] == "  events rated: 1; games rated: 12"
+    assert lines[1] == "  events rated: 1; games rated: 6"
     # Kowalski 2210 (K 20): beat Szabo 1980 (D 230 → .79, +.21), drew Novak 2150 (D 60 → .58, −.08),
     # beat Horvat 2105 (D 105 → .64, +.36): Σ +.49 × 20 = +9.8 → +10 → 2220.
     assert "    biggest gain: Kowalski, Jan 2210 → 2220 (+10, 3 games)" in lines

@@ -320,3 +320,31 @@ def test_two_closes_at_once_publish_one_list(db_url: str) -> None:
 
 def test_player_model_is_importable_for_the_builders() -> None:
     assert Player.__tablename__ == "player"
+
+
+def test_rapid_rates_a_player_without_a_rapid_rating_with_the_standard_one(engine: Engine) -> None:
+    # Rapid/blitz (spec §7): no rapid rating but a standard 1800 at the start → rated as if rated 1800.
+    # Win against a rapid 1800: D 0 → PD .50, +.50; K for a player with no rapid games is 40 → +20 → 1820.
+    # The opponent (rapid 1800, K 20) lost to an 1800: −.50 × 20 = −10 → 1790.
+    with db.transaction(engine) as s:
+        newcomer, rapid_player = b.player(s, "Standard, Only"), b.player(s, "Rapid, Rita")
+        b.imported_list(s, "standard", OCT.first_day, {newcomer: (1800, 20)})
+        b.imported_list(s, "rapid", OCT.first_day, {rapid_player: (1800, 20)})
+        b.event(
+            s,
+            "Rapid",
+            dt.date(2025, 10, 4),
+            dt.date(2025, 10, 4),
+            [(newcomer, rapid_player, "1")],
+            rating_type="rapid",
+        )
+        newcomer_id, rapid_id = newcomer.id, rapid_player.id
+    summary = close(engine, OCT, "rapid")
+    assert summary.games_rated == 1
+    assert [c.new for c in summary.newly_rated] == [1820]
+    new = entry(engine, newcomer_id, NOV.first_day, "rapid")
+    assert (new.rating, new.change, new.games, new.k) == (1820, None, 1, 40)
+    assert entry(engine, rapid_id, NOV.first_day, "rapid").rating == 1790
+    with db.transaction(engine) as s:
+        note = s.scalar(select(CalcPlayer.note).where(CalcPlayer.player_id == newcomer_id))
+    assert note == "no rapid rating: rated with the standard rating 1800 (§7)"
