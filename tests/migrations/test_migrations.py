@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,9 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb import db
+from ratingdb.rating import Period
+from ratingdb.services.close import close_period
+from tests import builders as b
 
 
 def test_there_is_exactly_one_head() -> None:
@@ -53,3 +57,35 @@ def test_published_lists_refuse_update_and_delete_in_the_database(engine: Engine
 def test_the_migrations_ship_inside_the_package() -> None:
     assert (db.migrations_path() / "env.py").is_file()
     assert any(Path(db.migrations_path(), "versions").glob("0001_*.py"))
+
+
+def test_events_and_games_of_a_closed_period_refuse_changes_in_the_database(engine: Engine) -> None:
+
+    oct_ = Period(2025, 10)
+
+    with db.transaction(engine) as s:
+        a, c = b.player(s, "A, A"), b.player(s, "C, C")
+        b.imported_list(s, "standard", oct_.first_day, {a: (2000, 20), c: (2000, 20)})
+        b.event(s, "Club", dt.date(2025, 10, 10), dt.date(2025, 10, 10), [(a, c, "1")])
+        open_event = b.event(s, "Next month", dt.date(2025, 11, 10), dt.date(2025, 11, 10), [(a, c, "=")])
+        open_id = open_event.id
+    with db.transaction(engine) as s:
+        close_period(s, oct_, "standard")
+    refused = [
+        "UPDATE game SET white_result = '0', black_result = '1' WHERE event_id = 1",
+        "DELETE FROM game WHERE event_id = 1",
+        "UPDATE event SET name = 'renamed' WHERE id = 1",
+        "DELETE FROM event_player WHERE event_id = 1",
+        "INSERT INTO game (event_id, round, white_id, black_id, white_result, black_result, rated, "
+        "colour_known) VALUES (1, 9, 1, 2, '1', '0', TRUE, TRUE)",
+        # Moving an open event into the closed period is refused too.
+        f"UPDATE event SET period = '2025-10', natural_period = '2025-10' WHERE id = {open_id}",
+    ]
+    for statement in refused:
+        with pytest.raises(DBAPIError, match="the period of this event is closed"), engine.begin() as conn:
+            conn.execute(text(statement))
+    # The open period's event can still be corrected.
+    with engine.begin() as conn:
+        conn.execute(text(f"UPDATE event SET name = 'Next month (corrected)' WHERE id = {open_id}"))
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT white_result FROM game WHERE event_id = 1")).scalar_one() == "1"

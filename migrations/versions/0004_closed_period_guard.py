@@ -1,0 +1,101 @@
+"""Events and games of a closed period refuse changes in the database itself
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-29
+
+A period is closed once the list it publishes (the first day of the next month) exists. The services
+refuse such edits with a sentence; these triggers make the same refusal hold for any other writer, so
+a stored calculation record can never disagree with the games it explains.
+"""
+
+from __future__ import annotations
+
+from alembic import op
+
+revision = "0004"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+MESSAGE = "the period of this event is closed (its list is published): events and games cannot change"
+
+# (table, the event id column) — event_player and game hang off an event; the event itself by id.
+GUARDED = (("event", "id"), ("event_player", "event_id"), ("game", "event_id"))
+
+SQLITE_CLOSED = (
+    "EXISTS (SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type "
+    "AND l.list_date = date(e.period || '-01', '+1 month') WHERE e.id = {row}.{column})"
+)
+SQLITE_CLOSED_NEW_EVENT = (
+    "EXISTS (SELECT 1 FROM rating_list l WHERE l.rating_type = NEW.rating_type "
+    "AND l.list_date = date(NEW.period || '-01', '+1 month'))"
+)
+
+
+def upgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(
+            f"""
+            CREATE FUNCTION ratingdb_refuse_closed_event() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                ids integer[];
+            BEGIN
+                IF TG_TABLE_NAME = 'event' THEN
+                    IF TG_OP <> 'DELETE' AND EXISTS (
+                        SELECT 1 FROM rating_list l WHERE l.rating_type = NEW.rating_type
+                        AND l.list_date = (NEW.period || '-01')::date + interval '1 month') THEN
+                        RAISE EXCEPTION '{MESSAGE}';
+                    END IF;
+                    IF TG_OP <> 'INSERT' THEN
+                        ids := ARRAY[OLD.id];
+                    END IF;
+                ELSE
+                    IF TG_OP <> 'DELETE' THEN
+                        ids := ARRAY[NEW.event_id];
+                    END IF;
+                    IF TG_OP <> 'INSERT' THEN
+                        ids := ids || OLD.event_id;
+                    END IF;
+                END IF;
+                IF ids IS NOT NULL AND EXISTS (
+                    SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type
+                    AND l.list_date = (e.period || '-01')::date + interval '1 month'
+                    WHERE e.id = ANY(ids)) THEN
+                    RAISE EXCEPTION '{MESSAGE}';
+                END IF;
+                RETURN COALESCE(NEW, OLD);
+            END
+            $$
+            """
+        )
+        for table, _ in GUARDED:
+            op.execute(
+                f"CREATE TRIGGER trg_{table}_closed_period BEFORE INSERT OR UPDATE OR DELETE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION ratingdb_refuse_closed_event()"
+            )
+        return
+    for table, column in GUARDED:
+        for action in ("INSERT", "UPDATE", "DELETE"):
+            rows = {"INSERT": ["NEW"], "UPDATE": ["NEW", "OLD"], "DELETE": ["OLD"]}[action]
+            if table == "event":
+                conditions = [SQLITE_CLOSED_NEW_EVENT] if action != "DELETE" else []
+                if action != "INSERT":
+                    conditions.append(SQLITE_CLOSED.format(row="OLD", column=column))
+            else:
+                conditions = [SQLITE_CLOSED.format(row=row, column=column) for row in rows]
+            op.execute(
+                f"CREATE TRIGGER trg_{table}_closed_{action.lower()} BEFORE {action} ON {table} "
+                f"WHEN {' OR '.join(conditions)} BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END"
+            )
+
+
+def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        for table, _ in GUARDED:
+            op.execute(f"DROP TRIGGER trg_{table}_closed_period ON {table}")
+        op.execute("DROP FUNCTION ratingdb_refuse_closed_event()")
+        return
+    for table, _ in GUARDED:
+        for action in ("insert", "update", "delete"):
+            op.execute(f"DROP TRIGGER trg_{table}_closed_{action}")
