@@ -17,6 +17,8 @@ from typing import Any
 
 from sqlalchemy import Engine, text
 
+from ratingdb.services.bulk import LIST_ENTRY_COLUMNS
+
 PERIOD = "2025-10"
 LIST_DATE = "2025-10-01"
 PREVIOUS_LIST_DATE = "2025-09-01"
@@ -81,20 +83,7 @@ def write_rows(
 
 
 PLAYER_COLUMNS = ("id", "fide_id", "name", "federation", "sex", "title", "birth_year")
-ENTRY_COLUMNS = (
-    "list_id",
-    "player_id",
-    "rating",
-    "games",
-    "k",
-    "flag",
-    "change",
-    "games_total",
-    "reached_2400",
-    "reached_2300",
-    "last_active",
-    "pool_from",
-)
+ENTRY_COLUMNS = LIST_ENTRY_COLUMNS
 EVENT_COLUMNS = (
     "id",
     "name",

@@ -16,6 +16,13 @@ from sqlalchemy.orm import Session
 SQLITE_CACHE_KIB = 256 * 1024
 
 
+# The column order of list_entry rows written in bulk (the close and list imports).
+LIST_ENTRY_COLUMNS = (
+    "list_id", "player_id", "rating", "games", "k", "flag", "change", "games_total", "reached_2400",
+    "reached_2300", "last_active", "pool_from",
+)  # fmt: skip
+
+
 class Driver:
     """The session's own driver connection, for reads and writes of plain tuples in its transaction."""
 

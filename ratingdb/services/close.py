@@ -44,7 +44,7 @@ from ratingdb.rating import (
     round_half_away_from_zero,
     rule_set_for,
 )
-from ratingdb.services.bulk import Driver
+from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
 from ratingdb.services.lists import latest_list, list_on
 
 SCORE = {"1": 100, "=": 50, "0": 0}
@@ -171,10 +171,6 @@ class _EventInfo:
 # Columns of the list in force as read (one tuple per player): index names for readability.
 _PID, _RATING, _K, _GAMES_TOTAL, _R2400, _R2300, _LAST_ACTIVE, _POOL_FROM, _BIRTH_YEAR, _SEX = range(10)
 
-LIST_ENTRY_COLUMNS = (
-    "list_id", "player_id", "rating", "games", "k", "flag", "change", "games_total", "reached_2400",
-    "reached_2300", "last_active", "pool_from",
-)  # fmt: skip
 CALC_PLAYER_COLUMNS = (
     "list_id", "player_id", "method", "ro", "k_base", "k", "n", "score_x100", "sum_dr_x100", "k_sum_dr_x100",
     "change", "opponent_sum", "p_x100", "dp", "new_rating", "note",

@@ -18,7 +18,7 @@ from ratingdb.errors import ImmutableList
 from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import RatingList
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
-from ratingdb.services.bulk import Driver
+from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
 from ratingdb.services.lists import list_on
 
 BATCH = 20_000
@@ -78,7 +78,7 @@ def import_list(
                         entries.append(_entry(lst.id, ids[row.line], row, rating, list_date))
                         summary.rated[rating_type] += rating.rating is not None
                 summary.entries[rating_type] += len(entries) - before
-            driver.write("list_entry", ENTRY_COLUMNS, entries)
+            driver.write("list_entry", LIST_ENTRY_COLUMNS, entries)
             done += len(batch)
             if progress is not None:
                 progress(done)
@@ -90,22 +90,6 @@ def import_list(
 def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
     while batch := list(islice(rows, size)):
         yield batch
-
-
-ENTRY_COLUMNS = (
-    "list_id",
-    "player_id",
-    "rating",
-    "games",
-    "k",
-    "flag",
-    "change",
-    "games_total",
-    "reached_2400",
-    "reached_2300",
-    "last_active",
-    "pool_from",
-)
 
 
 def _entry(list_id: int, player_id: int, row: ListRow, r: ListRating, list_date: dt.date) -> tuple[Any, ...]:
