@@ -242,4 +242,3 @@ class CalcGame(Base):
 def table(model: type[Base]) -> Table:
     """The Core table of a model, for bulk inserts that should be one executemany."""
     return cast(Table, model.__table__)
-
