@@ -6,7 +6,7 @@ than the database itself there. Inside the caller's transaction; never commits. 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
@@ -59,6 +59,10 @@ class Driver:
         batch: list[tuple[Any, ...]] = []
         self.pending[table] = (columns, batch)
         return batch
+
+    def add(self, table: str, rows: Iterable[tuple[Any, ...]]) -> None:
+        """Append rows to the buffer of `table` (made by `buffer`), written by the next `flush`."""
+        self.pending[table][1].extend(rows)
 
     def flush(self) -> None:
         for name, (columns, batch) in self.pending.items():

@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import Event, EventPlayer, Game, Player, table
+from ratingdb.models import Event, EventPlayer, Game, Player
 from ratingdb.rating import Period, latest_period_for_event, period_for_event
+from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open
 
 
@@ -58,18 +59,28 @@ def import_events(
     """
     summary = EventImportSummary()
     seen_hashes: dict[str, str] = {}
-    for trf in parsed:
-        if trf.sha256 in seen_hashes:
-            raise DuplicateEvent(
-                f"{trf.source_name} has the same content as {seen_hashes[trf.sha256]}: import it once"
+    driver = Driver(session)
+    driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
+    driver.buffer("game", GAME_COLUMNS)
+    try:
+        for trf in parsed:
+            if trf.sha256 in seen_hashes:
+                raise DuplicateEvent(
+                    f"{trf.source_name} has the same content as {seen_hashes[trf.sha256]}: import it once"
+                )
+            seen_hashes[trf.sha256] = trf.source_name
+            summary.events.append(
+                _import_one(session, driver, trf, rating_type, official, period, summary.new_players)
             )
-        seen_hashes[trf.sha256] = trf.source_name
-        summary.events.append(_import_one(session, trf, rating_type, official, period, summary.new_players))
+        driver.flush()
+    finally:
+        driver.restore()
     return summary
 
 
 def _import_one(
     session: Session,
+    driver: Driver,
     trf: TrfEvent,
     rating_type: str | None,
     official: bool,
@@ -122,22 +133,16 @@ def _import_one(
     session.flush()
 
     ids = _match_players(session, trf.players, new_players)
-    session.execute(
-        insert(table(EventPlayer)),  # Core: one executemany (the ORM path splits it)
+    # Rows of every file go out together at the end: one bulk write per table, not per file.
+    driver.add(
+        "event_player",
         [
-            dict(
-                event_id=event.id,
-                start_rank=p.rank,
-                player_id=ids[p.rank],
-                file_rating=p.fide_rating,
-                points_x10=None if p.points is None else int(p.points * 10),
-            )
+            (event.id, p.rank, ids[p.rank], p.fide_rating, None if p.points is None else int(p.points * 10))
             for p in trf.players
         ],
     )
     games = [_game_row(event.id, g, ids) for g in trf.games]
-    if games:
-        session.execute(insert(table(Game)), games)
+    driver.add("game", games)
     return ImportedEvent(
         id=event.id,
         name=event.name,
@@ -151,17 +156,25 @@ def _import_one(
     )
 
 
-def _game_row(event_id: int, g: TrfGame, ids: dict[int, int]) -> dict[str, object]:
-    return dict(
-        event_id=event_id,
-        round=g.round,
-        date=g.date,
-        white_id=ids[g.white],
-        black_id=None if g.black is None else ids[g.black],
-        white_result=g.white_result,
-        black_result=g.black_result,
-        rated=g.rated,
-        colour_known=g.colour_known,
+EVENT_PLAYER_COLUMNS = ("event_id", "start_rank", "player_id", "file_rating", "points_x10")
+GAME_COLUMNS = (
+    "event_id", "round", "date", "white_id", "black_id", "white_result", "black_result", "rated",
+    "colour_known",
+)  # fmt: skip
+
+
+def _game_row(event_id: int, g: TrfGame, ids: dict[int, int]) -> tuple[object, ...]:
+    black = None if g.black is None else ids[g.black]
+    return (
+        event_id,
+        g.round,
+        g.date,
+        ids[g.white],
+        black,
+        g.white_result,
+        g.black_result,
+        g.rated,
+        g.colour_known,
     )
 
 
