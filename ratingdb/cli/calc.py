@@ -29,7 +29,7 @@ from ratingdb.cli.app import app
 from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError, FormatError
 from ratingdb.rating import Period, RulesError, RuleSet, check_rating_type, rule_set_for
-from ratingdb.services.player_state import PlayerState, player_state
+from ratingdb.reports.player_state import PlayerState, player_state
 
 OUTPUT_FORMATS = ("text", "json")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, PeriodAlreadyClosed
-from ratingdb.models import ListEntry, RatingList
+from ratingdb.models import RatingList
 from ratingdb.rating import Period
 
 
@@ -65,7 +65,3 @@ def ensure_period_open(session: Session, rating_type: str, period: Period, what:
             f"{period.published_list_date.isoformat()} is published); published lists never change, so "
             f"name a later, open period with --period (at most the third list after the event ends, §9.1)"
         )
-
-
-def list_size(session: Session, rating_list: RatingList) -> int:
-    return session.scalar(select(func.count()).where(ListEntry.list_id == rating_list.id)) or 0
