@@ -29,6 +29,9 @@ R = TypeVar("R")
 
 OutputFormat = Literal["table", "csv", "json"]
 console = Console()
+if not console.is_terminal:
+    # Piped or redirected output has no width to follow: wide enough that list tables are not cut.
+    console = Console(width=160)
 err_console = Console(stderr=True)
 
 
