@@ -348,3 +348,50 @@ def test_rapid_rates_a_player_without_a_rapid_rating_with_the_standard_one(engin
     with db.transaction(engine) as s:
         note = s.scalar(select(CalcPlayer.note).where(CalcPlayer.player_id == newcomer_id))
     assert note == "no rapid rating: rated with the standard rating 1800 (§7)"
+
+
+def test_a_player_rated_after_an_event_started_is_rated_in_it_but_unrated_for_the_opponents(
+    engine: Engine,
+) -> None:
+    # §8.2.4. The newcomer earns 1922 in October (the spec §7 pool) and then beats a 1900 player in an
+    # event that started 2025-10-30 (rated in 2025-11 with the October list, where the newcomer is
+    # unrated). The newcomer plays it as rated with the current 1922: D 22 → PD .53, +.47 × K 40 = +18.8
+    # → +19 → 1941. For the 1900 player the opponent was unrated at the start: not rated, no change.
+    with db.transaction(engine) as s:
+        new = b.player(s, "Newcomer, N", birth_year=1985)
+        opps = {r: b.player(s, f"Opp, {r}") for r in (1902, 1877, 1884, 2012, 1832, 1900)}
+        b.imported_list(s, "standard", OCT.first_day, {p: (r, 20) for r, p in opps.items()} | {new: None})
+        b.event(s, "October open", dt.date(2025, 10, 4), dt.date(2025, 10, 6),
+                [(new, opps[1902], "="), (opps[1877], new, "="), (new, opps[1884], "1"),
+                 (new, opps[2012], "0"), (opps[1832], new, "0")])  # fmt: skip
+        b.event(s, "Halloween", dt.date(2025, 10, 30), dt.date(2025, 11, 2), [(new, opps[1900], "1")])
+        new_id, victim_id = new.id, opps[1900].id
+    close(engine, OCT)
+    assert entry(engine, new_id, NOV.first_day).rating == 1922
+    close(engine, NOV)
+    assert entry(engine, new_id, dt.date(2025, 12, 1)).rating == 1941
+    victim = entry(engine, victim_id, dt.date(2025, 12, 1))
+    assert (victim.rating, victim.games) == (1900, 0)
+    with db.transaction(engine) as s:
+        rows = s.execute(
+            select(CalcGame.player_id, CalcGame.own_rating, CalcGame.opponent_rating, CalcGame.pd_x100)
+            .join(RatingList, RatingList.id == CalcGame.list_id)
+            .where(RatingList.list_date == dt.date(2025, 12, 1))
+        ).all()
+    assert [tuple(r) for r in rows] == [(new_id, 1922, 1900, 53)]
+
+
+def test_rapid_games_600_apart_with_a_player_above_2600_are_not_rated(engine: Engine) -> None:
+    # Rapid from 2024-12: 2650 v 2000 (650 apart, one above 2600) is not rated; 2650 v 2100 (550) is.
+    # 2650 beats 2100: D 550 capped at 400 (rapid caps everyone) → PD .92, +.08 × K 10 = +0.8 → +1 → 2651.
+    with db.transaction(engine) as s:
+        top, far, near = b.player(s, "Top, T"), b.player(s, "Far, F"), b.player(s, "Near, N")
+        b.imported_list(s, "rapid", OCT.first_day, {top: (2650, 10), far: (2000, 20), near: (2100, 20)})
+        b.event(s, "Rapid open", dt.date(2025, 10, 11), dt.date(2025, 10, 11),
+                [(top, far, "1"), (top, near, "1")], rating_type="rapid")  # fmt: skip
+        top_id, far_id = top.id, far.id
+    summary = close(engine, OCT, "rapid")
+    assert summary.games_rated == 1
+    top_entry = entry(engine, top_id, NOV.first_day, "rapid")
+    assert (top_entry.rating, top_entry.games) == (2651, 1)
+    assert entry(engine, far_id, NOV.first_day, "rapid").games == 0
