@@ -28,6 +28,16 @@ def import_trf_command(
     official: Annotated[
         bool, typer.Option(help="Official FIDE event (closing date 1 day before the list).")
     ] = False,
+    closing_days: Annotated[
+        int,
+        typer.Option(
+            "--closing-days",
+            envvar="RATINGDB_CLOSING_DAYS",
+            min=0,
+            help="Days before a list date that events must end by to be rated on it (§7.1.3; a federation "
+            "setting, FIDE uses 3). Official FIDE events (--official) use 1.",
+        ),
+    ] = 3,
     period: Annotated[
         str | None,
         typer.Option(help="Rate in this later period YYYY-MM (a late report, at most the third list, §9.1)."),
@@ -47,7 +57,14 @@ def import_trf_command(
             raise ConfigError(f"{f}: no such file")
     parsed = [read_trf(f) for f in files]
     with transaction() as session:
-        summary = import_events(session, parsed, rating_type=rating_type, official=official, period=chosen)
+        summary = import_events(
+            session,
+            parsed,
+            rating_type=rating_type,
+            official=official,
+            closing_days=closing_days,
+            period=chosen,
+        )
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
         typer.echo(

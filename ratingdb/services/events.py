@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.models import Event, EventPlayer, Game, Player
-from ratingdb.rating import Period, latest_period_for_event, period_for_event
+from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open
 
@@ -49,6 +49,7 @@ def import_events(
     *,
     rating_type: str | None = None,
     official: bool = False,
+    closing_days: int = CLOSING_DAYS,
     period: Period | None = None,
 ) -> EventImportSummary:
     """Store each parsed file as one event with its players and every game, forfeits and byes included.
@@ -70,7 +71,9 @@ def import_events(
                 )
             seen_hashes[trf.sha256] = trf.source_name
             summary.events.append(
-                _import_one(session, driver, trf, rating_type, official, period, summary.new_players)
+                _import_one(
+                    session, driver, trf, rating_type, official, closing_days, period, summary.new_players
+                )
             )
         driver.flush()
     finally:
@@ -84,6 +87,7 @@ def _import_one(
     trf: TrfEvent,
     rating_type: str | None,
     official: bool,
+    closing_days: int,
     period: Period | None,
     new_players: list[str],
 ) -> ImportedEvent:
@@ -99,14 +103,14 @@ def _import_one(
             f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
             f"(from {existing.source_name}); an event is imported once"
         )
-    natural = period_for_event(trf.end_date, official=official)
+    natural = period_for_event(trf.end_date, official=official, closing_days=closing_days)
     chosen = period or natural
     if chosen < natural:
         raise ConfigError(
             f"{trf.source_name}: period {chosen} is before the event's own period {natural} (it ended "
             f"{trf.end_date.isoformat()}); an event can be rated late, never early"
         )
-    latest = latest_period_for_event(trf.end_date, official=official)
+    latest = latest_period_for_event(trf.end_date, official=official, closing_days=closing_days)
     if chosen > latest:
         raise ConfigError(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "

@@ -297,3 +297,13 @@ def test_a_fide_combined_list_imports_all_three_types_or_one(db_url: str) -> Non
     one = run(db_url, "import-list", combined, "--date", "2025-12-01", "--type", "rapid")
     assert one.exit_code == 0, one.output
     assert one.stdout.startswith("Imported the rapid list dated 2025-12-01 from fide_combined.txt (fide-txt)")
+
+
+def test_the_closing_days_are_a_federation_setting(db_url: str) -> None:
+    # Ends 2025-10-05. With 28 closing days the 2025-11-01 list closes on 2025-10-04, so the event
+    # misses it and goes to the next list (period 2025-11).
+    result = run(
+        db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard", "--closing-days", "28"
+    )
+    assert result.exit_code == 0, result.output
+    assert "standard, period 2025-11;" in result.stdout
