@@ -242,3 +242,14 @@ class CalcGame(Base):
 def table(model: type[Base]) -> Table:
     """The Core table of a model, for bulk inserts that should be one executemany."""
     return cast(Table, model.__table__)
+
+
+class AuditEntry(Base):
+    """An explicit correction (such as removing a wrongly imported event), kept for the record."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[intpk]
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+    action: Mapped[str] = mapped_column(String(40))
+    detail: Mapped[str] = mapped_column(Text)

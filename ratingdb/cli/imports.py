@@ -13,7 +13,7 @@ from ratingdb.cli.common import check_type, console, parse_date, parse_period, t
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
-from ratingdb.services.events import event_as_trf, import_events
+from ratingdb.services.events import delete_event, event_as_trf, import_events
 from ratingdb.services.list_import import import_list
 
 
@@ -171,3 +171,23 @@ def _is_combined(file: Path) -> bool:
     with file.open("rb") as fh:
         header = fh.readline().decode("latin-1")
     return "SRtng" in header and "RRtng" in header and "BRtng" in header
+
+
+@app.command("delete-event")
+@user_errors
+def delete_event_command(
+    event_id: Annotated[
+        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
+    ],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
+
+    Events of a closed period cannot be removed: their games explain a published list. Import the
+    corrected file into a later, open period instead (`import-trf --period`).
+    """
+    if not yes:
+        typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
+    with transaction() as session:
+        detail = delete_event(session, event_id)
+    typer.echo(f"Done: {detail}.")

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import Event, EventPlayer, Game, Player
+from ratingdb.models import AuditEntry, Event, EventPlayer, Game, Player
 from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open
@@ -233,9 +233,7 @@ def _match_players(session: Session, players: Sequence[TrfPlayer], new_players: 
 
 def event_as_trf(session: Session, event_id: int) -> TrfEvent:
     """Rebuild a stored event as a TrfEvent, for `export-trf` (written out as TRF16)."""
-    event = session.get(Event, event_id)
-    if event is None:
-        raise UnknownEvent(f'there is no event {event_id}: `ratingdb sql "SELECT * FROM v_event"` lists them')
+    event = _event(session, event_id)
     rows = session.execute(
         select(EventPlayer, Player)
         .join(Player, Player.id == EventPlayer.player_id)
@@ -291,3 +289,37 @@ def event_as_trf(session: Session, event_id: int) -> TrfEvent:
         players=players,
         games=games,
     )
+
+
+def delete_event(session: Session, event_id: int) -> str:
+    """Remove a wrongly imported event of an open period with its games, and record it in the audit log.
+
+    Refused for a closed period: its list and calculation record explain ratings with these games.
+    Players the import registered stay registered. Returns the sentence recorded.
+    """
+    event = _event(session, event_id)
+    ensure_period_open(
+        session,
+        event.rating_type,
+        Period.parse(event.period),
+        f"cannot delete event {event_id} ({event.name})",
+    )
+    games = session.scalar(select(func.count()).where(Game.event_id == event_id)) or 0
+    detail = (
+        f"deleted event {event_id} '{event.name}' ({event.rating_type}, period {event.period}, "
+        f"{event.start_date.isoformat()} … {event.end_date.isoformat()}, {games} pairings) imported from "
+        f"{event.source_name} (sha256 {event.source_hash})"
+    )
+    session.execute(delete(Game).where(Game.event_id == event_id))
+    session.execute(delete(EventPlayer).where(EventPlayer.event_id == event_id))
+    session.execute(delete(Event).where(Event.id == event_id))
+    session.add(AuditEntry(action="delete-event", detail=detail))
+    session.flush()
+    return detail
+
+
+def _event(session: Session, event_id: int) -> Event:
+    event = session.get(Event, event_id)
+    if event is None:
+        raise UnknownEvent(f'there is no event {event_id}: `ratingdb sql "SELECT * FROM v_event"` lists them')
+    return event

@@ -307,3 +307,34 @@ def test_the_closing_days_are_a_federation_setting(db_url: str) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "standard, period 2025-11;" in result.stdout
+
+
+def test_a_wrong_import_in_an_open_period_can_be_deleted_and_is_audited(db_url: str) -> None:
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    result = run(db_url, "delete-event", "1", "--yes")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Done: deleted event 1 'Club round robin' (standard, period 2025-10, ")
+    after = counts(db_url)
+    assert (after["event"], after["game"], after["event_player"]) == (0, 0, 0)
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        action, detail = conn.execute(text("SELECT action, detail FROM audit_log")).one()
+        assert action == "delete-event" and "6 pairings" in detail and "round_robin.trf" in detail
+    engine.dispose()
+    # The same file can now be imported again (its hash is free).
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+
+
+def test_an_event_of_a_closed_period_cannot_be_deleted(db_url: str, oct_list: Path) -> None:
+    assert run(db_url, "import-list", oct_list, "--date", "2025-10-01").exit_code == 0
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    assert run(db_url, "close-period", "2025-10").exit_code == 0
+    before = counts(db_url)
+    result = run(db_url, "delete-event", "1", "--yes")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: cannot delete event 1 (Club round robin): standard period 2025-10 is closed (its list dated "
+        "2025-11-01 is published); published lists never change, so name a later, open period with --period "
+        "(at most the third list after the event ends, §9.1)\n"
+    )
+    assert counts(db_url) == before

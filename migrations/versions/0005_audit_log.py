@@ -1,0 +1,54 @@
+"""Audit log: explicit corrections (such as deleting a wrongly imported event) are recorded, append-only
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-11-29
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+MESSAGE = "the audit log is append-only"
+
+
+def upgrade() -> None:
+    op.create_table(
+        "audit_log",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.DateTime(), server_default=sa.text("(CURRENT_TIMESTAMP)"), nullable=False),
+        sa.Column("action", sa.String(length=40), nullable=False),
+        sa.Column("detail", sa.Text(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_audit_log")),
+    )
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(
+            "CREATE FUNCTION ratingdb_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ "
+            f"BEGIN RAISE EXCEPTION '{MESSAGE}'; END $$"
+        )
+        op.execute(
+            "CREATE TRIGGER trg_audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log "
+            "FOR EACH ROW EXECUTE FUNCTION ratingdb_audit_append_only()"
+        )
+        return
+    for action in ("UPDATE", "DELETE"):
+        op.execute(
+            f"CREATE TRIGGER trg_audit_log_no_{action.lower()} BEFORE {action} ON audit_log "
+            f"BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END"
+        )
+
+
+def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP TRIGGER trg_audit_log_append_only ON audit_log")
+        op.execute("DROP FUNCTION ratingdb_audit_append_only()")
+    else:
+        for action in ("update", "delete"):
+            op.execute(f"DROP TRIGGER trg_audit_log_no_{action}")
+    op.drop_table("audit_log")
