@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
@@ -45,7 +45,7 @@ from ratingdb.rating import (
     rule_set_for,
 )
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
-from ratingdb.services.lists import latest_list, list_on
+from ratingdb.services.lists import latest_list, list_on, lock_periods
 
 SCORE = {"1": 100, "=": 50, "0": 0}
 Progress = Callable[[str], None]
@@ -185,21 +185,12 @@ CALC_GAME_COLUMNS = (
 )  # fmt: skip
 
 
-def _lock(session: Session, rating_type: str) -> None:
-    # Two closes at once: the second waits here, then finds the period closed. SQLite already holds
-    # the write lock from BEGIN IMMEDIATE (see db.py).
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(
-            text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"ratingdb-close-{rating_type}"}
-        )
-
-
 def close_period(
     session: Session, period: Period, rating_type: str, *, progress: Progress | None = None
 ) -> CloseSummary:
     """Rate every event of `period` and publish the list dated the first day of the next month (§7–§8)."""
     say = progress or (lambda _message: None)
-    _lock(session, rating_type)
+    lock_periods(session, rating_type)
     list_date = period.published_list_date
     summary = CloseSummary(period=period, rating_type=rating_type, list_date=list_date)
 

@@ -17,7 +17,7 @@ from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.models import AuditEntry, Event, EventPlayer, Game, Player
 from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
 from ratingdb.services.bulk import Driver
-from ratingdb.services.lists import ensure_period_open
+from ratingdb.services.lists import ensure_period_open, lock_periods
 
 
 @dataclass
@@ -116,6 +116,7 @@ def _import_one(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
+    lock_periods(session, kind)
     ensure_period_open(session, kind, chosen, f"cannot add {trf.source_name} ({trf.name})")
 
     event = Event(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, PeriodAlreadyClosed
@@ -50,6 +50,19 @@ def require_list(session: Session, rating_type: str, list_date: dt.date) -> Rati
     raise MissingList(
         f"there is no {rating_type} list dated {list_date.isoformat()} (lists in the database: {known})"
     )
+
+
+def lock_periods(session: Session, rating_type: str) -> None:
+    """Serialise closes and event changes of one rating type until the transaction ends.
+
+    Two closes at once: the second waits, then finds the period closed. An import during a close waits
+    too, then finds its period closed instead of slipping an unrated event into it. SQLite already holds
+    the database's write lock from BEGIN IMMEDIATE (see db.py); PostgreSQL takes an advisory lock.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"ratingdb-close-{rating_type}"}
+        )
 
 
 def is_closed(session: Session, rating_type: str, period: Period) -> bool:

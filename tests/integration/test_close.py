@@ -10,11 +10,14 @@ from sqlalchemy import Engine, func, select, text
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb import db
-from ratingdb.errors import MissingList
+from ratingdb.errors import MissingList, PeriodAlreadyClosed
+from ratingdb.formats import read_trf
 from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, ListEntry, Player, RatingList
 from ratingdb.rating import Period
 from ratingdb.services.close import close_period
+from ratingdb.services.events import import_events
 from tests import builders as b
+from tests.cli.test_import_cli import FIXTURES
 
 OCT = Period(2025, 10)
 NOV = Period(2025, 11)
@@ -395,3 +398,36 @@ def test_rapid_games_600_apart_with_a_player_above_2600_are_not_rated(engine: En
     top_entry = entry(engine, top_id, NOV.first_day, "rapid")
     assert (top_entry.rating, top_entry.games) == (2651, 1)
     assert entry(engine, far_id, NOV.first_day, "rapid").games == 0
+
+
+def test_an_import_during_a_close_waits_and_then_finds_the_period_closed(db_url: str) -> None:
+    setup = db.make_engine(db_url)
+    with db.transaction(setup) as s:
+        a, c = b.player(s, "A, A"), b.player(s, "C, C")
+        b.imported_list(s, "standard", OCT.first_day, {a: (2000, 20), c: (2000, 20)})
+    closing, importing = db.make_engine(db_url), db.make_engine(db_url)
+    outcome: list[object] = []
+    started = threading.Event()
+
+    def import_now() -> None:
+        started.set()
+        try:
+            with db.transaction(importing) as s:
+                import_events(s, [read_trf(FIXTURES / "round_robin.trf")], rating_type="standard")
+            outcome.append("imported")
+        except PeriodAlreadyClosed as exc:
+            outcome.append(exc)
+
+    with db.transaction(closing) as s:
+        close_period(s, OCT, "standard")  # holds the lock until this transaction commits
+        worker = threading.Thread(target=import_now)
+        worker.start()
+        started.wait()
+        worker.join(timeout=1.0)
+        assert worker.is_alive(), "the import did not wait for the close"
+    worker.join()
+    assert len(outcome) == 1 and isinstance(outcome[0], PeriodAlreadyClosed)
+    with setup.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM event")).scalar() == 0
+    for eng in (setup, closing, importing):
+        eng.dispose()
