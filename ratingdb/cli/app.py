@@ -8,6 +8,12 @@ import typer
 
 DEFAULT_URL = "sqlite:///ratingdb.sqlite"
 
+# Help panels, in the order a rating officer meets them.
+SETUP = "Set-up"
+MONTHLY = "Monthly work"
+LOOKUP = "Lists, players and reports"
+TOOLS = "Calculator and demo"
+
 app = typer.Typer(
     name="ratingdb",
     help="Rating-list database for chess federations: FIDE Elo rules, monthly closes, immutable lists.",

@@ -25,7 +25,7 @@ from ratingdb.calculator import (
     parse_score,
     parse_target,
 )
-from ratingdb.cli.app import app
+from ratingdb.cli.app import TOOLS, app
 from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError, FormatError
 from ratingdb.rating import Period, RulesError, RuleSet, check_rating_type, rule_set_for
@@ -34,7 +34,7 @@ from ratingdb.reports.player_state import PlayerState, player_state
 OUTPUT_FORMATS = ("text", "json")
 
 
-@app.command("calc")
+@app.command("calc", rich_help_panel=TOOLS)
 @user_errors
 def calc_command(
     rating: Annotated[

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.status import Status
 
-from ratingdb.cli.app import app
+from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError
 from ratingdb.rating import RulesError, rule_set_for
@@ -16,7 +16,7 @@ from ratingdb.services.close import CloseSummary, close_period
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 
 
-@app.command("close-period")
+@app.command("close-period", rich_help_panel=MONTHLY)
 @user_errors
 def close_period_command(
     period: Annotated[

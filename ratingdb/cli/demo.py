@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ratingdb import db
-from ratingdb.cli.app import Options, app
+from ratingdb.cli.app import TOOLS, Options, app
 from ratingdb.cli.close import close_period_command
 from ratingdb.cli.common import transaction, user_errors
 from ratingdb.cli.imports import import_list_command, import_trf_command
@@ -31,7 +31,7 @@ from ratingdb.services.lists import earliest_list
 TOP = 10
 
 
-@app.command("demo")
+@app.command("demo", rich_help_panel=TOOLS)
 @user_errors
 def demo_command(
     ctx: typer.Context,

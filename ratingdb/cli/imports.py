@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ratingdb.cli.app import app
+from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
@@ -17,7 +17,7 @@ from ratingdb.services.events import delete_event, event_as_trf, import_events
 from ratingdb.services.list_import import import_list
 
 
-@app.command("import-trf")
+@app.command("import-trf", rich_help_panel=MONTHLY)
 @user_errors
 def import_trf_command(
     files: Annotated[list[Path], typer.Argument(help="Tournament report files (TRF16 or TRF26).")],
@@ -79,7 +79,7 @@ def import_trf_command(
             typer.echo(f"  {name}")
 
 
-@app.command("import-list")
+@app.command("import-list", rich_help_panel=MONTHLY)
 @user_errors
 def import_list_command(
     file: Annotated[
@@ -146,7 +146,7 @@ def import_list_command(
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
 
 
-@app.command("export-trf")
+@app.command("export-trf", rich_help_panel=MONTHLY)
 @user_errors
 def export_trf_command(
     event_id: Annotated[
@@ -173,7 +173,7 @@ def _is_combined(file: Path) -> bool:
     return "SRtng" in header and "RRtng" in header and "BRtng" in header
 
 
-@app.command("delete-event")
+@app.command("delete-event", rich_help_panel=MONTHLY)
 @user_errors
 def delete_event_command(
     event_id: Annotated[

@@ -11,7 +11,7 @@ from typing import Annotated, TextIO
 
 import typer
 
-from ratingdb.cli.app import app
+from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
@@ -36,7 +36,7 @@ LIST_COLUMNS = [
 ]
 
 
-@app.command("list")
+@app.command("list", rich_help_panel=LOOKUP)
 @user_errors
 def list_command(
     date: Annotated[
@@ -113,7 +113,7 @@ def _as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
     )
 
 
-@app.command("player")
+@app.command("player", rich_help_panel=LOOKUP)
 @user_errors
 def player_command(
     ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
@@ -155,7 +155,7 @@ def _signed(x100: int | None) -> str:
     return "—" if x100 is None else f"{Decimal(x100) / 100:+.2f}"
 
 
-@app.command("calculation")
+@app.command("calculation", rich_help_panel=LOOKUP)
 @user_errors
 def calculation_command(
     ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ratingdb.cli.app import app
+from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import (
     check_type,
     console,
@@ -40,7 +40,7 @@ report_app = typer.Typer(
     help="Reports on published lists and the calculation record: top lists, events, closes, diffs, history.",
     no_args_is_help=True,
 )
-app.add_typer(report_app, name="report")
+app.add_typer(report_app, name="report", rich_help_panel=LOOKUP)
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")]
@@ -526,7 +526,7 @@ def history_command(
 # --- sql ----------------------------------------------------------------------------------------------
 
 
-@app.command("sql")
+@app.command("sql", rich_help_panel=LOOKUP)
 @user_errors
 def sql_command(
     statement: Annotated[str, typer.Argument(help='One SQL statement, e.g. "SELECT * FROM v_current_list".')],
