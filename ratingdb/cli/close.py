@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated
 
 import typer
@@ -10,7 +11,7 @@ from rich.status import Status
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError
-from ratingdb.rating import RulesError, rule_set_for
+from ratingdb.rating import Adjustment, RulesError, rule_set_for
 from ratingdb.services.close import CloseSummary, close_period
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
@@ -23,6 +24,16 @@ def close_period_command(
         str, typer.Argument(help="The period to close, YYYY-MM (publishes the next month's list).")
     ],
     rating_type: TypeOption = "standard",
+    adjust: Annotated[
+        str | None,
+        typer.Option(
+            "--adjust",
+            metavar="THRESHOLD:FACTOR[:ROUNDING]",
+            help="A one-off adjustment of the new list (spec §10), e.g. 2000:0.4 for FIDE's March 2024 "
+            "compression: every rating below 2000 gains 0.4 × (2000 − R); rounding half_away (default), "
+            "down or up. Recorded in the audit log.",
+        ),
+    ] = None,
 ) -> None:
     """Rate every event of PERIOD and publish the list dated the first day of the next month.
 
@@ -37,8 +48,11 @@ def close_period_command(
         rule_set_for(rating_type, p)  # type: ignore[arg-type]
     except RulesError as exc:
         raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
+    adjustment = parse_adjustment(adjust) if adjust else None
     with Status("closing…", console=console) as status, transaction() as session:
-        summary = close_period(session, p, rating_type, progress=lambda msg: status.update(msg))
+        summary = close_period(
+            session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
+        )
     print_summary(summary)
 
 
@@ -82,3 +96,22 @@ def print_summary(summary: CloseSummary) -> None:
 
 def _shown(rating: int | None) -> str:
     return "unrated" if rating is None else str(rating)
+
+
+def parse_adjustment(text: str) -> Adjustment:
+    """`THRESHOLD:FACTOR[:ROUNDING]`, e.g. `2000:0.4` or `2000:2/5:down`."""
+    parts = text.split(":")
+    try:
+        if len(parts) not in (2, 3):
+            raise ValueError
+        threshold, factor = int(parts[0]), Fraction(parts[1])
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(
+            f"'{text}' is not an adjustment: write THRESHOLD:FACTOR[:ROUNDING], e.g. 2000:0.4"
+        ) from None
+    rounding = parts[2] if len(parts) == 3 else "half_away"
+    if rounding not in ("half_away", "down", "up"):
+        raise ConfigError(f"'{rounding}' is not a rounding: use half_away, down or up")
+    if not 0 < factor <= 1:
+        raise ConfigError(f"the adjustment factor must be above 0 and at most 1, not {parts[1]}")
+    return Adjustment(f"{threshold}:{parts[1]}", threshold, factor, rounding)  # type: ignore[arg-type]

@@ -26,14 +26,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
-from ratingdb.models import Event, RatingList
+from ratingdb.models import AuditEntry, Event, RatingList
 from ratingdb.rating import (
     EXPECTED_SCORE_MAX_DIFFERENCE,
     POOL_WINDOW_MONTHS,
+    Adjustment,
     Period,
     PoolGame,
     RuleSet,
     activity_flag,
+    adjust_rating,
     below_floor,
     excluded_by_difference,
     expected_score,
@@ -87,6 +89,7 @@ class CloseSummary:
     biggest_gains: list[PlayerChange] = field(default_factory=list)
     biggest_losses: list[PlayerChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    adjusted: int = 0  # ratings changed by a one-off adjustment (spec §10)
 
 
 class BatchChange(NamedTuple):
@@ -186,9 +189,19 @@ CALC_GAME_COLUMNS = (
 
 
 def close_period(
-    session: Session, period: Period, rating_type: str, *, progress: Progress | None = None
+    session: Session,
+    period: Period,
+    rating_type: str,
+    *,
+    progress: Progress | None = None,
+    adjustment: Adjustment | None = None,
 ) -> CloseSummary:
-    """Rate every event of `period` and publish the list dated the first day of the next month (§7–§8)."""
+    """Rate every event of `period` and publish the list dated the first day of the next month (§7–§8).
+
+    `adjustment`, when given, is a one-off change of the new list's ratings (spec §10, like FIDE's
+    March 2024 compression), applied after the period's changes and the floor, and recorded in the
+    audit log with its parameters and the number of ratings it changed.
+    """
     say = progress or (lambda _message: None)
     lock_periods(session, rating_type)
     list_date = period.published_list_date
@@ -209,7 +222,7 @@ def close_period(
     summary.rules = rules.name
     driver = Driver(session)
     try:
-        return _publish(session, driver, period, rating_type, in_force, rules, summary, say)
+        return _publish(session, driver, period, rating_type, in_force, rules, summary, say, adjustment)
     finally:
         driver.restore()
 
@@ -223,6 +236,7 @@ def _publish(
     rules: RuleSet,
     summary: CloseSummary,
     say: Progress,
+    adjustment: Adjustment | None,
 ) -> CloseSummary:
     """The close proper, once the period is known to be open and its list in force exists."""
     list_date = period.published_list_date
@@ -374,6 +388,10 @@ def _publish(
         old = entry[_RATING]
         state = new_state.get(player_id)
         rating, games, pool_from = state if state is not None else (old, 0, entry[_POOL_FROM])
+        if adjustment is not None and rating is not None:
+            adjusted = adjust_rating(rating, adjustment)
+            summary.adjusted += adjusted != rating
+            rating = adjusted
         games_total = entry[_GAMES_TOTAL] + games
         reached_2400 = bool(entry[_R2400] or (rating is not None and rating >= 2400))
         reached_2300 = bool(entry[_R2300] or (rating is not None and rating >= 2300))
@@ -397,6 +415,15 @@ def _publish(
         if len(entry_rows) >= driver.BATCH:
             driver.flush()
     driver.flush()
+    if adjustment is not None:
+        detail = (
+            f"close of {rating_type} period {period} (list {list_date.isoformat()}) applied the adjustment "
+            f"'{adjustment.name}': ratings below {adjustment.threshold} raised by {adjustment.factor} × "
+            f"({adjustment.threshold} − R), rounding {adjustment.rounding}; "
+            f"{summary.adjusted} ratings changed"
+        )
+        session.add(AuditEntry(action="adjust-list", detail=detail))
+        summary.notes.append(detail)
     _summarise(driver, summary, changes)
     summary.players_on_list = len(entries)
     return summary

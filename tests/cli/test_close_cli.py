@@ -137,3 +137,34 @@ def test_published_lists_cannot_be_changed_through_sql_either(db_url: str, tmp_p
         assert "published lists are immutable" in str(exc)
     finally:
         engine.dispose()
+
+
+def test_a_close_can_apply_an_audited_one_off_adjustment(db_url: str, tmp_path: Path) -> None:
+    # Spec §10, FIDE's March 2024 compression: below 2000, R + 0.4 × (2000 − R): 1600 → 1760; 2100 stays.
+    lst = tmp_path / "oct.csv"
+    lst.write_text(
+        'fide_id,name,sex,birth_year,rating,k\n1,"Low, L",M,1980,1600,20\n2,"High, H",F,1980,2100,20\n',
+        encoding="utf-8",
+    )
+    assert run(db_url, "import-list", lst, "--date", "2025-10-01").exit_code == 0
+    result = run(db_url, "close-period", "2025-10", "--adjust", "2000:0.4")
+    assert result.exit_code == 0, result.output
+    listed = run(db_url, "list", "--format", "csv")
+    rows = {line.split(",")[0]: line for line in listed.stdout.splitlines()[1:]}
+    assert ",1760,0,20," in rows["1"] and ",2100,0,20," in rows["2"]
+    history = run(db_url, "player", "1", "--format", "csv").stdout.splitlines()
+    assert history[-1] == "standard,2025-11-01,computed,1760,160,0,20,"
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        action, detail = conn.execute(text("SELECT action, detail FROM audit_log")).one()
+    engine.dispose()
+    assert action == "adjust-list"
+    assert detail.endswith("raised by 2/5 × (2000 − R), rounding half_away; 1 ratings changed")
+
+
+def test_a_malformed_adjustment_is_refused(db_url: str) -> None:
+    result = run(db_url, "close-period", "2025-10", "--adjust", "2000")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: '2000' is not an adjustment: write THRESHOLD:FACTOR[:ROUNDING], e.g. 2000:0.4\n",
+    )
