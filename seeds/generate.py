@@ -11,7 +11,6 @@ SPECIAL and in the scripted events below, so that the tests can work their numbe
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import random
@@ -20,7 +19,16 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, write_trf16
+from ratingdb.formats import (
+    ListRating,
+    ListRow,
+    TrfEvent,
+    TrfGame,
+    TrfPlayer,
+    as_sex,
+    write_csv_list,
+    write_trf16,
+)
 
 SEED = 20250901
 LIST_DATE = dt.date(2025, 9, 1)
@@ -250,27 +258,8 @@ def _title(rng: random.Random, p: Person) -> str | None:
 
 
 def list_csv(players: Sequence[Person], rating_type: str) -> str:
-    """The starting list of one type as a ratingdb CSV list (the columns of formats.md)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "fide_id",
-            "national_id",
-            "name",
-            "federation",
-            "sex",
-            "title",
-            "birth_year",
-            "rating",
-            "games",
-            "k",
-            "flag",
-            "games_total",
-            "reached_2400",
-            "reached_2300",
-        ]
-    )
+    """The starting list of one type as a ratingdb CSV list, written by ratingdb.formats."""
+    rows: list[ListRow] = []
     for p in sorted(players, key=lambda p: p.fide_id):
         if not p.on_list:
             continue
@@ -282,28 +271,33 @@ def list_csv(players: Sequence[Person], rating_type: str) -> str:
                 continue
             rating, games_total = p.rapid, p.rapid_games_total
             reached_2400, reached_2300 = p.rapid >= 2400 or p.reached_2400, p.rapid >= 2300 or p.reached_2300
-        flag = ""
+        flag = None
         if rating is not None:
-            flag = ("w" if p.active else "wi") if p.sex == "F" else ("" if p.active else "i")
-        k = k_for(p, rating, games_total)
-        writer.writerow(
-            [
-                p.fide_id,
-                p.national_id or "",
-                p.name,
-                p.federation,
-                p.sex,
-                p.title or "",
-                p.birth_year,
-                "" if rating is None else rating,
-                0,
-                "" if k is None else k,
-                flag,
-                games_total,
-                "true" if reached_2400 else "false",
-                "true" if reached_2300 else "false",
-            ]
+            flag = ("w" if p.active else "wi") if p.sex == "F" else (None if p.active else "i")
+        rating_entry = ListRating(
+            rating=rating,
+            games=0,
+            k=k_for(p, rating, games_total),
+            games_total=games_total,
+            reached_2400=reached_2400,
+            reached_2300=reached_2300,
         )
+        rows.append(
+            ListRow(
+                line=len(rows) + 2,
+                fide_id=p.fide_id,
+                national_id=p.national_id,
+                name=p.name,
+                federation=p.federation,
+                sex=as_sex(p.sex),
+                title=p.title,
+                birth_year=p.birth_year,
+                flag=flag,
+                ratings={rating_type: rating_entry},
+            )
+        )
+    out = io.StringIO()
+    write_csv_list(rows, out, rating_type)
     return out.getvalue()
 
 
