@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import Engine, text
 
+from ratingdb.rating import activity_flag
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS
 
 PERIOD = "2025-10"
@@ -229,7 +230,7 @@ def _entries(
         draw = rng.random()
         last_active = "2025-09" if draw < 0.75 else "2025-02" if draw < 0.9 else "2023-05"
         active = last_active != "2023-05"
-        flag = ("w" if active else "wi") if pid in female else (None if active else "i")
+        flag = activity_flag(female=pid in female, active=active) or None
         yield (
             list_id,
             pid,

@@ -29,6 +29,7 @@ from ratingdb.formats import (
     write_csv_list,
     write_trf16,
 )
+from ratingdb.rating import activity_flag
 
 SEED = 20250901
 LIST_DATE = dt.date(2025, 9, 1)
@@ -273,7 +274,7 @@ def list_csv(players: Sequence[Person], rating_type: str) -> str:
             reached_2400, reached_2300 = p.rapid >= 2400 or p.reached_2400, p.rapid >= 2300 or p.reached_2300
         flag = None
         if rating is not None:
-            flag = ("w" if p.active else "wi") if p.sex == "F" else (None if p.active else "i")
+            flag = activity_flag(female=p.sex == "F", active=p.active) or None
         rating_entry = ListRating(
             rating=rating,
             games=0,
