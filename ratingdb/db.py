@@ -82,10 +82,12 @@ def migrations_path() -> Path:
     return Path(str(resources.files("ratingdb.migrations")))
 
 
-def alembic_config(engine: Engine) -> Config:
+def alembic_config(engine: Engine | None = None) -> Config:
+    """Alembic's configuration for ratingdb's migrations, bound to `engine` when one is given."""
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations_path()))
-    cfg.attributes["engine"] = engine
+    if engine is not None:
+        cfg.attributes["engine"] = engine
     return cfg
 
 
@@ -99,13 +101,7 @@ def downgrade(engine: Engine, revision: str) -> None:
 
 
 def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config_without_engine()).get_current_head()
-
-
-def alembic_config_without_engine() -> Config:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(migrations_path()))
-    return cfg
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -32,7 +32,6 @@ console = Console()
 if not console.is_terminal:
     # Piped or redirected output has no width to follow: wide enough that list tables are not cut.
     console = Console(width=160)
-err_console = Console(stderr=True)
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:

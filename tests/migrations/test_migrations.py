@@ -19,7 +19,7 @@ from tests import builders as b
 
 
 def test_there_is_exactly_one_head() -> None:
-    script = ScriptDirectory.from_config(db.alembic_config_without_engine())
+    script = ScriptDirectory.from_config(db.alembic_config())
     assert len(script.get_heads()) == 1
 
 
