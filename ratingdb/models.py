@@ -23,6 +23,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -49,7 +50,13 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A registered player; IDs are unique when present."""
+    """A registered player: identity and the current details (a copy of the current version's).
+
+    Lookups by ID and the close read this one row; what a published list showed is read through
+    `ListEntry.player_version_id`. `current_version_id` and `merged_into` have no foreign keys: a player
+    and its versions refer to each other and are written together by ratingdb.services.players, and
+    SQLite cannot add or drop such columns on a table every other table refers to without a rebuild.
+    """
 
     __tablename__ = "player"
 
@@ -62,8 +69,50 @@ class Player(Base):
     title: Mapped[str | None] = mapped_column(String(4))
     birth_year: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+    deceased: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    name_key: Mapped[str] = mapped_column(String(120), index=True)  # ratingdb.names.name_key(name)
+    current_version_id: Mapped[int] = mapped_column(Integer)
+    merged_into: Mapped[int | None] = mapped_column(Integer)  # a duplicate's master record (player id)
 
     __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)
+
+
+class PlayerVersion(Base):
+    """One version of a player's details, never changed: an edit withdraws it and adds the next."""
+
+    __tablename__ = "player_version"
+
+    id: Mapped[intpk]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(120))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    sex: Mapped[str | None] = mapped_column(String(1))
+    title: Mapped[str | None] = mapped_column(String(4))
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    fide_id: Mapped[int | None] = mapped_column(BigInteger)
+    national_id: Mapped[str | None] = mapped_column(String(20))
+    deceased: Mapped[bool] = mapped_column(Boolean)
+    created_by: Mapped[int] = mapped_column(ForeignKey("audit_log.id"))
+    # TRUE while current, NULL once withdrawn: UNIQUE (player_id, is_current) allows one current version.
+    is_current: Mapped[bool | None] = mapped_column(Boolean)
+    withdrawn_by: Mapped[int | None] = mapped_column(ForeignKey("audit_log.id"))
+
+    __table_args__ = (
+        UniqueConstraint("player_id", "version", name="uq_player_version_player_version"),
+        UniqueConstraint("player_id", "is_current", name="uq_player_version_player_current"),
+        CheckConstraint("sex IN ('M', 'F')", name="sex"),
+        CheckConstraint("is_current", name="is_current"),
+    )
+
+
+class PlayerNameToken(Base):
+    """Search index of player names: one row per word of the current name (ratingdb.names.tokens)."""
+
+    __tablename__ = "player_name_token"
+
+    token: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
 
 
 class RatingList(Base):
@@ -96,6 +145,8 @@ class ListEntry(Base):
 
     list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    # The player's details as published on this list (names and IDs are printed from this version).
+    player_version_id: Mapped[int] = mapped_column(ForeignKey("player_version.id"))
     rating: Mapped[int | None] = mapped_column(Integer)  # NULL = unrated
     games: Mapped[int] = mapped_column(Integer, default=0)  # rated games in the period that made the list
     k: Mapped[int | None] = mapped_column(Integer)  # K for the next period (published base K)
