@@ -73,7 +73,7 @@ def similarity(a: str, b: str) -> float:
 class Similar(NamedTuple):
     key: str
     score: float
-    index: int  # position in the choices given
+    position: int  # in the choices given
 
 
 def most_similar(name: str, keys: Sequence[str], *, limit: int = 5, cutoff: float = SIMILAR) -> list[Similar]:

@@ -155,7 +155,9 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["created_by"], ["audit_log.id"], name=op.f("fk_player_version_created_by_audit_log")
         ),
-        sa.ForeignKeyConstraint(["player_id"], ["player.id"], name=op.f("fk_player_version_player_id_player")),
+        sa.ForeignKeyConstraint(
+            ["player_id"], ["player.id"], name=op.f("fk_player_version_player_id_player")
+        ),
         sa.ForeignKeyConstraint(
             ["withdrawn_by"], ["audit_log.id"], name=op.f("fk_player_version_withdrawn_by_audit_log")
         ),
@@ -183,22 +185,23 @@ def upgrade() -> None:
     # No foreign key on merged_into either: SQLite cannot drop such a column again without that rebuild.
     op.execute("ALTER TABLE player ADD COLUMN merged_into INTEGER")
 
-    audit_id = bind.execute(
-        sa.text(
-            "INSERT INTO audit_log (action, detail) VALUES ('migrate-players', "
-            "'version 1 of every registered player''s details, as registered before versioning') "
-            "RETURNING id"
+    if bind.execute(sa.text("SELECT COUNT(*) FROM player")).scalar_one():
+        audit_id = bind.execute(
+            sa.text(
+                "INSERT INTO audit_log (action, detail) VALUES ('migrate-players', "
+                "'version 1 of every registered player''s details, as registered before versioning') "
+                "RETURNING id"
+            )
+        ).scalar_one()
+        bind.execute(
+            sa.text(
+                "INSERT INTO player_version (id, player_id, version, name, federation, sex, title, "
+                "birth_year, fide_id, national_id, deceased, created_by, is_current) "
+                "SELECT id, id, 1, name, federation, sex, title, birth_year, fide_id, national_id, deceased, "
+                ":audit, TRUE FROM player"
+            ),
+            {"audit": audit_id},
         )
-    ).scalar_one()
-    bind.execute(
-        sa.text(
-            "INSERT INTO player_version (id, player_id, version, name, federation, sex, title, birth_year, "
-            "fide_id, national_id, deceased, created_by, is_current) "
-            "SELECT id, id, 1, name, federation, sex, title, birth_year, fide_id, national_id, deceased, "
-            ":audit, TRUE FROM player"
-        ),
-        {"audit": audit_id},
-    )
     op.execute("UPDATE player SET current_version_id = id")
     if postgres:
         op.execute(

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import ListEntry, Player, RatingList
+from ratingdb.models import ListEntry, PlayerVersion, RatingList
 
 Category = Literal["open", "women", "juniors", "girls", "seniors50", "seniors65"]
 CATEGORIES: Final[tuple[Category, ...]] = get_args(Category)
@@ -61,34 +61,35 @@ def top_list(
     Age categories need a birth year: players without one are left out of them.
     """
     year = rating_list.list_date.year
+    # Names, federations and birth years as the list published them (categories included).
     query = (
         select(
-            Player.fide_id,
-            Player.national_id,
-            Player.name,
-            Player.title,
-            Player.federation,
-            Player.sex,
-            Player.birth_year,
+            PlayerVersion.fide_id,
+            PlayerVersion.national_id,
+            PlayerVersion.name,
+            PlayerVersion.title,
+            PlayerVersion.federation,
+            PlayerVersion.sex,
+            PlayerVersion.birth_year,
             ListEntry.rating,
             ListEntry.games,
             ListEntry.k,
             ListEntry.flag,
         )
-        .join(Player, Player.id == ListEntry.player_id)
+        .join(PlayerVersion, PlayerVersion.id == ListEntry.player_version_id)
         .where(ListEntry.list_id == rating_list.id, ListEntry.rating.is_not(None))
-        .order_by(ListEntry.rating.desc(), Player.name, Player.id)
+        .order_by(ListEntry.rating.desc(), PlayerVersion.name, ListEntry.player_id)
     )
     if category in ("women", "girls"):
-        query = query.where(Player.sex == "F")
+        query = query.where(PlayerVersion.sex == "F")
     if category in ("juniors", "girls"):
-        query = query.where(Player.birth_year >= year - JUNIOR_MAX_AGE)
+        query = query.where(PlayerVersion.birth_year >= year - JUNIOR_MAX_AGE)
     if category == "seniors50":
-        query = query.where(Player.birth_year <= year - SENIOR_50_MIN_AGE)
+        query = query.where(PlayerVersion.birth_year <= year - SENIOR_50_MIN_AGE)
     if category == "seniors65":
-        query = query.where(Player.birth_year <= year - SENIOR_65_MIN_AGE)
+        query = query.where(PlayerVersion.birth_year <= year - SENIOR_65_MIN_AGE)
     if federation is not None:
-        query = query.where(Player.federation == federation.strip().upper())
+        query = query.where(PlayerVersion.federation == federation.strip().upper())
     if active_only:
         query = query.where((ListEntry.flag.is_(None)) | (ListEntry.flag.not_in(INACTIVE_FLAGS)))
     if limit is not None:

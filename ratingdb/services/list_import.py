@@ -14,15 +14,15 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import ImmutableList
+from ratingdb.errors import DuplicatePlayer, ImmutableList
 from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import RatingList
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
 from ratingdb.services.lists import list_on
+from ratingdb.services.players import DETAIL_COLUMNS, Details, audit, change_players, register_players
 
 BATCH = 20_000
-PLAYER_FIELDS = ("name", "federation", "sex", "title", "birth_year")
 
 
 @dataclass
@@ -60,6 +60,12 @@ def import_list(
         session.add(lst)
         lists[rating_type] = lst
     session.flush()
+    audit_id = audit(
+        session,
+        "import-list",
+        f"imported the {', '.join(rating_types)} list dated {list_date.isoformat()} from {source}; "
+        "players registered or their details changed by it",
+    )
     summary.lists = {t: lst.id for t, lst in lists.items()}
     summary.entries = dict.fromkeys(rating_types, 0)
     summary.rated = dict.fromkeys(rating_types, 0)
@@ -68,14 +74,14 @@ def import_list(
     try:
         done = 0
         for batch in _batches(iter(rows), BATCH):
-            ids = _upsert_players(driver, batch, summary)
+            ids = _upsert_players(driver, batch, summary, audit_id)
             entries: list[tuple[Any, ...]] = []
             for rating_type, lst in lists.items():
                 before = len(entries)
                 for row in batch:
                     rating = row.ratings.get(rating_type)
                     if rating is not None:
-                        entries.append(_entry(lst.id, ids[row.line], row, rating, list_date))
+                        entries.append(_entry(lst.id, *ids[row.line], row, rating, list_date))
                         summary.rated[rating_type] += rating.rating is not None
                 summary.entries[rating_type] += len(entries) - before
             driver.write("list_entry", LIST_ENTRY_COLUMNS, entries)
@@ -92,7 +98,9 @@ def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
         yield batch
 
 
-def _entry(list_id: int, player_id: int, row: ListRow, r: ListRating, list_date: dt.date) -> tuple[Any, ...]:
+def _entry(
+    list_id: int, player_id: int, version_id: int, row: ListRow, r: ListRating, list_date: dt.date
+) -> tuple[Any, ...]:
     games_total, reached_2400, reached_2300 = derived_state(r, row.birth_year, list_date)
     rated = r.rating is not None
     flag = row.flag if rated and row.flag in ("i", "w", "wi") else None
@@ -112,6 +120,7 @@ def _entry(list_id: int, player_id: int, row: ListRow, r: ListRating, list_date:
         reached_2300,
         last_active,
         None,
+        version_id,
     )
 
 
@@ -141,61 +150,83 @@ def derived_state(r: ListRating, birth_year: int | None, list_date: dt.date) -> 
     return games_total, reached_2400, reached_2300
 
 
-def _upsert_players(driver: Driver, batch: list[ListRow], summary: ListImportSummary) -> dict[int, int]:
-    """Line number → player id for the batch; new players inserted, changed details updated."""
+def _upsert_players(
+    driver: Driver, batch: list[ListRow], summary: ListImportSummary, audit_id: int
+) -> dict[int, tuple[int, int]]:
+    """Line number → (player id, version id) for the batch; new players registered, changed details
+    made a new version (the file is silent about nothing it leaves empty: the database keeps those)."""
     known = _known_players(driver, batch)
-    ids: dict[int, int] = {}
+    ids: dict[int, tuple[int, int]] = {}
     new_rows: list[ListRow] = []
-    updates: list[tuple[Any, ...]] = []
+    changes: list[tuple[int, Details]] = []
+    changed_lines: list[tuple[int, int]] = []  # (line, player id)
     for r in batch:
         found = known.get(_key(r))
         if found is None:
             new_rows.append(r)
             continue
-        player_id, current = found
-        ids[r.line] = player_id
-        # Keep what the database knows where the file is silent (an empty birth year, say).
-        wanted = tuple(new if new is not None else old for new, old in zip(_details(r), current, strict=True))
+        player_id, version_id, current = found
+        kept = (new if new is not None else old for new, old in zip(_details(r), current[:7], strict=True))
+        wanted = Details._make((*kept, current.deceased))
         if wanted != current:
-            updates.append((*wanted, player_id))
+            changes.append((player_id, wanted))
+            changed_lines.append((r.line, player_id))
+        else:
+            ids[r.line] = (player_id, version_id)
     if new_rows:
-        driver.write(
-            "player",
-            ("fide_id", "national_id", *PLAYER_FIELDS),
-            [(r.fide_id, r.national_id, *_details(r)) for r in new_rows],
-        )
-        created = _known_players(driver, new_rows)
-        for r in new_rows:
-            ids[r.line] = created[_key(r)][0]
+        registered = register_players(driver, [Details(*_details(r)) for r in new_rows], audit_id)
+        for r, reg in zip(new_rows, registered, strict=True):
+            ids[r.line] = reg
         summary.new_players += len(new_rows)
-    if updates:
-        assignments = ", ".join(f"{name} = ?" for name in PLAYER_FIELDS)
-        driver.execute_many(f"UPDATE player SET {assignments} WHERE id = ?", updates)
-        summary.updated_players += len(updates)
+    if changes:
+        _refuse_taken_ids(driver, changes)
+        new_versions = change_players(driver, changes, audit_id)
+        for line, player_id in changed_lines:
+            ids[line] = (player_id, new_versions[player_id])
+        summary.updated_players += len(changes)
     return ids
+
+
+def _refuse_taken_ids(driver: Driver, changes: list[tuple[int, Details]]) -> None:
+    """A row that gives a registered player an ID another player holds names one person twice."""
+    for column in ("fide_id", "national_id"):
+        index = DETAIL_COLUMNS.index(column)
+        wanted = {d[index]: pid for pid, d in changes if d[index] is not None}
+        keys = list(wanted)
+        for start in range(0, len(keys), 10_000):
+            chunk = keys[start : start + 10_000]
+            marks = ", ".join("?" * len(chunk))
+            for holder, value, name in driver.rows(
+                f"SELECT id, {column}, name FROM player WHERE {column} IN ({marks})", chunk
+            ):
+                if holder != wanted[value]:
+                    what = "FIDE ID" if column == "fide_id" else "national ID"
+                    raise DuplicatePlayer(
+                        f"the list gives {what} {value} to player {wanted[value]}, but player {holder} "
+                        f"({name}) has it: if they are one person, run `ratingdb player merge` first"
+                    )
 
 
 def _key(r: ListRow) -> tuple[str, object]:
     return ("fide", r.fide_id) if r.fide_id else ("national", r.national_id)
 
 
-def _known_players(
-    driver: Driver, rows: list[ListRow]
-) -> dict[tuple[str, object], tuple[int, tuple[Any, ...]]]:
-    """Registered players among `rows`, by FIDE ID (else national ID): id and current details."""
-    found: dict[tuple[str, object], tuple[int, tuple[Any, ...]]] = {}
-    columns = ", ".join(("id", "fide_id", "national_id", *PLAYER_FIELDS))
+def _known_players(driver: Driver, rows: list[ListRow]) -> dict[tuple[str, object], tuple[int, int, Details]]:
+    """Registered players among `rows`, by FIDE ID (else national ID): id, current version, details."""
+    found: dict[tuple[str, object], tuple[int, int, Details]] = {}
+    columns = ", ".join(("id", "current_version_id", *DETAIL_COLUMNS))
     for kind, column in (("fide", "fide_id"), ("national", "national_id")):
         keys = [k for k_kind, k in map(_key, rows) if k_kind == kind]
         for start in range(0, len(keys), 10_000):
             chunk = keys[start : start + 10_000]
             marks = ", ".join("?" * len(chunk))
             for row in driver.rows(f"SELECT {columns} FROM player WHERE {column} IN ({marks})", chunk):
-                key = row[1] if kind == "fide" else row[2]
-                found[(kind, key)] = (row[0], tuple(row[3:]))
+                details = Details._make((*row[2:9], bool(row[9])))
+                key = details.fide_id if kind == "fide" else details.national_id
+                found[(kind, key)] = (row[0], row[1], details)
     return found
 
 
 def _details(r: ListRow) -> tuple[Any, ...]:
-    # In PLAYER_FIELDS order; spelled out because it runs once per line of a 1.9-million-line list.
-    return (r.name, r.federation, r.sex, r.title, r.birth_year)
+    # In Details order up to the IDs; spelled out because it runs once per line of a 1.9-million-line list.
+    return (r.name, r.federation, r.sex, r.title, r.birth_year, r.fide_id, r.national_id)

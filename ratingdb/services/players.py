@@ -1,0 +1,368 @@
+"""The player register: register, change, find, merge and remove players; every change of details versioned.
+
+Takes a Session, never commits. A player's details live in immutable `player_version` rows; the
+`player` row holds identity and a copy of the current version (lookups by ID read one row). Writes go
+through the bulk driver because list imports register or update players by the hundred thousand.
+Names are compared by ratingdb.names. No CLI, formats or report imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import delete, exists, func, or_, select
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import ConfigError, UnknownPlayer
+from ratingdb.models import (
+    AuditEntry,
+    CalcGame,
+    CalcPlayer,
+    EventPlayer,
+    Game,
+    ListEntry,
+    Player,
+    PlayerNameToken,
+    PlayerVersion,
+)
+from ratingdb.names import SIMILAR, most_similar, name_key, tokens
+from ratingdb.services.bulk import Driver
+
+# A federation setting: the first national ID given to a player registered without any ID.
+NATIONAL_ID_START = 1
+# At most this many players sharing a word with a name are scored for similarity (common first names).
+SIMILAR_CANDIDATES = 5_000
+
+
+class Details(NamedTuple):
+    """A player's versioned details, in the column order of `player_version` (and of `player`)."""
+
+    name: str
+    federation: str | None = None
+    sex: str | None = None
+    title: str | None = None
+    birth_year: int | None = None
+    fide_id: int | None = None
+    national_id: str | None = None
+    deceased: bool = False
+
+
+DETAIL_COLUMNS = Details._fields
+PLAYER_COLUMNS = ("id", *DETAIL_COLUMNS, "name_key", "current_version_id")
+VERSION_COLUMNS = ("id", "player_id", "version", *DETAIL_COLUMNS, "created_by", "is_current")
+
+
+class Registered(NamedTuple):
+    player_id: int
+    version_id: int
+
+
+def audit(session: Session, action: str, detail: str) -> int:
+    """Write one audit row and return its id (versions name the row that made them)."""
+    entry = AuditEntry(action=action, detail=detail)
+    session.add(entry)
+    session.flush()
+    return entry.id
+
+
+def details_of(player: Player) -> Details:
+    return Details(*(getattr(player, c) for c in DETAIL_COLUMNS))
+
+
+def register_players(driver: Driver, details: Sequence[Details], audit_id: int) -> list[Registered]:
+    """Register new players, each with version 1 of its details, made by the audit row `audit_id`."""
+    if not details:
+        return []
+    player_ids = driver.reserve_ids("player", len(details))
+    version_ids = driver.reserve_ids("player_version", len(details))
+    driver.write(
+        "player",
+        PLAYER_COLUMNS,
+        [
+            (pid, *d, name_key(d.name), vid)
+            for pid, vid, d in zip(player_ids, version_ids, details, strict=True)
+        ],
+    )
+    driver.write(
+        "player_version",
+        VERSION_COLUMNS,
+        [
+            (vid, pid, 1, *d, audit_id, True)
+            for pid, vid, d in zip(player_ids, version_ids, details, strict=True)
+        ],
+    )
+    _write_tokens(driver, zip(player_ids, (d.name for d in details), strict=True))
+    return [Registered(p, v) for p, v in zip(player_ids, version_ids, strict=True)]
+
+
+def change_players(driver: Driver, changes: Sequence[tuple[int, Details]], audit_id: int) -> dict[int, int]:
+    """Give each player a new version with the new details; returns player id → new version id.
+
+    The current version is withdrawn (never changed otherwise), the next one added, and the player row's
+    copy of the details updated. The search tokens follow a changed name.
+    """
+    if not changes:
+        return {}
+    current: dict[int, tuple[int, int, str]] = {}  # player → (version id, version number, name)
+    ids = [pid for pid, _ in changes]
+    for chunk in _chunks(ids, 500):
+        marks = ", ".join("?" * len(chunk))
+        for pid, vid, number, name in driver.rows(
+            "SELECT p.id, v.id, v.version, p.name FROM player p JOIN player_version v "
+            f"ON v.id = p.current_version_id WHERE p.id IN ({marks})",
+            chunk,
+        ):
+            current[pid] = (vid, number, name)
+    version_ids = driver.reserve_ids("player_version", len(changes))
+    driver.execute_many(
+        "UPDATE player_version SET is_current = NULL, withdrawn_by = ? WHERE id = ?",
+        [(audit_id, current[pid][0]) for pid in ids],
+    )
+    driver.write(
+        "player_version",
+        VERSION_COLUMNS,
+        [
+            (vid, pid, current[pid][1] + 1, *d, audit_id, True)
+            for vid, (pid, d) in zip(version_ids, changes, strict=True)
+        ],
+    )
+    assignments = ", ".join(f"{c} = ?" for c in (*DETAIL_COLUMNS, "name_key", "current_version_id"))
+    driver.execute_many(
+        f"UPDATE player SET {assignments} WHERE id = ?",
+        [(*d, name_key(d.name), vid, pid) for vid, (pid, d) in zip(version_ids, changes, strict=True)],
+    )
+    renamed = [(pid, d.name) for pid, d in changes if d.name != current[pid][2]]
+    if renamed:
+        driver.execute_many(
+            "DELETE FROM player_name_token WHERE player_id = ?", [(pid,) for pid, _ in renamed]
+        )
+        _write_tokens(driver, renamed)
+    return {pid: vid for vid, (pid, _) in zip(version_ids, changes, strict=True)}
+
+
+def _write_tokens(driver: Driver, names: Iterable[tuple[int, str]]) -> None:
+    driver.write(
+        "player_name_token",
+        ("token", "player_id"),
+        [(token, pid) for pid, name in names for token in sorted(set(tokens(name)))],
+    )
+
+
+def next_national_ids(driver: Driver, count: int, start: int = NATIONAL_ID_START) -> list[str]:
+    """`count` free numeric national IDs: after the highest numeric one registered, at least `start`."""
+    if count == 0:
+        return []
+    if driver.dialect == "postgresql":
+        # Two imports at once must not hand out the same numbers: the second waits for the first.
+        driver.rows("SELECT pg_advisory_xact_lock(hashtext('ratingdb-national-ids'))")
+        numeric = "national_id ~ '^[0-9]{1,18}$'"
+    elif driver.dialect == "sqlite":
+        numeric = "national_id <> '' AND national_id NOT GLOB '*[^0-9]*' AND length(national_id) <= 18"
+    else:
+        numeric = "national_id REGEXP '^[0-9]{1,18}$'"
+    highest = driver.rows(f"SELECT MAX(CAST(national_id AS BIGINT)) FROM player WHERE {numeric}")[0][0]
+    first = max(start, (highest or 0) + 1)
+    return [str(n) for n in range(first, first + count)]
+
+
+def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+# -- lookups ---------------------------------------------------------------------------------------------
+
+
+def find_by_id(session: Session, ident: str) -> Player:
+    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into."""
+    text = ident.strip()
+    found = None
+    if text.isdigit() and len(text) <= 18:
+        found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
+    if found is None:
+        found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()
+    if found is None:
+        raise UnknownPlayer(
+            f"no player has FIDE ID or national ID '{ident}': `ratingdb player find NAME` searches by name"
+        )
+    return kept(session, found)
+
+
+def kept(session: Session, player: Player) -> Player:
+    """The player a merged duplicate points to (itself when not merged)."""
+    seen = {player.id}
+    while player.merged_into is not None:
+        nxt = session.get(Player, player.merged_into)
+        if nxt is None or nxt.id in seen:  # pragma: no cover - merge refuses cycles
+            break
+        seen.add(nxt.id)
+        player = nxt
+    return player
+
+
+def versions(session: Session, player_id: int) -> list[tuple[PlayerVersion, AuditEntry]]:
+    """Every version of a player's details with the audit row that made it, oldest first."""
+    return [
+        (v, a)
+        for v, a in session.execute(
+            select(PlayerVersion, AuditEntry)
+            .join(AuditEntry, AuditEntry.id == PlayerVersion.created_by)
+            .where(PlayerVersion.player_id == player_id)
+            .order_by(PlayerVersion.version)
+        ).tuples()
+    ]
+
+
+def find_players(
+    session: Session,
+    text: str,
+    *,
+    federation: str | None = None,
+    born: int | None = None,
+    limit: int = 50,
+) -> list[Player]:
+    """Players whose FIDE ID or national ID is `text`, or whose name has a word starting with each word
+    of `text` (case, accents, punctuation and word order ignored); merged duplicates left out.
+
+    Fast on a million players: the longest query word is looked up in the name-token index (a range
+    scan), and only those players are checked for the other words.
+    """
+    query_tokens = tokens(text)
+    if not query_tokens:
+        raise ConfigError(f"'{text}' has no letters or digits to search for: give part of a name or an ID")
+    fed = federation.strip().upper() if federation else None
+    results: dict[int, Player] = {}
+    stripped = text.strip()
+    if stripped.isdigit() and len(stripped) <= 18:
+        for p in session.scalars(select(Player).where(Player.fide_id == int(stripped))):
+            results[p.id] = p
+    for p in session.scalars(select(Player).where(Player.national_id == stripped)):
+        results[p.id] = p
+    longest = max(query_tokens, key=len)
+    low, high = longest, longest[:-1] + chr(ord(longest[-1]) + 1)
+    candidates = (
+        select(Player)
+        .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
+        .where(PlayerNameToken.token >= low, PlayerNameToken.token < high, Player.merged_into.is_(None))
+        .distinct()
+    )
+    if fed is not None:
+        candidates = candidates.where(Player.federation == fed)
+    if born is not None:
+        candidates = candidates.where(Player.birth_year == born)
+    for p in session.scalars(candidates):
+        name_words = p.name_key.split()
+        if all(any(w.startswith(q) for w in name_words) for q in query_tokens):
+            results.setdefault(p.id, p)
+    found = [
+        p
+        for p in results.values()
+        if (fed is None or p.federation == fed) and (born is None or p.birth_year == born)
+    ]
+    found.sort(key=lambda p: (p.name_key, p.id))
+    return found[:limit]
+
+
+def count_players(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Player)) or 0
+
+
+def describe(player: Player | Details | Any) -> str:
+    """ "Name (FIDE 123, national 45, born 2010, IRL)": how a player is named in messages."""
+    parts = []
+    if player.fide_id:
+        parts.append(f"FIDE {player.fide_id}")
+    if player.national_id:
+        parts.append(f"national {player.national_id}")
+    if player.birth_year:
+        parts.append(f"born {player.birth_year}")
+    if player.federation:
+        parts.append(player.federation)
+    return f"{player.name} ({', '.join(parts) or 'no ID'})"
+
+
+def similar_players(
+    session: Session, name: str, *, exclude: Iterable[int] = (), limit: int = 5, cutoff: float = SIMILAR
+) -> list[Player]:
+    """Registered players whose names are like `name` (possible duplicates), most alike first.
+
+    Candidates share at least one word with the name (the token index), then rapidfuzz scores them;
+    a misspelt surname is still found through the first name.
+    """
+    words = sorted(set(tokens(name)), key=len, reverse=True)
+    if not words:
+        return []
+    skip = set(exclude)
+    candidates = [
+        p
+        for p in session.scalars(
+            select(Player)
+            .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
+            .where(PlayerNameToken.token.in_(words), Player.merged_into.is_(None))
+            .distinct()
+            .limit(SIMILAR_CANDIDATES)
+        )
+        if p.id not in skip
+    ]
+    best = most_similar(name, [p.name_key for p in candidates], limit=limit, cutoff=cutoff)
+    return [candidates[s.position] for s in best]
+
+
+def remove_unreferenced_players(
+    session: Session, player_ids: Sequence[int], *, registered_by: str
+) -> list[str]:
+    """Remove those of `player_ids` that nothing refers to any more and that an action `registered_by`
+    (such as "import-trf") registered; returns how each removed player is described.
+
+    Nothing refers to a player who has no list entry, no event line, no game, no calculation record and
+    no duplicate merged into it. Their versions and search tokens go with them.
+    """
+    if not player_ids:
+        return []
+    p = Player.__table__.c
+    dup = Player.__table__.alias("dup")
+    referenced = or_(
+        *(
+            exists().where(column == p.id)
+            for column in (
+                ListEntry.player_id,
+                EventPlayer.player_id,
+                Game.white_id,
+                Game.black_id,
+                CalcPlayer.player_id,
+                CalcGame.opponent_id,
+            )
+        ),
+        exists().where(dup.c.merged_into == p.id),
+    )
+    first = (
+        select(AuditEntry.action)
+        .join(PlayerVersion, PlayerVersion.created_by == AuditEntry.id)
+        .where(PlayerVersion.player_id == p.id, PlayerVersion.version == 1)
+    )
+    doomed = list(
+        session.scalars(
+            select(Player)
+            .where(Player.id.in_(player_ids), ~referenced, first.scalar_subquery() == registered_by)
+            .order_by(Player.id)
+        )
+    )
+    if not doomed:
+        return []
+    ids = [d.id for d in doomed]
+    described = [describe(d) for d in doomed]
+    session.execute(delete(PlayerNameToken).where(PlayerNameToken.player_id.in_(ids)))
+    session.execute(delete(PlayerVersion).where(PlayerVersion.player_id.in_(ids)))
+    session.execute(delete(Player).where(Player.id.in_(ids)))
+    return described
+
+
+def register_player(session: Session, details: Details, audit_id: int) -> Player:
+    """Register one player (version 1 of `details`) and return it."""
+    driver = Driver(session)
+    try:
+        (registered,) = register_players(driver, [details], audit_id)
+    finally:
+        driver.restore()
+    return session.get_one(Player, registered.player_id)
