@@ -23,7 +23,10 @@ def player(
     session: Session, name: str, *, birth_year: int | None = 1990, sex: str = "M", fide_id: int | None = None
 ) -> Player:
     details = Details(
-        name=name, birth_year=birth_year, sex=sex, fide_id=fide_id if fide_id is not None else next(_ids) + 900000
+        name=name,
+        birth_year=birth_year,
+        sex=sex,
+        fide_id=fide_id if fide_id is not None else next(_ids) + 900000,
     )
     return register_player(session, details, audit(session, "test", f"registered {name} for a test"))
 

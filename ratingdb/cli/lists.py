@@ -1,4 +1,4 @@
-"""CLI: `list`, `player` and `calculation` — published lists, a player's history, a stored calculation."""
+"""CLI: `list` and `calculation` — published lists and a stored calculation (`player` is in players.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,18 @@ from typing import Annotated, TextIO
 import typer
 
 from ratingdb.cli.app import LOOKUP, app
-from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
+from ratingdb.cli.common import (
+    check_type,
+    parse_date,
+    parse_period,
+    player_heading,
+    render_rows,
+    transaction,
+    user_errors,
+)
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
-from ratingdb.models import Player
-from ratingdb.reports.lists import ListLine, calculation, find_list, find_player, list_lines, player_history
+from ratingdb.reports.lists import ListLine, calculation, find_list, find_player, list_lines
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 LIST_COLUMNS = [
@@ -113,40 +120,6 @@ def _as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
     )
 
 
-@app.command("player", rich_help_panel=LOOKUP)
-@user_errors
-def player_command(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
-    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
-) -> None:
-    """A player's ratings, changes, K and flags on every list."""
-    if rating_type is not None:
-        check_type(rating_type)
-    with transaction() as session:
-        player = find_player(session, ident)
-        history = player_history(session, player, rating_type)
-        heading = _player_heading(player)
-    rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
-    if fmt == "table":
-        typer.echo(heading)
-    render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
-
-
-def _player_heading(player: Player) -> str:
-    ids = ", ".join(
-        x
-        for x in (
-            f"FIDE {player.fide_id}" if player.fide_id else "",
-            f"national {player.national_id}" if player.national_id else "",
-        )
-        if x
-    )
-    born = f", born {player.birth_year}" if player.birth_year else ""
-    title = f"{player.title} " if player.title else ""
-    return f"{title}{player.name} ({ids or 'no ID'}){born}, {player.federation or '—'}"
-
-
 def _points(x100: int | None) -> str:
     return "—" if x100 is None else f"{Decimal(x100) / 100:.2f}"
 
@@ -167,7 +140,7 @@ def calculation_command(
     p = parse_period(period)
     with transaction() as session:
         calc = calculation(session, find_player(session, ident), p, rating_type)
-        heading = _player_heading(calc.player)
+        heading = player_heading(calc.player)
     typer.echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
     rec, entry = calc.record, calc.entry
     if rec is None:

@@ -273,7 +273,7 @@ def _match_players(
         elif not candidates:
             unknown.append(p)
         else:
-            listed = "; ".join(f"{describe(c)} `{c.fide_id or c.national_id}`" for c in candidates)
+            listed = "; ".join(describe(c) for c in candidates)
             ambiguous.append(f"player {p.rank} {describe(p)} could be any of: {listed}")
     if ambiguous:
         raise AmbiguousPlayer(

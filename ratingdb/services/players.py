@@ -9,30 +9,39 @@ Names are compared by ratingdb.names. No CLI, formats or report imports.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, exists, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, delete, exists, func, or_, select, update
+from sqlalchemy.orm import Session, aliased
 
-from ratingdb.errors import ConfigError, UnknownPlayer
+from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
 from ratingdb.models import (
     AuditEntry,
     CalcGame,
     CalcPlayer,
+    Event,
     EventPlayer,
     Game,
     ListEntry,
     Player,
     PlayerNameToken,
     PlayerVersion,
+    RatingList,
 )
 from ratingdb.names import SIMILAR, most_similar, name_key, tokens
+from ratingdb.rating import Period
 from ratingdb.services.bulk import Driver
+from ratingdb.services.lists import is_closed
 
 # A federation setting: the first national ID given to a player registered without any ID.
 NATIONAL_ID_START = 1
 # At most this many players sharing a word with a name are scored for similarity (common first names).
 SIMILAR_CANDIDATES = 5_000
+# `player duplicates` compares all pairs of a (federation, birth year) block up to this size, and each
+# name with its next DUPLICATE_WINDOW names in key order in bigger blocks.
+DUPLICATE_BLOCK = 3_000
+DUPLICATE_WINDOW = 20
 
 
 class Details(NamedTuple):
@@ -210,7 +219,7 @@ def versions(session: Session, player_id: int) -> list[tuple[PlayerVersion, Audi
             .join(AuditEntry, AuditEntry.id == PlayerVersion.created_by)
             .where(PlayerVersion.player_id == player_id)
             .order_by(PlayerVersion.version)
-        ).tuples()
+        )
     ]
 
 
@@ -366,3 +375,215 @@ def register_player(session: Session, details: Details, audit_id: int) -> Player
     finally:
         driver.restore()
     return session.get_one(Player, registered.player_id)
+
+
+# -- the register's commands -----------------------------------------------------------------------------
+
+
+def _refuse_taken(session: Session, details: Details, player_id: int | None) -> None:
+    for column, what in (("fide_id", "FIDE ID"), ("national_id", "national ID")):
+        value = getattr(details, column)
+        if value is None:
+            continue
+        holder = session.scalars(select(Player).where(getattr(Player, column) == value)).one_or_none()
+        if holder is not None and holder.id != player_id:
+            raise DuplicatePlayer(
+                f"{what} {value} belongs to {describe(holder)} already: if that is the same person, "
+                f"`ratingdb player merge` the two instead"
+            )
+
+
+def add_player(session: Session, details: Details, *, start: int = NATIONAL_ID_START) -> Player:
+    """Register a player by hand; without any ID it gets the next free national ID."""
+    _refuse_taken(session, details, None)
+    driver = Driver(session)
+    try:
+        if details.fide_id is None and details.national_id is None:
+            details = details._replace(national_id=next_national_ids(driver, 1, start)[0])
+        audit_id = audit(session, "player-add", f"registered {describe(details)} by hand")
+        (registered,) = register_players(driver, [details], audit_id)
+    finally:
+        driver.restore()
+    return session.get_one(Player, registered.player_id)
+
+
+def edit_player(
+    session: Session, player: Player, changes: dict[str, Any], reason: str
+) -> tuple[Details, Details]:
+    """Give `player` a new version of its details with `changes`; returns (before, after).
+
+    Lists published before keep showing the earlier version; the next close uses the new details (a
+    corrected birth year changes K from the next list on).
+    """
+    if player.merged_into is not None:
+        raise DuplicatePlayer(
+            f"player {describe(player)} was merged into player {player.merged_into}: edit that player"
+        )
+    before = details_of(player)
+    after = before._replace(**changes)
+    if after == before:
+        raise ConfigError(f"nothing to change: {describe(player)} already has these details")
+    if not after.name.strip():
+        raise ConfigError("a player's name cannot be empty")
+    _refuse_taken(session, after, player.id)
+    what = ", ".join(
+        f"{c} {getattr(before, c)!r} → {getattr(after, c)!r}"
+        for c in DETAIL_COLUMNS
+        if getattr(before, c) != getattr(after, c)
+    )
+    audit_id = audit(session, "player-edit", f"player {player.id} {before.name}: {what}; reason: {reason}")
+    driver = Driver(session)
+    try:
+        change_players(driver, [(player.id, after)], audit_id)
+    finally:
+        driver.restore()
+    session.expire(player)
+    return before, after
+
+
+def merge_players(session: Session, duplicate: Player, keep: Player, reason: str) -> str:
+    """Merge `duplicate` into `keep`: its events of open periods are re-pointed to `keep`, its IDs resolve
+    to `keep` from now on. Refused when both played in one event, when the duplicate has games in a
+    closed period (those explain a published list), or when it is on a list `keep` is not on.
+    """
+    if duplicate.id == keep.id:
+        raise ConfigError(f"{describe(keep)} cannot be merged into itself")
+    for p in (duplicate, keep):
+        if p.merged_into is not None:
+            raise DuplicatePlayer(f"{describe(p)} was merged into player {p.merged_into} already")
+    other = aliased(EventPlayer)
+    both = session.scalars(
+        select(Event)
+        .join(EventPlayer, EventPlayer.event_id == Event.id)
+        .where(EventPlayer.player_id == duplicate.id)
+        .where(Event.id.in_(select(other.event_id).where(other.player_id == keep.id)))
+        .order_by(Event.id)
+    ).all()
+    if both:
+        names = ", ".join(f"{e.id} '{e.name}'" for e in both)
+        raise DuplicatePlayer(
+            f"{describe(duplicate)} and {describe(keep)} both played in event {names}: two players of one "
+            "event are two people, so they are not merged"
+        )
+    events = session.scalars(
+        select(Event)
+        .join(EventPlayer, EventPlayer.event_id == Event.id)
+        .where(EventPlayer.player_id == duplicate.id)
+        .order_by(Event.id)
+    ).all()
+    closed = [e for e in events if is_closed(session, e.rating_type, Period.parse(e.period))]
+    if closed:
+        names = ", ".join(f"{e.id} '{e.name}' ({e.rating_type} {e.period})" for e in closed)
+        raise PeriodAlreadyClosed(
+            f"{describe(duplicate)} has games in closed periods (event {names}): their list is published "
+            "and explained by those games; reopen the period first (issue of corrections), then merge"
+        )
+    kept_entry = aliased(ListEntry)
+    on_lists = session.execute(
+        select(RatingList.rating_type, RatingList.list_date)
+        .join(ListEntry, ListEntry.list_id == RatingList.id)
+        .outerjoin(kept_entry, and_(kept_entry.list_id == RatingList.id, kept_entry.player_id == keep.id))
+        .where(ListEntry.player_id == duplicate.id, kept_entry.player_id.is_(None))
+        .order_by(RatingList.list_date.desc())
+    ).first()
+    if on_lists is not None:
+        raise DuplicatePlayer(
+            f"{describe(duplicate)} is on the {on_lists[0]} list dated {on_lists[1].isoformat()} and "
+            f"{describe(keep)} is not: keep the listed one (`ratingdb player merge "
+            f"{keep.fide_id or keep.national_id} {duplicate.fide_id or duplicate.national_id}`)"
+        )
+    ids = [e.id for e in events]
+    if ids:
+        session.execute(
+            update(EventPlayer)
+            .where(EventPlayer.event_id.in_(ids), EventPlayer.player_id == duplicate.id)
+            .values(player_id=keep.id)
+        )
+        for column in (Game.white_id, Game.black_id):
+            session.execute(
+                update(Game).where(Game.event_id.in_(ids), column == duplicate.id).values({column: keep.id})
+            )
+    detail = (
+        f"merged player {duplicate.id} {describe(duplicate)} into player {keep.id} {describe(keep)}; "
+        f"{len(ids)} event(s) re-pointed; reason: {reason}"
+    )
+    audit(session, "player-merge", detail)
+    session.execute(update(Player).where(Player.id == duplicate.id).values(merged_into=keep.id))
+    session.expire_all()
+    return detail
+
+
+@dataclass(frozen=True)
+class LikelyDuplicate:
+    first: Player
+    second: Player
+    why: str
+
+
+def likely_duplicates(session: Session, *, limit: int = 200) -> list[LikelyDuplicate]:
+    """Pairs of registered players that may be one person: the same normalised name and birth year, or
+    very similar names (rapidfuzz) in the same federation and birth year.
+
+    Compared within (federation, birth year) blocks: a person's duplicate agrees on both, and the blocks
+    keep the comparisons few even on a million players.
+    """
+    from rapidfuzz import fuzz, process
+
+    found: list[LikelyDuplicate] = []
+    seen: set[tuple[int, int]] = set()
+    same = session.execute(
+        select(Player.name_key, Player.birth_year)
+        .where(Player.merged_into.is_(None))
+        .group_by(Player.name_key, Player.birth_year)
+        .having(func.count() > 1)
+        .order_by(Player.name_key, Player.birth_year)
+    ).all()
+    for key, born in same:
+        group = list(
+            session.scalars(
+                select(Player)
+                .where(
+                    Player.name_key == key,
+                    Player.birth_year.is_(None) if born is None else Player.birth_year == born,
+                )
+                .where(Player.merged_into.is_(None))
+                .order_by(Player.id)
+            )
+        )
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                seen.add((a.id, b.id))
+                found.append(LikelyDuplicate(a, b, "same name and birth year"))
+    blocks: dict[tuple[str | None, int | None], list[tuple[int, str]]] = {}
+    for pid, key, fed, born in session.execute(
+        select(Player.id, Player.name_key, Player.federation, Player.birth_year)
+        .where(Player.merged_into.is_(None), Player.federation.is_not(None))
+        .order_by(Player.id)
+    ):
+        blocks.setdefault((fed, born), []).append((pid, key))
+    pairs: list[tuple[int, int, float]] = []
+    for members in blocks.values():
+        if len(members) < 2:
+            continue
+        if len(members) > DUPLICATE_BLOCK:
+            # Too many for all pairs (a matrix of n²): compare each name with its neighbours in key order.
+            members.sort(key=lambda m: m[1])
+            for i, (a_id, a_key) in enumerate(members):
+                for b_id, b_key in members[i + 1 : i + 1 + DUPLICATE_WINDOW]:
+                    score = fuzz.token_sort_ratio(a_key, b_key, score_cutoff=SIMILAR)
+                    if score and a_key != b_key:
+                        pairs.append((min(a_id, b_id), max(a_id, b_id), float(score)))
+            continue
+        keys = [k for _, k in members]
+        scores = process.cdist(keys, keys, scorer=fuzz.token_sort_ratio, score_cutoff=SIMILAR)
+        for i, j in zip(*scores.nonzero(), strict=True):
+            if i < j and keys[i] != keys[j]:
+                pairs.append((members[i][0], members[j][0], float(scores[i, j])))
+    pairs.sort(key=lambda x: (-x[2], x[0], x[1]))
+    for a_id, b_id, score in pairs:
+        if (a_id, b_id) not in seen:
+            a, b = session.get_one(Player, a_id), session.get_one(Player, b_id)
+            found.append(
+                LikelyDuplicate(a, b, f"similar names ({score:.0f}%), same federation and birth year")
+            )
+    return found[:limit]
