@@ -5,7 +5,8 @@ Revises: 0005
 Create Date: 2026-11-30
 
 Every player gets version 1 of its details (the version id equals the player id, so the backfill is
-plain SQL), `list_entry.player_version_id` points every existing entry at it, and the list views read
+plain SQL), and a player registered without any ID a version 2 with the next free national ID;
+`list_entry.player_version_id` points every existing entry at version 1, and the list views read
 names and IDs through that version: a later edit never changes what a published list shows. The
 immutability triggers of list_entry are dropped around the backfill and created again as 0001 wrote
 them. Name keys and search tokens are derived from the names by ratingdb.names (derived data: a
@@ -13,6 +14,8 @@ later change of that normalisation recomputes them in its own migration).
 """
 
 from __future__ import annotations
+
+import os
 
 import sqlalchemy as sa
 from alembic import op
@@ -203,6 +206,7 @@ def upgrade() -> None:
             {"audit": audit_id},
         )
     op.execute("UPDATE player SET current_version_id = id")
+    _give_national_ids(bind)
     if postgres:
         op.execute(
             "SELECT setval(pg_get_serial_sequence('player_version', 'id'), "
@@ -227,6 +231,59 @@ def upgrade() -> None:
         batch_op.alter_column("player_version_id", existing_type=sa.Integer(), nullable=False)
     _list_entry_triggers(create=True)
     _create_views(VIEWS)
+
+
+def _give_national_ids(bind: sa.Connection) -> None:
+    """Players registered without any ID get the next free national IDs, as version 2 of their details
+    (lists published before keep showing version 1). The start is RATINGDB_NATIONAL_ID_START, the
+    federation setting `import-trf` and `player add` read."""
+    idless = (
+        bind.execute(
+            sa.text("SELECT id FROM player WHERE fide_id IS NULL AND national_id IS NULL ORDER BY id")
+        )
+        .scalars()
+        .all()
+    )
+    if not idless:
+        return
+    numeric = [
+        int(n)
+        for n in bind.execute(
+            sa.text("SELECT national_id FROM player WHERE national_id IS NOT NULL")
+        ).scalars()
+        if n.isdigit() and len(n) <= 18
+    ]
+    first = max(int(os.environ.get("RATINGDB_NATIONAL_ID_START") or 1), max(numeric, default=0) + 1)
+    audit_id = bind.execute(
+        sa.text(
+            "INSERT INTO audit_log (action, detail) VALUES ('migrate-players', :detail) RETURNING id"
+        ),
+        {"detail": f"national IDs {first}–{first + len(idless) - 1} given to the {len(idless)} players "
+                   "registered without any ID, so that files and lists can name them"},
+    ).scalar_one()  # fmt: skip
+    base = bind.execute(sa.text("SELECT MAX(id) FROM player_version")).scalar_one()
+    for offset, player_id in enumerate(idless):
+        national_id, version_id = str(first + offset), base + 1 + offset
+        values = {"player": player_id, "national": national_id, "version": version_id, "audit": audit_id}
+        bind.execute(
+            sa.text("UPDATE player_version SET is_current = NULL, withdrawn_by = :audit WHERE id = :player"),
+            values,
+        )
+        bind.execute(
+            sa.text(
+                "INSERT INTO player_version (id, player_id, version, name, federation, sex, title, "
+                "birth_year, fide_id, national_id, deceased, created_by, is_current) "
+                "SELECT :version, id, 2, name, federation, sex, title, birth_year, fide_id, :national, "
+                "deceased, :audit, TRUE FROM player WHERE id = :player"
+            ),
+            values,
+        )
+        bind.execute(
+            sa.text(
+                "UPDATE player SET national_id = :national, current_version_id = :version WHERE id = :player"
+            ),
+            values,
+        )
 
 
 def _backfill_names(bind: sa.Connection) -> None:

@@ -71,10 +71,12 @@ def import_list(
     summary.rated = dict.fromkeys(rating_types, 0)
 
     driver = Driver(session)
+    # Registered players the list has named so far, one byte per player id (a FIDE list names millions).
+    seen = bytearray()
     try:
         done = 0
         for batch in _batches(iter(rows), BATCH):
-            ids = _upsert_players(driver, batch, summary, audit_id)
+            ids = _upsert_players(driver, batch, summary, audit_id, seen)
             entries: list[tuple[Any, ...]] = []
             for rating_type, lst in lists.items():
                 before = len(entries)
@@ -151,7 +153,7 @@ def derived_state(r: ListRating, birth_year: int | None, list_date: dt.date) -> 
 
 
 def _upsert_players(
-    driver: Driver, batch: list[ListRow], summary: ListImportSummary, audit_id: int
+    driver: Driver, batch: list[ListRow], summary: ListImportSummary, audit_id: int, seen: bytearray
 ) -> dict[int, tuple[int, int]]:
     """Line number → (player id, version id) for the batch; new players registered, changed details
     made a new version (the file is silent about nothing it leaves empty: the database keeps those)."""
@@ -166,6 +168,17 @@ def _upsert_players(
             new_rows.append(r)
             continue
         player_id, version_id, current = found
+        if player_id < len(seen) and seen[player_id]:
+            raise DuplicatePlayer(
+                f"line {r.line} of the list names registered player {player_id} a second time (through a "
+                "merged duplicate's ID): list each player once"
+            )
+        if player_id >= len(seen):
+            seen.extend(bytes(player_id + 1 - len(seen) + 65_536))
+        seen[player_id] = 1
+        if current is None:
+            ids[r.line] = (player_id, version_id)
+            continue
         kept = (new if new is not None else old for new, old in zip(_details(r), current[:7], strict=True))
         wanted = Details._make((*kept, current.deceased))
         if wanted != current:
@@ -211,10 +224,17 @@ def _key(r: ListRow) -> tuple[str, object]:
     return ("fide", r.fide_id) if r.fide_id else ("national", r.national_id)
 
 
-def _known_players(driver: Driver, rows: list[ListRow]) -> dict[tuple[str, object], tuple[int, int, Details]]:
-    """Registered players among `rows`, by FIDE ID (else national ID): id, current version, details."""
-    found: dict[tuple[str, object], tuple[int, int, Details]] = {}
-    columns = ", ".join(("id", "current_version_id", *DETAIL_COLUMNS))
+def _known_players(
+    driver: Driver, rows: list[ListRow]
+) -> dict[tuple[str, object], tuple[int, int, Details | None]]:
+    """Registered players among `rows`, by FIDE ID (else national ID): id, current version, details.
+
+    The ID of a merged duplicate gives the player kept, with details None: a list that still names the
+    duplicate does not change the kept player's details (nor give it the duplicate's IDs).
+    """
+    found: dict[tuple[str, object], tuple[int, int, Details | None]] = {}
+    merged: dict[tuple[str, object], int] = {}
+    columns = ", ".join(("id", "current_version_id", *DETAIL_COLUMNS, "merged_into"))
     for kind, column in (("fide", "fide_id"), ("national", "national_id")):
         keys = [k for k_kind, k in map(_key, rows) if k_kind == kind]
         for start in range(0, len(keys), 10_000):
@@ -223,7 +243,19 @@ def _known_players(driver: Driver, rows: list[ListRow]) -> dict[tuple[str, objec
             for row in driver.rows(f"SELECT {columns} FROM player WHERE {column} IN ({marks})", chunk):
                 details = Details._make((*row[2:9], bool(row[9])))
                 key = details.fide_id if kind == "fide" else details.national_id
-                found[(kind, key)] = (row[0], row[1], details)
+                if row[10] is None:
+                    found[(kind, key)] = (row[0], row[1], details)
+                else:
+                    merged[(kind, key)] = row[10]
+    for merged_key, target in merged.items():
+        for _ in range(10):  # a chain of merges is short; ten steps end any loop
+            (player_id, version_id, into), *_ = driver.rows(
+                "SELECT id, current_version_id, merged_into FROM player WHERE id = ?", (target,)
+            )
+            if into is None:
+                break
+            target = into
+        found[merged_key] = (player_id, version_id, None)
     return found
 
 

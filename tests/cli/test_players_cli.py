@@ -453,3 +453,38 @@ def test_player_id_without_a_sub_command_still_shows_the_player(db_url: str, oct
         "Error: no player has FIDE ID or national ID 'Griffiths': "
         "`ratingdb player find NAME` searches by name\n"
     )
+
+
+def test_a_list_naming_a_merged_duplicate_gives_the_entry_to_the_player_kept(
+    db_url: str, tmp_path: Path
+) -> None:
+    first = tmp_path / "oct.csv"
+    first.write_text('national_id,name,birth_year,rating\n101,"Ryan, Rory",1990,1700\n', encoding="utf-8")
+    ok(db_url, "import-list", first, "--date", "2025-10-01")
+    ok(db_url, "player", "add", "--name", "Ryan, Rory", "--national-id", "202", "--birth-year", "1990")
+    ok(db_url, "player", "merge", "202", "101", "--reason", "registered twice")
+    later = tmp_path / "nov.csv"
+    later.write_text('national_id,name,birth_year,rating\n202,"Ryan, R.",1990,1710\n', encoding="utf-8")
+    assert ok(db_url, "import-list", later, "--date", "2025-11-01").splitlines()[-1] == (
+        "Players: 0 new, 0 updated."
+    )
+    assert query(
+        db_url, "SELECT list_date, national_id, name, rating FROM v_list_entry ORDER BY list_date"
+    ) in (
+        [
+            (d, "101", "Ryan, Rory", r)
+            for d, r in ((dt.date(2025, 10, 1), 1700), (dt.date(2025, 11, 1), 1710))
+        ],
+        [(d, "101", "Ryan, Rory", r) for d, r in (("2025-10-01", 1700), ("2025-11-01", 1710))],
+    )
+    both = tmp_path / "dec.csv"
+    both.write_text(
+        'national_id,name,birth_year,rating\n101,"Ryan, Rory",1990,1710\n202,"Ryan, R.",1990,1710\n',
+        encoding="utf-8",
+    )
+    refused = run(db_url, "import-list", both, "--date", "2025-12-01")
+    assert (refused.exit_code, refused.stderr) == (  # type: ignore[attr-defined]
+        1,
+        "Error: line 3 of the list names registered player 1 a second time (through a merged duplicate's "
+        "ID): list each player once\n",
+    )
