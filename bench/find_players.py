@@ -76,8 +76,9 @@ def run(url: str, count: int) -> dict[str, Any]:
     register_s = time.perf_counter() - started
     with engine.connect() as conn:
         conn.exec_driver_sql("ANALYZE")
-    probe = random.Random(7)
-    surname, first = probe.choice(surnames), probe.choice(first_names)
+    with engine.connect() as conn:  # a registered player's name, so the full-name searches find someone
+        registered = conn.exec_driver_sql(f"SELECT name FROM player WHERE id = {count // 3}").scalar_one()
+    surname, first = (part.strip() for part in registered.split(","))
     queries = {
         "surname": (surname, {}),
         "first last": (f"{first} {surname}", {}),

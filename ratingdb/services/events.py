@@ -267,7 +267,9 @@ def _match_players(
     ambiguous: list[str] = []
     by_key = _registered_by_name(session, no_id)
     for p in no_id:
-        candidates = [c for c in by_key.get(name_key(p.name), []) if _agrees(p, c)]
+        key = name_key(p.name)
+        # A name with no letters or digits to compare matches nobody.
+        candidates = [c for c in by_key.get(key, []) if _agrees(p, c)] if key else []
         if len(candidates) == 1:
             ids[p.rank] = candidates[0].id
         elif not candidates:

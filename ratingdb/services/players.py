@@ -29,7 +29,7 @@ from ratingdb.models import (
     PlayerVersion,
     RatingList,
 )
-from ratingdb.names import SIMILAR, most_similar, name_key, tokens
+from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
 from ratingdb.rating import Period
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import is_closed
@@ -85,12 +85,13 @@ def register_players(driver: Driver, details: Sequence[Details], audit_id: int) 
         return []
     player_ids = driver.reserve_ids("player", len(details))
     version_ids = driver.reserve_ids("player_version", len(details))
+    words = [tokens(d.name) for d in details]
     driver.write(
         "player",
         PLAYER_COLUMNS,
         [
-            (pid, *d, name_key(d.name), vid)
-            for pid, vid, d in zip(player_ids, version_ids, details, strict=True)
+            (pid, *d, key_of(w), vid)
+            for pid, vid, d, w in zip(player_ids, version_ids, details, words, strict=True)
         ],
     )
     driver.write(
@@ -101,7 +102,11 @@ def register_players(driver: Driver, details: Sequence[Details], audit_id: int) 
             for pid, vid, d in zip(player_ids, version_ids, details, strict=True)
         ],
     )
-    _write_tokens(driver, zip(player_ids, (d.name for d in details), strict=True))
+    driver.write(
+        "player_name_token",
+        ("token", "player_id"),
+        [(t, pid) for pid, w in zip(player_ids, words, strict=True) for t in sorted(set(w))],
+    )
     return [Registered(p, v) for p, v in zip(player_ids, version_ids, strict=True)]
 
 
@@ -241,36 +246,35 @@ def find_players(
     if not query_tokens:
         raise ConfigError(f"'{text}' has no letters or digits to search for: give part of a name or an ID")
     fed = federation.strip().upper() if federation else None
-    results: dict[int, Player] = {}
+    found: dict[int, str] = {}  # player id → name key
     stripped = text.strip()
+    by_id = select(Player.id, Player.name_key)
     if stripped.isdigit() and len(stripped) <= 18:
-        for p in session.scalars(select(Player).where(Player.fide_id == int(stripped))):
-            results[p.id] = p
-    for p in session.scalars(select(Player).where(Player.national_id == stripped)):
-        results[p.id] = p
+        found.update((pid, key) for pid, key in session.execute(by_id.where(Player.fide_id == int(stripped))))
+    found.update((pid, key) for pid, key in session.execute(by_id.where(Player.national_id == stripped)))
     longest = max(query_tokens, key=len)
-    low, high = longest, longest[:-1] + chr(ord(longest[-1]) + 1)
+    low, high = prefix_range(longest)
+    # Only ids and keys while scanning: a short prefix can reach tens of thousands of players.
     candidates = (
-        select(Player)
+        select(Player.id, Player.name_key)
         .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
         .where(PlayerNameToken.token >= low, PlayerNameToken.token < high, Player.merged_into.is_(None))
-        .distinct()
     )
     if fed is not None:
         candidates = candidates.where(Player.federation == fed)
     if born is not None:
         candidates = candidates.where(Player.birth_year == born)
-    for p in session.scalars(candidates):
-        name_words = p.name_key.split()
-        if all(any(w.startswith(q) for w in name_words) for q in query_tokens):
-            results.setdefault(p.id, p)
-    found = [
-        p
-        for p in results.values()
-        if (fed is None or p.federation == fed) and (born is None or p.birth_year == born)
-    ]
-    found.sort(key=lambda p: (p.name_key, p.id))
-    return found[:limit]
+    for pid, key in session.execute(candidates):
+        if pid not in found and matches_query(query_tokens, key.split()):
+            found[pid] = key
+    ids = [pid for pid, _ in sorted(found.items(), key=lambda item: (item[1], item[0]))]
+    players = {p.id: kept(session, p) for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
+    chosen: dict[int, Player] = {}
+    for pid in ids:
+        p = players[pid]
+        if (fed is None or p.federation == fed) and (born is None or p.birth_year == born):
+            chosen.setdefault(p.id, p)
+    return list(chosen.values())[:limit]
 
 
 def count_players(session: Session) -> int:
