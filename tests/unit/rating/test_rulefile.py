@@ -17,7 +17,8 @@ from ratingdb.rating import (
     parse_rule_set,
 )
 
-STANDARD_2025_10 = resources.files("ratingdb.rating").joinpath("fide/standard-2025-10.toml").read_text("utf-8")
+FIDE_FILES = resources.files("ratingdb.rating").joinpath("fide")
+STANDARD_2025_10 = FIDE_FILES.joinpath("standard-2025-10.toml").read_text("utf-8")
 
 
 def _edit(old: str, new: str, text: str = STANDARD_2025_10) -> str:
@@ -45,9 +46,9 @@ def test_every_shipped_file_is_a_rule_set_named_as_its_file() -> None:
 
 
 def test_none_switches_a_rule_off_and_a_fixed_start_rating_is_read() -> None:
-    text = _edit('difference = 400 ', 'difference = "none"')
-    text = _edit('exempt_from = 2650', 'exempt_from = "none"', text)
-    text = _edit('times_games_max = 700', 'times_games_max = "none"', text)
+    text = _edit("difference = 400 ", 'difference = "none"')
+    text = _edit("exempt_from = 2650", 'exempt_from = "none"', text)
+    text = _edit("times_games_max = 700", 'times_games_max = "none"', text)
     text = _edit('method = "fide-2024"', 'method = "fixed"\nstart_rating = 1000', text)
     rules = parse_rule_set(text)
     assert (rules.cap, rules.cap_exempt_from, rules.k_times_games_max) == (None, None, None)
@@ -60,16 +61,35 @@ def test_none_switches_a_rule_off_and_a_fixed_start_rating_is_read() -> None:
         ('name = "standard-2025-10"\n', "", "rule file: name: missing: write the rule set's name"),
         ("rating = 1400", 'rating = "low"', "rule file: floor.rating: 'low' is not a whole number"),
         ("rating = 1400", "rating = -5", "rule file: floor.rating: -5 is out of range: write a whole number"),
-        ('effective_from = "2025-10"', 'effective_from = "2025-13"', "rule file: effective_from: '2025-13' is"),
+        (
+            'effective_from = "2025-10"',
+            'effective_from = "2025-13"',
+            "rule file: effective_from: '2025-13' is",
+        ),
         ('rounding = "half_away"', 'rounding = "bankers"', "rule file: rounding: 'bankers' is not one of"),
-        ("one_upgrade_per_tournament = false", "one_upgrade = false", "rule file: cap.one_upgrade_per_tournament"),
-        ('below = "unrated"', 'below = "unrated"\nbelow_note = 1', "rule file: floor.below_note: unknown key"),
+        (
+            "one_upgrade_per_tournament = false",
+            "one_upgrade = false",
+            "rule file: cap.one_upgrade_per_tournament",
+        ),
+        (
+            'below = "unrated"',
+            'below = "unrated"\nbelow_note = 1',
+            "rule file: floor.below_note: unknown key",
+        ),
         ("reached = 2400", "reached = 2200", "rule file: k.rule[1].reached: 2200 is not tracked"),
         ('junior_until = "end_of_year"', 'junior_until = "birthday"', "rule file: k.rule[2].junior_until: "),
-        ("[[k.rule]]                      # the last rule has no condition\nvalue = 20\n", "",
-         "rule file: k.rule[3]: the last K rule must have no condition"),
+        (
+            "[[k.rule]]                      # the last rule has no condition\nvalue = 20\n",
+            "",
+            "rule file: k.rule[3]: the last K rule must have no condition",
+        ),
         ('method = "fide-2024"', 'method = "fixed"', "rule file: initial.start_rating: missing"),
-        ('rating_type = "standard"', 'rating_type = "national list"', "rule file: rating_type: 'national list'"),
+        (
+            'rating_type = "standard"',
+            'rating_type = "national list"',
+            "rule file: rating_type: 'national list'",
+        ),
         ("[floor]", "[floor\n", "rule file: not valid TOML"),
     ],
 )
