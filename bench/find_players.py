@@ -25,7 +25,8 @@ from common import DEFAULT_PG_URL, database, say  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.services.bulk import Driver  # noqa: E402
-from ratingdb.services.players import Details, audit, find_players, register_players  # noqa: E402
+from ratingdb.services.players import Details, find_players, register_players  # noqa: E402
+from ratingdb.services.versions import record_change  # noqa: E402
 
 SYLLABLES = ("ka", "mi", "lo", "ber", "an", "tor", "vic", "sen", "ol", "dur", "ré", "ni", "gan", "ström",
              "wal", "sh", "ey", "mur", "phy", "ko", "ski", "ng", "ye", "čić", "son", "ma", "rt")  # fmt: skip
@@ -56,7 +57,7 @@ def run(url: str, count: int) -> dict[str, Any]:
     db.upgrade(engine)
     started = time.perf_counter()
     with db.transaction(engine) as session:
-        audit_id = audit(session, "bench", "players for the find benchmark")
+        audit_id = record_change(session, "bench", "players for the find benchmark").id
         driver = Driver(session)
         try:
             for start in range(0, count, BATCH):

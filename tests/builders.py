@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import Event, EventPlayer, Game, ListEntry, Player, RatingList
 from ratingdb.rating import period_for_event
-from ratingdb.services.players import Details, audit, register_player
+from ratingdb.services.players import Details, register_player
+from ratingdb.services.versions import record_change
 
 _ids = itertools.count(1)
 
@@ -28,7 +29,7 @@ def player(
         sex=sex,
         fide_id=fide_id if fide_id is not None else next(_ids) + 900000,
     )
-    return register_player(session, details, audit(session, "test", f"registered {name} for a test"))
+    return register_player(session, details, record_change(session, "test", f"registered {name}").id)
 
 
 def imported_list(
@@ -41,7 +42,9 @@ def imported_list(
     reached_2400: Iterable[Player] = (),
 ) -> RatingList:
     """A list as imported: entries map a player to a rating or (rating, K)."""
-    lst = RatingList(rating_type=rating_type, list_date=list_date, origin="imported", source="test")
+    lst = RatingList(
+        rating_type=rating_type, list_date=list_date, origin="imported", source="test", sealed=False
+    )
     session.add(lst)
     session.flush()
     high = set(reached_2400)
@@ -64,6 +67,8 @@ def imported_list(
                 player_version_id=p.current_version_id,
             )
         )
+    session.flush()
+    lst.sealed = True  # as every command does once a list's rows are written
     session.flush()
     return lst
 

@@ -93,7 +93,7 @@ class Driver:
         """`count` new ids for rows of `table` written with explicit ids (rows that refer to each other).
 
         PostgreSQL draws them from the table's sequence; SQLite holds the write lock from BEGIN
-        IMMEDIATE, so the ids after the highest one are free until the transaction ends.
+        IMMEDIATE, so the ids after the highest one ever used are free until the transaction ends.
         """
         if count <= 0:
             return []
@@ -101,8 +101,12 @@ class Driver:
             sequence = f"pg_get_serial_sequence('{table}', 'id')"
             rows = self.rows(f"SELECT nextval({sequence}) FROM generate_series(1, ?)", (count,))
             return [int(r[0]) for r in rows]
-        highest = self.rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}")[0][0]
-        return list(range(int(highest) + 1, int(highest) + 1 + count))
+        highest = int(self.rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}")[0][0])
+        if self.dialect == "sqlite":
+            # AUTOINCREMENT tables never reuse the id of a deleted row: start after the highest ever.
+            used = self.rows("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
+            highest = max(highest, int(used[0][0]) if used else 0)
+        return list(range(highest + 1, highest + 1 + count))
 
     def execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """executemany of a statement written with `?` placeholders (an UPDATE, say)."""

@@ -22,7 +22,6 @@ from ratingdb.services.lists import ensure_period_open, lock_periods
 from ratingdb.services.players import (
     NATIONAL_ID_START,
     Details,
-    audit,
     describe,
     find_by_id,
     kept,
@@ -31,6 +30,7 @@ from ratingdb.services.players import (
     remove_unreferenced_players,
     similar_players,
 )
+from ratingdb.services.versions import record_change
 
 
 @dataclass
@@ -70,7 +70,8 @@ class Matching:
     def audit_id(self, session: Session) -> int:
         """The audit row of this import's registrations (written once, when the first player is new)."""
         if self._audit_id is None:
-            self._audit_id = audit(session, "import-trf", f"players registered by importing {self.sources}")
+            change = record_change(session, "import-trf", f"players registered by importing {self.sources}")
+            self._audit_id = change.id
         return self._audit_id
 
     def for_file(self, session: Session, trf: TrfEvent, ranks: set[int]) -> dict[int, int | None]:

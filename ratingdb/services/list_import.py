@@ -19,8 +19,9 @@ from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import RatingList
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
-from ratingdb.services.lists import list_on
-from ratingdb.services.players import DETAIL_COLUMNS, Details, audit, change_players, register_players
+from ratingdb.services.lists import list_on, new_list
+from ratingdb.services.players import DETAIL_COLUMNS, Details, change_players, register_players
+from ratingdb.services.versions import record_change, seal
 
 BATCH = 20_000
 
@@ -49,6 +50,7 @@ def import_list(
         raise ImmutableList(f"a list is dated the first day of a month, not {list_date.isoformat()}")
     summary = ListImportSummary(list_date=list_date)
     lists: dict[str, RatingList] = {}
+    changes: list[int] = []
     for rating_type in rating_types:
         existing = list_on(session, rating_type, list_date)
         if existing is not None:
@@ -56,16 +58,14 @@ def import_list(
                 f"a {rating_type} list dated {list_date.isoformat()} already exists ({existing.origin}"
                 f"{', from ' + existing.source if existing.source else ''}); published lists never change"
             )
-        lst = RatingList(rating_type=rating_type, list_date=list_date, origin="imported", source=source)
-        session.add(lst)
-        lists[rating_type] = lst
-    session.flush()
-    audit_id = audit(
-        session,
-        "import-list",
-        f"imported the {', '.join(rating_types)} list dated {list_date.isoformat()} from {source}; "
-        "players registered or their details changed by it",
-    )
+        detail = f"imported the {rating_type} list dated {list_date.isoformat()} from {source}"
+        change = record_change(session, "import-list", detail)
+        changes.append(change.id)
+        lists[rating_type] = new_list(
+            session, rating_type, list_date, change, origin="imported", source=source
+        )
+    # Players the file registers or whose details it changes: versions made by the import's first change.
+    audit_id = changes[0]
     summary.lists = {t: lst.id for t, lst in lists.items()}
     summary.entries = dict.fromkeys(rating_types, 0)
     summary.rated = dict.fromkeys(rating_types, 0)
@@ -92,6 +92,8 @@ def import_list(
                 progress(done)
     finally:
         driver.restore()
+    for lst in lists.values():
+        seal(session, lst)
     return summary
 
 

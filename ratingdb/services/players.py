@@ -33,6 +33,7 @@ from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_ke
 from ratingdb.rating import Period
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import is_closed
+from ratingdb.services.versions import record_change
 
 # A federation setting: the first national ID given to a player registered without any ID.
 NATIONAL_ID_START = 1
@@ -65,14 +66,6 @@ VERSION_COLUMNS = ("id", "player_id", "version", *DETAIL_COLUMNS, "created_by", 
 class Registered(NamedTuple):
     player_id: int
     version_id: int
-
-
-def audit(session: Session, action: str, detail: str) -> int:
-    """Write one audit row and return its id (versions name the row that made them)."""
-    entry = AuditEntry(action=action, detail=detail)
-    session.add(entry)
-    session.flush()
-    return entry.id
 
 
 def details_of(player: Player) -> Details:
@@ -365,8 +358,7 @@ def remove_unreferenced_players(
         return []
     ids = [d.id for d in doomed]
     described = [describe(d) for d in doomed]
-    session.execute(delete(PlayerNameToken).where(PlayerNameToken.player_id.in_(ids)))
-    session.execute(delete(PlayerVersion).where(PlayerVersion.player_id.in_(ids)))
+    # Their versions and search tokens go with them (ON DELETE CASCADE; the version guard allows it).
     session.execute(delete(Player).where(Player.id.in_(ids)))
     return described
 
@@ -404,7 +396,7 @@ def add_player(session: Session, details: Details, *, start: int = NATIONAL_ID_S
     try:
         if details.fide_id is None and details.national_id is None:
             details = details._replace(national_id=next_national_ids(driver, 1, start)[0])
-        audit_id = audit(session, "player-add", f"registered {describe(details)} by hand")
+        audit_id = record_change(session, "player-add", f"registered {describe(details)} by hand").id
         (registered,) = register_players(driver, [details], audit_id)
     finally:
         driver.restore()
@@ -435,7 +427,9 @@ def edit_player(
         for c in DETAIL_COLUMNS
         if getattr(before, c) != getattr(after, c)
     )
-    audit_id = audit(session, "player-edit", f"player {player.id} {before.name}: {what}; reason: {reason}")
+    audit_id = record_change(
+        session, "player-edit", f"player {player.id} {before.name}: {what}", reason=reason
+    ).id
     driver = Driver(session)
     try:
         change_players(driver, [(player.id, after)], audit_id)
@@ -511,7 +505,7 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
         f"merged player {duplicate.id} {describe(duplicate)} into player {keep.id} {describe(keep)}; "
         f"{len(ids)} event(s) re-pointed; reason: {reason}"
     )
-    audit(session, "player-merge", detail)
+    record_change(session, "player-merge", detail, reason=reason)
     session.execute(update(Player).where(Player.id == duplicate.id).values(merged_into=keep.id))
     session.expire_all()
     return detail

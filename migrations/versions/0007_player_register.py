@@ -1,33 +1,43 @@
 """player register: versioned player details, lists that show players as published, a name search index
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-11-30
 
 Every player gets version 1 of its details (the version id equals the player id, so the backfill is
 plain SQL), and a player registered without any ID a version 2 with the next free national ID;
 `list_entry.player_version_id` points every existing entry at version 1, and the list views read
 names and IDs through that version: a later edit never changes what a published list shows. The
-immutability triggers of list_entry are dropped around the backfill and created again as 0001 wrote
-them. Name keys and search tokens are derived from the names by ratingdb.names (derived data: a
+sealed-list guard of list_entry (0006) is dropped around the backfill and created again; versions
+get 0006's one-way guard, except that they go with their player when an unreferenced player is
+removed. Name keys and search tokens are derived from the names by ratingdb.names (derived data: a
 later change of that normalisation recomputes them in its own migration).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 
 import sqlalchemy as sa
 from alembic import op
 
+from ratingdb import guards
 from ratingdb.names import name_key, tokens
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
 BATCH = 10_000
+VERSION_COLUMNS = (
+    "id", "player_id", "name", "federation", "sex", "title", "birth_year", "fide_id", "national_id",
+    "deceased", "version", "is_current", "created_by", "withdrawn_by",
+)  # fmt: skip
 
 
 def _points(column: str) -> str:
@@ -38,59 +48,79 @@ def _flag(column: str) -> str:
     return f"CASE WHEN {column} THEN 1 ELSE 0 END"
 
 
-# Views that name players; those about published lists read the version the list was published with.
+CURRENT = "l.is_current = TRUE"
+
+# Views about published lists read the player's details through the version the list was published with.
 VIEWS = {
     "v_list_entry": f"""
         SELECT l.rating_type, l.list_date, l.origin, l.period AS closed_period,
                e.player_id, v.fide_id, v.national_id, v.name, v.federation, v.sex, v.title,
                v.birth_year, e.rating, e.change, e.games, e.k, e.flag, e.games_total,
-               {_flag("e.reached_2400")} AS reached_2400, {_flag("e.reached_2300")} AS reached_2300
+               {_flag("e.reached_2400")} AS reached_2400, {_flag("e.reached_2300")} AS reached_2300,
+               l.version AS list_version
         FROM list_entry e
         JOIN rating_list l ON l.id = e.list_id
         JOIN player_version v ON v.id = e.player_version_id
+        WHERE {CURRENT}
     """,
     "v_current_list": """
         SELECT v.* FROM v_list_entry v
         WHERE v.list_date = (SELECT MAX(l2.list_date) FROM rating_list l2
-                             WHERE l2.rating_type = v.rating_type)
+                             WHERE l2.rating_type = v.rating_type AND l2.is_current = TRUE)
     """,
-    "v_rating_history": """
+    "v_rating_history": f"""
         SELECT e.player_id, v.fide_id, v.national_id, v.name, l.rating_type, l.list_date, l.origin,
                e.rating, e.change, e.games, e.k, e.flag
         FROM list_entry e
         JOIN rating_list l ON l.id = e.list_id
         JOIN player_version v ON v.id = e.player_version_id
+        WHERE {CURRENT}
     """,
-    # Every version of every player's details, with when and why it was made.
+    # Every version of every player's details, with when, by which command and why it was made.
     "v_player_version": """
         SELECT v.player_id, v.version, v.name, v.federation, v.sex, v.title, v.birth_year, v.fide_id,
                v.national_id, CASE WHEN v.deceased THEN 1 ELSE 0 END AS deceased,
-               CASE WHEN v.is_current THEN 1 ELSE 0 END AS is_current, a.created_at, a.action, a.detail
+               CASE WHEN v.is_current = TRUE THEN 1 ELSE 0 END AS is_current, a.created_at, a.action,
+               a.detail, a.reason, a.actor
         FROM player_version v
-        JOIN audit_log a ON a.id = v.created_by
+        LEFT JOIN audit_log a ON a.id = v.created_by
     """,
 }
+REPLACED = ("v_list_entry", "v_current_list", "v_rating_history")
 
-# The views of 0003 replaced above, for the downgrade.
-OLD_VIEWS = {
-    "v_list_entry": f"""
-        SELECT l.rating_type, l.list_date, l.origin, l.period AS closed_period,
-               p.id AS player_id, p.fide_id, p.national_id, p.name, p.federation, p.sex, p.title,
-               p.birth_year, e.rating, e.change, e.games, e.k, e.flag, e.games_total,
-               {_flag("e.reached_2400")} AS reached_2400, {_flag("e.reached_2300")} AS reached_2300
-        FROM list_entry e
-        JOIN rating_list l ON l.id = e.list_id
-        JOIN player p ON p.id = e.player_id
-    """,
-    "v_current_list": VIEWS["v_current_list"],
-    "v_rating_history": """
-        SELECT p.id AS player_id, p.fide_id, p.national_id, p.name, l.rating_type, l.list_date, l.origin,
-               e.rating, e.change, e.games, e.k, e.flag
-        FROM list_entry e
-        JOIN rating_list l ON l.id = e.list_id
-        JOIN player p ON p.id = e.player_id
-    """,
-}
+
+def _revision_0006() -> ModuleType:
+    path = Path(__file__).with_name("0006_list_versions.py")
+    spec = importlib.util.spec_from_file_location("ratingdb_migration_0006", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _views_of_0006() -> dict[str, str]:
+    """The views this revision replaces, as 0006 created them (for the downgrade)."""
+    views = _revision_0006().VIEWS
+    return {name: views[name] for name in REPLACED}
+
+
+def _rebuild_list_entry(dialect: str, alter: Callable[[], None]) -> None:
+    """Change list_entry with its guards lifted: 0006's sealed-list guard refuses every UPDATE, and on
+    SQLite the player guard and v_list_version (which read list_entry) must not exist while the table is
+    rebuilt."""
+    revision_0006 = _revision_0006()
+    player_guard = [
+        sql for sql in revision_0006._sqlite_audit_and_player_guards() if "trg_player_referenced" in sql
+    ]
+    _run(guards.drop_sealed_rows_guard(dialect, "list_entry"))
+    _drop_views(["v_list_version"])  # reads list_entry: SQLite checks views when a table is renamed
+    if dialect == "sqlite":
+        op.execute("DROP TRIGGER trg_player_referenced")
+    alter()
+    if dialect == "sqlite":
+        _run(player_guard)
+    _create_views({"v_list_version": revision_0006.VIEWS["v_list_version"]})
+    _run(guards.sealed_rows_guard(dialect, "list_entry"))
 
 
 def _drop_views(names: list[str]) -> None:
@@ -103,45 +133,21 @@ def _create_views(views: dict[str, str]) -> None:
         op.execute(f"CREATE VIEW {name} AS {sql}")
 
 
-def _list_entry_triggers(create: bool) -> None:
-    """The immutability triggers 0001 put on list_entry, dropped or created again the same way."""
-    postgres = op.get_bind().dialect.name == "postgresql"
-    if not create:
-        if postgres:
-            op.execute("DROP TRIGGER trg_list_entry_immutable ON list_entry")
-            op.execute("DROP TRIGGER trg_list_entry_no_truncate ON list_entry")
-        else:
-            for action in ("update", "delete"):
-                op.execute(f"DROP TRIGGER trg_list_entry_no_{action}")
-        return
-    if postgres:
-        op.execute(
-            "CREATE TRIGGER trg_list_entry_immutable BEFORE UPDATE OR DELETE ON list_entry "
-            "FOR EACH ROW EXECUTE FUNCTION ratingdb_refuse_change()"
-        )
-        op.execute(
-            "CREATE TRIGGER trg_list_entry_no_truncate BEFORE TRUNCATE ON list_entry "
-            "FOR EACH STATEMENT EXECUTE FUNCTION ratingdb_refuse_change()"
-        )
-        return
-    for action in ("UPDATE", "DELETE"):
-        message = f"published lists are immutable: {action} on list_entry refused"
-        op.execute(
-            f"CREATE TRIGGER trg_list_entry_no_{action.lower()} BEFORE {action} ON list_entry "
-            f"BEGIN SELECT RAISE(ABORT, '{message}'); END"
-        )
+def _run(statements: list[str]) -> None:
+    for statement in statements:
+        op.execute(statement)
 
 
 def upgrade() -> None:
     bind = op.get_bind()
     postgres = bind.dialect.name == "postgresql"
-    _drop_views(["v_list_entry", "v_current_list", "v_rating_history"])
+    dialect = bind.dialect.name
+    _drop_views(list(REPLACED))
 
     op.create_table(
         "player_version",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
-        sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=120), nullable=False),
         sa.Column("federation", sa.String(length=3), nullable=True),
         sa.Column("sex", sa.String(length=1), nullable=True),
@@ -150,16 +156,22 @@ def upgrade() -> None:
         sa.Column("fide_id", sa.BigInteger(), nullable=True),
         sa.Column("national_id", sa.String(length=20), nullable=True),
         sa.Column("deceased", sa.Boolean(), nullable=False),
-        sa.Column("created_by", sa.Integer(), nullable=False),
-        sa.Column("is_current", sa.Boolean(), nullable=True),
+        sa.Column("version", sa.Integer(), server_default=sa.text("1"), nullable=False),
+        sa.Column("is_current", sa.Boolean(), server_default=sa.true(), nullable=True),
+        sa.Column("created_by", sa.Integer(), nullable=True),
         sa.Column("withdrawn_by", sa.Integer(), nullable=True),
         sa.CheckConstraint("sex IN ('M', 'F')", name=op.f("ck_player_version_sex")),
-        sa.CheckConstraint("is_current", name=op.f("ck_player_version_is_current")),
+        sa.CheckConstraint(
+            "is_current IS NULL OR is_current = TRUE", name=op.f("ck_player_version_is_current")
+        ),
+        sa.CheckConstraint(
+            "(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name=op.f("ck_player_version_withdrawn")
+        ),
         sa.ForeignKeyConstraint(
             ["created_by"], ["audit_log.id"], name=op.f("fk_player_version_created_by_audit_log")
         ),
         sa.ForeignKeyConstraint(
-            ["player_id"], ["player.id"], name=op.f("fk_player_version_player_id_player")
+            ["player_id"], ["player.id"], name=op.f("fk_player_version_player_id_player"), ondelete="CASCADE"
         ),
         sa.ForeignKeyConstraint(
             ["withdrawn_by"], ["audit_log.id"], name=op.f("fk_player_version_withdrawn_by_audit_log")
@@ -167,13 +179,17 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_player_version")),
         sa.UniqueConstraint("player_id", "is_current", name="uq_player_version_player_current"),
         sa.UniqueConstraint("player_id", "version", name="uq_player_version_player_version"),
+        sqlite_autoincrement=True,  # ids are never reused (docs/versioning.md)
     )
     op.create_table(
         "player_name_token",
         sa.Column("token", sa.String(length=40), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
-            ["player_id"], ["player.id"], name=op.f("fk_player_name_token_player_id_player")
+            ["player_id"],
+            ["player.id"],
+            name=op.f("fk_player_name_token_player_id_player"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("token", "player_id", name=op.f("pk_player_name_token")),
     )
@@ -217,19 +233,24 @@ def upgrade() -> None:
     _backfill_names(bind)
     op.create_index(op.f("ix_player_name_key"), "player", ["name_key"])
 
-    _list_entry_triggers(create=False)
-    with op.batch_alter_table("list_entry") as batch_op:
-        batch_op.add_column(sa.Column("player_version_id", sa.Integer(), nullable=True))
-        batch_op.create_foreign_key(
-            op.f("fk_list_entry_player_version_id_player_version"),
-            "player_version",
-            ["player_version_id"],
-            ["id"],
-        )
-    op.execute("UPDATE list_entry SET player_version_id = player_id")  # version 1's id is the player's
-    with op.batch_alter_table("list_entry") as batch_op:
-        batch_op.alter_column("player_version_id", existing_type=sa.Integer(), nullable=False)
-    _list_entry_triggers(create=True)
+    _run(
+        guards.owned_versioned_table_guard(dialect, "player_version", VERSION_COLUMNS, "player", "player_id")
+    )
+
+    def add_version_column() -> None:
+        with op.batch_alter_table("list_entry") as batch_op:
+            batch_op.add_column(sa.Column("player_version_id", sa.Integer(), nullable=True))
+            batch_op.create_foreign_key(
+                op.f("fk_list_entry_player_version_id_player_version"),
+                "player_version",
+                ["player_version_id"],
+                ["id"],
+            )
+        op.execute("UPDATE list_entry SET player_version_id = player_id")  # version 1's id is the player's
+        with op.batch_alter_table("list_entry") as batch_op:
+            batch_op.alter_column("player_version_id", existing_type=sa.Integer(), nullable=False)
+
+    _rebuild_list_entry(dialect, add_version_column)
     _create_views(VIEWS)
 
 
@@ -308,16 +329,22 @@ def _backfill_names(bind: sa.Connection) -> None:
 
 
 def downgrade() -> None:
+    dialect = op.get_bind().dialect.name
     _drop_views(list(VIEWS))
-    _list_entry_triggers(create=False)
-    with op.batch_alter_table("list_entry") as batch_op:
-        batch_op.drop_constraint(op.f("fk_list_entry_player_version_id_player_version"), type_="foreignkey")
-        batch_op.drop_column("player_version_id")
-    _list_entry_triggers(create=True)
+
+    def drop_version_column() -> None:
+        with op.batch_alter_table("list_entry") as batch_op:
+            batch_op.drop_constraint(
+                op.f("fk_list_entry_player_version_id_player_version"), type_="foreignkey"
+            )
+            batch_op.drop_column("player_version_id")
+
+    _rebuild_list_entry(dialect, drop_version_column)
+    _run(guards.drop_versioned_table_guard(dialect, "player_version"))
     op.drop_index(op.f("ix_player_name_key"), "player")
     for column in ("merged_into", "current_version_id", "name_key", "deceased"):
         op.execute(f"ALTER TABLE player DROP COLUMN {column}")
     op.drop_index(op.f("ix_player_name_token_player_id"), "player_name_token")
     op.drop_table("player_name_token")
     op.drop_table("player_version")
-    _create_views(OLD_VIEWS)
+    _create_views(_views_of_0006())
