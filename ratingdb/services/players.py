@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, delete, exists, func, or_, select, update
+from sqlalchemy import and_, delete, exists, func, or_, select, tuple_, update
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
@@ -39,6 +39,8 @@ from ratingdb.services.versions import record_change
 NATIONAL_ID_START = 1
 # At most this many players sharing a word with a name are scored for similarity (common first names).
 SIMILAR_CANDIDATES = 5_000
+# `player find` reads the name-token index in pages of this many entries.
+FIND_PAGE = 500
 # `player duplicates` compares all pairs of a (federation, birth year) block up to this size, and each
 # name with its next DUPLICATE_WINDOW names in key order in bigger blocks.
 DUPLICATE_BLOCK = 3_000
@@ -232,8 +234,9 @@ def find_players(
     """Players whose FIDE ID or national ID is `text`, or whose name has a word starting with each word
     of `text` (case, accents, punctuation and word order ignored); merged duplicates left out.
 
-    Fast on a million players: the longest query word is looked up in the name-token index (a range
-    scan), and only those players are checked for the other words.
+    At most `limit` players, sorted by name. Fast on a million players: the longest query word is looked
+    up in the name-token index (a range scan read in index order), and only those players are checked
+    for the other words; with more than `limit` matches, those whose matching word comes first are shown.
     """
     query_tokens = tokens(text)
     if not query_tokens:
@@ -245,29 +248,45 @@ def find_players(
     if stripped.isdigit() and len(stripped) <= 18:
         found.update((pid, key) for pid, key in session.execute(by_id.where(Player.fide_id == int(stripped))))
     found.update((pid, key) for pid, key in session.execute(by_id.where(Player.national_id == stripped)))
+    # Walk the name-token index from the longest query word in index order, a page at a time, until
+    # `limit` players match: a one- or two-letter word touches only the pages it needs, not every match.
     longest = max(query_tokens, key=len)
     low, high = prefix_range(longest)
-    # Only ids and keys while scanning: a short prefix can reach tens of thousands of players.
-    candidates = (
-        select(Player.id, Player.name_key)
-        .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
-        .where(PlayerNameToken.token >= low, PlayerNameToken.token < high, Player.merged_into.is_(None))
-    )
-    if fed is not None:
-        candidates = candidates.where(Player.federation == fed)
-    if born is not None:
-        candidates = candidates.where(Player.birth_year == born)
-    for pid, key in session.execute(candidates):
-        if pid not in found and matches_query(query_tokens, key.split()):
-            found[pid] = key
-    ids = [pid for pid, _ in sorted(found.items(), key=lambda item: (item[1], item[0]))]
+    after: tuple[str, int] | None = None
+    while len(found) < limit:
+        page = select(PlayerNameToken.token, PlayerNameToken.player_id).where(
+            PlayerNameToken.token >= low, PlayerNameToken.token < high
+        )
+        if after is not None:
+            page = page.where(tuple_(PlayerNameToken.token, PlayerNameToken.player_id) > tuple_(*after))
+        rows = session.execute(
+            page.order_by(PlayerNameToken.token, PlayerNameToken.player_id).limit(FIND_PAGE)
+        ).all()
+        if not rows:
+            break
+        after = (rows[-1][0], rows[-1][1])
+        candidates = select(Player.id, Player.name_key).where(
+            Player.id.in_([pid for _, pid in rows]), Player.merged_into.is_(None)
+        )
+        if fed is not None:
+            candidates = candidates.where(Player.federation == fed)
+        if born is not None:
+            candidates = candidates.where(Player.birth_year == born)
+        keys: dict[int, str] = {pid: key for pid, key in session.execute(candidates)}
+        for _, pid in rows:  # in index order
+            key = keys.get(pid)
+            if key is not None and pid not in found and matches_query(query_tokens, key.split()):
+                found[pid] = key
+        if len(rows) < FIND_PAGE:
+            break
+    ids = list(found)[:limit]
     players = {p.id: kept(session, p) for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
     chosen: dict[int, Player] = {}
     for pid in ids:
         p = players[pid]
         if (fed is None or p.federation == fed) and (born is None or p.birth_year == born):
             chosen.setdefault(p.id, p)
-    return list(chosen.values())[:limit]
+    return sorted(chosen.values(), key=lambda p: (p.name_key, p.id))
 
 
 def count_players(session: Session) -> int:
