@@ -50,9 +50,10 @@ def close_period_command(
     """Rate every event of PERIOD and publish the list dated the first day of the next month.
 
     Ratings are frozen from the list in force at each event's start; K from the list in force with the
-    700 rule; one rounding per period; first ratings from pooled results; the 1400 floor. The list and
-    its calculation record are written in one transaction. Running it again on a closed period changes
-    nothing. After a reopen, each new version is compared with the one it replaces. Examples:
+    700 rule; one rounding per period; first ratings from pooled results; the floor of the period's rule
+    set (1400 since March 2024). The list and its calculation record are written in one transaction.
+    Running it again on a closed period changes nothing. After a reopen, each new version is compared
+    with the one it replaces. Examples:
 
         ratingdb close-period 2025-10
         ratingdb close-period 2025-10 --through 2025-12
@@ -69,7 +70,7 @@ def close_period_command(
         periods.append(periods[-1].shift(1))
     for p in periods:
         try:
-            rule_set_for(rating_type, p)  # type: ignore[arg-type]
+            rule_set_for(rating_type, p)
         except RulesError as exc:
             raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
@@ -126,9 +127,8 @@ def print_summary(summary: CloseSummary) -> None:
         + f"; games rated: {summary.games_rated}"
     )
     typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
-    typer.echo(
-        f"  newly rated: {len(summary.newly_rated)}; dropped below 1400: {len(summary.dropped_below_floor)}"
-    )
+    dropped = len(summary.dropped_below_floor)
+    typer.echo(f"  newly rated: {len(summary.newly_rated)}; dropped below {summary.floor}: {dropped}")
     for title, changes in (
         ("newly rated", summary.newly_rated),
         ("below the floor", summary.dropped_below_floor),
