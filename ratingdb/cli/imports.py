@@ -10,7 +10,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
-from ratingdb.cli.output import ForceOption, OutputOption, echo, output_file, terminal_text
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
@@ -157,6 +157,8 @@ def export_trf_command(
     force: ForceOption = False,
 ) -> None:
     """Write an event back out as a TRF16 tournament report file."""
+    if output is not None:
+        check_output(output, force=force)
     with transaction() as session:
         trf = event_as_trf(session, event_id)
     text = write_trf16(trf)

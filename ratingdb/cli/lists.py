@@ -12,7 +12,7 @@ import typer
 
 from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
-from ratingdb.cli.output import ForceOption, OutputOption, echo, output_file
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import Player
@@ -58,6 +58,8 @@ def list_command(
     list_date = parse_date(date) if date else None
     if fmt not in ("table", "csv", "json", "fide-txt"):
         raise ConfigError(f"'{fmt}' is not a list format: use table, csv, json or fide-txt")
+    if output is not None:
+        check_output(output, force=force)
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date)
         if fmt in ("csv", "fide-txt"):

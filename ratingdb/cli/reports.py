@@ -29,7 +29,7 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
-from ratingdb.cli.output import ForceOption, OutputOption, cell, output_file
+from ratingdb.cli.output import ForceOption, OutputOption, cell, check_output, output_file
 from ratingdb.errors import ConfigError
 from ratingdb.reports.diff import ListDiff, list_diff
 from ratingdb.reports.event import EventReport, event_report
@@ -538,6 +538,8 @@ def sql_command(
     Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
     """
     _check_format(fmt)
+    if output is not None:
+        check_output(output, force=force)
     eng = engine()
     try:
         result = run_read_only(eng, statement)
