@@ -210,7 +210,7 @@ def test_published_lists_stay_byte_identical_after_edits_merges_and_raw_updates(
         for day in ("2025-10-01", "2025-11-01"):
             for fmt in ("csv", "fide-txt", "json"):
                 out = tmp_path / f"{day}.{fmt}"
-                ok(db_url, "list", day, "--format", fmt, "-o", out)
+                ok(db_url, "list", day, "--format", fmt, "-o", out, "--force")
                 found[f"{day}.{fmt}"] = out.read_bytes()
         return found
 
