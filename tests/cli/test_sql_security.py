@@ -2,7 +2,7 @@
 without bound.
 
 1. On PostgreSQL the query runs with the rights of ratingdb_reader only (through the SECURITY DEFINER
-   function of migration 0007), even when ratingdb connects as the superuser `postgres`, as the test
+   function of the sql_reader migration), even when ratingdb connects as the superuser `postgres`, as the test
    fixtures and the README's example do: server programs, server files, replication slots, reloading the
    configuration and climbing back with set_config('role') are all refused. A role that reaches the
    server and cannot use the reader is refused outright.
@@ -127,7 +127,7 @@ def test_an_advisory_lock_does_not_outlive_the_command(pg_url: str) -> None:
 
 
 def test_tables_created_by_later_migrations_are_readable_by_the_reader(pg_url: str) -> None:
-    # ALTER DEFAULT PRIVILEGES: a table the owner creates after 0007 is readable without a new GRANT.
+    # ALTER DEFAULT PRIVILEGES: a table the owner creates after the reader migration is readable without a new GRANT.
     scalar(pg_url, "CREATE TABLE later_table AS SELECT 42 AS answer")
     assert sql(pg_url, "SELECT answer FROM later_table", "-f", "csv").stdout == "answer\n42\n"
 
@@ -175,7 +175,7 @@ def test_without_the_reader_function_a_superuser_is_refused_and_the_role_outlive
 ) -> None:
     engine = db.make_engine(pg_url)
     try:
-        db.downgrade(engine, "0006")
+        db.downgrade(engine, _before_the_reader_migration())
         assert scalar(pg_url, "SELECT count(*) FROM pg_roles WHERE rolname = 'ratingdb_reader'") == 1
         assert scalar(pg_url, "SELECT to_regprocedure('ratingdb_read_only(text)') IS NULL") is True
         db.upgrade(engine)
@@ -185,6 +185,15 @@ def test_without_the_reader_function_a_superuser_is_refused_and_the_role_outlive
     result = sql(pg_url, "SELECT 1 AS one")
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: ratingdb sql will not run as postgres: that role reaches")
+
+
+def _before_the_reader_migration() -> str:
+    from alembic.script import ScriptDirectory
+
+    scripts = ScriptDirectory.from_config(db.alembic_config())
+    (reader,) = [r for r in scripts.walk_revisions() if r.path.endswith("_sql_reader.py")]
+    assert isinstance(reader.down_revision, str)
+    return reader.down_revision
 
 
 # --- 2. time, locks, rows and SQLite's dangerous functions, on both engines ------------------------------

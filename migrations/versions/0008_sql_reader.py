@@ -1,7 +1,7 @@
 """A read-only role for `ratingdb sql` on PostgreSQL
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-30
 
 PostgreSQL only (SQLite and other engines: nothing to do). This migration:
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
