@@ -30,8 +30,8 @@ class QueryResult:
 
 DEFAULT_TIMEOUT: Final = 5.0  # seconds a statement may run, or wait for a lock
 DEFAULT_MAX_ROWS: Final = 10_000
-# Made by the sql_reader migration on PostgreSQL: a NOLOGIN role with SELECT on this database's tables and views,
-# and a SECURITY DEFINER function owned by it that runs one query with the role's rights only.
+# Made by the sql_reader migration on PostgreSQL: a NOLOGIN role with SELECT on this database's tables
+# and views, and a SECURITY DEFINER function owned by it that runs one query with the role's rights only.
 READER_ROLE: Final = "ratingdb_reader"
 READER_FUNCTION: Final = "ratingdb_read_only"
 

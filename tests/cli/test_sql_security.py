@@ -127,7 +127,8 @@ def test_an_advisory_lock_does_not_outlive_the_command(pg_url: str) -> None:
 
 
 def test_tables_created_by_later_migrations_are_readable_by_the_reader(pg_url: str) -> None:
-    # ALTER DEFAULT PRIVILEGES: a table the owner creates after the reader migration is readable without a new GRANT.
+    # ALTER DEFAULT PRIVILEGES: a table the owner creates after the reader migration is readable
+    # without a new GRANT.
     scalar(pg_url, "CREATE TABLE later_table AS SELECT 42 AS answer")
     assert sql(pg_url, "SELECT answer FROM later_table", "-f", "csv").stdout == "answer\n42\n"
 
