@@ -43,6 +43,14 @@ def import_trf_command(
         str | None,
         typer.Option(help="Rate in this later period YYYY-MM (a late report, at most the third list, §9.1)."),
     ] = None,
+    distinct_event: Annotated[
+        bool,
+        typer.Option(
+            "--distinct-event",
+            help="Accept a file whose tournament name and start date match a stored event: a genuinely "
+            "different tournament, not a corrected copy (those are refused: see replace-event).",
+        ),
+    ] = False,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
@@ -65,6 +73,7 @@ def import_trf_command(
             official=official,
             closing_days=closing_days,
             period=chosen,
+            distinct=distinct_event,
         )
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
@@ -289,8 +298,9 @@ def delete_event_command(
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
-    Events of a closed period cannot be removed: their games explain a published list. Import the
-    corrected file into a later, open period instead (`import-trf --period`).
+    Events of a closed period cannot be removed: their games explain a published list. Reopen the
+    period first (`ratingdb reopen PERIOD --type T --reason TEXT`), or replace the event with its
+    corrected file (`ratingdb replace-event`).
     """
     if not yes:
         typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
