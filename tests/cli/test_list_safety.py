@@ -145,9 +145,14 @@ def test_update_publishes_a_new_version_of_the_list_in_force_with_the_one_row_ap
         "updated the standard list dated 2025-08-01 from one.csv: version 1 replaced by version 2, "
         "the same list with the file's rows applied"
     )
-    # The list command shows the list in force: version 2, with 1612.
+    # `list` shows the list in force, version 2, with 1612; `list --version 1` still shows 1507.
     shown = run(db_url, "list", "--format", "csv")
     assert '300007,,"Seven, Player",IRL,M,,1980,1612,2,20,,30,false,false' in shown.stdout.splitlines()
+    first = run(db_url, "list", "2025-08-01", "--version", "1", "--format", "csv")
+    assert first.exit_code == 0, first.output
+    by_id = {row["fide_id"]: row for row in csv.DictReader(first.stdout.splitlines())}
+    assert len(by_id) == SIZE
+    assert (by_id["300007"]["rating"], by_id["300007"]["games"], by_id["300007"]["k"]) == ("1507", "2", "20")
 
 
 def test_update_adds_new_players_and_a_reached_mark_follows_the_rating(
