@@ -11,7 +11,7 @@ from rich.status import Status
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError
-from ratingdb.rating import Adjustment, RulesError, rule_set_for
+from ratingdb.rating import Adjustment
 from ratingdb.services.close import CloseSummary, close_period
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
@@ -44,10 +44,6 @@ def close_period_command(
     """
     p = parse_period(period)
     check_type(rating_type)
-    try:
-        rule_set_for(rating_type, p)
-    except RulesError as exc:
-        raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
     with Status("closing…", console=console) as status, transaction() as session:
         summary = close_period(

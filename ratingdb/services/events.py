@@ -97,7 +97,10 @@ def _import_one(
             f"{trf.source_name}: the rating type is unknown (the file has no TRF26 encoded time control, "
             "record 222): give it with --type standard|rapid|blitz"
         )
-    existing = session.scalars(select(Event).where(Event.source_hash == trf.sha256)).one_or_none()
+    # The same file may feed two lists (the FIDE list and a national one): once per rating type.
+    existing = session.scalars(
+        select(Event).where(Event.source_hash == trf.sha256, Event.rating_type == kind)
+    ).one_or_none()
     if existing is not None:
         raise DuplicateEvent(
             f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
