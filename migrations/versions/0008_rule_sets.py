@@ -1,7 +1,7 @@
 """Stored rule sets (versioned) and the rating types they define
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-30
 
 - rule_set: a federation's rule file, kept verbatim with its SHA-256, versioned like lists
@@ -13,7 +13,7 @@ Create Date: 2026-11-30
 - an event's file is unique per rating type, not overall: the same tournament file may feed the FIDE
   list and a national list.
 On SQLite a CHECK changes only by rebuilding the table, so the views and the triggers that name
-rating_list or event are dropped first and created again, exactly as migration 0006 made them.
+rating_list or event are dropped first and created again, exactly as migrations 0006 and 0007 made them.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from alembic import op
 
 from ratingdb import guards
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
@@ -66,7 +66,8 @@ def _rating_type_check(check: str, file_unique: list[str]) -> None:
         op.create_unique_constraint(op.f("uq_event_source_hash"), "event", file_unique)
         return
     v6 = _migration("0006_list_versions.py")
-    for name in reversed(list(v6.VIEWS)):
+    views = _migration("0007_event_versions.py")._views(current_events=True)
+    for name in reversed(list(views)):
         op.execute(f"DROP VIEW IF EXISTS {name}")
     _run(guards.drop_versioned_table_guard(dialect, "rating_list"))
     for table in v6.SEALED_TABLES:
@@ -91,7 +92,7 @@ def _rating_type_check(check: str, file_unique: list[str]) -> None:
     for table in v6.SEALED_TABLES:
         _run(guards.sealed_rows_guard(dialect, table))
     _run(v6._closed_period_guard(dialect, current_only=True))
-    for name, sql in v6.VIEWS.items():
+    for name, sql in views.items():
         op.execute(f"CREATE VIEW {name} AS {sql}")
 
 
