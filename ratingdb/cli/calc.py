@@ -213,7 +213,7 @@ def _rules(rating_type: str, rules: str | None, no_cap: bool) -> tuple[RuleSet, 
     return chosen, reason, period.first_day
 
 
-_PERIOD_TEXT = re.compile(r"\d{4}-\d{2}")
+_PERIOD_TEXT = re.compile(r"[0-9-]+")  # digits only: meant as a period (names have letters)
 
 
 def _named_rule_set(name: str) -> RuleSet:
