@@ -73,3 +73,11 @@ class UnknownRuleSet(RatingDbError):
 
 class RuleSetConflict(RatingDbError):
     """A rule set that would cover a period another set of the same rating type already covers."""
+
+
+class ListWouldShrink(RatingDbError):
+    """A list import that would drop many players of the list in force, or strand imported events."""
+
+
+class ListInUse(RatingDbError):
+    """A list that something was already computed from, so it can be neither updated nor withdrawn."""

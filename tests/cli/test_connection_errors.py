@@ -54,6 +54,7 @@ ARGS: dict[str, list[str]] = {
     "rules list": [],
     "rules show": ["national-2025"],
     "sql": ["SELECT 1"],
+    "withdraw-list": ["2025-10-01", "--reason", "a test"],
 }
 COMMANDS = [" ".join(path) for path in command_paths()]
 
