@@ -1,7 +1,7 @@
 """Stored rule sets (versioned) and the rating types they define
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-11-30
 
 - rule_set: a federation's rule file, kept verbatim with its SHA-256, versioned like lists
@@ -27,8 +27,8 @@ from alembic import op
 
 from ratingdb import guards
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
