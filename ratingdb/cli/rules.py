@@ -9,6 +9,7 @@ import typer
 
 from ratingdb.cli.app import SETUP, app
 from ratingdb.cli.common import render_rows, transaction, user_errors
+from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError, UnknownRuleSet
 from ratingdb.rating import RULE_SETS, RuleSet, fide_rule_file
 from ratingdb.services.rules import add_rule_set, find_rule_set, stored_rule_sets, versions
@@ -47,13 +48,13 @@ def add(
         name, version, digest = row.name, row.version, row.sha256
     what = f"{name} ({rules.rating_type}, periods {_span(rules)})"
     if added.unchanged:
-        typer.echo(f"Rule set {what} is unchanged: version {version} already has this text.")
+        echo(f"Rule set {what} is unchanged: version {version} already has this text.")
     elif added.replaced_version is not None:
-        typer.echo(f"Rule set {what}: version {version} replaces version {added.replaced_version}.")
-        typer.echo("Lists closed under the earlier version keep it; closes from now on use this one.")
+        echo(f"Rule set {what}: version {version} replaces version {added.replaced_version}.")
+        echo("Lists closed under the earlier version keep it; closes from now on use this one.")
     else:
-        typer.echo(f"Rule set {what} added as version {version}.")
-    typer.echo(f"sha256 {digest}")
+        echo(f"Rule set {what} added as version {version}.")
+    echo(f"sha256 {digest}")
 
 
 @rules_app.command("list")
@@ -91,8 +92,9 @@ def show(
     """Print a rule set's file exactly as stored (or as shipped, for FIDE's)."""
     builtin = fide_rule_file(name)
     if builtin is not None and version is None:
-        typer.echo(f"# {name}: FIDE, built in")
-        typer.echo(builtin, nl=False)
+        echo(f"# {name}: FIDE, built in")
+        for line in builtin.splitlines():
+            echo(line)
         return
     with transaction() as session:
         if version is None:
@@ -106,5 +108,6 @@ def show(
         state = "current" if row.is_current else "withdrawn"
         header = f"# {row.name}: version {row.version} ({state}), from {row.source}, sha256 {row.sha256}"
         content = row.content
-    typer.echo(header)
-    typer.echo(content if content.endswith("\n") else content + "\n", nl=False)
+    echo(header)
+    for line in content.splitlines():  # a stored file may hold anything: each line made harmless
+        echo(line)
