@@ -55,8 +55,8 @@ def _allow_version_changes(connection: Connection, allowed: bool) -> None:
     """Let this connection change alembic_version, which its guard (migration 0009) refuses to others.
 
     SQLite: the guard calls ratingdb_migrating(), which ratingdb's connections define as 0 (db.py) and
-    the migrating connection as 1 while it migrates; a client without it fails on the call. PostgreSQL: each migration's transaction says so with a
-    transaction-local setting.
+    the migrating connection as 1 while it migrates; a client without it fails on the call.
+    PostgreSQL: each migration's transaction says so with a transaction-local setting.
     """
     if connection.dialect.name == "sqlite":
         driver = connection.connection.driver_connection
