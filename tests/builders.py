@@ -40,9 +40,17 @@ def imported_list(
     *,
     games_total: int = 100,
     reached_2400: Iterable[Player] = (),
+    version: int = 1,
 ) -> RatingList:
     """A list as imported: entries map a player to a rating or (rating, K)."""
-    lst = RatingList(rating_type=rating_type, list_date=list_date, origin="imported", source="test")
+    lst = RatingList(
+        rating_type=rating_type,
+        list_date=list_date,
+        origin="imported",
+        source="test",
+        sealed=False,
+        version=version,
+    )
     session.add(lst)
     session.flush()
     high = set(reached_2400)
@@ -64,6 +72,8 @@ def imported_list(
                 pool_from=None,
             )
         )
+    session.flush()
+    lst.sealed = True  # as every command does once a list's rows are written
     session.flush()
     return lst
 

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import MissingList, UnknownPlayer
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import (
+    AuditEntry,
     CalcEvent,
     CalcGame,
     CalcPlayer,
@@ -58,14 +59,34 @@ class ListLine:
 
 
 def published_lists(session: Session, rating_types: Iterable[str]) -> list[RatingList]:
-    """Every list of the given types, by type and date."""
+    """Every version of every list of the given types, withdrawn ones included, by type, date and version."""
     return list(
         session.scalars(
             select(RatingList)
             .where(RatingList.rating_type.in_(list(rating_types)))
-            .order_by(RatingList.rating_type, RatingList.list_date, RatingList.id)
+            .order_by(RatingList.rating_type, RatingList.list_date, RatingList.version)
         )
     )
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """When and why a list version was withdrawn (its audit entry; docs/versioning.md)."""
+
+    list_id: int
+    withdrawn_at: dt.datetime
+    reason: str | None
+    detail: str
+
+
+def withdrawals(session: Session, rating_types: Iterable[str]) -> dict[int, Withdrawal]:
+    """The withdrawal of every withdrawn list version of the given types, by list id."""
+    rows = session.execute(
+        select(RatingList.id, AuditEntry.created_at, AuditEntry.reason, AuditEntry.detail)
+        .join(AuditEntry, AuditEntry.id == RatingList.withdrawn_by)
+        .where(RatingList.rating_type.in_(list(rating_types)), RatingList.is_current.is_(None))
+    )
+    return {row[0]: Withdrawal(*row) for row in rows}
 
 
 def players_of(session: Session, rating_types: Iterable[str]) -> list[Player]:
@@ -174,6 +195,7 @@ def _history_query() -> AnySelect:
             ListEntry.flag,
         )
         .join(RatingList, RatingList.id == ListEntry.list_id)
+        .where(RatingList.is_current.is_(True))  # withdrawn versions are not the player's history
         .order_by(ListEntry.player_id, RatingList.rating_type, RatingList.list_date)
     )
 

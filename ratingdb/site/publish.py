@@ -27,6 +27,7 @@ from ratingdb.reports.lists import (
     ExportFormat,
     HistoryLine,
     ListLine,
+    Withdrawal,
     all_histories,
     calculation_summary,
     event_summary,
@@ -36,6 +37,7 @@ from ratingdb.reports.lists import (
     points,
     published_lists,
     signed_points,
+    withdrawals,
     write_list_file,
 )
 from ratingdb.reports.period import PeriodReport, period_report
@@ -70,7 +72,9 @@ def publish_site(session: Session, folder: Path, options: SiteOptions) -> Publis
 
 
 def list_path(rating_list: RatingList, suffix: str = "html") -> str:
-    return f"lists/{rating_list.rating_type}-{rating_list.list_date.isoformat()}.{suffix}"
+    # The current version keeps the plain address; a withdrawn version keeps its own, with its number.
+    withdrawn = "" if rating_list.is_current else f"-v{rating_list.version}"
+    return f"lists/{rating_list.rating_type}-{rating_list.list_date.isoformat()}{withdrawn}.{suffix}"
 
 
 def period_path(rating_type: str, period: str | Period) -> str:
@@ -148,7 +152,8 @@ class Site:
 
     options: SiteOptions
     env: Environment
-    lists: list[RatingList]
+    lists: list[RatingList]  # every version, withdrawn ones included
+    withdrawn: dict[int, Withdrawal]
     players: dict[int, Player]
     by_fide: dict[int, str] = field(default_factory=dict)
     by_national: dict[str, str] = field(default_factory=dict)
@@ -159,9 +164,10 @@ class Site:
                 self.by_fide[p.fide_id] = player_path(p.id, p.fide_id)
             if p.national_id is not None:
                 self.by_national[p.national_id] = player_path(p.id, p.fide_id)
-        newest = {lst.rating_type: lst for lst in self.lists}  # by type and date: the last one wins
+        self.current = [lst for lst in self.lists if lst.is_current]
+        newest = {lst.rating_type: lst for lst in self.current}  # by type and date: the last one wins
         self.newest = {t: newest[t] for t in RATING_TYPES if t in newest}
-        self.list_by_date = {(lst.rating_type, lst.list_date): lst for lst in self.lists}
+        self.list_by_date = {(lst.rating_type, lst.list_date): lst for lst in self.current}
 
     def player_url(self, player_id: int | None) -> str | None:
         found = self.players.get(player_id) if player_id is not None else None
@@ -204,6 +210,7 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
         options,
         environment(),
         published_lists(session, options.rating_types),
+        withdrawals(session, options.rating_types),
         {p.id: p for p in players_of(session, options.rating_types)},
     )
     for name in STATIC_FILES:
@@ -217,7 +224,7 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
 
     closes: dict[int, PeriodReport] = {}
     calculations: dict[int, list[Calculation]] = defaultdict(list)
-    for lst in site.lists:
+    for lst in site.current:
         if lst.origin != "computed" or lst.period is None:
             continue
         report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
@@ -258,7 +265,9 @@ def list_files(site: Site, lst: RatingList, lines: Sequence[ListLine]) -> Iterat
         federations=sorted({line.federation for line in lines if line.federation}),
         csv=list_path(lst, "csv"),
         txt=list_path(lst, "txt"),
-        close=period_path(lst.rating_type, lst.period) if lst.origin == "computed" and lst.period else None,
+        close=period_path(lst.rating_type, lst.period) if lst.is_current and lst.period else None,
+        withdrawal=site.withdrawn.get(lst.id),
+        current=None if lst.is_current else site.list_by_date.get((lst.rating_type, lst.list_date)),
     )
 
 
@@ -329,7 +338,7 @@ def player_page(
 def home_page(site: Site, sizes: dict[int, int], closes: dict[int, PeriodReport]) -> tuple[str, bytes]:
     latest: list[tuple[RatingList, PeriodReport]] = []
     for rating_type in site.options.rating_types:
-        computed = [lst for lst in site.lists if lst.rating_type == rating_type and lst.id in closes]
+        computed = [lst for lst in site.current if lst.rating_type == rating_type and lst.id in closes]
         if computed:
             latest.append((computed[-1], closes[computed[-1].id]))
     return site.render(

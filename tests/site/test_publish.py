@@ -24,6 +24,7 @@ from ratingdb.models import Player
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.lists import find_player, player_history
 from ratingdb.services.events import delete_event
+from ratingdb.services.versions import record_change, withdraw
 from ratingdb.site.output import MANIFEST
 from tests import builders
 from tests.site.conftest import publish
@@ -263,6 +264,44 @@ def test_a_hostile_name_is_shown_as_text(db_url: str, tmp_path: Path) -> None:
     events = [name for name in published if name.startswith("events/")]
     assert len(events) == 1
     assert text_of(parse(published[events[0]]).find(".//h1")) == "<b>Open</b>"  # type: ignore[arg-type]
+
+
+def test_a_withdrawn_list_version_keeps_its_page_marked_and_linked_to_the_current_one(
+    db_url: str, tmp_path: Path
+) -> None:
+    engine = db.make_engine(db_url)
+    try:
+        with db.transaction(engine) as session:
+            a = builders.player(session, "Ash, Ann", fide_id=720001)
+            b = builders.player(session, "Birch, Bea", fide_id=720002)
+            first = builders.imported_list(session, "standard", dt.date(2025, 9, 1), {a: 1800, b: 1700})
+            change = record_change(session, "withdraw-list", "standard 2025-09-01 v1", reason="wrong file")
+            withdraw(session, first, change)
+            builders.imported_list(session, "standard", dt.date(2025, 9, 1), {a: 1810, b: 1700}, version=2)
+            withdrawn_on = change.created_at.date().isoformat()
+    finally:
+        engine.dispose()
+    folder = tmp_path / "www"
+    publish(db_url, folder)
+    published = files(folder)
+    old = parse(published["lists/standard-2025-09-01-v1.html"])
+    notice = old.find(".//p[@class='withdrawn-notice']")
+    assert notice is not None
+    assert text_of(notice) == (
+        f"Withdrawn on {withdrawn_on}: wrong file. This is version 1 of the list, kept for the record; "
+        "the list in force is version 2."
+    )
+    assert [a.get("href") for a in notice.iter("a")] == ["../lists/standard-2025-09-01.html"]
+    assert rows(old.find(".//table[@id='list']"))[0][2:7] == ["Ash, Ann", "", "M", "1990", "1800"]  # type: ignore[arg-type]
+    current = parse(published["lists/standard-2025-09-01.html"])
+    assert current.find(".//p[@class='withdrawn-notice']") is None
+    assert rows(current.find(".//table[@id='list']"))[0][2:7] == ["Ash, Ann", "", "M", "1990", "1810"]  # type: ignore[arg-type]
+    home = parse(published["index.html"])
+    listed = [(tr.get("class"), text_of(tr.find("td"))) for tr in home.iterfind(".//tbody/tr")]  # type: ignore[arg-type]
+    assert listed == [(None, "2025-09-01 version 2"), ("withdrawn", "2025-09-01 version 1, withdrawn")]
+    # The player's history is the current list only.
+    history = parse(published["players/720001.html"]).find(".//table[@class='history']")
+    assert rows(history) == [["2025-09-01", "1810", "", "0", "", ""]]  # type: ignore[arg-type]
 
 
 def test_a_second_publish_is_byte_identical_and_rewrites_nothing(demo_url: str, tmp_path: Path) -> None:
