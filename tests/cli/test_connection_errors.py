@@ -40,6 +40,7 @@ ARGS: dict[str, list[str]] = {
     "init": [],
     "list": [],
     "player": ["25900011"],
+    "publish": ["site"],
     "report": ["top"],
     "report diff": ["2025-10-01", "2025-11-01"],
     "report event": ["1"],
