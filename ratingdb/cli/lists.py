@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import sys
-from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
 
 from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file
 from ratingdb.errors import ConfigError
 from ratingdb.models import Player
 from ratingdb.reports.lists import (
@@ -22,6 +22,7 @@ from ratingdb.reports.lists import (
     find_list,
     find_player,
     list_lines,
+    list_versions,
     player_history,
     points,
     signed_points,
@@ -59,28 +60,36 @@ def list_command(
             "--format", "-f", help="table, csv (ratingdb CSV list), json or fide-txt (FIDE fixed width)."
         ),
     ] = "table",
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
-    ] = None,
+    output: OutputOption = None,
+    force: ForceOption = False,
     limit: Annotated[int | None, typer.Option(help="Only the first N entries (table and json).")] = None,
+    version: Annotated[
+        int | None,
+        typer.Option(
+            "--version",
+            metavar="N",
+            help="That version of the list, withdrawn ones too (see `ratingdb lists`).",
+        ),
+    ] = None,
 ) -> None:
-    """Show or export a published list. CSV and FIDE text exports re-import to the same entries."""
+    """Show or export a published list (its current version unless --version). CSV and FIDE text exports
+    re-import to the same entries."""
     check_type(rating_type)
     list_date = parse_date(date) if date else None
     if fmt not in ("table", "csv", "json", "fide-txt"):
         raise ConfigError(f"'{fmt}' is not a list format: use table, csv, json or fide-txt")
+    if output is not None:
+        check_output(output, force=force)
     with transaction() as session:
-        rating_list = find_list(session, rating_type, list_date)
+        rating_list = find_list(session, rating_type, list_date, version)
         if fmt in ("csv", "fide-txt"):
             export: ExportFormat = "csv" if fmt == "csv" else "fide-txt"
-            with output.open("w", encoding="utf-8", newline="") if output else _stdout() as out:
+            with output_file(output, force=force) if output else _stdout() as out:
                 write_list_file(
                     list_lines(session, rating_list), out, export, rating_type, rating_list.list_date
                 )
             if output:
-                typer.echo(
-                    f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}."
-                )
+                echo(f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}.")
             return
         with contextlib.closing(list_lines(session, rating_list, rated_only=fmt == "table")) as entries:
             table = [
@@ -88,11 +97,40 @@ def list_command(
                 for rank, line in enumerate(itertools.islice(entries, limit), 1)
             ]
         title = f"{rating_type} list {rating_list.list_date.isoformat()} ({rating_list.origin})"
-    render_rows(LIST_COLUMNS, table, fmt, title=title, output=output)
+        if rating_list.version > 1 or rating_list.is_current is None:
+            state = "current" if rating_list.is_current else "withdrawn"
+            title += f", version {rating_list.version} ({state})"
+    render_rows(LIST_COLUMNS, table, fmt, title=title, output=output, force=force)
 
 
 def _stdout() -> contextlib.nullcontext[TextIO]:
     return contextlib.nullcontext(sys.stdout)
+
+
+@app.command("lists", rich_help_panel=LOOKUP)
+@user_errors
+def lists_command(
+    rating_type: Annotated[
+        str | None, typer.Option("--type", "-t", metavar="TYPE", help="Only this rating type.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+) -> None:
+    """Every published list with each of its versions: current or withdrawn, where it came from, and why a
+    withdrawn version was withdrawn."""
+    if rating_type is not None:
+        check_type(rating_type)
+    with transaction() as session:
+        lines = list_versions(session, rating_type)
+    columns = [
+        "type", "date", "version", "state", "origin", "period", "rules", "players", "withdrawn_at", "reason",
+    ]  # fmt: skip
+    rows = [
+        [v.rating_type, v.list_date, v.version, v.state, v.origin if v.origin == "computed" else
+         f"imported ({v.source})" if v.source else "imported", v.period, v.rules, v.players,
+         v.withdrawn_at.replace(microsecond=0) if v.withdrawn_at else None, v.withdrawn_reason]
+        for v in lines
+    ]  # fmt: skip
+    render_rows(columns, rows, fmt, title="Published lists and their versions")
 
 
 @app.command("player", rich_help_panel=LOOKUP)
@@ -111,7 +149,7 @@ def player_command(
         heading = _player_heading(player)
     rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
     if fmt == "table":
-        typer.echo(heading)
+        echo(heading)
     render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
 
 
@@ -142,18 +180,18 @@ def calculation_command(
     with transaction() as session:
         calc = calculation(session, find_player(session, ident), p, rating_type)
         heading = _player_heading(calc.player)
-    typer.echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
+    echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
     for line in calculation_summary(calc):
-        typer.echo(line)
+        echo(line)
     for ev in calc.events:
-        typer.echo("")
-        typer.echo(
+        echo("")
+        echo(
             f"Event {ev.event_id} '{ev.name}' ({ev.start_date.isoformat()} … {ev.end_date.isoformat()}), "
             f"ratings from the list dated {ev.ratings_from.isoformat()}"
         )
-        typer.echo(f"  {event_summary(ev)}")
+        echo(f"  {event_summary(ev)}")
         if ev.note:
-            typer.echo(f"  note: {ev.note}")
+            echo(f"  note: {ev.note}")
         rows = [
             [
                 g.round,

@@ -12,7 +12,7 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from ratingdb.errors import ConfigError
 from ratingdb.reports.lists import HistoryLine
@@ -39,17 +39,26 @@ def k_changes(history: Sequence[HistoryLine]) -> list[tuple[HistoryLine, int]]:
     return changes
 
 
-def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) -> None:
-    """Plot the ratings of `history` to `path` (.png or .svg); unrated lists leave a gap in the line."""
+def write_history_chart(
+    history: Sequence[HistoryLine], path: Path, title: str, *, file: BinaryIO | None = None
+) -> None:
+    """Plot the ratings of `history` to `path` (.png or .svg), or to `file` in that format.
+
+    Unrated lists leave a gap in the line.
+    """
     suffix = path.suffix.lower()
     if suffix not in CHART_FORMATS:
         raise ConfigError(f"{path}: a chart is written as .png or .svg")
     if not any(h.rating is not None for h in history):
         raise ConfigError("the player has no rating on any list: there is nothing to plot")
     if suffix == ".svg":
-        path.write_text(
-            '<?xml version="1.0" encoding="UTF-8"?>\n' + history_svg(history, title) + "\n", "utf-8"
+        svg = ('<?xml version="1.0" encoding="UTF-8"?>\n' + history_svg(history, title) + "\n").encode(
+            "utf-8"
         )
+        if file is None:
+            path.write_bytes(svg)
+        else:
+            file.write(svg)
         return
     # The object-oriented API with no pyplot: no global figure state and no GUI backend, so it works
     # headless and the same in tests and on servers.
@@ -99,10 +108,10 @@ def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) 
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("list date")
     ax.set_ylabel("rating")
-    ax.set_title(title)
+    ax.set_title(title, parse_math=False)  # a name is text, never $mathtext$
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best")
-    fig.savefig(path, format="png", metadata={"Software": "ratingdb"})
+    fig.savefig(path if file is None else file, format="png", metadata={"Software": "ratingdb"})
 
 
 # --- SVG ----------------------------------------------------------------------------------------------

@@ -61,11 +61,11 @@ class EventReport:
 
 
 def event_ids(session: Session, rating_types: Sequence[str]) -> list[int]:
-    """The ids of every event of the given types, in date order."""
+    """The ids of every current event of the given types (replaced versions left out), in date order."""
     return list(
         session.scalars(
             select(Event.id)
-            .where(Event.rating_type.in_(rating_types))
+            .where(Event.rating_type.in_(rating_types), Event.is_current.is_(True))
             .order_by(Event.start_date, Event.end_date, Event.id)
         )
     )
