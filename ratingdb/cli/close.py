@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
+from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
 from ratingdb.models import RatingList
 from ratingdb.rating import Adjustment, RulesError, rule_set_for
@@ -77,12 +78,12 @@ def close_period_command(
     for p in periods:
         with Status("closing…", console=console) as status, transaction() as session:
             summary = close_period(
-                session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
+                session, p, rating_type, progress=lambda msg: status.update(cell(msg)), adjustment=adjustment
             )
             corrected = _against_withdrawn(session, summary)
         print_summary(summary)
         for line in corrected:
-            typer.echo(line)
+            echo(line)
 
 
 def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
@@ -134,15 +135,15 @@ def print_summary(summary: CloseSummary) -> None:
         ("below the floor", summary.dropped_below_floor),
     ):
         for c in changes[:10]:
-            typer.echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
+            echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
     for title, changes in (("gain", summary.biggest_gains), ("loss", summary.biggest_losses)):
         for c in changes[:3]:
             delta = (c.new or 0) - (c.old or 0)
-            typer.echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {c.games} games)")
+            echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {c.games} games)")
     for late in summary.late_events:
-        typer.echo(f"    late event: {late}")
+        echo(f"    late event: {late}")
     for note in summary.notes:
-        typer.echo(f"    note: {note}")
+        echo(f"    note: {note}")
 
 
 def _shown(rating: int | None) -> str:
