@@ -52,7 +52,7 @@ def run_migrations_online() -> None:
 
 
 def _allow_version_changes(connection: Connection, allowed: bool) -> None:
-    """Let this connection change alembic_version, which its guard (migration 0009) refuses to others.
+    """Let this connection change alembic_version, which its guard (migration 0010) refuses to others.
 
     SQLite: the guard calls ratingdb_migrating(), which ratingdb's connections define as 0 (db.py) and
     the migrating connection as 1 while it migrates; a client without it fails on the call.

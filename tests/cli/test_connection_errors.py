@@ -78,7 +78,7 @@ def newer_database(tmp_path: Path, sqlite_template: Path) -> str:
     path = tmp_path / "newer.sqlite"
     shutil.copyfile(sqlite_template, path)
     with sqlite3.connect(path) as conn:
-        # As a newer ratingdb's migration would: its guard (migration 0009) lets a migrating connection.
+        # As a newer ratingdb's migration would: its guard (migration 0010) lets a migrating connection.
         conn.create_function("ratingdb_migrating", 0, lambda: 1)
         conn.execute("UPDATE alembic_version SET version_num = '0999_from_the_future'")
     return f"sqlite:///{path}"

@@ -1,7 +1,7 @@
 """alembic_version changes only through ratingdb's own migrations
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-11-30
 
 A client that rewrites alembic_version makes ratingdb believe in a schema the database does not have.
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
