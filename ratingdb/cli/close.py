@@ -14,9 +14,10 @@ from ratingdb.cli.common import check_type, console, parse_period, transaction, 
 from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
 from ratingdb.models import RatingList
-from ratingdb.rating import Adjustment, RulesError, rule_set_for
+from ratingdb.rating import Adjustment, RulesError
 from ratingdb.reports.diff import version_diff, withdrawn_version
 from ratingdb.services.close import CloseSummary, close_period
+from ratingdb.services.rules import rule_set_in_force
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 
@@ -69,11 +70,13 @@ def close_period_command(
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
-    for p in periods:
-        try:
-            rule_set_for(rating_type, p)
-        except RulesError as exc:
-            raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
+    # Every period must have its rule set (FIDE's or a stored one) before any is closed.
+    with transaction() as session:
+        for p in periods:
+            try:
+                rule_set_in_force(session, rating_type, p)
+            except RulesError as exc:
+                raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
     for p in periods:
         with Status("closing…", console=console) as status, transaction() as session:
