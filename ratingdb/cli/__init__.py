@@ -17,6 +17,7 @@ for _module in (
     "lists",
     "players",
     "reports",
+    "publish",
     "calc",
     "demo",
 ):
