@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine
 
+from ratingdb import db
 from ratingdb.models import Base
 
 target_metadata = Base.metadata
@@ -17,7 +18,8 @@ def _engine() -> Engine:
     url = context.config.get_main_option("sqlalchemy.url")
     if not url:
         raise RuntimeError("no engine or sqlalchemy.url given to the migrations")
-    return create_engine(url)
+    # ratingdb's own engine: SQLite pragmas, MySQL's strict mode and quoting as in every command.
+    return db.make_engine(url)
 
 
 def run_migrations_online() -> None:

@@ -61,3 +61,7 @@ class TrfError(FormatError):
 
 class ListFormatError(FormatError):
     """A rating-list file (CSV, FIDE text or XML) that is refused."""
+
+
+class LockWaitTimeout(RatingDbError):
+    """Another close or import of the same rating type held the database lock for too long."""

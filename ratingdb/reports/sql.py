@@ -1,4 +1,4 @@
-"""Ad-hoc SQL in a read-only transaction that is always rolled back, on SQLite and PostgreSQL.
+"""Ad-hoc SQL in a read-only transaction that is always rolled back, on SQLite, PostgreSQL and MySQL.
 
 Takes an Engine (it needs the driver connection to make it read-only); no ORM models, no CLI imports.
 """
@@ -53,6 +53,7 @@ def run_read_only(engine: Engine, statement: str) -> QueryResult:
     it, and a prepared statement cannot hold two commands), always rolled back.
     SQLite: `PRAGMA query_only` and an authorizer that allows only reads on this connection, a
     transaction that is always rolled back; Python's sqlite3 refuses a second statement.
+    MySQL: statement checks, then a READ ONLY transaction, always rolled back (see sql_mysql.py).
     """
     if not statement.strip():
         raise ConfigError('no SQL given: write one statement, e.g. "SELECT * FROM v_current_list"')
@@ -61,7 +62,9 @@ def run_read_only(engine: Engine, statement: str) -> QueryResult:
         return _sqlite(engine, statement)
     if dialect == "postgresql":
         return _postgresql(engine, statement)
-    raise ConfigError(f"ratingdb sql supports SQLite and PostgreSQL, not {dialect}")
+    if dialect == "mysql":
+        return _mysql(engine, statement)
+    raise ConfigError(f"ratingdb sql supports SQLite, PostgreSQL and MySQL, not {dialect}")
 
 
 def _sqlite_statement_count(statement: str) -> int:
@@ -145,6 +148,18 @@ def _postgresql(engine: Engine, statement: str) -> QueryResult:
             raise StatementRefused(f"the database refused the statement: {message}") from None
         finally:
             conn.rollback()
+    finally:
+        pooled.close()
+
+
+def _mysql(engine: Engine, statement: str) -> QueryResult:
+    from ratingdb.reports import sql_mysql
+
+    pooled = engine.raw_connection()
+    try:
+        messages = {"one_statement": ONE_STATEMENT, "read_only": READ_ONLY}
+        description, rows = sql_mysql.run(pooled.driver_connection, statement, StatementRefused, messages)
+        return _result(description, rows)
     finally:
         pooled.close()
 
