@@ -61,13 +61,14 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
 
 def _mysql_engine(parsed: URL, **kwargs: Any) -> Engine:
-    if parsed.drivername in ("mysql", "mariadb"):
-        parsed = parsed.set(drivername=f"{parsed.drivername}+pymysql")
-    if not parsed.drivername.endswith("+pymysql"):
+    if parsed.drivername not in ("mysql", "mariadb", "mysql+pymysql", "mariadb+pymysql"):
         raise ConfigError(
             f"ratingdb talks to MySQL and MariaDB through PyMySQL, not {parsed.drivername}: "
             "write the URL as mysql+pymysql://user:password@host/dbname"
         )
+    # One dialect name for both servers ("mysql"): SQLAlchemy tells MariaDB apart by its version string,
+    # and the migrations and services test for "mysql" only.
+    parsed = parsed.set(drivername="mysql+pymysql")
     init = f"SET SESSION sql_mode = '{MYSQL_SQL_MODE}', default_storage_engine = InnoDB"
     connect_args = {"charset": "utf8mb4", "init_command": init, **kwargs.pop("connect_args", {})}
     # READ COMMITTED as on PostgreSQL: a close that waited for another one's lock sees what it committed.
