@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from ratingdb.migrations.mysql import byte_order_collation, refusal_trigger
+
+from ratingdb.guards import mysql_byte_order_collation, mysql_refusal
 
 revision = "0001"
 down_revision = None
@@ -25,8 +26,9 @@ def upgrade() -> None:
     bind = op.get_bind()
     if bind.dialect.name == "mysql":
         # Tables created from here on (by this and later migrations) are utf8mb4 compared byte for
-        # byte, as on the other engines (see migrations/mysql.py for why).
-        op.execute(f"ALTER DATABASE CHARACTER SET utf8mb4 COLLATE {byte_order_collation(bind)}")
+        # byte, as on the other engines (ratingdb/guards.py says why).
+        collation = mysql_byte_order_collation(getattr(bind.dialect, "is_mariadb", False))
+        op.execute(f"ALTER DATABASE CHARACTER SET utf8mb4 COLLATE {collation}")
     op.create_table(
         "event",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -310,7 +312,7 @@ def _create_triggers() -> None:
         for action in ("UPDATE", "DELETE"):
             message = f"published lists are immutable: {action} on {table} refused"
             if op.get_bind().dialect.name == "mysql":
-                op.execute(refusal_trigger(f"trg_{table}_no_{action.lower()}", action, table, message))
+                op.execute(mysql_refusal(f"trg_{table}_no_{action.lower()}", action, table, message))
                 continue
             op.execute(
                 f"CREATE TRIGGER trg_{table}_no_{action.lower()} BEFORE {action} ON {table} "

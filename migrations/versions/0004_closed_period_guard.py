@@ -12,7 +12,8 @@ a stored calculation record can never disagree with the games it explains.
 from __future__ import annotations
 
 from alembic import op
-from ratingdb.migrations.mysql import published_list_date, refusal_trigger
+
+from ratingdb.guards import mysql_published_list_date, mysql_refusal
 
 revision = "0004"
 down_revision = "0003"
@@ -98,13 +99,13 @@ def _create_mysql_triggers() -> None:
     def list_exists(rating_type: str, period: str) -> str:
         return (
             f"EXISTS (SELECT 1 FROM rating_list l WHERE l.rating_type = {rating_type} "
-            f"AND l.list_date = {published_list_date(period)})"
+            f"AND l.list_date = {mysql_published_list_date(period)})"
         )
 
     def event_closed(row: str) -> str:
         return (
             "EXISTS (SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type "
-            f"AND l.list_date = {published_list_date('e.period')} WHERE e.id = {row}.event_id)"
+            f"AND l.list_date = {mysql_published_list_date('e.period')} WHERE e.id = {row}.event_id)"
         )
 
     for table, _ in GUARDED:
@@ -114,7 +115,7 @@ def _create_mysql_triggers() -> None:
             else:
                 conditions = [event_closed(row) for row in rows]
             name = f"trg_{table}_closed_{action.lower()}"
-            op.execute(refusal_trigger(name, action, table, MESSAGE, " OR ".join(conditions)))
+            op.execute(mysql_refusal(name, action, table, MESSAGE, " OR ".join(conditions)))
 
 
 def downgrade() -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from ratingdb.migrations.mysql import refusal_trigger
+
+from ratingdb.guards import mysql_refusal
 
 revision = "0005"
 down_revision = "0004"
@@ -42,7 +43,7 @@ def upgrade() -> None:
     for action in ("UPDATE", "DELETE"):
         name = f"trg_audit_log_no_{action.lower()}"
         if op.get_bind().dialect.name == "mysql":
-            op.execute(refusal_trigger(name, action, "audit_log", MESSAGE))
+            op.execute(mysql_refusal(name, action, "audit_log", MESSAGE))
         else:
             op.execute(f"CREATE TRIGGER {name} BEFORE {action} ON audit_log BEGIN {SQLITE_REFUSAL}; END")
 

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb import db
 from ratingdb.cli.app import Options
+from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.rating import RATING_TYPES, Period
 
@@ -35,12 +36,17 @@ if not console.is_terminal:
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Print a RatingDbError as `Error: <sentence>` on stderr and exit 1; anything else is a bug."""
+    """Print a RatingDbError as `Error: <sentence>` on stderr and exit 1; anything else is a bug.
+
+    A database driver's error (server down, file not a database, a value the database refused) is read
+    as a sentence about the --db database too: the user can act on it, and a traceback could show the URL.
+    """
 
     @wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return func(*args, **kwargs)
+            with explained(Options.url):
+                return func(*args, **kwargs)
         except RatingDbError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
@@ -50,6 +56,8 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 def engine(*, require_schema: bool = True) -> Engine:
     """The engine for --db / RATINGDB_URL; refuses a database without the current schema."""
+    if require_schema:
+        db.refuse_missing_sqlite_file(Options.url)
     eng = db.make_engine(Options.url)
     if require_schema:
         db.require_current_schema(eng)

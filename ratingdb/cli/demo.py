@@ -15,6 +15,7 @@ from ratingdb.cli.app import TOOLS, Options, app
 from ratingdb.cli.close import close_period_command
 from ratingdb.cli.common import transaction, user_errors
 from ratingdb.cli.imports import import_list_command, import_trf_command
+from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError
 from ratingdb.reports.lists import find_list, list_lines
 from ratingdb.services.demo import (
@@ -71,8 +72,9 @@ def demo_command(
     )
     engine = db.make_engine(url)
     try:
-        db.upgrade(engine)
-        typer.echo(f"Created the ratingdb schema (migration {db.current_revision(engine)}).")
+        with explained(url):  # the demo's own database, not --db's
+            db.upgrade(engine)
+            typer.echo(f"Created the ratingdb schema (migration {db.current_revision(engine)}).")
     finally:
         engine.dispose()
 

@@ -50,6 +50,7 @@ def _head() -> str:
 
 
 def test_a_command_on_a_database_without_schema_says_to_run_init(tmp_path: Path) -> None:
+    (tmp_path / "empty.sqlite").touch()  # an empty file is an empty SQLite database
     url = f"sqlite:///{tmp_path / 'empty.sqlite'}"
     result = run(url, "close-period", "2025-10")
     assert result.exit_code == 1
@@ -156,7 +157,9 @@ def test_a_close_can_apply_an_audited_one_off_adjustment(db_url: str, tmp_path: 
     assert history[-1] == "standard,2025-11-01,computed,1760,160,0,20,"
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        action, detail = conn.execute(text("SELECT action, detail FROM audit_log")).one()
+        action, detail = conn.execute(
+            text("SELECT action, detail FROM audit_log WHERE action = 'adjust-list'")
+        ).one()
     engine.dispose()
     assert action == "adjust-list"
     assert detail.endswith("raised by 2/5 × (2000 − R), rounding half_away; 1 ratings changed")
