@@ -157,8 +157,7 @@ def _mysql(engine: Engine, statement: str) -> QueryResult:
 
     pooled = engine.raw_connection()
     try:
-        messages = {"one_statement": ONE_STATEMENT, "read_only": READ_ONLY}
-        description, rows = sql_mysql.run(pooled.driver_connection, statement, StatementRefused, messages)
+        description, rows = sql_mysql.run(pooled.driver_connection, statement)
         return _result(description, rows)
     finally:
         pooled.close()

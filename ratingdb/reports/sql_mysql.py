@@ -7,7 +7,7 @@ comment styles) and only a single statement that starts with a reading keyword i
 it first (PREPARE, which runs nothing), so a typo gets MySQL's own syntax message. The READ ONLY
 transaction remains as the second guard, for a SELECT that calls a function that writes.
 
-Takes a pooled PyMySQL connection from ratingdb.reports.sql; no ORM, no CLI imports.
+Takes the PyMySQL connection ratingdb.reports.sql hands over; no ORM, no CLI imports.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from ratingdb.errors import RatingDbError
+from ratingdb.reports.sql import ONE_STATEMENT, READ_ONLY, StatementRefused
 
 # Statements that only read. EXPLAIN describes a plan without running the statement it explains.
 READING_KEYWORDS: Final = {"SELECT", "WITH", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "VALUES", "TABLE"}
@@ -95,22 +95,21 @@ def _closing_quote(text: str, start: int) -> int:
     return len(text)
 
 
-def run(conn: Any, statement: str, refused: type[RatingDbError], messages: dict[str, str]) -> Any:
+def run(conn: Any, statement: str) -> tuple[Any, list[Any]]:
     """Check `statement`, then run it in a READ ONLY transaction on the PyMySQL connection `conn`.
 
-    Returns the cursor's (description, rows); raises `refused` with the sentence of the refusal.
-    `messages` holds the shared sentences: "one_statement" and "read_only".
+    Returns the cursor's description and rows; raises StatementRefused with the reason of a refusal.
     """
     import pymysql
 
-    def refuse(reason: str) -> RatingDbError:
-        return refused(f"the database refused the statement: {reason}")
+    def refuse(reason: str) -> StatementRefused:
+        return StatementRefused(f"the database refused the statement: {reason}")
 
     text = MySQLText(statement)
     if len(text.statements) > 1:
-        raise refuse(messages["one_statement"])
+        raise refuse(ONE_STATEMENT)
     if text.executable_comment:
-        raise refuse(f"{messages['read_only']} (an executable /*! comment runs its text)")
+        raise refuse(f"{READ_ONLY} (an executable /*! comment runs its text)")
     if not text.statements:
         raise refuse("the text holds only comments")
     one = text.statements[0]
@@ -124,7 +123,7 @@ def run(conn: Any, statement: str, refused: type[RatingDbError], messages: dict[
                 if exc.args[0] != ER_UNSUPPORTED_PS:
                     raise
             if text.first_keyword() not in READING_KEYWORDS or text.writes_a_file_or_variable():
-                raise refuse(messages["read_only"])
+                raise refuse(READ_ONLY)
             cursor.execute("START TRANSACTION READ ONLY")
             cursor.execute(one)  # no parameters: PyMySQL sends the text as it is
             rows = cursor.fetchall() if cursor.description is not None else []
