@@ -83,6 +83,7 @@ class CloseSummary:
     list_id: int | None = None
     version: int = 1  # the list's version: above 1 after a reopen (docs/versioning.md)
     rules: str | None = None
+    floor: int | None = None  # the rule set's floor (§7.2.1)
     events: int = 0
     late_events: list[str] = field(default_factory=list)
     games_rated: int = 0
@@ -234,7 +235,7 @@ def close_period(
         raise MissingList(_missing_list_message(session, rating_type, period))
 
     rules = rule_set_for(rating_type, period)
-    summary.rules = rules.name
+    summary.rules, summary.floor = rules.name, rules.floor
     driver = Driver(session)
     try:
         return _publish(session, driver, period, rating_type, in_force, rules, summary, say, adjustment)
@@ -584,7 +585,7 @@ def _load_events(
     events: dict[int, _EventInfo] = {}
     for event_id, name, start, end, event_period, natural in session.execute(
         select(Event.id, Event.name, Event.start_date, Event.end_date, Event.period, Event.natural_period)
-        .where(Event.period == str(period), Event.rating_type == rating_type)
+        .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
     ):
         # Ratings are frozen at the event's start (§3 of the spec): the list in force on its start date,
@@ -656,7 +657,8 @@ def _rated_sides(
     excludes = rules.exclusion_difference is not None
     rows = driver.rows(
         "SELECT g.id, g.event_id, g.white_id, g.black_id, g.white_result, g.black_result FROM game g "
-        "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ?) "
+        "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ? "
+        "AND is_current = TRUE) "
         "AND g.rated = TRUE AND g.black_id IS NOT NULL ORDER BY g.event_id, g.round, g.id",
         (str(period), rating_type),
     )
