@@ -166,8 +166,8 @@ def test_renamed_line_ending_and_encoding_copies_of_a_tournament_are_refused_as_
         error = result.stderr.splitlines()  # type: ignore[attr-defined]
         if content == raw:  # the very same bytes: named by the file it came from
             assert error == [
-                "Error: renamed.trf was imported before as event 1 'Coupe de Montréal' (from latin1_crlf.trf); "
-                "an event is imported once"
+                "Error: renamed.trf was imported before as event 1 'Coupe de Montréal' "
+                "(from latin1_crlf.trf); an event is imported once"
             ]
         else:
             assert error == [
