@@ -2,10 +2,12 @@
 and on MySQL/MariaDB when RATINGDB_TEST_MYSQL_URL is set.
 
 Each test gets a new database built by the migrations (never create_all): a copy of a migrated SQLite
-file, a PostgreSQL database cloned from a migrated template, or a MySQL database into which the migrated
-template's tables, views and triggers are written again (MySQL has no template databases; replaying
-SHOW CREATE takes a fraction of a second where running the migrations takes seconds). Tests drop what
-they create.
+file, a PostgreSQL database cloned from a migrated template, or on MySQL (which has no template
+databases) a database into which the migrated template's tables, views and triggers are written again
+by replaying their SHOW CREATE statements. Replaying takes a second or more per test on a loaded
+machine, so a MySQL database a test is done with is emptied (TRUNCATE of the tables it wrote, which also
+resets their AUTO_INCREMENT, and fires no trigger) and handed to the next test, if its schema is still
+the template's; otherwise it is dropped. Tests drop what they create.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -78,6 +80,8 @@ class MySQLTemplate:
     name: str
     collation: str
     statements: list[str]
+    schema: tuple[object, ...]  # what _mysql_schema_of says of the template
+    free: list[str] = field(default_factory=list)  # emptied copies, ready for the next test
 
 
 def _mysql_admin_engine() -> Engine:
@@ -117,6 +121,36 @@ def _mysql_schema_statements(conn: Connection) -> list[str]:
     return statements
 
 
+def _mysql_schema_of(conn: Connection) -> tuple[object, ...]:
+    """Counts of tables, views, columns and triggers, and the migration: a copy left as the template was."""
+    row = conn.exec_driver_sql(
+        "SELECT (SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE()), "
+        "(SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE()), "
+        "(SELECT COUNT(*) FROM information_schema.triggers WHERE trigger_schema = DATABASE()), "
+        "(SELECT MAX(version_num) FROM alembic_version)"
+    ).one()
+    return tuple(row)
+
+
+def _mysql_empty(conn: Connection, schema: tuple[object, ...]) -> bool:
+    """Empty the tables a test wrote to; False (the database is then dropped) if its schema changed."""
+    if _mysql_schema_of(conn) != schema:
+        return False
+    tables = conn.exec_driver_sql(
+        "SELECT table_name, COALESCE(auto_increment, 1) FROM information_schema.tables "
+        "WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' AND table_name <> 'alembic_version' "
+        "ORDER BY table_name"
+    ).all()
+    has_rows = conn.exec_driver_sql(
+        "SELECT " + ", ".join(f'EXISTS (SELECT 1 FROM "{name}")' for name, _ in tables)
+    ).one()
+    conn.exec_driver_sql("SET SESSION foreign_key_checks = 0, lock_wait_timeout = 10")
+    for (name, next_id), rows in zip(tables, has_rows, strict=True):
+        if rows or next_id > 1:
+            conn.exec_driver_sql(f'TRUNCATE TABLE "{name}"')
+    return True
+
+
 @pytest.fixture(scope="session")
 def mysql_template() -> Iterator[MySQLTemplate]:
     if not os.environ.get(MYSQL_ENV):
@@ -135,33 +169,56 @@ def mysql_template() -> Iterator[MySQLTemplate]:
             ).scalar_one()
             statements = _mysql_schema_statements(conn)
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar_one()
+            schema = _mysql_schema_of(conn)
         statements.append(f"INSERT INTO alembic_version (version_num) VALUES ('{version}')")
         engine.dispose()
-        yield MySQLTemplate(name, collation, statements)
+        template = MySQLTemplate(name, collation, statements, schema)
+        yield template
     finally:
         with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
+            for database in [name, *template.free]:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{database}"')
         admin.dispose()
 
 
 def new_mysql_database(template: MySQLTemplate) -> Iterator[str]:
-    """A new MySQL database built by the template's statements; dropped afterwards."""
+    """An empty MySQL database as the template's migrations left it: an emptied one a test is done with, or
+    a new one built by the template's statements. Emptied for the next test afterwards, or dropped."""
+    name = template.free.pop() if template.free else _build_mysql_database(template)
+    reusable = False
+    try:
+        yield _mysql_url(name)
+        engine = db.make_engine(_mysql_url(name), poolclass=NullPool)
+        try:
+            with engine.connect() as conn:
+                reusable = _mysql_empty(conn, template.schema)
+        finally:
+            engine.dispose()
+    finally:
+        if reusable:
+            template.free.append(name)
+        else:
+            admin = _mysql_admin_engine()
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.dispose()
+
+
+def _build_mysql_database(template: MySQLTemplate) -> str:
     name = f"ratingdb_test_{uuid.uuid4().hex[:10]}"
     admin = _mysql_admin_engine()
     with admin.connect() as conn:
         conn.exec_driver_sql(f'CREATE DATABASE "{name}" CHARACTER SET utf8mb4 COLLATE {template.collation}')
+    admin.dispose()
+    builder = db.make_engine(_mysql_url(name), poolclass=NullPool)
     try:
-        builder = db.make_engine(_mysql_url(name), poolclass=NullPool)
         with builder.begin() as conn:
             conn.exec_driver_sql("SET SESSION foreign_key_checks = 0")  # tables in any order
             for statement in template.statements:
                 conn.exec_driver_sql(statement)
-        builder.dispose()
-        yield _mysql_url(name)
     finally:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.dispose()
+        builder.dispose()
+    return name
 
 
 def new_database_url(engine_name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

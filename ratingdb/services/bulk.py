@@ -79,7 +79,7 @@ class Driver:
         try:
             if self.dialect == "postgresql":
                 # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
-                with cursor.copy(f"COPY {table} ({_quoted(columns)}) FROM STDIN") as copy:
+                with cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN") as copy:
                     for row in rows:
                         copy.write_row(row)
             elif self.dialect == "mysql":
@@ -88,10 +88,10 @@ class Driver:
                 # under the server's max_allowed_packet (16 MiB by default, 4 MiB at the least).
                 cursor.max_stmt_length = MYSQL_STATEMENT_BYTES
                 marks = ", ".join(["%s"] * len(columns))
-                cursor.executemany(f"INSERT INTO {table} ({_quoted(columns)}) VALUES ({marks})", rows)
+                cursor.executemany(f"INSERT INTO {table} ({column_list(columns)}) VALUES ({marks})", rows)
             else:
                 marks = ", ".join("?" * len(columns))
-                cursor.executemany(f"INSERT INTO {table} ({_quoted(columns)}) VALUES ({marks})", rows)
+                cursor.executemany(f"INSERT INTO {table} ({column_list(columns)}) VALUES ({marks})", rows)
         finally:
             cursor.close()
 
@@ -113,6 +113,6 @@ class Driver:
             cursor.close()
 
 
-def _quoted(columns: tuple[str, ...]) -> str:
-    # Quoted: `change` is a reserved word in MySQL (ANSI_QUOTES is on there, see db.py).
+def column_list(columns: tuple[str, ...]) -> str:
+    """Column names for raw SQL, quoted: `change` is a reserved word in MySQL (ANSI_QUOTES is on there)."""
     return ", ".join(f'"{column}"' for column in columns)
