@@ -214,6 +214,7 @@ def _build_mysql_database(template: MySQLTemplate) -> str:
     try:
         with builder.begin() as conn:
             conn.exec_driver_sql("SET SESSION foreign_key_checks = 0")  # tables in any order
+            conn.exec_driver_sql("SET @ratingdb_migrating = 1")  # alembic_version's guard lets it in
             for statement in template.statements:
                 conn.exec_driver_sql(statement)
     finally:
