@@ -170,7 +170,8 @@ def next_national_ids(driver: Driver, count: int, start: int = NATIONAL_ID_START
         numeric = "national_id <> '' AND national_id NOT GLOB '*[^0-9]*' AND length(national_id) <= 18"
     else:
         numeric = "national_id REGEXP '^[0-9]{1,18}$'"
-    highest = driver.rows(f"SELECT MAX(CAST(national_id AS BIGINT)) FROM player WHERE {numeric}")[0][0]
+    number = "UNSIGNED" if driver.dialect == "mysql" else "BIGINT"
+    highest = driver.rows(f"SELECT MAX(CAST(national_id AS {number})) FROM player WHERE {numeric}")[0][0]
     first = max(start, (highest or 0) + 1)
     return [str(n) for n in range(first, first + count)]
 
