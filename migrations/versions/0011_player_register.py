@@ -344,7 +344,6 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_player_name_key"), "player")
     for column in ("merged_into", "current_version_id", "name_key", "deceased"):
         op.execute(f"ALTER TABLE player DROP COLUMN {column}")
-    op.drop_index(op.f("ix_player_name_token_player_id"), "player_name_token")
     op.drop_table("player_name_token")
     op.drop_table("player_version")
     _create_views(_views_of_0006())
