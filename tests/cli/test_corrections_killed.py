@@ -4,7 +4,8 @@ On PostgreSQL the kill lands inside the transaction for certain: a test connecti
 table the command writes late in its transaction, the command blocks there (seen in pg_stat_activity),
 and is killed with SIGKILL. On MySQL the same with LOCK TABLES … READ (others read, writers wait),
 the wait seen in the server's process list. On SQLite, whose writer holds the whole database from
-BEGIN, the command is killed at several moments; each time the database is either untouched or the command finished.
+BEGIN, the command is killed at several moments; each time the database is either untouched or the
+command finished.
 """
 
 from __future__ import annotations
