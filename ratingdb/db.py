@@ -181,11 +181,14 @@ def read_transaction(engine: Engine) -> Iterator[Session]:
     """One session that only reads, from one consistent snapshot, and is always rolled back.
 
     For long reads (a published site): SQLite takes no write lock, so imports and closes go on meanwhile;
-    PostgreSQL runs the transaction READ ONLY at REPEATABLE READ, so every query sees the same data.
+    PostgreSQL runs the transaction READ ONLY at REPEATABLE READ, MySQL/MariaDB at REPEATABLE READ, so
+    every query sees the same data.
     """
     with engine.connect() as connection:
         if engine.dialect.name == "postgresql":
             connection.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        elif engine.dialect.name == "mysql":
+            connection.execution_options(isolation_level="REPEATABLE READ")  # InnoDB's consistent snapshot
         else:
             connection.execution_options(**{READ_ONLY: True})
         with Session(bind=connection, expire_on_commit=False) as session:
