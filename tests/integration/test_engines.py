@@ -84,12 +84,20 @@ def test_a_mysql_session_without_the_sql_mode_ratingdb_needs_is_refused(db_url: 
         engine.dispose()
 
 
-def test_mysql_sessions_are_strict_ansi_and_read_committed(db_url: str) -> None:
+def test_mysql_sessions_are_strict_ansi_and_read_committed_on_innodb_tables(db_url: str) -> None:
     engine = db.make_engine(mysql_url(db_url))
     try:
         with engine.connect() as conn:
             modes = set(conn.exec_driver_sql("SELECT @@SESSION.sql_mode").scalar_one().split(","))
             isolation = conn.exec_driver_sql("SELECT @@SESSION.tx_isolation").scalar_one()
+            engines = (
+                conn.exec_driver_sql(
+                    "SELECT DISTINCT engine FROM information_schema.tables "
+                    "WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE'"
+                )
+                .scalars()
+                .all()
+            )
             collation = conn.exec_driver_sql(
                 "SELECT default_collation_name FROM information_schema.schemata "
                 "WHERE schema_name = DATABASE()"
@@ -99,3 +107,4 @@ def test_mysql_sessions_are_strict_ansi_and_read_committed(db_url: str) -> None:
     assert {"STRICT_ALL_TABLES", "ANSI_QUOTES", "PIPES_AS_CONCAT", "NO_ZERO_DATE"} <= modes
     assert isolation == "READ-COMMITTED"
     assert collation == "utf8mb4_nopad_bin"
+    assert engines == ["InnoDB"]  # transactions and foreign keys on every table
