@@ -7,8 +7,7 @@ and the events of period 2025-10), repeats October's events in each following mo
 ids) and closes every period with the real close, so the database holds a year of lists with their
 calculation records. Then runs the real `ratingdb publish` in a fresh process into a new folder, again
 into the same folder (nothing changed: nothing written), and reports wall and CPU times, file count
-and size. The
-last line printed is one JSON object. Imports ratingdb; nothing in ratingdb imports this.
+and size. The last line printed is one JSON object. Imports ratingdb; nothing in ratingdb imports this.
 """
 
 from __future__ import annotations
