@@ -196,7 +196,9 @@ def upgrade() -> None:
     op.create_index(op.f("ix_player_name_token_player_id"), "player_name_token", ["player_id"])
 
     # Plain ADD COLUMN on every engine: rebuilding `player` on SQLite would trip the foreign keys of
-    # every table that refers to it. The defaults only fill existing rows; the backfill sets the values.
+    # every table that refers to it. The defaults fill existing rows (the backfill then sets the values)
+    # and stay, the same on every engine (SQLite cannot drop them): a player written by raw SQL has no
+    # name key and no version (a list entry naming it is refused: no version 0 exists).
     false = "FALSE" if postgres else "0"
     op.execute(f"ALTER TABLE player ADD COLUMN deceased BOOLEAN DEFAULT {false} NOT NULL")
     op.execute("ALTER TABLE player ADD COLUMN name_key VARCHAR(120) DEFAULT '' NOT NULL")
@@ -228,8 +230,6 @@ def upgrade() -> None:
             "SELECT setval(pg_get_serial_sequence('player_version', 'id'), "
             "COALESCE((SELECT MAX(id) FROM player_version), 0) + 1, false)"
         )
-        for column in ("name_key", "current_version_id"):
-            op.execute(f"ALTER TABLE player ALTER COLUMN {column} DROP DEFAULT")
     _backfill_names(bind)
     op.create_index(op.f("ix_player_name_key"), "player", ["name_key"])
 
