@@ -3,25 +3,32 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.status import Status
 
 from ratingdb.cli.app import MONTHLY, app
-from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
+from ratingdb.cli.common import (
+    TypeOption,
+    check_type,
+    parse_period,
+    stdout_console,
+    transaction,
+    user_errors,
+)
 from ratingdb.errors import ConfigError
 from ratingdb.rating import Adjustment, RulesError, rule_set_for
-from ratingdb.services.close import CloseSummary, close_period
 
-TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
+if TYPE_CHECKING:
+    from ratingdb.services.close import CloseSummary
 
 
 @app.command("close-period", rich_help_panel=MONTHLY)
 @user_errors
 def close_period_command(
     period: Annotated[
-        str, typer.Argument(help="The period to close, YYYY-MM (publishes the next month's list).")
+        str,
+        typer.Argument(metavar="YYYY-MM", help="The period to close (publishes the next month's list)."),
     ],
     rating_type: TypeOption = "standard",
     adjust: Annotated[
@@ -41,6 +48,10 @@ def close_period_command(
     700 rule; one rounding per period; first ratings from pooled results; the 1400 floor. The list and
     its calculation record are written in one transaction. Running it again on a closed period changes
     nothing.
+
+    Examples:
+      ratingdb close-period 2025-10                 (publishes the standard list dated 2025-11-01)
+      ratingdb close-period 2025-10 --type rapid
     """
     p = parse_period(period)
     check_type(rating_type)
@@ -49,7 +60,11 @@ def close_period_command(
     except RulesError as exc:
         raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
-    with Status("closing…", console=console) as status, transaction() as session:
+    from rich.status import Status
+
+    from ratingdb.services.close import close_period
+
+    with Status("closing…", console=stdout_console()) as status, transaction() as session:
         summary = close_period(
             session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
         )

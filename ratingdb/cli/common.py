@@ -1,4 +1,8 @@
-"""What every command shares: the engine from --db, one transaction, user errors as one line, output."""
+"""What every command shares: the engine from --db, one transaction, user errors as one line, output.
+
+Start-up time matters here: this module is imported by every command, also by `--help` and `calc`, so
+it imports neither SQLAlchemy nor rich at the top; the functions that need them import them.
+"""
 
 from __future__ import annotations
 
@@ -9,29 +13,64 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import wraps
+from functools import cache, wraps
 from pathlib import Path
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from sqlalchemy import Engine
-from sqlalchemy.orm import Session
 
-from ratingdb import db
 from ratingdb.cli.app import Options
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.rating import RATING_TYPES, Period
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from sqlalchemy import Engine
+    from sqlalchemy.orm import Session
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 OutputFormat = Literal["table", "csv", "json"]
-console = Console()
-if not console.is_terminal:
-    # Piped or redirected output has no width to follow: wide enough that list tables are not cut.
-    console = Console(width=160)
+
+# Options many commands share, each with the placeholder its help shows.
+TypeOption = Annotated[
+    str, typer.Option("--type", "-t", metavar="TYPE", help="Rating type: standard, rapid or blitz.")
+]
+OnlyTypeOption = Annotated[
+    str | None, typer.Option("--type", "-t", metavar="TYPE", help="Only this rating type.")
+]
+FormatOption = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="table, csv or json.")]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option("-o", "--output", metavar="FILE", help="Write to this file instead of stdout."),
+]
+EventArgument = Annotated[
+    int,
+    typer.Argument(
+        metavar="ID", help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).', show_default=False
+    ),
+]
+PlayerArgument = Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")]
+
+
+@cache
+def stdout_console() -> Console:
+    """The rich console commands print tables and progress to (made on first use)."""
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal:
+        # Piped or redirected output has no width to follow: wide enough that list tables are not cut.
+        console = Console(width=160)
+    return console
+
+
+def __getattr__(name: str) -> Any:
+    # `from ratingdb.cli.common import console` keeps working; import it inside the function using it.
+    if name == "console":
+        return stdout_console()
+    raise AttributeError(name)
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -50,6 +89,8 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 def engine(*, require_schema: bool = True) -> Engine:
     """The engine for --db / RATINGDB_URL; refuses a database without the current schema."""
+    from ratingdb import db
+
     eng = db.make_engine(Options.url)
     if require_schema:
         db.require_current_schema(eng)
@@ -59,6 +100,8 @@ def engine(*, require_schema: bool = True) -> Engine:
 @contextmanager
 def transaction(*, require_schema: bool = True) -> Iterator[Session]:
     """One transaction for one command: committed when the command succeeds, rolled back otherwise."""
+    from ratingdb import db
+
     eng = engine(require_schema=require_schema)
     try:
         with db.transaction(eng) as session:
@@ -108,13 +151,16 @@ def render_rows(
         writer.writerows([["" if v is None else _plain(v) for v in row] for row in rows])
         _write(buffer.getvalue(), output)
     else:
+        from rich.console import Console
+        from rich.table import Table
+
         table = Table(title=title)
         for column in columns:
             table.add_column(column)
         for row in rows:
             table.add_row(*["" if v is None else str(_plain(v)) for v in row])
         if output is None:
-            console.print(table)
+            stdout_console().print(table)
         else:
             with output.open("w", encoding="utf-8") as fh:
                 Console(file=fh, width=200).print(table)

@@ -6,24 +6,37 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ratingdb.cli.app import MONTHLY, app
-from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
+from ratingdb.cli.common import (
+    EventArgument,
+    OutputOption,
+    check_type,
+    parse_date,
+    parse_period,
+    stdout_console,
+    transaction,
+    user_errors,
+)
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
-from ratingdb.services.events import delete_event, event_as_trf, import_events
-from ratingdb.services.list_import import import_list
 
 
 @app.command("import-trf", rich_help_panel=MONTHLY)
 @user_errors
 def import_trf_command(
-    files: Annotated[list[Path], typer.Argument(help="Tournament report files (TRF16 or TRF26).")],
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE...", help="Tournament report files (TRF16 or TRF26).")
+    ],
     rating_type: Annotated[
         str | None,
-        typer.Option("--type", "-t", help="standard, rapid or blitz; default: from the TRF26 record 222."),
+        typer.Option(
+            "--type",
+            "-t",
+            metavar="TYPE",
+            help="standard, rapid or blitz; default: from the TRF26 record 222.",
+        ),
     ] = None,
     official: Annotated[
         bool, typer.Option(help="Official FIDE event (closing date 1 day before the list).")
@@ -33,6 +46,7 @@ def import_trf_command(
         typer.Option(
             "--closing-days",
             envvar="RATINGDB_CLOSING_DAYS",
+            metavar="DAYS",
             min=0,
             help="Days before a list date that events must end by to be rated on it (§7.1.3; a federation "
             "setting, FIDE uses 3). Official FIDE events (--official) use 1.",
@@ -40,7 +54,9 @@ def import_trf_command(
     ] = 3,
     period: Annotated[
         str | None,
-        typer.Option(help="Rate in this later period YYYY-MM (a late report, at most the third list, §9.1)."),
+        typer.Option(
+            metavar="YYYY-MM", help="Rate in this later period (a late report, at most the third list, §9.1)."
+        ),
     ] = None,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
@@ -48,6 +64,11 @@ def import_trf_command(
     Players are matched by FIDE ID, then national ID; unknown players are registered. The event goes
     to the period of its end date unless --period names a later one. All files are one transaction: a
     refused file (its line, column and reason are printed) writes nothing at all.
+
+    Examples:
+      ratingdb import-trf club-championship.trf
+      ratingdb import-trf --type rapid rapid-*.trf          (several files: one transaction)
+      ratingdb import-trf late-open.trf --period 2025-11    (a late report, rated in November)
     """
     if rating_type is not None:
         check_type(rating_type)
@@ -56,6 +77,8 @@ def import_trf_command(
         if not f.is_file():
             raise ConfigError(f"{f}: no such file")
     parsed = [read_trf(f) for f in files]
+    from ratingdb.services.events import import_events
+
     with transaction() as session:
         summary = import_events(
             session,
@@ -83,26 +106,40 @@ def import_trf_command(
 @user_errors
 def import_list_command(
     file: Annotated[
-        Path, typer.Argument(help="The list file: ratingdb CSV, FIDE fixed-width text or FIDE XML.")
+        Path,
+        typer.Argument(
+            metavar="FILE", help="The list file: ratingdb CSV, FIDE fixed-width text or FIDE XML."
+        ),
     ],
-    date: Annotated[str, typer.Option("--date", help="The list's date, YYYY-MM-DD (the first of a month).")],
+    date: Annotated[
+        str, typer.Option("--date", metavar="YYYY-MM-DD", help="The list's date (the first of a month).")
+    ],
     rating_type: Annotated[
         str | None,
         typer.Option(
             "--type",
             "-t",
+            metavar="TYPE",
             help="standard, rapid or blitz; a FIDE combined list without --type gives all three.",
         ),
     ] = None,
     fmt: Annotated[
         str | None,
-        typer.Option("--format", help="csv, fide-txt or fide-xml; detected from the content when omitted."),
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="csv, fide-txt or fide-xml; detected from the content when omitted.",
+        ),
     ] = None,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
 
     Players are created or updated; their rule state (reached 2400/2300, games toward 30) comes from the
     file's columns or is derived from K and birth year. Large files stream with a progress display.
+
+    Examples:
+      ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
+      ratingdb import-list standard.csv --date 2025-09-01 --type standard
     """
     list_date = parse_date(date)
     if not file.is_file():
@@ -117,6 +154,11 @@ def import_list_command(
     else:
         types = ["standard"]
     rows = read_list(file, format=detected, rating_types=types)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ratingdb.services.list_import import import_list
+
+    console = stdout_console()
     with (
         Progress(
             TextColumn("{task.description}"),
@@ -149,14 +191,17 @@ def import_list_command(
 @app.command("export-trf", rich_help_panel=MONTHLY)
 @user_errors
 def export_trf_command(
-    event_id: Annotated[
-        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
-    ],
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
-    ] = None,
+    event_id: EventArgument,
+    output: OutputOption = None,
 ) -> None:
-    """Write an event back out as a TRF16 tournament report file."""
+    """Write an event back out as a TRF16 tournament report file.
+
+    Examples:
+      ratingdb export-trf 7 -o open.trf
+      ratingdb export-trf 7 > open.trf
+    """
+    from ratingdb.services.events import event_as_trf
+
     with transaction() as session:
         trf = event_as_trf(session, event_id)
     text = write_trf16(trf)
@@ -176,18 +221,22 @@ def _is_combined(file: Path) -> bool:
 @app.command("delete-event", rich_help_panel=MONTHLY)
 @user_errors
 def delete_event_command(
-    event_id: Annotated[
-        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
-    ],
+    event_id: EventArgument,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
     Events of a closed period cannot be removed: their games explain a published list. Import the
     corrected file into a later, open period instead (`import-trf --period`).
+
+    Examples:
+      ratingdb delete-event 12          (asks first)
+      ratingdb delete-event 12 --yes
     """
     if not yes:
         typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
+    from ratingdb.services.events import delete_event
+
     with transaction() as session:
         detail = delete_event(session, event_id)
     typer.echo(f"Done: {detail}.")

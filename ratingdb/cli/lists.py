@@ -6,19 +6,31 @@ import contextlib
 import itertools
 import sys
 from decimal import Decimal
-from pathlib import Path
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
 from ratingdb.cli.app import LOOKUP, app
-from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
+from ratingdb.cli.common import (
+    FormatOption,
+    OnlyTypeOption,
+    OutputOption,
+    PlayerArgument,
+    TypeOption,
+    check_type,
+    parse_date,
+    parse_period,
+    render_rows,
+    transaction,
+    user_errors,
+)
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
-from ratingdb.models import Player
-from ratingdb.reports.lists import ListLine, calculation, find_list, find_player, list_lines, player_history
 
-TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
+if TYPE_CHECKING:
+    from ratingdb.models import Player
+    from ratingdb.reports.lists import ListLine
+
 LIST_COLUMNS = [
     "rank",
     "fide_id",
@@ -40,25 +52,31 @@ LIST_COLUMNS = [
 @user_errors
 def list_command(
     date: Annotated[
-        str | None, typer.Argument(help="The list's date YYYY-MM-DD; the newest list by default.")
+        str | None,
+        typer.Argument(metavar="YYYY-MM-DD", help="The list's date; the newest list by default."),
     ] = None,
     rating_type: TypeOption = "standard",
     fmt: Annotated[
         str,
         typer.Option(
-            "--format", "-f", help="table, csv (ratingdb CSV list), json or fide-txt (FIDE fixed width)."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="table, csv (ratingdb CSV list), json or fide-txt (FIDE fixed width).",
         ),
     ] = "table",
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
+    output: OutputOption = None,
+    limit: Annotated[
+        int | None, typer.Option(metavar="N", help="Only the first N entries (table and json).")
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N entries (table and json).")] = None,
 ) -> None:
     """Show or export a published list. CSV and FIDE text exports re-import to the same entries."""
     check_type(rating_type)
     list_date = parse_date(date) if date else None
     if fmt not in ("table", "csv", "json", "fide-txt"):
         raise ConfigError(f"'{fmt}' is not a list format: use table, csv, json or fide-txt")
+    from ratingdb.reports.lists import find_list, list_lines
+
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date)
         if fmt in ("csv", "fide-txt"):
@@ -116,13 +134,15 @@ def _as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
 @app.command("player", rich_help_panel=LOOKUP)
 @user_errors
 def player_command(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
-    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    ident: PlayerArgument,
+    rating_type: OnlyTypeOption = None,
+    fmt: FormatOption = "table",
 ) -> None:
     """A player's ratings, changes, K and flags on every list."""
     if rating_type is not None:
         check_type(rating_type)
+    from ratingdb.reports.lists import find_player, player_history
+
     with transaction() as session:
         player = find_player(session, ident)
         history = player_history(session, player, rating_type)
@@ -158,13 +178,15 @@ def _signed(x100: int | None) -> str:
 @app.command("calculation", rich_help_panel=LOOKUP)
 @user_errors
 def calculation_command(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
-    period: Annotated[str, typer.Argument(help="The closed period, YYYY-MM.")],
+    ident: PlayerArgument,
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM", help="The closed period.")],
     rating_type: TypeOption = "standard",
 ) -> None:
     """The player's calculation for a closed period, per event and per game (FIDE's calculation page)."""
     check_type(rating_type)
     p = parse_period(period)
+    from ratingdb.reports.lists import calculation, find_player
+
     with transaction() as session:
         calc = calculation(session, find_player(session, ident), p, rating_type)
         heading = _player_heading(calc.player)

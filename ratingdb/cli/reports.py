@@ -10,43 +10,41 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from ratingdb.cli.app import LOOKUP, app
+from ratingdb.cli.app import LOOKUP, RatingDbTyper, app
 from ratingdb.cli.common import (
+    EventArgument,
+    FormatOption,
+    OnlyTypeOption,
+    OutputOption,
+    PlayerArgument,
+    TypeOption,
     check_type,
-    console,
     engine,
     parse_date,
     parse_period,
     render_rows,
+    stdout_console,
     transaction,
     user_errors,
 )
 from ratingdb.errors import ConfigError
-from ratingdb.reports.diff import ListDiff, list_diff
-from ratingdb.reports.event import EventReport, event_report
-from ratingdb.reports.lists import find_list, find_player, player_history
-from ratingdb.reports.period import PeriodReport, PlayerMove, period_report
-from ratingdb.reports.sql import run_read_only
-from ratingdb.reports.top import check_category, top_list
-from ratingdb.services.lists import require_list
 
-report_app = typer.Typer(
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ratingdb.reports.diff import ListDiff
+    from ratingdb.reports.event import EventReport
+    from ratingdb.reports.period import PeriodReport, PlayerMove
+
+report_app = RatingDbTyper(
     help="Reports on published lists and the calculation record: top lists, events, closes, diffs, history.",
     no_args_is_help=True,
 )
 app.add_typer(report_app, name="report", rich_help_panel=LOOKUP)
-
-TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
-FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")]
-OutputOption = Annotated[
-    Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
-]
 
 
 def _check_format(fmt: str) -> None:
@@ -75,7 +73,9 @@ def _write_json(document: Any, output: Path | None) -> None:
 
 def _table_console(output: Path | None) -> tuple[Console, Any]:
     if output is None:
-        return console, None
+        return stdout_console(), None
+    from rich.console import Console
+
     fh = output.open("w", encoding="utf-8")
     return Console(file=fh, width=200), fh
 
@@ -86,6 +86,8 @@ def _print_sections(
     output: Path | None,
 ) -> None:
     """Heading lines, then one rich table per non-empty section."""
+    from rich.table import Table
+
     out, fh = _table_console(output)
     try:
         for line in heading:
@@ -127,25 +129,30 @@ TOP_COLUMNS = [
 def top_command(
     rating_type: TypeOption = "standard",
     date: Annotated[
-        str | None, typer.Option("--date", help="The list's date YYYY-MM-DD; the newest by default.")
+        str | None,
+        typer.Option("--date", metavar="YYYY-MM-DD", help="The list's date; the newest by default."),
     ] = None,
     category: Annotated[
         str,
         typer.Option(
-            help="open, women, juniors, girls (20 or younger in the list year), seniors50, seniors65."
+            metavar="CATEGORY",
+            help="open, women, juniors, girls (20 or younger in the list year), seniors50, seniors65.",
         ),
     ] = "open",
     federation: Annotated[
-        str | None, typer.Option(help="Only players of this federation (3 letters).")
+        str | None, typer.Option(metavar="FED", help="Only players of this federation (3 letters).")
     ] = None,
     active_only: Annotated[
         bool, typer.Option("--active-only", help="Leave out inactive players (flag i or wi).")
     ] = False,
-    limit: Annotated[int, typer.Option(help="How many players.")] = 100,
+    limit: Annotated[int, typer.Option(metavar="N", help="How many players.")] = 100,
     fmt: FormatOption = "table",
     output: OutputOption = None,
 ) -> None:
     """The top players of a published list, as federations publish them by category."""
+    from ratingdb.reports.lists import find_list
+    from ratingdb.reports.top import check_category, top_list
+
     check_type(rating_type)
     _check_format(fmt)
     chosen = check_category(category)
@@ -190,9 +197,7 @@ EVENT_COLUMNS = [
 @report_app.command("event")
 @user_errors
 def event_command(
-    event_id: Annotated[
-        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
-    ],
+    event_id: EventArgument,
     fmt: FormatOption = "table",
     output: OutputOption = None,
 ) -> None:
@@ -203,6 +208,8 @@ def event_command(
     to their pool, `not rated` players with no game that counted.
     """
     _check_format(fmt)
+    from ratingdb.reports.event import event_report
+
     with transaction() as session:
         report = event_report(session, event_id)
     rows = [_event_row(line) for line in report.lines]
@@ -278,9 +285,9 @@ PERIOD_COLUMNS = ["section", "fide_id", "national_id", "name", "before", "after"
 @report_app.command("period")
 @user_errors
 def period_command(
-    period: Annotated[str, typer.Argument(help="The closed period, YYYY-MM.")],
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM", help="The closed period.")],
     rating_type: TypeOption = "standard",
-    top: Annotated[int, typer.Option(help="How many of the largest gains and losses.")] = 5,
+    top: Annotated[int, typer.Option(metavar="N", help="How many of the largest gains and losses.")] = 5,
     fmt: FormatOption = "table",
     output: OutputOption = None,
 ) -> None:
@@ -288,6 +295,8 @@ def period_command(
     check_type(rating_type)
     _check_format(fmt)
     p = parse_period(period)
+    from ratingdb.reports.period import period_report
+
     with transaction() as session:
         report = period_report(session, p, rating_type, top=top)
     if fmt == "json":
@@ -388,7 +397,9 @@ def diff_command(
     date_a: Annotated[str, typer.Argument(metavar="DATE_A", help="The older list's date, YYYY-MM-DD.")],
     date_b: Annotated[str, typer.Argument(metavar="DATE_B", help="The newer list's date, YYYY-MM-DD.")],
     rating_type: TypeOption = "standard",
-    bin_width: Annotated[int, typer.Option(help="Width of the histogram's bins in rating points.")] = 10,
+    bin_width: Annotated[
+        int, typer.Option(metavar="POINTS", help="Width of the histogram's bins in rating points.")
+    ] = 10,
     fmt: FormatOption = "table",
     output: OutputOption = None,
 ) -> None:
@@ -396,6 +407,9 @@ def diff_command(
     check_type(rating_type)
     _check_format(fmt)
     a, b = parse_date(date_a), parse_date(date_b)
+    from ratingdb.reports.diff import list_diff
+    from ratingdb.services.lists import require_list
+
     with transaction() as session:
         diff = list_diff(
             session,
@@ -475,10 +489,11 @@ HISTORY_COLUMNS = ["type", "list_date", "origin", "rating", "change", "games", "
 @report_app.command("history")
 @user_errors
 def history_command(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
-    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
+    ident: PlayerArgument,
+    rating_type: OnlyTypeOption = None,
     chart: Annotated[
-        Path | None, typer.Option("--chart", help="Also draw the ratings to this .png or .svg file.")
+        Path | None,
+        typer.Option("--chart", metavar="FILE", help="Also draw the ratings to this .png or .svg file."),
     ] = None,
     fmt: FormatOption = "table",
     output: OutputOption = None,
@@ -489,6 +504,8 @@ def history_command(
     _check_format(fmt)
     if chart is not None and chart.suffix.lower() not in (".png", ".svg"):
         raise ConfigError(f"{chart}: a chart is written as .png or .svg")
+    from ratingdb.reports.lists import find_player, player_history
+
     with transaction() as session:
         player = find_player(session, ident)
         history = player_history(session, player, rating_type)
@@ -529,7 +546,9 @@ def history_command(
 @app.command("sql", rich_help_panel=LOOKUP)
 @user_errors
 def sql_command(
-    statement: Annotated[str, typer.Argument(help='One SQL statement, e.g. "SELECT * FROM v_current_list".')],
+    statement: Annotated[
+        str, typer.Argument(metavar="SQL", help='One SQL statement, e.g. "SELECT * FROM v_current_list".')
+    ],
     fmt: FormatOption = "table",
     output: OutputOption = None,
 ) -> None:
@@ -540,6 +559,8 @@ def sql_command(
     Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
     """
     _check_format(fmt)
+    from ratingdb.reports.sql import run_read_only
+
     eng = engine()
     try:
         result = run_read_only(eng, statement)
