@@ -16,9 +16,9 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import URL, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from ratingdb.errors import ConfigError, SchemaError
 
@@ -26,28 +26,58 @@ if TYPE_CHECKING:
     from alembic.config import Config
     from sqlalchemy.orm import Session, sessionmaker
 
+URL_FORM = "e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb"
+
+
+def parse_url(url: str) -> URL:
+    """`url` parsed, with `postgres://` and `postgresql://` meaning the psycopg driver.
+
+    Raises ConfigError; the message never repeats the URL, which may hold a password.
+    """
+    scheme, sep, rest = url.partition("://")
+    if sep and re.match(r"[^/?#]*", rest).group().count("@") > 1:  # type: ignore[union-attr]
+        raise ConfigError(
+            "the database URL has more than one '@' — write an '@' inside the user name or password as "
+            "%40, e.g. postgresql+psycopg://user:pa%40ss@host/dbname"
+        )
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        raise ConfigError(
+            "the database URL cannot be read — write it as dialect+driver://user:password@host:port/dbname, "
+            + URL_FORM
+        ) from None
+    if scheme in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
 
 def display_url(url: str) -> str:
     """The URL as it may be printed: the password is always hidden."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return "<unparseable URL>"
+        return parse_url(url).render_as_string(hide_password=True)
+    except ConfigError:
+        return "<unreadable URL>"
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """Create an engine for `url`; SQLite gets foreign keys, WAL and explicit BEGIN handling."""
+    parsed = parse_url(url)
     try:
-        parsed = make_url(url)
-    except ArgumentError as exc:
-        raise ConfigError(f"'{url}' is not a database URL (e.g. sqlite:///ratingdb.sqlite)") from exc
-    if parsed.get_backend_name() == "sqlite":
-        engine = create_engine(parsed, connect_args={"timeout": 60}, **kwargs)
-        _configure_sqlite(engine)
-        return engine
-    if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    return create_engine(parsed, **kwargs)
+        if parsed.get_backend_name() == "sqlite":
+            engine = create_engine(parsed, connect_args={"timeout": 60}, **kwargs)
+            _configure_sqlite(engine)
+            return engine
+        return create_engine(parsed, **kwargs)
+    except NoSuchModuleError:
+        raise ConfigError(
+            f"'{parsed.drivername}' is not a kind of database ratingdb can use — {URL_FORM}"
+        ) from None
+    except ImportError as exc:
+        raise ConfigError(
+            f"the driver {exc.name or ''} for {parsed.drivername} URLs is not installed — install it, "
+            "or name an installed driver in the URL"
+        ) from None
 
 
 def _configure_sqlite(engine: Engine) -> None:
@@ -106,6 +136,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Create or upgrade the schema through the migrations (the only path to a schema)."""
     from alembic import command
 
+    refuse_newer_schema(current_revision(engine))
     command.upgrade(alembic_config(engine), revision)
 
 
@@ -149,12 +180,25 @@ def current_revision(engine: Engine) -> str | None:
     return ", ".join(sorted(versions)) or None
 
 
+def refuse_missing_sqlite_file(url: str) -> None:
+    """A command that needs a schema does not create an empty SQLite file by opening a mistyped path."""
+    parsed = parse_url(url)
+    name = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or name in ("", ":memory:") or name.startswith("file:"):
+        return
+    if not Path(name).exists():
+        raise SchemaError(
+            f"the SQLite database {name} does not exist — check the path, or run `ratingdb init` to create it"
+        )
+
+
 def require_current_schema(engine: Engine) -> None:
     """Refuse to work on a database that is missing or not at the newest migration."""
     current = current_revision(engine)
     head = head_revision()
     if current == head:
         return
+    refuse_newer_schema(current)
     if current is None and not inspect(engine).get_table_names():
         raise SchemaError(
             f"the database {display_url(str(engine.url))} has no ratingdb schema: run `ratingdb init` first"
@@ -162,3 +206,22 @@ def require_current_schema(engine: Engine) -> None:
     raise SchemaError(
         f"the database is at migration {current}, this ratingdb needs {head}: run `ratingdb init` to upgrade"
     )
+
+
+def refuse_newer_schema(revision: str | None) -> None:
+    """A migration this ratingdb does not know means a newer ratingdb wrote the database: never touch it."""
+    if revision is None:
+        return
+    from alembic.script import ScriptDirectory
+    from alembic.script.revision import RevisionError
+    from alembic.util import CommandError
+
+    try:
+        known = ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
+    except (RevisionError, CommandError):
+        known = False
+    if not known:
+        raise SchemaError(
+            f"the database is at migration {revision}, which this ratingdb does not know: a newer ratingdb "
+            "wrote it — upgrade ratingdb (pip install -U ratingdb) to use this database"
+        )

@@ -74,12 +74,22 @@ def __getattr__(name: str) -> Any:
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Print a RatingDbError as `Error: <sentence>` on stderr and exit 1; anything else is a bug."""
+    """Print a RatingDbError as `Error: <sentence>` on stderr and exit 1; anything else is a bug.
+
+    A database driver's error (server down, file not a database, a value the database refused) is read
+    as a sentence about the --db database too: the user can act on it, and a traceback could show the URL.
+    """
 
     @wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return func(*args, **kwargs)
+            try:
+                return func(*args, **kwargs)
+            except Exception as exc:
+                explained = _database_error(exc)
+                if explained is None:
+                    raise
+                raise explained from None
         except RatingDbError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
@@ -87,10 +97,26 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def _database_error(exc: Exception) -> RatingDbError | None:
+    """The sentence for a driver error, or None for any other exception.
+
+    SQLAlchemy is looked up, not imported: a command that never loaded it cannot have raised its errors,
+    and `calc` or `--help` must not pay for importing it (see ratingdb.db_errors for the sentences).
+    """
+    sqlalchemy_exc = sys.modules.get("sqlalchemy.exc")
+    if sqlalchemy_exc is None or not isinstance(exc, sqlalchemy_exc.DBAPIError):
+        return None
+    from ratingdb.db_errors import explain
+
+    return explain(exc, Options.url)
+
+
 def engine(*, require_schema: bool = True) -> Engine:
     """The engine for --db / RATINGDB_URL; refuses a database without the current schema."""
     from ratingdb import db
 
+    if require_schema:
+        db.refuse_missing_sqlite_file(Options.url)
     eng = db.make_engine(Options.url)
     if require_schema:
         db.require_current_schema(eng)

@@ -52,6 +52,7 @@ def demo_command(
     ends with the top of the newest list and commands to look at the rules the seeds exercise.
     """
     from ratingdb import db
+    from ratingdb.db_errors import explained
     from ratingdb.reports.lists import find_list, list_lines
     from ratingdb.services.demo import highlights, plan_demo, prepare_database, seeds_path
     from ratingdb.services.lists import earliest_list
@@ -72,8 +73,9 @@ def demo_command(
     )
     engine = db.make_engine(url)
     try:
-        db.upgrade(engine)
-        typer.echo(f"Created the ratingdb schema (migration {db.current_revision(engine)}).")
+        with explained(url):  # the demo's own database, not --db's
+            db.upgrade(engine)
+            typer.echo(f"Created the ratingdb schema (migration {db.current_revision(engine)}).")
     finally:
         engine.dispose()
 

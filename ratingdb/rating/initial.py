@@ -73,7 +73,9 @@ def initial_rating(
 
     - Only results of the 26 periods ending with `period` count; older ones drop out (§7.1.4).
     - If the player scored zero in their first event, that event's games are disregarded (§8.2.1).
-      Pass the whole pool, first event included, or set `first_event_rule=False` once it was judged.
+      The first event is judged before the window drops old games, so pass the whole history of the
+      pool, games older than 26 months included: otherwise the earliest event left in the window would
+      be taken for the first. Set `first_event_rule=False` when the rule no longer applies.
     - With at least 5 games: Ra = (Σ opponents + 2 × 1800) / (n + 2), p = (W + 1) / (n + 2) rounded to
       the hundredth, Ru = round_half_away_from_zero(Ra + dp(p)), at most 2200 (§8.2.2).
     - Ru below 1400 is not published: status "below_floor", the pool continues (§7.2.1).

@@ -262,6 +262,9 @@ def _publish(
     event_rows = driver.buffer("calc_event", CALC_EVENT_COLUMNS)
     game_rows = driver.buffer("calc_game", CALC_GAME_COLUMNS)  # the longest: checked for a full batch
     new_state: dict[int, tuple[int | None, int, str | None]] = {}  # player → (rating, games, pool_from)
+    # §8.3.3 counts rated games and the games that produced an initial rating: a pool player's games
+    # join the total only when they produce one (not the disregarded or dropped ones, not while waiting).
+    toward_total: dict[int, int] = {}
     rater = BatchRater(rules)
     next_period = str(period.shift(1))
     k_on = _KCache(in_force.list_date)
@@ -330,6 +333,7 @@ def _publish(
         pooled = initial_rating(earlier + pooled_now, period, first_event_rule=entry[_POOL_FROM] is None)
         rated = pooled.status == "rated"
         new_state[player_id] = (pooled.rating if rated else None, len(results), entry[_POOL_FROM])
+        toward_total[player_id] = pooled.n if rated else 0
         note = {
             "rated": f"first rating from {pooled.n} pooled games (§8.2)",
             "too_few_games": f"{pooled.n} games in the pool, {pooled.games_needed} more needed (§8.2.2)",
@@ -337,10 +341,8 @@ def _publish(
         }[pooled.status]
         if pooled.dropped_first_event:
             note += "; first event scored zero and is disregarded (§8.2.1)"
-        if pooled.dropped_old_games:
-            note += (
-                f"; {pooled.dropped_old_games} games older than {POOL_WINDOW_MONTHS} months dropped (§7.1.4)"
-            )
+        if aged := pooled.dropped_old_games:
+            note += f"; {aged} game{'s' * (aged > 1)} older than {POOL_WINDOW_MONTHS} months dropped (§7.1.4)"
         player_rows.append(
             (list_id, player_id, "initial" if rated else "pool", None, None, None, pooled.n, pooled.wins_x100,
              None, None, None, pooled.opponent_sum, pooled.p, pooled.dp, pooled.rating, note)
@@ -392,7 +394,7 @@ def _publish(
             adjusted = adjust_rating(rating, adjustment)
             summary.adjusted += adjusted != rating
             rating = adjusted
-        games_total = entry[_GAMES_TOTAL] + games
+        games_total = entry[_GAMES_TOTAL] + toward_total.get(player_id, games)
         reached_2400 = bool(entry[_R2400] or (rating is not None and rating >= 2400))
         reached_2300 = bool(entry[_R2300] or (rating is not None and rating >= 2300))
         last_active = closed if games > 0 else entry[_LAST_ACTIVE]
@@ -650,9 +652,9 @@ def _rated_sides(
 def _pool_history(
     driver: Driver, rating_type: str, period: Period, player_ids: list[int]
 ) -> dict[int, list[PoolGame]]:
-    """Pool games recorded by earlier closes within the window (§7.1.4)."""
+    """Pool games recorded by earlier closes, all of them: §8.2.1 judges the player's first event even
+    after it has left the 26-month window (§7.1.4), which `initial_rating` then applies."""
     history: dict[int, list[PoolGame]] = defaultdict(list)
-    oldest = str(period.shift(-(POOL_WINDOW_MONTHS - 1)))
     periods: dict[str, Period] = {}
     for chunk in _chunks(player_ids, 500):
         marks = ", ".join("?" * len(chunk))
@@ -660,8 +662,8 @@ def _pool_history(
             "SELECT c.player_id, c.opponent_rating, c.score_x100, l.period, e.id, e.start_date "
             "FROM calc_game c JOIN rating_list l ON l.id = c.list_id JOIN event e ON e.id = c.event_id "
             f"WHERE c.player_id IN ({marks}) AND c.kind = 'pool' AND l.rating_type = ? "
-            "AND l.period >= ? AND l.period < ?",
-            [*chunk, rating_type, oldest, str(period)],
+            "AND l.period < ?",
+            [*chunk, rating_type, str(period)],
         )
         for player_id, opponent, score, game_period, event_id, start in rows:
             if game_period not in periods:

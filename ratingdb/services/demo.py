@@ -13,11 +13,10 @@ from importlib import resources
 from pathlib import Path
 
 from sqlalchemy import ColumnElement, Engine, func, inspect, select
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb import db
+from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError
 from ratingdb.formats import read_trf
 from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, Player, RatingList
@@ -114,10 +113,7 @@ def prepare_database(url: str, *, force: bool) -> str:
     An SQLite file that exists is refused, or deleted with `force`. A server database (PostgreSQL) must
     be empty or hold only the schema (`ratingdb init`): the demo never drops what it did not create.
     """
-    try:
-        parsed = make_url(url)
-    except ArgumentError as exc:
-        raise ConfigError(f"'{url}' is not a database URL (e.g. {DEFAULT_DEMO_URL})") from exc
+    parsed = db.parse_url(url)
     if parsed.get_backend_name() == "sqlite":
         name = parsed.database or ""
         if name in ("", ":memory:") or name.startswith("file:"):
@@ -138,13 +134,11 @@ def prepare_database(url: str, *, force: bool) -> str:
         return name
     engine = db.make_engine(url)
     try:
-        tables = set(inspect(engine).get_table_names())
-        holds_data = bool(tables) and (
-            not {"alembic_version", "player", "rating_list", "event"} <= tables or _has_rows(engine)
-        )
-    except OperationalError as exc:
-        reason = str(exc.orig).splitlines()[0] if exc.orig else str(exc)
-        raise ConfigError(f"cannot connect to {db.display_url(url)}: {reason}") from None
+        with explained(url):
+            tables = set(inspect(engine).get_table_names())
+            holds_data = bool(tables) and (
+                not {"alembic_version", "player", "rating_list", "event"} <= tables or _has_rows(engine)
+            )
     finally:
         engine.dispose()
     if holds_data:

@@ -50,6 +50,7 @@ def _head() -> str:
 
 
 def test_a_command_on_a_database_without_schema_says_to_run_init(tmp_path: Path) -> None:
+    (tmp_path / "empty.sqlite").touch()  # an empty file is an empty SQLite database
     url = f"sqlite:///{tmp_path / 'empty.sqlite'}"
     result = run(url, "close-period", "2025-10")
     assert result.exit_code == 1

@@ -431,3 +431,64 @@ def test_an_import_during_a_close_waits_and_then_finds_the_period_closed(db_url:
         assert conn.execute(text("SELECT COUNT(*) FROM event")).scalar() == 0
     for eng in (setup, closing, importing):
         eng.dispose()
+
+
+def test_the_first_event_is_judged_over_the_whole_history_once_it_has_left_the_window(engine: Engine) -> None:
+    # Issue 20, §7.1.4 and §8.2.1. The newcomer scores 1/1 in 2024-03 (the first event: not zero, so
+    # it counts while it is in the window), 0/2 in 2024-04 (not the first event: it counts) and
+    # ½ ½ ½ in 2026-05. Closing 2026-05 the window is the 26 periods 2024-04 … 2026-05: 2024-03 has left
+    # it, 2024-04 has not. Five games against 1800s: Ra = (5 × 1800 + 2 × 1800) / 7 = 12600 / 7 = 1800,
+    # W = 0 + 1.5, p = (1.5 + 1) / 7 = .357 → .36 → dp −102, Ru = 1800 − 102 = 1698 on 2026-06-01.
+    # Only those five games produced the rating: games_total 5 (not 6 with the dropped one), K 40.
+    mar, apr, may = Period(2024, 3), Period(2024, 4), Period(2026, 5)
+    with db.transaction(engine) as s:
+        new = b.player(s, "Newcomer, N", birth_year=1985)
+        opps = [b.player(s, f"Opp, {i}") for i in range(6)]
+        b.imported_list(s, "standard", mar.first_day, {p: (1800, 20) for p in opps} | {new: None})
+        b.event(s, "March open", dt.date(2024, 3, 2), dt.date(2024, 3, 2), [(new, opps[0], "1")])
+        b.event(s, "April open", dt.date(2024, 4, 6), dt.date(2024, 4, 7),
+                [(new, opps[1], "0"), (opps[2], new, "1")])  # fmt: skip
+        # A list in force for 2026-05 as imported; the pool's history lives in the calculation record.
+        b.imported_list(s, "standard", may.first_day, {p: (1800, 20) for p in opps} | {new: None})
+        b.event(s, "May open", dt.date(2026, 5, 9), dt.date(2026, 5, 10),
+                [(new, opps[3], "="), (opps[4], new, "="), (new, opps[5], "=")])  # fmt: skip
+        new_id = new.id
+    close(engine, mar)
+    close(engine, apr)
+    waiting = entry(engine, new_id, Period(2024, 5).first_day)
+    assert (waiting.rating, waiting.games, waiting.games_total) == (None, 2, 0)
+    summary = close(engine, may)
+    assert [c.new for c in summary.newly_rated] == [1698]
+    rated = entry(engine, new_id, dt.date(2026, 6, 1))
+    assert (rated.rating, rated.games, rated.games_total, rated.k) == (1698, 3, 5, 40)
+    with db.transaction(engine) as s:
+        calc = s.scalars(
+            select(CalcPlayer).where(CalcPlayer.player_id == new_id, CalcPlayer.method == "initial")
+        ).one()
+    assert (calc.n, calc.score_x100, calc.opponent_sum, calc.p_x100, calc.dp) == (5, 150, 9000, 36, -102)
+    assert calc.note == (
+        "first rating from 5 pooled games (§8.2); 1 game older than 26 months dropped (§7.1.4)"
+    )
+
+
+def test_games_of_a_disregarded_first_event_do_not_count_toward_the_30_games(engine: Engine) -> None:
+    # Issue 20, §8.2.1 and §8.3.3 (spec §6 item 3: the games that produced the initial rating count).
+    # 25 losses in the first event (2025-10) are disregarded; five draws in 2025-11 against 1600, 1700,
+    # 1800, 1900, 2000: Ra = (9000 + 3600) / 7 = 1800, p = (2.5 + 1) / 7 = .50 → dp 0, Ru = 1800.
+    # The rating comes from 5 games: games_total 5, so fewer than 30 → K 40 (not 30 games and K 20).
+    with db.transaction(engine) as s:
+        new = b.player(s, "Newcomer, N", birth_year=1985)
+        strong = b.player(s, "Strong, S")
+        opps = {r: b.player(s, f"Opp, {r}") for r in (1600, 1700, 1800, 1900, 2000)}
+        lst = {strong: (2100, 20)} | {p: (r, 20) for r, p in opps.items()} | {new: None}
+        b.imported_list(s, "standard", OCT.first_day, lst)
+        b.event(s, "October open", dt.date(2025, 10, 4), dt.date(2025, 10, 28), [(new, strong, "0")] * 25)
+        b.event(s, "November open", dt.date(2025, 11, 8), dt.date(2025, 11, 12),
+                [(new, p, "=") for p in opps.values()])  # fmt: skip
+        new_id = new.id
+    close(engine, OCT)
+    waiting = entry(engine, new_id, NOV.first_day)
+    assert (waiting.rating, waiting.games, waiting.games_total) == (None, 25, 0)
+    close(engine, NOV)
+    rated = entry(engine, new_id, dt.date(2025, 12, 1))
+    assert (rated.rating, rated.games, rated.games_total, rated.k) == (1800, 5, 5, 40)

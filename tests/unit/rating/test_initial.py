@@ -103,3 +103,19 @@ def test_results_older_than_26_months_drop_out_of_the_pool() -> None:
 def test_a_pool_game_from_a_later_period_is_refused() -> None:
     with pytest.raises(RulesError, match="cannot count in the close of 2025-11"):
         initial_rating(_pool(FIDE_EXAMPLE, period=Period(2025, 12)), CLOSE)
+
+
+def test_a_first_event_that_left_the_window_still_decides_which_event_is_first() -> None:
+    # Issue 20. 1/1 in 2024-03 (the first event), 0/2 in 2024-04, ½ ½ ½ in 2026-05, all against 1800.
+    # Closing 2026-05 the window is 2024-04 … 2026-05: the first event drops out by age, and 2024-04,
+    # not being the first event, counts despite its zero. Ra = (5 × 1800 + 3600) / 7 = 1800,
+    # p = (1.5 + 1) / 7 = .357 → .36 → dp −102, Ru = 1698.
+    close = Period(2026, 5)
+    first = _pool([(1800, WIN)], event="march", period=Period(2024, 3), order=1)
+    zero = _pool([(1800, LOSS)] * 2, event="april", period=Period(2024, 4), order=2)
+    draws = _pool([(1800, DRAW)] * 3, event="may", period=close, order=3)
+    result = initial_rating(first + zero + draws, close)
+    assert (result.dropped_first_event, result.dropped_old_games) == (False, 1)
+    assert (result.n, result.wins_x100, result.p, result.dp, result.rating) == (5, 150, 36, -102, 1698)
+    # Given only the games inside the window, the April zero would be taken for the first event.
+    assert initial_rating(zero + draws, close).dropped_first_event
