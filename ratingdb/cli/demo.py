@@ -170,7 +170,7 @@ def _explore(shown: str, found: list[Highlight]) -> None:
     commands += [
         (f"{prefix} report period 2025-10", "what the October close did"),
         (f"{prefix} report top --category juniors", "the best juniors"),
-        (f'{prefix} sql "SELECT event_id, name, period, rated_games FROM v_event"', "the events"),
+        (f"{prefix} events", "the events and their IDs"),
     ]
     for command, why in commands:
         typer.echo(f"  # {why}")

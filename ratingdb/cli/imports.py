@@ -198,7 +198,7 @@ def export_trf_command(
 
     Examples:
       ratingdb export-trf 7 -o open.trf
-      ratingdb export-trf 7 > open.trf
+      ratingdb events --name open    (to find the ID)
     """
     from ratingdb.services.events import event_as_trf
 

@@ -203,9 +203,10 @@ def event_command(
 ) -> None:
     """The tournament report: per player Ro, Rc, games, score, K, K × Σ(score − PD) and performance.
 
-    Read from the calculation record of the close that rated the event; status `newly rated` marks
-    players whose first rating that close published (new_rating), `unrated` players whose games went
-    to their pool, `not rated` players with no game that counted.
+    Read from the calculation record of the close that rated the event; new_rating is the rating on the
+    list that close published. Status `newly rated` marks players whose first rating that list holds,
+    `unrated` players whose games went to their pool, `not rated` players with no game that counted, and
+    `not rated yet` every player of an event whose period is not closed.
     """
     _check_format(fmt)
     from ratingdb.reports.event import event_report

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from ratingdb.cli import app
 from tests.conftest import ENGINES, new_database_url
-from tests.fixtures.reports.club import CLUB_AUTUMN, NEWCOMER_CUP, build_club
+from tests.fixtures.reports.club import CLUB_AUTUMN, LATE_OPEN, NEWCOMER_CUP, build_club
 
 runner = CliRunner()
 
@@ -95,10 +95,25 @@ def test_report_event_as_csv(club_url: str) -> None:
     # Rc, K × Σ and Rp as worked out in club.py and tests/integration/test_reports.py.
     assert ok_lines(club_url, "event", str(CLUB_AUTUMN), "-f", "csv") == [
         "start_rank,fide_id,national_id,name,ro,rc,games,score,k,k_sum_dr,performance,status,new_rating",
-        '1,300001,,"Ash, Adam",2200,1652.5,2,1.0,20,-15.4,1653,rated,',
-        '2,300002,,"Birch, Bea",2000,1652.5,2,1.5,40,-2.4,1846,rated,',
+        # new_rating: the list of 2025-11-01 the close published (club.py); Cedar fell below the floor.
+        '1,300001,,"Ash, Adam",2200,1652.5,2,1.0,20,-15.4,1653,rated,2185',
+        '2,300002,,"Birch, Bea",2000,1652.5,2,1.5,40,-2.4,1846,rated,1998',
         '3,300003,,"Cedar, Cal",1405,2100.0,2,0.0,40,-6.4,1300,rated,',
-        '4,300004,,"Dove, Dana",1900,2100.0,2,1.5,20,19.8,2293,rated,',
+        '4,300004,,"Dove, Dana",1900,2100.0,2,1.5,20,19.8,2293,rated,1920',
+    ]
+
+
+def test_report_event_of_an_open_period_says_not_rated_yet(db_url: str) -> None:
+    build_club(db_url, through="2025-10")  # the Late Open is rated in 2025-11, still open
+    assert ok_lines(db_url, "event", str(LATE_OPEN), "-f", "csv") == [
+        "start_rank,fide_id,national_id,name,ro,rc,games,score,k,k_sum_dr,performance,status,new_rating",
+        '1,300001,,"Ash, Adam",,,0,,,,,not rated yet,',
+        '2,300002,,"Birch, Bea",,,0,,,,,not rated yet,',
+    ]
+    assert ok_lines(db_url, "event", str(LATE_OPEN))[:2] == [
+        "Event 3 'Late Open' (2025-10-18 … 2025-10-20), standard, period 2025-11 "
+        "(late: its own period is 2025-10)",
+        "Not rated yet: period 2025-11 is not closed.",
     ]
 
 
@@ -133,7 +148,7 @@ def test_report_event_table_names_the_event_and_its_lists(club_url: str) -> None
 def test_report_event_refuses_an_unknown_event(club_url: str) -> None:
     result = report(club_url, "event", "42")
     assert result.exit_code == 1
-    assert result.stderr == 'Error: there is no event 42 (see `ratingdb sql "SELECT * FROM v_event"`)\n'
+    assert result.stderr == "Error: there is no event 42: `ratingdb events` lists them\n"
 
 
 def test_report_period_as_csv(club_url: str) -> None:

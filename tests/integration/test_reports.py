@@ -176,9 +176,9 @@ def test_an_event_of_an_open_period_has_no_calculation_yet(db_url: str, engine: 
     with db.transaction(engine) as s:
         report = event_report(s, LATE_OPEN)
     assert report.list_date is None
-    assert [(x.name, x.status) for x in report.lines] == [
-        ("Ash, Adam", "not rated"),
-        ("Birch, Bea", "not rated"),
+    assert [(x.name, x.status, x.new_rating) for x in report.lines] == [
+        ("Ash, Adam", "not rated yet", None),
+        ("Birch, Bea", "not rated yet", None),
     ]
 
 
