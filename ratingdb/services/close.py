@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
-from ratingdb.models import AuditEntry, Event, RatingList
+from ratingdb.models import Event, RatingList
 from ratingdb.rating import (
     EXPECTED_SCORE_MAX_DIFFERENCE,
     POOL_WINDOW_MONTHS,
@@ -47,7 +47,9 @@ from ratingdb.rating import (
     rule_set_for,
 )
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
-from ratingdb.services.lists import latest_list, list_on, lock_periods
+from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods
+from ratingdb.services.lists import new_list as new_list_for
+from ratingdb.services.versions import record_change, seal
 
 SCORE = {"1": 100, "=": 50, "0": 0}
 Progress = Callable[[str], None]
@@ -78,6 +80,7 @@ class CloseSummary:
     already_closed: bool = False
     existing_origin: str | None = None
     list_id: int | None = None
+    version: int = 1  # the list's version: above 1 after a reopen (docs/versioning.md)
     rules: str | None = None
     events: int = 0
     late_events: list[str] = field(default_factory=list)
@@ -249,12 +252,14 @@ def _publish(
     )
     _add_newcomers(driver, entries, set(pool_sides) | set(substitutes))
 
-    new_list = RatingList(
-        rating_type=rating_type, list_date=list_date, origin="computed", period=str(period), rules=rules.name
+    change = record_change(
+        session, "close-period", f"closed {rating_type} period {period}: list {list_date.isoformat()}"
     )
-    session.add(new_list)
-    session.flush()
+    new_list = new_list_for(
+        session, rating_type, list_date, change, origin="computed", period=str(period), rules=rules.name
+    )
     list_id = new_list.id
+    summary.version = new_list.version
     summary.list_id = list_id
 
     say(f"rating {len(rated_sides)} rated players")
@@ -424,8 +429,9 @@ def _publish(
             f"({adjustment.threshold} − R), rounding {adjustment.rounding}; "
             f"{summary.adjusted} ratings changed"
         )
-        session.add(AuditEntry(action="adjust-list", detail=detail))
+        record_change(session, "adjust-list", detail)
         summary.notes.append(detail)
+    seal(session, new_list)
     _summarise(driver, summary, changes)
     summary.players_on_list = len(entries)
     return summary
@@ -519,7 +525,7 @@ def _load_events(
     lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
     for kind, list_date, list_id in session.execute(
         select(RatingList.rating_type, RatingList.list_date, RatingList.id)
-        .where(RatingList.rating_type.in_({rating_type, "standard"}))
+        .where(RatingList.rating_type.in_({rating_type, "standard"}), CURRENT)
         .order_by(RatingList.list_date)
     ):
         lists[kind].append((list_date, list_id))
@@ -662,7 +668,7 @@ def _pool_history(
             "SELECT c.player_id, c.opponent_rating, c.score_x100, l.period, e.id, e.start_date "
             "FROM calc_game c JOIN rating_list l ON l.id = c.list_id JOIN event e ON e.id = c.event_id "
             f"WHERE c.player_id IN ({marks}) AND c.kind = 'pool' AND l.rating_type = ? "
-            "AND l.period < ?",
+            "AND l.is_current = TRUE AND l.period < ?",
             [*chunk, rating_type, str(period)],
         )
         for player_id, opponent, score, game_period, event_id, start in rows:
