@@ -8,6 +8,7 @@ only when a session is made.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -125,7 +126,9 @@ def alembic_config(engine: Engine | None = None) -> Config:
     """Alembic's configuration for ratingdb's migrations, bound to `engine` when one is given."""
     from alembic.config import Config
 
-    cfg = Config()
+    # Alembic's own messages ("No new upgrade operations detected.") are not printed: the commands say
+    # what happened in their words. (Its default stdout is the sys.stdout of when Alembic was imported.)
+    cfg = Config(stdout=io.StringIO())
     cfg.set_main_option("script_location", str(migrations_path()))
     if engine is not None:
         cfg.attributes["engine"] = engine

@@ -71,6 +71,10 @@ def close_period_command(
     print_summary(summary)
 
 
+SHOWN = 10  # players listed per kind (newly rated, below the floor); `report period` lists them all
+LATE_SHOWN = 5  # late events listed one a line; more are summarised in one line
+
+
 def print_summary(summary: CloseSummary) -> None:
     """The close's summary as the command prints it (also used by the demo)."""
     date = summary.list_date.isoformat()
@@ -93,18 +97,27 @@ def print_summary(summary: CloseSummary) -> None:
     typer.echo(
         f"  newly rated: {len(summary.newly_rated)}; dropped below 1400: {len(summary.dropped_below_floor)}"
     )
+    report = f"ratingdb report period {summary.period}" + (
+        f" --type {summary.rating_type}" if summary.rating_type != "standard" else ""
+    )
     for title, changes in (
         ("newly rated", summary.newly_rated),
         ("below the floor", summary.dropped_below_floor),
     ):
-        for c in changes[:10]:
+        for c in changes[:SHOWN]:
             typer.echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
+        if len(changes) > SHOWN:
+            typer.echo(f"    {title}: … and {len(changes) - SHOWN} more (`{report}` lists them all)")
     for title, changes in (("gain", summary.biggest_gains), ("loss", summary.biggest_losses)):
         for c in changes[:3]:
             delta = (c.new or 0) - (c.old or 0)
-            typer.echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {c.games} games)")
-    for late in summary.late_events:
-        typer.echo(f"    late event: {late}")
+            games = f"{c.games} game" + ("" if c.games == 1 else "s")
+            typer.echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {games})")
+    if len(summary.late_events) > LATE_SHOWN:
+        typer.echo(f"    {len(summary.late_events)} late events: `{report}` lists them")
+    else:
+        for late in summary.late_events:
+            typer.echo(f"    late event: {late}")
     for note in summary.notes:
         typer.echo(f"    note: {note}")
 

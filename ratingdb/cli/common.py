@@ -47,9 +47,7 @@ OutputOption = Annotated[
 ]
 EventArgument = Annotated[
     int,
-    typer.Argument(
-        metavar="ID", help="The event's ID (`ratingdb events` lists them).", show_default=False
-    ),
+    typer.Argument(metavar="ID", help="The event's ID (`ratingdb events` lists them).", show_default=False),
 ]
 PlayerArgument = Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")]
 

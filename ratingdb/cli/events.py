@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -102,7 +102,7 @@ def events_command(
         ]
         render_rows(TABLE_COLUMNS, rows, fmt, output=output)
         return
-    rows = [
+    data: list[list[Any]] = [
         [
             e.id,
             e.name,
@@ -118,7 +118,7 @@ def events_command(
         ]
         for e in events
     ]
-    render_rows(EVENT_COLUMNS, rows, fmt, output=output)
+    render_rows(EVENT_COLUMNS, data, fmt, output=output)
 
 
 def _yes_no(flag: bool, fmt: str) -> bool | str:

@@ -404,7 +404,11 @@ def diff_command(
     fmt: FormatOption = "table",
     output: OutputOption = None,
 ) -> None:
-    """The difference between two lists: players who entered, left or changed, with a histogram of changes."""
+    """The difference between two lists: who entered, left, became unrated or changed, with a histogram.
+
+    `left` players are not on the newer list at all; `became unrated` players are on it without a
+    rating (below the floor, §7.2.1).
+    """
     check_type(rating_type)
     _check_format(fmt)
     a, b = parse_date(date_a), parse_date(date_b)
@@ -428,7 +432,7 @@ def diff_command(
             "histogram": [{"low": x.low, "high": x.high, "count": x.count} for x in diff.histogram],
             **{
                 name: [{**asdict(line), "change": line.change} for line in getattr(diff, name)]
-                for name in ("entered", "left", "changed")
+                for name in DIFF_SECTIONS
             },
         }
         _write_json(document, output)
@@ -438,36 +442,38 @@ def diff_command(
         return
     heading = [
         f"{diff.rating_type} list {diff.date_a.isoformat()} → {diff.date_b.isoformat()}",
-        "; ".join(f"{name}: {n}" for name, n in _diff_counts(diff).items()),
+        "; ".join(f"{DIFF_HEADINGS.get(name, name)}: {n}" for name, n in _diff_counts(diff).items()),
     ]
-    histogram = [[x.label, x.count, "#" * min(x.count, 60)] for x in diff.histogram]
+    # One # per player, or per N players when the largest bin would not fit in 60 characters.
+    per_mark = max(1, -(-max((x.count for x in diff.histogram), default=0) // 60))
+    histogram = [[x.label, x.count, "#" * -(-x.count // per_mark)] for x in diff.histogram]
     players = [r for r in rows if r[0] != "histogram"]
+    marks = "# = 1 player" if per_mark == 1 else f"# = up to {per_mark} players"
     _print_sections(
         heading,
         [
-            ("Changes", ["change", "players", ""], histogram),
+            ("Changes", ["change", "players", marks], histogram),
             ("", DIFF_COLUMNS[:-1], [r[:-1] for r in players]),
         ],
         output,
     )
 
 
+DIFF_SECTIONS = ("entered", "left", "became_unrated", "changed")
+DIFF_HEADINGS = {"left": "left the list", "became_unrated": "became unrated"}
+
+
 def _diff_counts(diff: ListDiff) -> dict[str, int]:
-    return {
-        "entered": len(diff.entered),
-        "left": len(diff.left),
-        "changed": len(diff.changed),
-        "unchanged": diff.unchanged,
-    }
+    return {**{name: len(getattr(diff, name)) for name in DIFF_SECTIONS}, "unchanged": diff.unchanged}
 
 
 def _diff_rows(diff: ListDiff) -> list[list[Any]]:
     rows: list[list[Any]] = []
-    for section in ("entered", "left", "changed"):
+    for section in DIFF_SECTIONS:
         for line in getattr(diff, section):
             rows.append(
                 [
-                    section,
+                    section.replace("_", " "),
                     line.fide_id,
                     line.national_id,
                     line.name,

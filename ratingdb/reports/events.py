@@ -50,6 +50,7 @@ def find_events(
         select(func.count()).select_from(Game).where(Game.event_id == Event.id, Game.rated).scalar_subquery()
     )
     rated = exists().where(
+        RatingList.is_current.is_(True),  # a withdrawn list (its period reopened) does not count
         RatingList.origin == "computed",
         RatingList.rating_type == Event.rating_type,
         RatingList.period == Event.period,

@@ -223,7 +223,7 @@ def test_report_diff_as_csv(club_url: str) -> None:
     assert ok_lines(club_url, "diff", "2025-10-01", "2025-11-01", "-f", "csv") == [
         "section,fide_id,national_id,name,before,after,change,count",
         'entered,300006,,"Fir, Fay",,1886,,',
-        'left,300003,,"Cedar, Cal",1405,,,',
+        'became unrated,300003,,"Cedar, Cal",1405,,,',
         'changed,300004,,"Dove, Dana",1900,1920,20,',
         'changed,300002,,"Birch, Bea",2000,1998,-2,',
         'changed,300001,,"Ash, Adam",2200,2185,-15,',
@@ -236,8 +236,43 @@ def test_report_diff_as_csv(club_url: str) -> None:
 
 def test_report_diff_as_json_counts(club_url: str) -> None:
     document = json.loads("\n".join(ok_lines(club_url, "diff", "2025-10-01", "2025-11-01", "-f", "json")))
-    assert document["counts"] == {"entered": 1, "left": 1, "changed": 3, "unchanged": 1}
+    assert document["counts"] == {"entered": 1, "left": 0, "became_unrated": 1, "changed": 3, "unchanged": 1}
+    assert [x["name"] for x in document["became_unrated"]] == ["Cedar, Cal"]
     assert document["histogram"][0] == {"low": -20, "high": -11, "count": 1}
+
+
+def test_report_diff_table_tells_left_from_unrated_and_heads_the_histogram(club_url: str) -> None:
+    lines = ok_lines(club_url, "diff", "2025-10-01", "2025-11-01")
+    assert lines[:2] == [
+        "standard list 2025-10-01 → 2025-11-01",
+        "entered: 1; left the list: 0; became unrated: 1; changed: 3; unchanged: 1",
+    ]
+    assert [cell.strip() for cell in lines[4].split("┃")[1:-1]] == ["change", "players", "# = 1 player"]
+    assert [cell.strip() for cell in lines[6].split("│")[1:-1]] == ["-20..-11", "1", "#"]
+
+
+def test_report_diff_names_a_player_who_left_the_list(db_url: str, tmp_path: Path) -> None:
+    # Two imported lists: Bo is rated on the first and absent from the second; Cy stays, unrated.
+    header = "fide_id,name,federation,sex,birth_year,rating,k,flag,games_total,reached_2400,reached_2300\n"
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text(
+        header + '1,"Al, Al",IRL,M,1980,2000,20,,100,false,false\n'
+        '2,"Bo, Bo",IRL,M,1980,1900,20,,100,false,false\n'
+        '3,"Cy, Cy",IRL,M,1980,1500,20,,100,false,false\n'
+    )
+    second.write_text(
+        header
+        + '1,"Al, Al",IRL,M,1980,2010,20,,100,false,false\n3,"Cy, Cy",IRL,M,1980,,20,,100,false,false\n'
+    )
+    for path, date in ((first, "2025-10-01"), (second, "2025-11-01")):
+        result = runner.invoke(app, ["--db", db_url, "import-list", str(path), "--date", date])
+        assert result.exit_code == 0, result.output
+    assert ok_lines(db_url, "diff", "2025-10-01", "2025-11-01", "-f", "csv")[:4] == [
+        "section,fide_id,national_id,name,before,after,change,count",
+        'left,2,,"Bo, Bo",1900,,,',
+        'became unrated,3,,"Cy, Cy",1500,,,',
+        'changed,1,,"Al, Al",2000,2010,10,',
+    ]
 
 
 def test_report_diff_refuses_a_missing_list(club_url: str) -> None:

@@ -281,7 +281,9 @@ def test_the_diff_of_two_lists_counts_entries_exits_and_changes(session: Session
         session, require_list(session, "standard", OCT_1), require_list(session, "standard", NOV_1)
     )
     assert [(x.name, x.before, x.after) for x in diff.entered] == [("Fir, Fay", None, 1886)]
-    assert [(x.name, x.before, x.after) for x in diff.left] == [("Cedar, Cal", 1405, None)]
+    # Cedar is still on the November list, below the floor: unrated, not gone.
+    assert [(x.name, x.before, x.after) for x in diff.became_unrated] == [("Cedar, Cal", 1405, None)]
+    assert diff.left == []
     assert [(x.name, x.change) for x in diff.changed] == [
         ("Dove, Dana", 20),
         ("Birch, Bea", -2),
