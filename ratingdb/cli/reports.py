@@ -151,7 +151,7 @@ def top_command(
 ) -> None:
     """The top players of a published list, as federations publish them by category."""
     from ratingdb.reports.lists import find_list
-    from ratingdb.reports.top import check_category, top_list
+    from ratingdb.reports.top import check_category, top_list, why_empty
 
     check_type(rating_type)
     _check_format(fmt)
@@ -163,6 +163,23 @@ def top_command(
             session, rating_list, category=chosen, federation=federation, active_only=active_only, limit=limit
         )
         shown_date = rating_list.list_date.isoformat()
+        reason = (
+            None
+            if lines
+            else why_empty(
+                session, rating_list, category=chosen, federation=federation, active_only=active_only
+            )
+        )
+    if reason is not None:
+        # Nobody to show: say why instead of an empty table (on stderr for CSV and JSON, whose output
+        # stays a valid, empty document).
+        explanation = (
+            f"No players in category {chosen} on the {rating_type} list dated {shown_date}: {reason}."
+        )
+        if fmt == "table" and output is None:
+            typer.echo(explanation)
+            return
+        typer.echo(explanation, err=True)
     rows = [[getattr(line, c) for c in TOP_COLUMNS] for line in lines]
     where = f", {federation.upper()}" if federation else ""
     active = ", active players" if active_only else ""

@@ -34,6 +34,7 @@ ARGS: dict[str, list[str]] = {
     "db current": [],
     "delete-event": ["1", "--yes"],
     "demo": [],
+    "events": [],
     "export-trf": ["1"],
     "import-list": [str(LIST), "--date", "2025-10-01"],
     "import-trf": [str(FIXTURES / "round_robin.trf"), "--type", "standard"],

@@ -6,6 +6,7 @@ Expected values are worked out by hand in tests/fixtures/reports/club.py.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,9 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from ratingdb import db
 from ratingdb.cli import app
+from tests import builders as b
 from tests.conftest import ENGINES, new_database_url
 from tests.fixtures.reports.club import CLUB_AUTUMN, LATE_OPEN, NEWCOMER_CUP, build_club
 
@@ -319,3 +322,44 @@ def test_a_report_refuses_an_unknown_format(club_url: str) -> None:
     result = report(club_url, "diff", "2025-10-01", "2025-11-01", "-f", "xml")
     assert result.exit_code == 1
     assert result.stderr == "Error: 'xml' is not an output format: use table, csv or json\n"
+
+
+def test_a_missing_list_error_says_when_it_shows_only_the_newest_lists(db_url: str) -> None:
+    engine = db.make_engine(db_url)
+    with db.transaction(engine) as s:
+        p = b.player(s, "Ash, Adam")
+        for month in range(1, 9):  # eight lists, 2025-01-01 … 2025-08-01
+            b.imported_list(s, "standard", dt.date(2025, month, 1), {p: 2000})
+    engine.dispose()
+    result = report(db_url, "diff", "2024-12-01", "2025-08-01")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: there is no standard list dated 2024-12-01 (8 lists in the database, 2025-01-01 to "
+        "2025-08-01; the newest 6: 2025-03-01, 2025-04-01, 2025-05-01, 2025-06-01, 2025-07-01, 2025-08-01)\n",
+    )
+
+
+def test_report_top_says_why_a_category_is_empty(db_url: str) -> None:
+    engine = db.make_engine(db_url)
+    with db.transaction(engine) as s:
+        ash, birch = b.player(s, "Ash, Adam", birth_year=None), b.player(s, "Birch, Bea", birth_year=None)
+        b.imported_list(s, "standard", dt.date(2025, 10, 1), {ash: 2200, birch: 2000})
+        elm = b.player(s, "Elm, Eli", birth_year=1955)
+        b.imported_list(s, "standard", dt.date(2025, 11, 1), {ash: 2200, birch: 2000, elm: 2100})
+    engine.dispose()
+    assert ok_lines(db_url, "top", "--category", "juniors", "--date", "2025-10-01") == [
+        "No players in category juniors on the standard list dated 2025-10-01: none of its 2 rated players "
+        "has a birth year, which the juniors category needs."
+    ]
+    # Elm (born 1955) is 70 in 2025: not a junior; the other two cannot be placed.
+    assert ok_lines(db_url, "top", "--category", "juniors") == [
+        "No players in category juniors on the standard list dated 2025-11-01: no player with a birth year "
+        "fits it in 2025; 2 of its 3 rated players have no birth year and cannot be placed."
+    ]
+    result = report(db_url, "top", "--category", "juniors", "--federation", "eng", "-f", "csv")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "rank,fide_id,national_id,name,title,federation,sex,birth_year,rating,games,k,flag\n",
+        "No players in category juniors on the standard list dated 2025-11-01: the list has no rated players "
+        "of ENG.\n",
+    )
