@@ -56,7 +56,7 @@ def close_period_command(
     p = parse_period(period)
     check_type(rating_type)
     try:
-        rule_set_for(rating_type, p)  # type: ignore[arg-type]
+        rule_set_for(rating_type, p)
     except RulesError as exc:
         raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
