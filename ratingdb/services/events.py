@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import AuditEntry, Event, EventPlayer, Game, Player
+from ratingdb.models import AuditEntry, Event, EventPlayer, EventRecord, Game, Player
 from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open, lock_periods
@@ -63,6 +63,7 @@ def import_events(
     driver = Driver(session)
     driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
     driver.buffer("game", GAME_COLUMNS)
+    driver.buffer("event_record", EVENT_RECORD_COLUMNS)
     try:
         for trf in parsed:
             if trf.sha256 in seen_hashes:
@@ -142,10 +143,14 @@ def _import_one(
     driver.add(
         "event_player",
         [
-            (event.id, p.rank, ids[p.rank], p.fide_rating, None if p.points is None else int(p.points * 10))
+            (
+                event.id, p.rank, ids[p.rank], p.fide_rating, _tenths(p.points), p.final_rank,
+                p.national_rating, p.national_federation,
+            )
             for p in trf.players
         ],
-    )
+    )  # fmt: skip
+    driver.add("event_record", [(event.id, seq, text) for seq, text in enumerate(trf.header_records, 1)])
     games = [_game_row(event.id, g, ids) for g in trf.games]
     driver.add("game", games)
     return ImportedEvent(
@@ -161,11 +166,19 @@ def _import_one(
     )
 
 
-EVENT_PLAYER_COLUMNS = ("event_id", "start_rank", "player_id", "file_rating", "points_x10")
+EVENT_PLAYER_COLUMNS = (
+    "event_id", "start_rank", "player_id", "file_rating", "points_x10", "final_rank", "national_rating",
+    "national_federation",
+)  # fmt: skip
+EVENT_RECORD_COLUMNS = ("event_id", "seq", "text")
 GAME_COLUMNS = (
     "event_id", "round", "date", "white_id", "black_id", "white_result", "black_result", "rated",
     "colour_known",
 )  # fmt: skip
+
+
+def _tenths(points: Decimal | None) -> int | None:
+    return None if points is None else int(points * 10)
 
 
 def _game_row(event_id: int, g: TrfGame, ids: dict[int, int]) -> tuple[object, ...]:
@@ -253,9 +266,11 @@ def event_as_trf(session: Session, event_id: int) -> TrfEvent:
             federation=p.federation,
             fide_id=p.fide_id,
             national_id=p.national_id,
-            national_rating=None,
+            national_rating=ep.national_rating,
             birth_year=p.birth_year,
             points=None if ep.points_x10 is None else Decimal(ep.points_x10) / 10,
+            national_federation=ep.national_federation,
+            final_rank=ep.final_rank,
         )
         for ep, p in rows
     )
@@ -289,6 +304,11 @@ def event_as_trf(session: Session, event_id: int) -> TrfEvent:
         round_dates=tuple(dates.get(r) for r in range(1, event.rounds + 1)),
         players=players,
         games=games,
+        header_records=tuple(
+            session.scalars(
+                select(EventRecord.text).where(EventRecord.event_id == event_id).order_by(EventRecord.seq)
+            )
+        ),
     )
 
 
@@ -311,6 +331,7 @@ def delete_event(session: Session, event_id: int) -> str:
         f"{event.start_date.isoformat()} … {event.end_date.isoformat()}, {games} pairings) imported from "
         f"{event.source_name} (sha256 {event.source_hash})"
     )
+    session.execute(delete(EventRecord).where(EventRecord.event_id == event_id))
     session.execute(delete(Game).where(Game.event_id == event_id))
     session.execute(delete(EventPlayer).where(EventPlayer.event_id == event_id))
     session.execute(delete(Event).where(Event.id == event_id))
