@@ -24,6 +24,7 @@ down_revision = "0006"
 branch_labels = None
 depends_on = None
 
+
 def player_columns() -> list[sa.Column[object]]:
     return [
         sa.Column("final_rank", sa.Integer(), nullable=True),

@@ -45,9 +45,9 @@ def close_period_command(
     """Rate every event of PERIOD and publish the list dated the first day of the next month.
 
     Ratings are frozen from the list in force at each event's start; K from the list in force with the
-    700 rule; one rounding per period; first ratings from pooled results; the 1400 floor. The list and
-    its calculation record are written in one transaction. Running it again on a closed period changes
-    nothing.
+    700 rule; one rounding per period; first ratings from pooled results; the floor of the period's rule
+    set (1400 since March 2024). The list and its calculation record are written in one transaction.
+    Running it again on a closed period changes nothing.
 
     Examples:
       ratingdb close-period 2025-10                 (publishes the standard list dated 2025-11-01)
@@ -94,9 +94,8 @@ def print_summary(summary: CloseSummary) -> None:
         + f"; games rated: {summary.games_rated}"
     )
     typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
-    typer.echo(
-        f"  newly rated: {len(summary.newly_rated)}; dropped below 1400: {len(summary.dropped_below_floor)}"
-    )
+    dropped = len(summary.dropped_below_floor)
+    typer.echo(f"  newly rated: {len(summary.newly_rated)}; dropped below {summary.floor}: {dropped}")
     report = f"ratingdb report period {summary.period}" + (
         f" --type {summary.rating_type}" if summary.rating_type != "standard" else ""
     )

@@ -9,13 +9,13 @@ import typer
 from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import (
     FormatOption,
-    OutputOption,
     check_type,
     parse_period,
     render_rows,
     transaction,
     user_errors,
 )
+from ratingdb.cli.output import ForceOption, OutputOption, check_output
 from ratingdb.errors import ConfigError
 
 EVENT_COLUMNS = [
@@ -52,6 +52,7 @@ def events_command(
     ] = None,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The imported events: ID, name, dates, type, period, players, games, rated or not, file.
 
@@ -68,6 +69,8 @@ def events_command(
     chosen = parse_period(period) if period else None
     if rating_type is not None:
         check_type(rating_type)
+    if output is not None:
+        check_output(output, force=force)
     from ratingdb.reports.events import find_events
 
     with transaction() as session:
@@ -100,7 +103,7 @@ def events_command(
             ]
             for e in events
         ]
-        render_rows(TABLE_COLUMNS, rows, fmt, output=output)
+        render_rows(TABLE_COLUMNS, rows, fmt, output=output, force=force)
         return
     data: list[list[Any]] = [
         [
@@ -118,7 +121,7 @@ def events_command(
         ]
         for e in events
     ]
-    render_rows(EVENT_COLUMNS, data, fmt, output=output)
+    render_rows(EVENT_COLUMNS, data, fmt, output=output, force=force)
 
 
 def _yes_no(flag: bool, fmt: str) -> bool | str:

@@ -10,7 +10,6 @@ import typer
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import (
     EventArgument,
-    OutputOption,
     check_type,
     parse_date,
     parse_period,
@@ -18,6 +17,7 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
@@ -90,7 +90,7 @@ def import_trf_command(
         )
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
-        typer.echo(
+        echo(
             f"Imported {ev.source_name} as event {ev.id} '{ev.name}': {ev.rating_type}, "
             f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
             f"({ev.rated_games} played games)."
@@ -99,7 +99,7 @@ def import_trf_command(
         count = len(summary.new_players)
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
-            typer.echo(f"  {name}")
+            echo(f"  {name}")
 
 
 @app.command("import-list", rich_help_panel=MONTHLY)
@@ -161,7 +161,7 @@ def import_list_command(
     console = stdout_console()
     with (
         Progress(
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),
             BarColumn(),
             TextColumn("{task.completed:,} rows"),
             TimeElapsedColumn(),
@@ -171,7 +171,7 @@ def import_list_command(
         ) as progress,
         transaction() as session,
     ):
-        task = progress.add_task(f"importing {file.name}", total=None)
+        task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
         summary = import_list(
             session,
             rows,
@@ -181,7 +181,7 @@ def import_list_command(
             progress=lambda done: progress.update(task, completed=done),
         )
     for t in types:
-        typer.echo(
+        echo(
             f"Imported the {t} list dated {list_date.isoformat()} from {file.name} ({detected}): "
             f"{summary.entries[t]} entries, {summary.rated[t]} rated."
         )
@@ -193,13 +193,16 @@ def import_list_command(
 def export_trf_command(
     event_id: EventArgument,
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
-    """Write an event back out as a TRF16 tournament report file.
+    """Write an event back out as a TRF16 tournament report file, with every record the import read.
 
     Examples:
       ratingdb export-trf 7 -o open.trf
       ratingdb events --name open    (to find the ID)
     """
+    if output is not None:
+        check_output(output, force=force)
     from ratingdb.services.events import event_as_trf
 
     with transaction() as session:
@@ -208,8 +211,9 @@ def export_trf_command(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
-        typer.echo(f"Wrote event {event_id} to {output}.")
+        with output_file(output, force=force) as fh:
+            fh.write(text)
+        echo(f"Wrote event {event_id} to {output}.")
 
 
 def _is_combined(file: Path) -> bool:
@@ -239,4 +243,4 @@ def delete_event_command(
 
     with transaction() as session:
         detail = delete_event(session, event_id)
-    typer.echo(f"Done: {detail}.")
+    echo(f"Done: {detail}.")

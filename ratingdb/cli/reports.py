@@ -6,6 +6,7 @@ ratingdb.reports and renders. No rules and no SQL of its own here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -19,23 +20,23 @@ from ratingdb.cli.common import (
     EventArgument,
     FormatOption,
     OnlyTypeOption,
-    OutputOption,
     PlayerArgument,
     TypeOption,
     check_type,
+    data_table,
     engine,
     parse_date,
     parse_period,
+    print_readable,
     render_rows,
     stdout_console,
     transaction,
     user_errors,
 )
+from ratingdb.cli.output import ForceOption, OutputOption, cell, check_output, output_file
 from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from ratingdb.reports.diff import ListDiff
     from ratingdb.reports.event import EventReport
     from ratingdb.reports.period import PeriodReport, PlayerMove
@@ -63,47 +64,33 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
-def _write_json(document: Any, output: Path | None) -> None:
+def _write_json(document: Any, output: Path | None, force: bool) -> None:
     text = json.dumps(document, indent=2, ensure_ascii=False, default=_json_default) + "\n"
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
-
-
-def _table_console(output: Path | None) -> tuple[Console, Any]:
-    if output is None:
-        return stdout_console(), None
-    from rich.console import Console
-
-    fh = output.open("w", encoding="utf-8")
-    return Console(file=fh, width=200), fh
+        with output_file(output, force=force) as fh:
+            fh.write(text)
 
 
 def _print_sections(
     heading: Sequence[str],
     sections: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]],
     output: Path | None,
+    force: bool,
 ) -> None:
-    """Heading lines, then one rich table per non-empty section."""
-    from rich.table import Table
+    """Heading lines, then one rich table per non-empty section; every value is shown as plain text."""
+    from rich.console import Console
 
-    out, fh = _table_console(output)
-    try:
+    with contextlib.ExitStack() as stack:
+        out = stdout_console()
+        if output is not None:
+            out = Console(file=stack.enter_context(output_file(output, force=force)), width=200)
         for line in heading:
-            out.print(line, highlight=False, markup=False)
+            out.print(cell(line), highlight=False)
         for title, columns, rows in sections:
-            if not rows:
-                continue
-            table = Table(title=title)
-            for column in columns:
-                table.add_column(column)
-            for row in rows:
-                table.add_row(*["" if v is None else str(v) for v in row])
-            out.print(table)
-    finally:
-        if fh is not None:
-            fh.close()
+            if rows:
+                out.print(data_table(columns, rows, title=title or None))
 
 
 # --- report top ---------------------------------------------------------------------------------------
@@ -148,6 +135,7 @@ def top_command(
     limit: Annotated[int, typer.Option(metavar="N", help="How many players.")] = 100,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The top players of a published list, as federations publish them by category."""
     from ratingdb.reports.lists import find_list
@@ -189,6 +177,7 @@ def top_command(
         fmt,
         title=f"Top {limit} {chosen}{where}{active}: {rating_type} list {shown_date}",
         output=output,
+        force=force,
     )
 
 
@@ -217,6 +206,7 @@ def event_command(
     event_id: EventArgument,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The tournament report: per player Ro, Rc, games, score, K, K × Σ(score − PD) and performance.
 
@@ -238,12 +228,13 @@ def event_command(
                 "players": [dict(zip(EVENT_COLUMNS, r, strict=True)) for r in rows],
             },
             output,
+            force,
         )
         return
     if fmt == "csv":
-        render_rows(EVENT_COLUMNS, rows, "csv", output=output)
+        render_rows(EVENT_COLUMNS, rows, "csv", output=output, force=force)
         return
-    _print_sections(_event_heading(report), [("", EVENT_COLUMNS, rows)], output)
+    _print_sections(_event_heading(report), [("", EVENT_COLUMNS, rows)], output, force)
 
 
 def _event_row(line: Any) -> list[Any]:
@@ -308,6 +299,7 @@ def period_command(
     top: Annotated[int, typer.Option(metavar="N", help="How many of the largest gains and losses.")] = 5,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """What a close did: rated, newly rated, below the floor, (in)active, extremes, K changes, events."""
     check_type(rating_type)
@@ -318,11 +310,11 @@ def period_command(
     with transaction() as session:
         report = period_report(session, p, rating_type, top=top)
     if fmt == "json":
-        _write_json(_period_document(report), output)
+        _write_json(_period_document(report), output, force)
         return
     rows = _period_rows(report)
     if fmt == "csv":
-        render_rows(PERIOD_COLUMNS, rows, "csv", output=output)
+        render_rows(PERIOD_COLUMNS, rows, "csv", output=output, force=force)
         return
     counts = _period_counts(report)
     heading = [
@@ -331,7 +323,7 @@ def period_command(
         f"(rules {report.rules}), from the list dated {report.in_force_date.isoformat()}",
         "; ".join(f"{name.replace('_', ' ')}: {n}" for name, n in counts.items()),
     ]
-    _print_sections(heading, [("", PERIOD_COLUMNS, rows)], output)
+    _print_sections(heading, [("", PERIOD_COLUMNS, rows)], output, force)
 
 
 def _period_counts(report: PeriodReport) -> dict[str, int]:
@@ -420,6 +412,7 @@ def diff_command(
     ] = 10,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The difference between two lists: who entered, left, became unrated or changed, with a histogram.
 
@@ -452,10 +445,10 @@ def diff_command(
                 for name in DIFF_SECTIONS
             },
         }
-        _write_json(document, output)
+        _write_json(document, output, force)
         return
     if fmt == "csv":
-        render_rows(DIFF_COLUMNS, rows, "csv", output=output)
+        render_rows(DIFF_COLUMNS, rows, "csv", output=output, force=force)
         return
     heading = [
         f"{diff.rating_type} list {diff.date_a.isoformat()} → {diff.date_b.isoformat()}",
@@ -473,6 +466,7 @@ def diff_command(
             ("", DIFF_COLUMNS[:-1], [r[:-1] for r in players]),
         ],
         output,
+        force,
     )
 
 
@@ -521,6 +515,7 @@ def history_command(
     ] = None,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """A player's ratings over time for every rating type, optionally charted with K changes marked."""
     if rating_type is not None:
@@ -557,9 +552,10 @@ def history_command(
         from ratingdb.reports.chart import write_history_chart
 
         ident_text = f" (FIDE {fide_id})" if fide_id else ""
-        write_history_chart(history, chart, f"{name}{ident_text}: ratings by list")
+        with output_file(chart, force=force, binary=True) as fh:
+            write_history_chart(history, chart, f"{name}{ident_text}: ratings by list", file=fh)
     title = f"{name}: ratings on every list"
-    render_rows(HISTORY_COLUMNS, rows, fmt, title=title, output=output)
+    render_rows(HISTORY_COLUMNS, rows, fmt, title=title, output=output, force=force)
     if chart is not None and (fmt == "table" or output is not None):
         typer.echo(f"Wrote the chart to {chart}.")
 
@@ -575,6 +571,7 @@ def sql_command(
     ],
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Run one ad-hoc SQL statement on the views and tables, read-only on both engines.
 
@@ -583,6 +580,8 @@ def sql_command(
     Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
     """
     _check_format(fmt)
+    if output is not None:
+        check_output(output, force=force)
     from ratingdb.reports.sql import run_read_only
 
     eng = engine()
@@ -593,4 +592,7 @@ def sql_command(
     if not result.columns:
         typer.echo("The statement returned no rows.")
         return
-    render_rows(result.columns, result.rows, fmt, output=output)
+    if fmt == "table" and output is None:
+        print_readable(stdout_console(), result.columns, result.rows)
+        return
+    render_rows(result.columns, result.rows, fmt, output=output, force=force)

@@ -83,6 +83,7 @@ class CloseSummary:
     list_id: int | None = None
     version: int = 1  # the list's version: above 1 after a reopen (docs/versioning.md)
     rules: str | None = None
+    floor: int | None = None  # the rule set's floor (§7.2.1)
     events: int = 0
     late_events: list[str] = field(default_factory=list)
     games_rated: int = 0
@@ -234,7 +235,7 @@ def close_period(
         raise MissingList(_missing_list_message(session, rating_type, period))
 
     rules = rule_set_for(rating_type, period)
-    summary.rules = rules.name
+    summary.rules, summary.floor = rules.name, rules.floor
     driver = Driver(session)
     try:
         return _publish(session, driver, period, rating_type, in_force, rules, summary, say, adjustment)

@@ -26,6 +26,7 @@ from tests.conftest import ENGINES, new_database_url
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHARED = Path("/work/shared/data/trf-samples")
 
+
 def _samples() -> list[Path]:
     """Every sample file once (the fixtures hold copies of some shared samples: same bytes, imported once)."""
     found = sorted(
