@@ -207,7 +207,7 @@ def test_the_close_summary_shows_ten_players_then_how_many_more_and_summarises_m
     dropped = [PlayerChange(i, f"Floor, {i:02d}", 1405, None, 2) for i in range(1, 13)]
     late = [f"Late {i} (ended 2025-09-2{i}, period 2025-09)" for i in range(1, 8)]
     summary = CloseSummary(
-        Period(2025, 10), "rapid", dt.date(2025, 11, 1), rules="rapid-2025-10", events=9,
+        Period(2025, 10), "rapid", dt.date(2025, 11, 1), rules="rapid-2025-10", floor=1400, events=9,
         late_events=late, games_rated=40, players_on_list=100, players_rated=30, dropped_below_floor=dropped,
     )  # fmt: skip
     print_summary(summary)
