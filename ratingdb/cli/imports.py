@@ -58,6 +58,14 @@ def import_trf_command(
             metavar="YYYY-MM", help="Rate in this later period (a late report, at most the third list, §9.1)."
         ),
     ] = None,
+    distinct_event: Annotated[
+        bool,
+        typer.Option(
+            "--distinct-event",
+            help="Accept a file whose tournament name and start date match a stored event: a genuinely "
+            "different tournament, not a corrected copy (those are refused: see replace-event).",
+        ),
+    ] = False,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
@@ -87,6 +95,7 @@ def import_trf_command(
             official=official,
             closing_days=closing_days,
             period=chosen,
+            distinct=distinct_event,
         )
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
@@ -230,8 +239,9 @@ def delete_event_command(
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
-    Events of a closed period cannot be removed: their games explain a published list. Import the
-    corrected file into a later, open period instead (`import-trf --period`).
+    Events of a closed period cannot be removed: their games explain a published list. Reopen the
+    period first (`ratingdb reopen PERIOD --type T --reason TEXT`), or replace the event with its
+    corrected file (`ratingdb replace-event`).
 
     Examples:
       ratingdb delete-event 12          (asks first)

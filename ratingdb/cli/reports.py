@@ -7,6 +7,7 @@ ratingdb.reports and renders. No rules and no SQL of its own here.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -34,7 +35,7 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.cli.output import ForceOption, OutputOption, cell, check_output, output_file
-from ratingdb.errors import ConfigError
+from ratingdb.errors import ConfigError, MissingList
 
 if TYPE_CHECKING:
     from ratingdb.reports.diff import ListDiff
@@ -405,11 +406,24 @@ DIFF_COLUMNS = ["section", "fide_id", "national_id", "name", "before", "after", 
 @user_errors
 def diff_command(
     date_a: Annotated[str, typer.Argument(metavar="DATE_A", help="The older list's date, YYYY-MM-DD.")],
-    date_b: Annotated[str, typer.Argument(metavar="DATE_B", help="The newer list's date, YYYY-MM-DD.")],
+    date_b: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[DATE_B]", help="The newer list's date, YYYY-MM-DD (not with --against-withdrawn)."
+        ),
+    ] = None,
     rating_type: TypeOption = "standard",
     bin_width: Annotated[
         int, typer.Option(metavar="POINTS", help="Width of the histogram's bins in rating points.")
     ] = 10,
+    against_withdrawn: Annotated[
+        bool,
+        typer.Option(
+            "--against-withdrawn",
+            help="Compare the current list of DATE_A with the version it replaced after a correction: every "
+            "player whose rating, K or flag differs (the correction notice).",
+        ),
+    ] = False,
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
@@ -418,9 +432,20 @@ def diff_command(
 
     `left` players are not on the newer list at all; `became unrated` players are on it without a
     rating (below the floor, §7.2.1).
+
+    Examples:
+      ratingdb report diff 2025-10-01 2025-11-01
+      ratingdb report diff 2025-11-01 --against-withdrawn    (after a correction)
     """
     check_type(rating_type)
     _check_format(fmt)
+    if against_withdrawn:
+        if date_b is not None:
+            raise ConfigError("--against-withdrawn compares one list with its earlier version: give one date")
+        _version_diff(parse_date(date_a), rating_type, fmt, output, force)
+        return
+    if date_b is None:
+        raise ConfigError("give two list dates (DATE_A DATE_B), or one with --against-withdrawn")
     a, b = parse_date(date_a), parse_date(date_b)
     from ratingdb.reports.diff import list_diff
     from ratingdb.services.lists import require_list
@@ -472,6 +497,35 @@ def diff_command(
 
 DIFF_SECTIONS = ("entered", "left", "became_unrated", "changed")
 DIFF_HEADINGS = {"left": "left the list", "became_unrated": "became unrated"}
+VERSION_COLUMNS = [
+    "fide_id", "national_id", "name", "rating_before", "rating_after", "change", "k_before", "k_after",
+    "flag_before", "flag_after",
+]  # fmt: skip
+
+
+def _version_diff(list_date: dt.date, rating_type: str, fmt: str, output: Path | None, force: bool) -> None:
+    from ratingdb.reports.diff import version_diff, withdrawn_version
+    from ratingdb.services.lists import require_list
+
+    with transaction() as session:
+        current = require_list(session, rating_type, list_date)
+        before = withdrawn_version(session, current)
+        if before is None:
+            raise MissingList(
+                f"the {rating_type} list dated {list_date.isoformat()} has no withdrawn version: it was "
+                "never corrected (see `ratingdb lists`)"
+            )
+        changes = version_diff(session, before, current)
+    rows = [
+        [c.fide_id, c.national_id, c.name, c.rating_before, c.rating_after, c.change, c.k_before, c.k_after,
+         c.flag_before, c.flag_after]
+        for c in changes
+    ]  # fmt: skip
+    title = (
+        f"{rating_type} list {list_date.isoformat()}: version {current.version} against withdrawn version "
+        f"{before.version} — {len(changes)} player{'s' if len(changes) != 1 else ''} changed"
+    )
+    render_rows(VERSION_COLUMNS, rows, fmt, title=title, output=output, force=force)
 
 
 def _diff_counts(diff: ListDiff) -> dict[str, int]:

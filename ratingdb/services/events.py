@@ -5,6 +5,7 @@ Takes a Session, never commits. Parsing lives in ratingdb.formats; list assignme
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -14,10 +15,11 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import AuditEntry, Event, EventPlayer, EventRecord, Game, Player
+from ratingdb.models import CalcEvent, Event, EventPlayer, EventRecord, Game, Player
 from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
 from ratingdb.services.bulk import Driver
-from ratingdb.services.lists import ensure_period_open, lock_periods
+from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
+from ratingdb.services.versions import record_change, withdraw
 
 
 @dataclass
@@ -51,6 +53,7 @@ def import_events(
     official: bool = False,
     closing_days: int = CLOSING_DAYS,
     period: Period | None = None,
+    distinct: bool = False,
 ) -> EventImportSummary:
     """Store each parsed file as one event with its players and every game, forfeits and byes included.
 
@@ -60,10 +63,7 @@ def import_events(
     """
     summary = EventImportSummary()
     seen_hashes: dict[str, str] = {}
-    driver = Driver(session)
-    driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
-    driver.buffer("game", GAME_COLUMNS)
-    driver.buffer("event_record", EVENT_RECORD_COLUMNS)
+    driver = content_driver(session)
     try:
         for trf in parsed:
             if trf.sha256 in seen_hashes:
@@ -73,7 +73,15 @@ def import_events(
             seen_hashes[trf.sha256] = trf.source_name
             summary.events.append(
                 _import_one(
-                    session, driver, trf, rating_type, official, closing_days, period, summary.new_players
+                    session,
+                    driver,
+                    trf,
+                    rating_type,
+                    official,
+                    closing_days,
+                    period,
+                    summary.new_players,
+                    distinct,
                 )
             )
         driver.flush()
@@ -91,6 +99,7 @@ def _import_one(
     closing_days: int,
     period: Period | None,
     new_players: list[str],
+    distinct: bool = False,
 ) -> ImportedEvent:
     kind = rating_type or trf.rating_type
     if kind is None:
@@ -117,8 +126,19 @@ def _import_one(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
+    same = same_tournament(session, trf)
+    if same is not None and not distinct:
+        raise _duplicate_or_correction(session, trf, same)
     lock_periods(session, kind)
-    ensure_period_open(session, kind, chosen, f"cannot add {trf.source_name} ({trf.name})")
+    ensure_period_open(
+        session,
+        kind,
+        chosen,
+        f"cannot add {trf.source_name} ({trf.name})",
+        advice=f"a late event can go into a later, open period with --period (at most the third list after "
+        f"it ends, §9.1); to rate it in {chosen} itself, reopen that period first: `ratingdb reopen {chosen} "
+        f"--type {kind} --reason TEXT`",
+    )
 
     event = Event(
         name=trf.name,
@@ -137,22 +157,7 @@ def _import_one(
     )
     session.add(event)
     session.flush()
-
-    ids = _match_players(session, trf.players, new_players)
-    # Rows of every file go out together at the end: one bulk write per table, not per file.
-    driver.add(
-        "event_player",
-        [
-            (
-                event.id, p.rank, ids[p.rank], p.fide_rating, _tenths(p.points), p.final_rank,
-                p.national_rating, p.national_federation,
-            )
-            for p in trf.players
-        ],
-    )  # fmt: skip
-    driver.add("event_record", [(event.id, seq, text) for seq, text in enumerate(trf.header_records, 1)])
-    games = [_game_row(event.id, g, ids) for g in trf.games]
-    driver.add("game", games)
+    games = _store_content(session, driver, event.id, trf, new_players)
     return ImportedEvent(
         id=event.id,
         name=event.name,
@@ -161,8 +166,140 @@ def _import_one(
         period=str(chosen),
         natural_period=str(natural),
         players=len(trf.players),
-        games=len(games),
+        games=games,
         rated_games=sum(1 for g in trf.games if g.rated),
+    )
+
+
+def _store_content(
+    session: Session, driver: Driver, event_id: int, trf: TrfEvent, new_players: list[str]
+) -> int:
+    """Queue the file's player lines and pairings under `event_id`; returns the number of pairings."""
+    ids = _match_players(session, trf.players, new_players)
+    # Rows of every file go out together at the end: one bulk write per table, not per file.
+    driver.add(
+        "event_player",
+        [
+            (
+                event_id, p.rank, ids[p.rank], p.fide_rating, _tenths(p.points), p.final_rank,
+                p.national_rating, p.national_federation,
+            )
+            for p in trf.players
+        ],
+    )  # fmt: skip
+    driver.add("event_record", [(event_id, seq, text) for seq, text in enumerate(trf.header_records, 1)])
+    games = [_game_row(event_id, g, ids) for g in trf.games]
+    driver.add("game", games)
+    return len(games)
+
+
+def content_driver(session: Session) -> Driver:
+    """A bulk driver with the buffers `_store_content` fills (flush it, then restore it)."""
+    driver = Driver(session)
+    driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
+    driver.buffer("game", GAME_COLUMNS)
+    driver.buffer("event_record", EVENT_RECORD_COLUMNS)
+    return driver
+
+
+def _tenths(points: Decimal | None) -> int | None:
+    return None if points is None else int(points * 10)
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def same_tournament(session: Session, trf: TrfEvent) -> Event | None:
+    """The stored event with this file's tournament name (case and spacing aside) and start date, if any."""
+    key = _name_key(trf.name)
+    current = select(Event).where(Event.start_date == trf.start_date, Event.is_current.is_(True))
+    for event in session.scalars(current.order_by(Event.id)):
+        if _name_key(event.name) == key:
+            return event
+    return None
+
+
+@dataclass(frozen=True)
+class EntrantKey:
+    """Who a player line is, as far as a file can say: its IDs, and the name as a key."""
+
+    fide_id: int | None
+    national_id: str | None
+    name_key: str
+    name: str
+
+    def same_player(self, other: EntrantKey) -> bool:
+        if self.fide_id and other.fide_id:
+            return self.fide_id == other.fide_id
+        if self.national_id and other.national_id:
+            return self.national_id == other.national_id
+        return self.name_key == other.name_key
+
+
+@dataclass(frozen=True)
+class Content:
+    """What identifies a tournament's results, whatever the bytes: dates, who played, every result."""
+
+    dates: tuple[dt.date, dt.date]
+    players: dict[int, EntrantKey]  # starting rank → who
+    games: frozenset[tuple[int, int, int | None, str, str | None]]  # round, white, black ranks, results
+
+    def same_as(self, other: Content) -> bool:
+        return (
+            self.dates == other.dates
+            and self.players.keys() == other.players.keys()
+            and all(p.same_player(other.players[rank]) for rank, p in self.players.items())
+            and self.games == other.games
+        )
+
+
+def file_content(trf: TrfEvent) -> Content:
+    players = {
+        p.rank: EntrantKey(p.fide_id or None, p.national_id or None, _name_key(p.name), p.name)
+        for p in trf.players
+    }
+    games = frozenset((g.round, g.white, g.black, g.white_result, g.black_result) for g in trf.games)
+    return Content((trf.start_date, trf.end_date), players, games)
+
+
+def stored_content(session: Session, event: Event) -> Content:
+    """`file_content` of a stored event, from its player lines and pairings."""
+    rank_of: dict[int, int] = {}
+    players: dict[int, EntrantKey] = {}
+    for rank, player_id, fide_id, national_id, name in session.execute(
+        select(EventPlayer.start_rank, Player.id, Player.fide_id, Player.national_id, Player.name)
+        .join(Player, Player.id == EventPlayer.player_id)
+        .where(EventPlayer.event_id == event.id)
+    ):
+        rank_of[player_id] = rank
+        players[rank] = EntrantKey(fide_id, national_id, _name_key(name), name)
+    games = frozenset(
+        (g.round, rank_of[g.white_id], None if g.black_id is None else rank_of[g.black_id], g.white_result,
+         g.black_result)
+        for g in session.scalars(select(Game).where(Game.event_id == event.id))
+    )  # fmt: skip
+    return Content((event.start_date, event.end_date), players, games)
+
+
+def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event) -> DuplicateEvent:
+    """The refusal for a file whose tournament is stored already: the same results, or a correction."""
+    if file_content(trf).same_as(stored_content(session, same)):
+        return DuplicateEvent(
+            f"{trf.source_name} is the same tournament as event {same.id} '{same.name}' (imported from "
+            f"{same.source_name}): same name, dates and results; an event is imported once"
+        )
+    where = (
+        f"rated in {same.period}"
+        if is_closed(session, same.rating_type, Period.parse(same.period))
+        else (f"period {same.period}, not rated yet")
+    )
+    steps = f"`ratingdb replace-event {same.id} {trf.source_name}`"
+    if where.startswith("rated"):
+        steps = f"`ratingdb reopen {same.period} --type {same.rating_type} --reason TEXT` then " + steps
+    return DuplicateEvent(
+        f"{trf.source_name} looks like a corrected version of event {same.id} '{same.name}' ({where}): "
+        f"{steps}; if it is a different tournament with the same name and start date, add --distinct-event"
     )
 
 
@@ -175,10 +312,6 @@ GAME_COLUMNS = (
     "event_id", "round", "date", "white_id", "black_id", "white_result", "black_result", "rated",
     "colour_known",
 )  # fmt: skip
-
-
-def _tenths(points: Decimal | None) -> int | None:
-    return None if points is None else int(points * 10)
 
 
 def _game_row(event_id: int, g: TrfGame, ids: dict[int, int]) -> tuple[object, ...]:
@@ -319,29 +452,41 @@ def delete_event(session: Session, event_id: int) -> str:
     Players the import registered stay registered. Returns the sentence recorded.
     """
     event = _event(session, event_id)
+    if not event.is_current:
+        raise UnknownEvent(
+            f"event {event_id} '{event.name}' was replaced or withdrawn already: nothing to delete"
+        )
     ensure_period_open(
         session,
         event.rating_type,
         Period.parse(event.period),
         f"cannot delete event {event_id} ({event.name})",
+        advice=f"to remove it, reopen the period first: `ratingdb reopen {event.period} --type "
+        f"{event.rating_type} --reason TEXT`, then delete the event and close the period again",
     )
     games = session.scalar(select(func.count()).where(Game.event_id == event_id)) or 0
-    detail = (
-        f"deleted event {event_id} '{event.name}' ({event.rating_type}, period {event.period}, "
+    explains = session.scalar(select(func.count()).where(CalcEvent.event_id == event_id)) or 0
+    what = (
+        f"event {event_id} '{event.name}' ({event.rating_type}, period {event.period}, "
         f"{event.start_date.isoformat()} … {event.end_date.isoformat()}, {games} pairings) imported from "
         f"{event.source_name} (sha256 {event.source_hash})"
     )
+    if explains:
+        # A withdrawn list was computed from it: it stays, withdrawn, so that list still explains itself.
+        detail = f"withdrew {what}; kept for the withdrawn lists computed from it"
+        withdraw(session, event, record_change(session, "delete-event", detail))
+        return detail
+    detail = f"deleted {what}"
     session.execute(delete(EventRecord).where(EventRecord.event_id == event_id))
     session.execute(delete(Game).where(Game.event_id == event_id))
     session.execute(delete(EventPlayer).where(EventPlayer.event_id == event_id))
     session.execute(delete(Event).where(Event.id == event_id))
-    session.add(AuditEntry(action="delete-event", detail=detail))
-    session.flush()
+    record_change(session, "delete-event", detail)
     return detail
 
 
 def _event(session: Session, event_id: int) -> Event:
     event = session.get(Event, event_id)
     if event is None:
-        raise UnknownEvent(f"there is no event {event_id}: `ratingdb events` lists them")
+        raise UnknownEvent(f'there is no event {event_id}: `ratingdb sql "SELECT * FROM v_event"` lists them')
     return event

@@ -97,7 +97,15 @@ def test_flags_and_help_show_no_value() -> None:
     assert rows["--rules"][:2] == ["--rules", "YYYY-MM"]
 
 
-MONTHLY_WORK = ["import-trf", "import-list", "export-trf", "delete-event", "close-period"]
+MONTHLY_WORK = [
+    "import-trf",
+    "import-list",
+    "export-trf",
+    "delete-event",
+    "close-period",
+    "reopen",
+    "replace-event",
+]
 
 
 @pytest.mark.parametrize("name", MONTHLY_WORK)

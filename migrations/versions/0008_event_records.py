@@ -1,7 +1,7 @@
 """Event records: the imported file's header records and the player lines' rank and national rating
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-30
 
 `export-trf` writes back everything the import read (issue 18): the header records verbatim (102 chief
@@ -11,7 +11,7 @@ code). Nothing here is used for rating. Events imported before this migration ke
 records; `export-trf` then writes the header it can rebuild from the event, as before.
 
 The new columns are nullable, so adding and dropping them is a plain ALTER TABLE on every engine; the
-closed-period triggers of event_player (0004, 0006) name only event_id and survive both.
+closed-period triggers of event_player (0004, 0006, 0007) name only event_id and survive both.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
