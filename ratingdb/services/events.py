@@ -488,5 +488,5 @@ def delete_event(session: Session, event_id: int) -> str:
 def _event(session: Session, event_id: int) -> Event:
     event = session.get(Event, event_id)
     if event is None:
-        raise UnknownEvent(f'there is no event {event_id}: `ratingdb sql "SELECT * FROM v_event"` lists them')
+        raise UnknownEvent(f"there is no event {event_id}: `ratingdb events` lists them")
     return event
