@@ -10,6 +10,7 @@ import typer
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import (
     EventArgument,
+    TypeOption,
     check_type,
     parse_date,
     parse_period,
@@ -121,8 +122,13 @@ def import_list_command(
         ),
     ],
     date: Annotated[
-        str, typer.Option("--date", metavar="YYYY-MM-DD", help="The list's date (the first of a month).")
-    ],
+        str | None,
+        typer.Option(
+            "--date",
+            metavar="YYYY-MM-DD",
+            help="The list's date (the first of a month); with --update, the list in force by default.",
+        ),
+    ] = None,
     rating_type: Annotated[
         str | None,
         typer.Option(
@@ -140,17 +146,51 @@ def import_list_command(
             help="csv, fide-txt or fide-xml; detected from the content when omitted.",
         ),
     ] = None,
+    update: Annotated[
+        bool,
+        typer.Option(
+            "--update",
+            help="Correct or add players on the list in force: a new version of it with the file's rows "
+            "applied (empty fields keep their value); needs --reason.",
+        ),
+    ] = False,
+    replace_list: Annotated[
+        bool,
+        typer.Option(
+            "--replace-list",
+            help="Accept a genuinely new full list that leaves out more than 5 % of the list in force.",
+        ),
+    ] = False,
+    reason: Annotated[
+        str | None,
+        typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log (required with --update)."),
+    ] = None,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
 
     Players are created or updated; their rule state (reached 2400/2300, games toward 30) comes from the
     file's columns or is derived from K and birth year. Large files stream with a progress display.
 
+    A list that would leave out more than 5 % of the players of the list in force is refused (use
+    --update to correct or add players, --replace-list for a new full list), and so is a list that
+    would skip a period holding imported events (close that period first).
+
     Examples:
       ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
       ratingdb import-list standard.csv --date 2025-09-01 --type standard
+      ratingdb import-list fixes.csv --update --reason "two birth years corrected"
     """
-    list_date = parse_date(date)
+    if update and replace_list:
+        raise ConfigError("--update and --replace-list exclude each other: use one")
+    if update and not (reason and reason.strip()):
+        raise ConfigError(
+            "--update needs --reason TEXT — say why the list is corrected (kept in the audit log)"
+        )
+    if not update and date is None:
+        raise ConfigError(
+            "import-list needs --date YYYY-MM-DD, the list's date (or --update to correct the list in force)"
+        )
+    list_date = parse_date(date) if date is not None else None
     if not file.is_file():
         raise ConfigError(f"{file}: no such file")
     if fmt is not None and fmt not in ("csv", "fide-txt", "fide-xml"):
@@ -165,7 +205,7 @@ def import_list_command(
     rows = read_list(file, format=detected, rating_types=types)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ratingdb.services.list_import import import_list
+    from ratingdb.services.list_import import import_list, update_list
 
     console = stdout_console()
     with (
@@ -181,20 +221,87 @@ def import_list_command(
         transaction() as session,
     ):
         task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
-        summary = import_list(
-            session,
-            rows,
-            list_date=list_date,
-            rating_types=types,
-            source=file.name,
-            progress=lambda done: progress.update(task, completed=done),
-        )
+
+        def advance(done: int) -> None:
+            progress.update(task, completed=done)
+
+        if update:
+            summary = update_list(
+                session,
+                rows,
+                rating_types=types,
+                source=file.name,
+                reason=reason or "",
+                list_date=list_date,
+                progress=advance,
+            )
+        else:
+            assert list_date is not None
+            summary = import_list(
+                session,
+                rows,
+                list_date=list_date,
+                rating_types=types,
+                source=file.name,
+                replace=replace_list,
+                reason=reason,
+                progress=advance,
+            )
     for t in types:
-        echo(
-            f"Imported the {t} list dated {list_date.isoformat()} from {file.name} ({detected}): "
-            f"{summary.entries[t]} entries, {summary.rated[t]} rated."
-        )
+        if update:
+            version = summary.versions[t]
+            echo(
+                f"Updated the {t} list dated {summary.dates[t].isoformat()} from {file.name} ({detected}): "
+                f"version {version} replaces version {version - 1}; {summary.entries[t]} entries, "
+                f"{summary.entries[t] - summary.kept[t]} from the file ({summary.added[t]} new to the list), "
+                f"{summary.kept[t]} kept as they were."
+            )
+        else:
+            echo(
+                f"Imported the {t} list dated {summary.list_date.isoformat()} from {file.name} ({detected}): "
+                f"{summary.entries[t]} entries, {summary.rated[t]} rated."
+            )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
+
+
+@app.command("withdraw-list", rich_help_panel=MONTHLY)
+@user_errors
+def withdraw_list_command(
+    date: Annotated[str, typer.Argument(metavar="YYYY-MM-DD", help="The date of the imported list.")],
+    rating_type: TypeOption = "standard",
+    reason: Annotated[
+        str | None, typer.Option("--reason", metavar="TEXT", help="Why (required): kept in the audit log.")
+    ] = None,
+) -> None:
+    """Withdraw an imported list that nothing was computed from; it stays in the database as withdrawn.
+
+    Refused for a computed list or one a later list follows (reopen or withdraw that first). The list
+    before it is the list in force again, and the period the withdrawn list closed is open again.
+
+    Examples:
+      ratingdb withdraw-list 2025-11-01 --reason "imported with the wrong date"
+      ratingdb withdraw-list 2025-11-01 --type rapid --reason "FIDE's rapid list was the old one"
+    """
+    check_type(rating_type)
+    list_date = parse_date(date)
+    if not (reason and reason.strip()):
+        raise ConfigError(
+            "withdraw-list needs --reason TEXT — say why the list is withdrawn (kept in the audit log)"
+        )
+    from ratingdb.services.list_import import withdraw_list
+
+    with transaction() as session:
+        done = withdraw_list(session, rating_type, list_date, reason=reason)
+    source = f", imported from {done.source}" if done.source else ""
+    entries = f"{done.entries} {'entry' if done.entries == 1 else 'entries'}"
+    echo(
+        f"Withdrew the {rating_type} list dated {done.list_date.isoformat()} (version {done.version}"
+        f"{source}, {entries}); it stays in the database as withdrawn."
+    )
+    if done.in_force is None:
+        typer.echo(f"There is no {rating_type} list in force now.")
+    else:
+        typer.echo(f"The {rating_type} list in force is now the one dated {done.in_force.isoformat()}.")
 
 
 @app.command("export-trf", rich_help_panel=MONTHLY)

@@ -105,6 +105,7 @@ MONTHLY_WORK = [
     "close-period",
     "reopen",
     "replace-event",
+    "withdraw-list",
 ]
 
 
