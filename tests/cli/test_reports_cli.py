@@ -268,8 +268,9 @@ def test_report_diff_names_a_player_who_left_the_list(db_url: str, tmp_path: Pat
         header
         + '1,"Al, Al",IRL,M,1980,2010,20,,100,false,false\n3,"Cy, Cy",IRL,M,1980,,20,,100,false,false\n'
     )
-    for path, date in ((first, "2025-10-01"), (second, "2025-11-01")):
-        result = runner.invoke(app, ["--db", db_url, "import-list", str(path), "--date", date])
+    # The second is a new full list that leaves a player out: --replace-list says so on purpose.
+    for path, date, *extra in ((first, "2025-10-01"), (second, "2025-11-01", "--replace-list")):
+        result = runner.invoke(app, ["--db", db_url, "import-list", str(path), "--date", date, *extra])
         assert result.exit_code == 0, result.output
     assert ok_lines(db_url, "diff", "2025-10-01", "2025-11-01", "-f", "csv")[:4] == [
         "section,fide_id,national_id,name,before,after,change,count",
