@@ -19,7 +19,7 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
-from ratingdb.errors import ConfigError
+from ratingdb.errors import ConfigError, NothingToUpdate
 from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
 
@@ -208,53 +208,57 @@ def import_list_command(
     from ratingdb.services.list_import import import_list, update_list
 
     console = stdout_console()
-    with (
-        Progress(
-            TextColumn("{task.description}", markup=False),
-            BarColumn(),
-            TextColumn("{task.completed:,} rows"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as progress,
-        transaction() as session,
-    ):
-        task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
+    try:
+        with (
+            Progress(
+                TextColumn("{task.description}", markup=False),
+                BarColumn(),
+                TextColumn("{task.completed:,} rows"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+                disable=not console.is_terminal,
+            ) as progress,
+            transaction() as session,
+        ):
+            task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
 
-        def advance(done: int) -> None:
-            progress.update(task, completed=done)
+            def advance(done: int) -> None:
+                progress.update(task, completed=done)
 
-        if update:
-            summary = update_list(
-                session,
-                rows,
-                rating_types=types,
-                source=file.name,
-                reason=reason or "",
-                list_date=list_date,
-                progress=advance,
-            )
-        else:
-            assert list_date is not None
-            summary = import_list(
-                session,
-                rows,
-                list_date=list_date,
-                rating_types=types,
-                source=file.name,
-                replace=replace_list,
-                reason=reason,
-                progress=advance,
-            )
+            if update:
+                summary = update_list(
+                    session,
+                    rows,
+                    rating_types=types,
+                    source=file.name,
+                    reason=reason or "",
+                    list_date=list_date,
+                    progress=advance,
+                )
+            else:
+                assert list_date is not None
+                summary = import_list(
+                    session,
+                    rows,
+                    list_date=list_date,
+                    rating_types=types,
+                    source=file.name,
+                    replace=replace_list,
+                    reason=reason,
+                    progress=advance,
+                )
+    except NothingToUpdate as nothing:
+        echo(f"Nothing changed: {nothing}.")
+        return
     for t in types:
         if update:
             version = summary.versions[t]
             echo(
                 f"Updated the {t} list dated {summary.dates[t].isoformat()} from {file.name} ({detected}): "
-                f"version {version} replaces version {version - 1}; {summary.entries[t]} entries, "
-                f"{summary.entries[t] - summary.kept[t]} from the file ({summary.added[t]} new to the list), "
-                f"{summary.kept[t]} kept as they were."
+                f"version {version} replaces version {version - 1}; {summary.entries[t]} entries: "
+                f"{summary.entries[t] - summary.kept[t]} from the file ({summary.changed[t]} changed, "
+                f"{summary.added[t]} added), {summary.kept[t]} kept as they were."
             )
         else:
             echo(
