@@ -16,8 +16,9 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
+from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
-from ratingdb.rating import Adjustment, RulesError, rule_set_for
+from ratingdb.rating import Adjustment, RulesError
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -76,11 +77,15 @@ def close_period_command(
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
-    for p in periods:
-        try:
-            rule_set_for(rating_type, p)
-        except RulesError as exc:
-            raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
+    # Every period must have its rule set (FIDE's or a stored one) before any is closed.
+    from ratingdb.services.rules import rule_set_in_force
+
+    with transaction() as session:
+        for p in periods:
+            try:
+                rule_set_in_force(session, rating_type, p)
+            except RulesError as exc:
+                raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
     from rich.status import Status
 
@@ -89,12 +94,12 @@ def close_period_command(
     for p in periods:
         with Status("closing…", console=stdout_console()) as status, transaction() as session:
             summary = close_period(
-                session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
+                session, p, rating_type, progress=lambda msg: status.update(cell(msg)), adjustment=adjustment
             )
             corrected = _against_withdrawn(session, summary)
         print_summary(summary)
         for line in corrected:
-            typer.echo(line)
+            echo(line)
 
 
 def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
@@ -156,21 +161,21 @@ def print_summary(summary: CloseSummary) -> None:
         ("below the floor", summary.dropped_below_floor),
     ):
         for c in changes[:SHOWN]:
-            typer.echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
+            echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
         if len(changes) > SHOWN:
-            typer.echo(f"    {title}: … and {len(changes) - SHOWN} more (`{report}` lists them all)")
+            echo(f"    {title}: … and {len(changes) - SHOWN} more (`{report}` lists them all)")
     for title, changes in (("gain", summary.biggest_gains), ("loss", summary.biggest_losses)):
         for c in changes[:3]:
             delta = (c.new or 0) - (c.old or 0)
             games = f"{c.games} game" + ("" if c.games == 1 else "s")
-            typer.echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {games})")
+            echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {games})")
     if len(summary.late_events) > LATE_SHOWN:
-        typer.echo(f"    {len(summary.late_events)} late events: `{report}` lists them")
+        echo(f"    {len(summary.late_events)} late events: `{report}` lists them")
     else:
         for late in summary.late_events:
-            typer.echo(f"    late event: {late}")
+            echo(f"    late event: {late}")
     for note in summary.notes:
-        typer.echo(f"    note: {note}")
+        echo(f"    note: {note}")
 
 
 def _shown(rating: int | None) -> str:
