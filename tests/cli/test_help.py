@@ -94,7 +94,7 @@ def test_flags_and_help_show_no_value() -> None:
     }
     assert rows["--no-cap"] == ["--no-cap", "Switch", "off", "the", "400-point", "rule", "(§8.3.1)."]
     assert rows["--help"] == ["--help", "Show", "this", "message", "and", "exit."]
-    assert rows["--rules"][:2] == ["--rules", "YYYY-MM"]
+    assert rows["--rules"][:2] == ["--rules", "YYYY-MM|NAME"]
 
 
 MONTHLY_WORK = [
