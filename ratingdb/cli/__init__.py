@@ -17,6 +17,7 @@ for _module in (
     "lists",
     "events",
     "reports",
+    "publish",
     "calc",
     "demo",
 ):

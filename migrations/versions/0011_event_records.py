@@ -1,7 +1,7 @@
 """Event records: the imported file's header records and the player lines' rank and national rating
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-30
 
 `export-trf` writes back everything the import read (issue 18): the header records verbatim (102 chief
@@ -19,8 +19,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
