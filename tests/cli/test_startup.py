@@ -30,11 +30,13 @@ def test_importing_the_cli_loads_no_database_chart_or_migration_module() -> None
 
 
 def test_the_help_and_the_calculator_load_no_database_module() -> None:
+    # Through main(), the console script's entry point, which also records the command line.
     run = (
-        "from ratingdb.cli import app\n"
+        "from ratingdb.cli import main\n"
         "for args in (['--help'], ['calc', '2000', '--opponent', '1800', '--k', '20']):\n"
+        "    sys.argv = ['ratingdb', *args]\n"
         "    try:\n"
-        "        app(args)\n"
+        "        main()\n"
         "    except SystemExit as exc:\n"
         "        assert exc.code == 0, exc.code\n"
     )
