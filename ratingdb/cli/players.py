@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
-from ratingdb.cli.app import LOOKUP, app
-from ratingdb.cli.common import check_type, player_heading, render_rows, transaction, user_errors
+from ratingdb.cli.app import LOOKUP, RatingDbGroup, RatingDbTyper, app
+from ratingdb.cli.common import (
+    FormatOption,
+    OnlyTypeOption,
+    check_type,
+    player_heading,
+    render_rows,
+    transaction,
+    user_errors,
+)
 from ratingdb.errors import ConfigError
-from ratingdb.models import Player
+
+if TYPE_CHECKING:  # the models import SQLAlchemy: only where a command runs (start-up time)
+    from ratingdb.models import Player
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 
 
-class _PlayerGroup(TyperGroup):
+class _PlayerGroup(RatingDbGroup):
     """`ratingdb player ID` (no sub-command) means `ratingdb player show ID`, as it did before the group."""
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
@@ -24,7 +33,7 @@ class _PlayerGroup(TyperGroup):
         return super().resolve_command(ctx, args)
 
 
-player_app = typer.Typer(
+player_app = RatingDbTyper(
     cls=_PlayerGroup,
     no_args_is_help=True,
     help="The player register: show, find, add, edit, merge and list likely duplicates.",
@@ -51,8 +60,8 @@ NationalStart = Annotated[
 @user_errors
 def show_command(
     ident: IdArgument,
-    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    rating_type: OnlyTypeOption = None,
+    fmt: FormatOption = "table",
 ) -> None:
     """A player's details (every version) and ratings, changes, K and flags on every list."""
     from ratingdb.reports.lists import player_history
@@ -99,7 +108,7 @@ def find_command(
         str | None, typer.Option("--federation", metavar="FED", help="Only this federation, e.g. IRL.")
     ] = None,
     born: Annotated[int | None, typer.Option("--born", metavar="YYYY", help="Only this birth year.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    fmt: FormatOption = "table",
     limit: Annotated[int, typer.Option(min=1, metavar="N", help="At most N players.")] = 50,
 ) -> None:
     """Find registered players by name, FIDE ID or national ID."""
@@ -206,7 +215,8 @@ def edit_command(
     fide_id: FideOption = None,
     national_id: NationalOption = None,
     deceased: Annotated[
-        bool | None, typer.Option("--deceased/--alive", help="Mark the player deceased (or not).")
+        bool | None,
+        typer.Option("--deceased/--alive", help="Mark the player deceased (or not).", show_default=False),
     ] = None,
 ) -> None:
     """Correct a player's details (a new version; the reason is kept).
@@ -268,7 +278,7 @@ def merge_command(
 @player_app.command("duplicates")
 @user_errors
 def duplicates_command(
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    fmt: FormatOption = "table",
     limit: Annotated[int, typer.Option(min=1, metavar="N", help="At most N pairs.")] = 200,
 ) -> None:
     """Likely duplicate registrations, with the merge command to run.

@@ -94,7 +94,7 @@ def test_events_and_games_of_a_closed_period_refuse_changes_in_the_database(engi
 def test_the_player_register_upgrade_versions_existing_players_and_keeps_published_lists(
     engine: Engine,
 ) -> None:
-    db.downgrade(engine, "0010")
+    db.downgrade(engine, "0011")
     with engine.begin() as conn:
         conn.execute(
             text(

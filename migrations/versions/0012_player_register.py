@@ -1,7 +1,7 @@
 """player register: versioned player details, lists that show players as published, a name search index
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-30
 
 Every player gets version 1 of its details (the version id equals the player id, so the backfill is
@@ -28,8 +28,8 @@ from alembic import op
 from ratingdb import guards
 from ratingdb.names import name_key, tokens
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
