@@ -1,4 +1,4 @@
-"""List imports take the close's lock: an event cannot slip into a period that a list being imported closes."""
+"""List imports take the close's lock: no event slips into a period that a list being imported closes."""
 
 from __future__ import annotations
 
