@@ -109,7 +109,10 @@ def _import_one(
             f"{trf.source_name}: the rating type is unknown (the file has no TRF26 encoded time control, "
             "record 222): give it with --type standard|rapid|blitz"
         )
-    existing = session.scalars(select(Event).where(Event.source_hash == trf.sha256)).one_or_none()
+    # The same file may feed two lists (the FIDE list and a national one): once per rating type.
+    existing = session.scalars(
+        select(Event).where(Event.source_hash == trf.sha256, Event.rating_type == kind)
+    ).one_or_none()
     if existing is not None:
         raise DuplicateEvent(
             f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
@@ -128,7 +131,7 @@ def _import_one(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
-    same = same_tournament(session, trf)
+    same = same_tournament(session, trf, kind)
     if same is not None and not distinct:
         raise _duplicate_or_correction(session, trf, same)
     lock_periods(session, kind)
@@ -195,10 +198,13 @@ def _name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def same_tournament(session: Session, trf: TrfEvent) -> Event | None:
-    """The stored event with this file's tournament name (case and spacing aside) and start date, if any."""
+def same_tournament(session: Session, trf: TrfEvent, rating_type: str) -> Event | None:
+    """The stored event of `rating_type` with this file's tournament name (case and spacing aside) and start
+    date, if any. The same tournament may be an event of two types (the FIDE list and a national one)."""
     key = _name_key(trf.name)
-    current = select(Event).where(Event.start_date == trf.start_date, Event.is_current.is_(True))
+    current = select(Event).where(
+        Event.start_date == trf.start_date, Event.rating_type == rating_type, Event.is_current.is_(True)
+    )
     for event in session.scalars(current.order_by(Event.id)):
         if _name_key(event.name) == key:
             return event

@@ -49,6 +49,10 @@ ARGS: dict[str, list[str]] = {
     "report history": ["25900011"],
     "report period": ["2025-10"],
     "report top": [],
+    "rules": ["list"],
+    "rules add": [str(Path(__file__).parents[2] / "seeds" / "national-2025.toml")],
+    "rules list": [],
+    "rules show": ["national-2025"],
     "sql": ["SELECT 1"],
     "withdraw-list": ["2025-10-01", "--reason", "a test"],
 }

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ratingdb.cli import app
-from ratingdb.cli.output import cell, spreadsheet_safe, terminal_text
+from ratingdb.cli.output import cell, echo, spreadsheet_safe, terminal_text
 from tests.fixtures.reports.club import HERE as CLUB
 
 runner = CliRunner()
@@ -230,3 +230,10 @@ def test_a_command_that_fails_leaves_no_file_and_no_temporary(hostile_url: str, 
     assert result.exit_code == 1
     assert result.stderr == "Error: the player has no rating on any list: there is nothing to plot\n"
     assert list(out_dir.iterdir()) == []
+
+
+def test_summary_lines_print_names_with_controls_replaced(capsys: pytest.CaptureFixture[str]) -> None:
+    # Import, close and replace-event summaries print names through echo(): what a stored name holds
+    # (from an older database or another client) cannot move the cursor or reorder the line.
+    echo("  player added: Evil\x1b[2J\u202eName [b]x[/b]")
+    assert capsys.readouterr().out == "  player added: Evil\ufffd[2J\ufffdName [b]x[/b]\n"
