@@ -82,7 +82,8 @@ def test_markup_in_an_event_name_is_shown_literally_by_report_event(db_url: str,
     ok(db_url, "import-list", CLUB / "club_2025-10.csv", "--date", "2025-10-01", "--type", "standard")
     trf = (CLUB / "club_autumn.trf").read_text("utf-8").replace("012 Club Autumn", "012 Quads [/oops]")
     (tmp_path / "quads.trf").write_text(trf, encoding="utf-8")
-    ok(db_url, "import-trf", tmp_path / "quads.trf", "--type", "standard")
+    summary = ok(db_url, "import-trf", tmp_path / "quads.trf", "--type", "standard").splitlines()
+    assert summary[0].startswith("Imported quads.trf as event 1 'Quads [/oops]': standard, period 2025-10")
     out = ok(db_url, "report", "event", "1").splitlines()
     assert out[0] == "Event 1 'Quads [/oops]' (2025-10-03 … 2025-10-05), standard, period 2025-10"
     assert out[1] == "Not rated yet: period 2025-10 is not closed."
