@@ -61,6 +61,9 @@ def parse_url(url: str) -> URL:
     return parsed
 
 
+READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
+
+
 def display_url(url: str) -> str:
     """The URL as it may be printed: the password is always hidden."""
     try:
@@ -153,10 +156,12 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor.close()
 
     # IMMEDIATE: a writer takes the write lock at BEGIN, so two closes serialise instead of
-    # both reading the same state and failing late on commit.
+    # both reading the same state and failing late on commit. A reader (read_transaction) takes no lock:
+    # in WAL mode it reads one snapshot while writers go on.
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        read_only = connection.get_execution_options().get(READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
@@ -169,6 +174,28 @@ def transaction(engine: Engine) -> Iterator[Session]:
     """One session, one transaction: commits when the block ends normally, rolls back otherwise."""
     with session_factory(engine)() as session, session.begin():
         yield session
+
+
+@contextmanager
+def read_transaction(engine: Engine) -> Iterator[Session]:
+    """One session that only reads, from one consistent snapshot, and is always rolled back.
+
+    For long reads (a published site): SQLite takes no write lock, so imports and closes go on meanwhile;
+    PostgreSQL runs the transaction READ ONLY at REPEATABLE READ, MySQL/MariaDB at REPEATABLE READ, so
+    every query sees the same data.
+    """
+    with engine.connect() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        elif engine.dialect.name == "mysql":
+            connection.execution_options(isolation_level="REPEATABLE READ")  # InnoDB's consistent snapshot
+        else:
+            connection.execution_options(**{READ_ONLY: True})
+        with Session(bind=connection, expire_on_commit=False) as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
 
 
 def migrations_path() -> Path:

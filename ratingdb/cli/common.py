@@ -78,6 +78,17 @@ def transaction(*, require_schema: bool = True) -> Iterator[Session]:
         eng.dispose()
 
 
+@contextmanager
+def read_transaction() -> Iterator[Session]:
+    """One transaction that only reads, for a long read such as `publish`: writers are not held up."""
+    eng = engine()
+    try:
+        with db.read_transaction(eng) as session:
+            yield session
+    finally:
+        eng.dispose()
+
+
 def parse_period(text: str) -> Period:
     try:
         return Period.parse(text)
