@@ -28,9 +28,9 @@ def publish_command(
             "--type", "-t", metavar="TYPE", help="Only this rating type (repeatable); all by default."
         ),
     ] = None,
-    title: Annotated[str, typer.Option("--title", help='The site\'s name, e.g. "Irish Chess Union".')] = (
-        "Rating lists"
-    ),
+    title: Annotated[
+        str, typer.Option("--title", metavar="TEXT", help='The site\'s name, e.g. "Irish Chess Union".')
+    ] = ("Rating lists"),
     base_url: Annotated[
         str | None,
         typer.Option(
@@ -42,7 +42,7 @@ def publish_command(
     serve: Annotated[
         bool, typer.Option("--serve", help="Then serve the folder on 127.0.0.1 for a preview (Ctrl-C stops).")
     ] = False,
-    port: Annotated[int, typer.Option("--port", help="Port for --serve.")] = 8000,
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port for --serve.")] = 8000,
 ) -> None:
     """Write the lists as a static website: list pages with filters and downloads, a page per player with
     the history chart and every calculation, event crosstables and a page per close.

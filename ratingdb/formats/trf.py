@@ -49,6 +49,7 @@ class TrfPlayer:
     birth_year: int | None
     points: Decimal | None
     national_federation: str | None = None  # the code that opens the national-rating line
+    final_rank: int | None = None  # the rank column (86–89): the player's place in the final standings
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,10 @@ class TrfEvent:
     round_dates: tuple[date | None, ...]
     players: tuple[TrfPlayer, ...]
     games: tuple[TrfGame, ...]
+    # Every line but the player and national-rating lines, verbatim and in file order (012, 022, 092,
+    # 102 chief arbiter, 112 deputies, 132 round dates as written, TRF26 and program records …):
+    # written back as they were by `write_trf16`, so that an exported file says what the import read.
+    header_records: tuple[str, ...] = ()
 
 
 # Result codes. Played results are rated (§5.1) when both sides have one against a real opponent.
@@ -213,6 +218,9 @@ class _Reader:
             national_rating=None,
             birth_year=self.birth_year(_field(text, 70, 79), line),
             points=points,
+            # Informational only: a rank column that is not a number (some programs leave text there)
+            # is read as none rather than refusing a file whose games are fine.
+            final_rank=int(rank_text) if (rank_text := _field(text, 86, 89)).isdigit() else None,
         )
         entries: dict[int, _Entry] = {}
         round_number = 1
@@ -381,18 +389,23 @@ def parse_trf(name: str, data: bytes) -> TrfEvent:
     codes: set[str] = set()
     player_lines: list[_PlayerLine] = []
     national: dict[int, _National] = {}
+    header_records: list[str] = []
 
     lines = _decode(data).split("\n")
     for number, text in enumerate(lines, start=1):
         text = text.rstrip("\r")
         code = text[:3]
-        if not text.strip() or code == "###" or code.startswith("XX"):
+        if not text.strip():
+            continue
+        if code == "###" or code.startswith("XX"):
+            header_records.append(text)
             continue
         codes.add(code)
         if code == "001":
             player_lines.append(reader.player(text, number))
         elif code in HEADER_RECORDS:
             headers.setdefault(code, (number, text))
+            header_records.append(text)
         elif re.fullmatch(r"[A-Z]{3}", code) and _field(text, 5, 8).isdigit():
             record = reader.national(text, number)
             if record.rank in national:
@@ -403,7 +416,10 @@ def parse_trf(name: str, data: bytes) -> TrfEvent:
                     f"player {record.rank} has a second national-rating line (first on line {first})",
                 )
             national[record.rank] = record
-        # Any other record code (team records, program extensions, templates) is ignored on purpose.
+        else:
+            # Any other record (092, 102, 112, team records, program extensions) is not read for rating,
+            # only kept to be written back.
+            header_records.append(text)
 
     def header(code: str) -> str | None:
         return _field(headers[code][1], 5, 10_000) or None if code in headers else None
@@ -443,6 +459,7 @@ def parse_trf(name: str, data: bytes) -> TrfEvent:
         round_dates=round_dates,
         players=players,
         games=_games(player_lines, by_rank, rounds, round_dates),
+        header_records=tuple(header_records),
     )
 
 
@@ -716,7 +733,17 @@ def _right(value: object, width: int) -> str:
 
 def write_trf16(event: TrfEvent) -> str:
     """The event as TRF16 text (LF line ends). National IDs go on TRF26 national-rating lines, which
-    TRF16 readers ignore as unknown records, so that re-reading the text gives the same players."""
+    TRF16 readers ignore as unknown records, so that re-reading the text gives the same players.
+
+    The header is the file's own records when the event has them (`header_records`), else rebuilt from
+    the event's fields."""
+    out = list(event.header_records) or _header(event)
+    out += _player_lines(event)
+    return "\n".join(out) + "\n"
+
+
+def _header(event: TrfEvent) -> list[str]:
+    """Header records rebuilt from the parsed fields (an event stored without its own records)."""
     out = [f"012 {event.name}"]
     if event.city:
         out.append(f"022 {event.city}")
@@ -734,7 +761,12 @@ def write_trf16(event: TrfEvent) -> str:
             if when is not None:
                 _put(line, FIRST_ROUND_COLUMN + ROUND_WIDTH * (number - 1), f"{when:%y/%m/%d}")
         out.append("".join(line))
+    return out
 
+
+def _player_lines(event: TrfEvent) -> list[str]:
+    """The 001 lines with every round, each followed by its national-rating line if any."""
+    out: list[str] = []
     entries: dict[int, dict[int, str]] = {p.rank: {} for p in event.players}
     for g in event.games:
         if g.black is None:
@@ -762,6 +794,8 @@ def write_trf16(event: TrfEvent) -> str:
             _put(line, 70, f"{p.birth_year:04d}")
         if p.points is not None:
             _put(line, 81, _right(f"{p.points:.1f}", 4))
+        if p.final_rank is not None:
+            _put(line, 86, _right(p.final_rank, 4))
         for number, text in sorted(entries[p.rank].items()):
             _put(line, FIRST_ROUND_COLUMN + ROUND_WIDTH * (number - 1), text)
         out.append("".join(line).rstrip())
@@ -774,4 +808,4 @@ def write_trf16(event: TrfEvent) -> str:
             if p.national_id:
                 _put(nrs, 58, _right(p.national_id, 11))
             out.append("".join(nrs).rstrip())
-    return "\n".join(out) + "\n"
+    return out
