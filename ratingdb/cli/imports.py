@@ -11,7 +11,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError
-from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
+from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
 from ratingdb.services.events import delete_event, event_as_trf, import_events
 from ratingdb.services.list_import import import_list
@@ -42,6 +42,16 @@ def import_trf_command(
         str | None,
         typer.Option(help="Rate in this later period YYYY-MM (a late report, at most the third list, §9.1)."),
     ] = None,
+    max_bytes: Annotated[
+        int,
+        typer.Option(
+            "--max-file-size",
+            envvar="RATINGDB_TRF_MAX_BYTES",
+            metavar="BYTES",
+            min=1,
+            help="Refuse a file larger than this: a tournament report has kilobytes, not megabytes.",
+        ),
+    ] = MAX_TRF_BYTES,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
@@ -55,7 +65,7 @@ def import_trf_command(
     for f in files:
         if not f.is_file():
             raise ConfigError(f"{f}: no such file")
-    parsed = [read_trf(f) for f in files]
+    parsed = [read_trf(f, max_bytes=max_bytes) for f in files]
     with transaction() as session:
         summary = import_events(
             session,
