@@ -13,8 +13,8 @@ from ratingdb.cli.common import check_type, console, parse_date, parse_period, t
 from ratingdb.errors import ConfigError
 from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
-from ratingdb.services.events import delete_event, event_as_trf, import_events
-from ratingdb.services.list_import import import_list
+from ratingdb.services.events import ImportedEvent, delete_event, event_as_trf, import_events
+from ratingdb.services.list_import import ListAssumptions, import_list
 
 
 @app.command("import-trf", rich_help_panel=MONTHLY)
@@ -52,6 +52,13 @@ def import_trf_command(
             help="Refuse a file larger than this: a tournament report has kilobytes, not megabytes.",
         ),
     ] = MAX_TRF_BYTES,
+    type_override: Annotated[
+        bool,
+        typer.Option(
+            "--type-override",
+            help="Accept --type even where the file's time control (record 222 or 092) says another type.",
+        ),
+    ] = False,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
@@ -74,6 +81,7 @@ def import_trf_command(
             official=official,
             closing_days=closing_days,
             period=chosen,
+            type_override=type_override,
         )
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
@@ -82,11 +90,44 @@ def import_trf_command(
             f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
             f"({ev.rated_games} played games)."
         )
+        print_rating_notes(ev)
     if summary.new_players:
         count = len(summary.new_players)
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             typer.echo(f"  {name}")
+
+
+SHOWN = 10
+
+
+def print_rating_notes(ev: ImportedEvent) -> None:
+    """What the file's ratings mean here: ratingdb rates from its lists, never from the file."""
+    n = ev.unrated_with_file_rating
+    they = "it is" if n == 1 else "they are"
+    if ev.list_in_force is None:
+        if n:
+            typer.echo(
+                f"  {_players(n)} with a rating in the file, but no {ev.rating_type} list is in force at the "
+                f"event's start: {they} rated as unrated (import the list first to rate them as rated)."
+            )
+        return
+    where = f"the {ev.rating_type} list of {ev.list_in_force.isoformat()}"
+    count = len(ev.rating_differences)
+    if count:
+        typer.echo(
+            f"  {_players(count)} with a rating in the file that differs from {where} (the list's is used):"
+        )
+        for d in ev.rating_differences[:SHOWN]:
+            typer.echo(f"    {d.name}: file {d.file_rating}, list {d.list_rating}")
+        if count > SHOWN:
+            typer.echo(f"    and {count - SHOWN} more")
+    if n:
+        typer.echo(f"  {_players(n)} with a rating in the file but none on {where}: {they} rated as unrated.")
+
+
+def _players(n: int) -> str:
+    return f"{n} player{'s' if n != 1 else ''}"
 
 
 @app.command("import-list", rich_help_panel=MONTHLY)
@@ -126,7 +167,8 @@ def import_list_command(
         types = list(RATING_TYPES)
     else:
         types = ["standard"]
-    rows = read_list(file, format=detected, rating_types=types)
+    assumed = ListAssumptions()
+    rows = assumed.watch(read_list(file, format=detected, rating_types=types))
     with (
         Progress(
             TextColumn("{task.description}"),
@@ -154,6 +196,17 @@ def import_list_command(
             f"{summary.entries[t]} entries, {summary.rated[t]} rated."
         )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
+    for t in types:
+        if n := assumed.established.get(t, 0):
+            typer.echo(
+                f"Assumed: {_players(n)} rated on the {t} list {'has' if n == 1 else 'have'} no K and no "
+                f"games_total in the file: taken as established (30 or more rated games)."
+            )
+        if n := assumed.from_k.get(t, 0):
+            typer.echo(
+                f"Derived from K: games toward 30 for {_players(n)} rated on the {t} list (K 40: fewer than "
+                "30; K 10 or 20: 30 or more), as the file has no games_total."
+            )
 
 
 @app.command("export-trf", rich_help_panel=MONTHLY)

@@ -5,6 +5,7 @@ Takes a Session, never commits. Parsing lives in ratingdb.formats; list assignme
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -14,10 +15,27 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import AuditEntry, Event, EventPlayer, Game, Player
-from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
+from ratingdb.models import AuditEntry, Event, EventPlayer, Game, ListEntry, Player
+from ratingdb.rating import (
+    CLOSING_DAYS,
+    RULE_SETS,
+    Period,
+    RulesError,
+    latest_period_for_event,
+    period_for_event,
+    rule_set_for,
+)
 from ratingdb.services.bulk import Driver
-from ratingdb.services.lists import ensure_period_open, lock_periods
+from ratingdb.services.lists import ensure_period_open, latest_list, lock_periods
+
+
+@dataclass(frozen=True)
+class RatingDifference:
+    """A player whose rating in the file is not the rating on the list in force (information only)."""
+
+    name: str
+    file_rating: int
+    list_rating: int
 
 
 @dataclass
@@ -31,6 +49,9 @@ class ImportedEvent:
     players: int
     games: int
     rated_games: int
+    list_in_force: dt.date | None = None  # the list the event's ratings come from (§3), if any
+    rating_differences: list[RatingDifference] = field(default_factory=list)
+    unrated_with_file_rating: int = 0  # a rating in the file, none on the list in force: rated as unrated
 
     @property
     def late(self) -> bool:
@@ -51,12 +72,14 @@ def import_events(
     official: bool = False,
     closing_days: int = CLOSING_DAYS,
     period: Period | None = None,
+    type_override: bool = False,
 ) -> EventImportSummary:
     """Store each parsed file as one event with its players and every game, forfeits and byes included.
 
     The period comes from the end date (§7.1.3) unless `period` names a later one (a late rating, §9.1,
     at most the third list after the event ends). Nothing is written unless every file is accepted:
-    the caller's transaction covers all files.
+    the caller's transaction covers all files. A `rating_type` that contradicts the file's own time
+    control (record 222, or the words of 092) is refused unless `type_override`.
     """
     summary = EventImportSummary()
     seen_hashes: dict[str, str] = {}
@@ -72,7 +95,14 @@ def import_events(
             seen_hashes[trf.sha256] = trf.source_name
             summary.events.append(
                 _import_one(
-                    session, driver, trf, rating_type, official, closing_days, period, summary.new_players
+                    session,
+                    driver,
+                    trf,
+                    _checked_type(trf, rating_type, type_override),
+                    official,
+                    closing_days,
+                    period,
+                    summary.new_players,
                 )
             )
         driver.flush()
@@ -95,7 +125,7 @@ def _import_one(
     if kind is None:
         raise ConfigError(
             f"{trf.source_name}: the rating type is unknown (the file has no TRF26 encoded time control, "
-            "record 222): give it with --type standard|rapid|blitz"
+            "record 222, and record 092 names none): give it with --type standard|rapid|blitz"
         )
     existing = session.scalars(select(Event).where(Event.source_hash == trf.sha256)).one_or_none()
     if existing is not None:
@@ -116,6 +146,7 @@ def _import_one(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
+    _require_rule_set(trf, kind, chosen)
     lock_periods(session, kind)
     ensure_period_open(session, kind, chosen, f"cannot add {trf.source_name} ({trf.name})")
 
@@ -148,6 +179,7 @@ def _import_one(
     )
     games = [_game_row(event.id, g, ids) for g in trf.games]
     driver.add("game", games)
+    in_force, differences, unrated = _compare_ratings(session, trf, kind, ids)
     return ImportedEvent(
         id=event.id,
         name=event.name,
@@ -158,7 +190,70 @@ def _import_one(
         players=len(trf.players),
         games=len(games),
         rated_games=sum(1 for g in trf.games if g.rated),
+        list_in_force=in_force,
+        rating_differences=differences,
+        unrated_with_file_rating=unrated,
     )
+
+
+def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str | None:
+    """`rating_type`, unless the file's time control says otherwise (and no --type-override)."""
+    if rating_type is None or trf.rating_type is None or rating_type == trf.rating_type or override:
+        return rating_type
+    said = trf.encoded_time_control if trf.rating_type_record == "222" else trf.tournament_type
+    raise ConfigError(
+        f"{trf.source_name}: --type {rating_type} does not match the file, whose record "
+        f"{trf.rating_type_record} ('{said}') says {trf.rating_type} — import it with --type "
+        f"{trf.rating_type}, or add --type-override if the file is wrong"
+    )
+
+
+def _require_rule_set(trf: TrfEvent, rating_type: str, period: Period) -> None:
+    """An event no rule set can rate would wait for ever: refuse it, naming the rule sets there are."""
+    try:
+        rule_set_for(rating_type, period)  # type: ignore[arg-type]
+    except RulesError:
+        spans = [
+            f"{r.name} ({r.effective_from or 'any time'} to {r.effective_to or 'now'})"
+            for r in RULE_SETS
+            if r.rating_type == rating_type
+        ]
+        raise ConfigError(
+            f"{trf.source_name}: no {rating_type} rule set covers period {period}, so the event could never "
+            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; events of other "
+            "periods cannot be rated"
+        ) from None
+
+
+def _compare_ratings(
+    session: Session, trf: TrfEvent, rating_type: str, ids: dict[int, int]
+) -> tuple[dt.date | None, list[RatingDifference], int]:
+    """The list in force at the event's start, the file ratings that differ from it, and how many players
+    have a file rating but no rating on that list (they are rated as unrated: ratingdb rates from lists)."""
+    with_rating = [p for p in trf.players if p.fide_rating]
+    in_force = latest_list(session, rating_type, on_or_before=trf.start_date)
+    if in_force is None:
+        return None, [], len(with_rating)
+    player_ids = [ids[p.rank] for p in with_rating]
+    listed: dict[int, int | None] = {}
+    for start in range(0, len(player_ids), 10_000):
+        chunk = player_ids[start : start + 10_000]
+        listed.update(
+            session.execute(
+                select(ListEntry.player_id, ListEntry.rating).where(
+                    ListEntry.list_id == in_force.id, ListEntry.player_id.in_(chunk)
+                )
+            ).all()
+        )
+    differences: list[RatingDifference] = []
+    unrated = 0
+    for p in with_rating:
+        on_list = listed.get(ids[p.rank])
+        if on_list is None:
+            unrated += 1
+        elif on_list != p.fide_rating:
+            differences.append(RatingDifference(p.name, p.fide_rating, on_list))  # type: ignore[arg-type]
+    return in_force.list_date, differences, unrated
 
 
 EVENT_PLAYER_COLUMNS = ("event_id", "start_rank", "player_id", "file_rating", "points_x10")
