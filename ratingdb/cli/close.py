@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import Annotated
 
 import typer
 from rich.status import Status
 
-from ratingdb.cli.app import MONTHLY, app
+from ratingdb.cli.app import MONTHLY, Options, app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError
-from ratingdb.rating import Adjustment, RulesError, rule_set_for
+from ratingdb.rating import Adjustment, Period, RulesError, rule_set_for
 from ratingdb.services.close import CloseSummary, close_period
+from ratingdb.services.lists import is_closed
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 
@@ -49,11 +51,29 @@ def close_period_command(
     except RulesError as exc:
         raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
+    copy_before_close(p, rating_type)
     with Status("closing…", console=console) as status, transaction() as session:
         summary = close_period(
             session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
         )
     print_summary(summary)
+
+
+def copy_before_close(period: Period, rating_type: str) -> None:
+    """RATINGDB_BACKUPS=N on SQLite: a checked copy of the database before a close that will publish."""
+    from ratingdb.backup import backups_to_keep, pre_close_copy
+
+    keep = backups_to_keep(os.environ.get("RATINGDB_BACKUPS"))
+    if not keep:
+        return
+    with transaction() as session:
+        if is_closed(session, rating_type, period):
+            return  # the close will change nothing: no copy, and the kept copies stay
+    copy = pre_close_copy(Options.url, keep, f"{period}-{rating_type}")
+    if copy is not None:
+        typer.echo(
+            f"Copied the database to {copy} before the close (RATINGDB_BACKUPS keeps the newest {keep})."
+        )
 
 
 def print_summary(summary: CloseSummary) -> None:
