@@ -23,6 +23,13 @@ def _engine() -> Engine:
 def run_migrations_online() -> None:
     engine = _engine()
     with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Rebuilding a table on SQLite (batch mode) drops and renames it, which foreign keys refuse
+            # while other tables point at it; SQLite's documented recipe turns them off outside any
+            # transaction and checks them afterwards (below). ratingdb's SQLite connections run with
+            # isolation_level None, so the driver connection is not inside a transaction here.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
         context.configure(
             connection=connection,
             target_metadata=target_metadata,
@@ -34,6 +41,12 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             context.run_migrations()
         connection.commit()
+        if sqlite:
+            driver = connection.connection.driver_connection
+            broken = driver.execute("PRAGMA foreign_key_check").fetchall()  # type: ignore[union-attr]
+            driver.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
+            if broken:
+                raise RuntimeError(f"the migration left rows without their parent rows: {broken[:5]}")
 
 
 if context.is_offline_mode():

@@ -23,6 +23,7 @@ from ratingdb.rating import (
     DRAW,
     EXPECTED_SCORE_MAX_DIFFERENCE,
     EXPECTED_SCORE_TABLE,
+    FIDE_K_RULES,
     HYPOTHETICAL_GAMES,
     HYPOTHETICAL_OPPONENT,
     INITIAL_RATING_CAP,
@@ -211,6 +212,7 @@ class KChoice:
     source: str
     n: int
     k: int
+    limit: int = MAX_K_TIMES_GAMES  # the rule set's K × n limit (only shown when it reduced K)
 
     @property
     def rule_700(self) -> str | None:
@@ -218,8 +220,8 @@ class KChoice:
         if self.k == self.base:
             return None
         return (
-            f"700 rule: K × n = {self.base} × {self.n} = {self.base * self.n} > {MAX_K_TIMES_GAMES} "
-            f"→ K = floor({MAX_K_TIMES_GAMES} / {self.n}) = {self.k} (§8.3.3)"
+            f"{self.limit} rule: K × n = {self.base} × {self.n} = {self.base * self.n} > {self.limit} "
+            f"→ K = floor({self.limit} / {self.n}) = {self.k} (§8.3.3)"
         )
 
     def lines(self) -> list[str]:
@@ -245,6 +247,7 @@ def choose_k(
     list_date: date,
     n: int,
     source: str | None = None,
+    rules: RuleSet | None = None,
 ) -> KChoice:
     """K given directly, or derived from `state` by §8.3.3 on the list dated `list_date`; then the 700 rule.
 
@@ -263,6 +266,7 @@ def choose_k(
             birth_year=state.birth_year,
             games_total=state.games_total,
             list_date=list_date,
+            rules=rules.k_rules if rules is not None else FIDE_K_RULES,
         )
         base, why = decision.k, decision.rule
     else:
@@ -270,7 +274,8 @@ def choose_k(
             "K is needed: give --k K, or --games N (with --birth-year and --reached-2400/--reached-2300) "
             "to derive it by the FIDE rules"
         )
-    return KChoice(base=base, source=why, n=n, k=k_after_700_rule(base, n))
+    limit = rules.k_times_games_max if rules is not None else MAX_K_TIMES_GAMES
+    return KChoice(base=base, source=why, n=n, k=k_after_700_rule(base, n, limit), limit=limit or 0)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1011,7 +1016,12 @@ def _calculate(request: CalcRequest) -> Calculation:
         rated = sum(1 for opponent in given if _exclusion(rating, opponent, rules) is None)
         n = max(rated, request.period_games or 0, 1)
         k = choose_k(
-            k=request.k, state=request.k_state, list_date=request.list_date, n=n, source=request.k_source
+            k=request.k,
+            state=request.k_state,
+            list_date=request.list_date,
+            n=n,
+            source=request.k_source,
+            rules=rules,
         )
 
     single = period = initial = goal = None
@@ -1038,7 +1048,9 @@ def _calculate(request: CalcRequest) -> Calculation:
         pool = [PoolGame(g.opponent, g.score, pool_period, "calc") for g in games]
         # The calculator does not know which event came first, so §8.2.1 (a zero score in the first
         # event is disregarded) is left to the period close.
-        result = initial_rating(pool, pool_period, first_event_rule=False)
+        result = initial_rating(
+            pool, pool_period, first_event_rule=False, method=rules.initial, floor=rules.floor
+        )
         initial = InitialCalc(tuple(games), result, _performance(games))
 
     if request.target is not None and request.result is not None and rating is not None:

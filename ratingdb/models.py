@@ -23,7 +23,10 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     func,
+    text,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -48,6 +51,19 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+class Versioned:
+    """Columns of a record that is never changed, only superseded (docs/versioning.md).
+
+    `is_current` is TRUE or NULL, never FALSE: a plain UNIQUE over (natural key, is_current) then allows
+    one current version and any number of withdrawn ones, on every engine.
+    """
+
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
+    is_current: Mapped[bool | None] = mapped_column(Boolean, default=True, server_default=true())
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("audit_log.id"))
+    withdrawn_by: Mapped[int | None] = mapped_column(ForeignKey("audit_log.id"))
+
+
 class Player(Base):
     """A registered player; IDs are unique when present."""
 
@@ -63,11 +79,11 @@ class Player(Base):
     birth_year: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
 
-    __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"),)
+    __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"), {"sqlite_autoincrement": True})
 
 
-class RatingList(Base):
-    """A published list of one rating type; never updated or deleted once written."""
+class RatingList(Versioned, Base):
+    """A published list of one rating type: sealed when written, afterwards only ever withdrawn."""
 
     __tablename__ = "rating_list"
 
@@ -78,14 +94,20 @@ class RatingList(Base):
     period: Mapped[str | None] = mapped_column(String(7))  # the period whose close computed it
     source: Mapped[str | None] = mapped_column(String(255))  # file name for imported lists
     rules: Mapped[str | None] = mapped_column(String(40))  # rule set of a computed list
+    # False while the command that writes the list adds its rows; set once, in the same transaction.
+    sealed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
 
     entries: Mapped[list[ListEntry]] = relationship(back_populates="rating_list", viewonly=True)
 
     __table_args__ = (
-        UniqueConstraint("rating_type", "list_date", name="uq_rating_list_type_date"),
+        UniqueConstraint("rating_type", "list_date", "is_current", name="uq_rating_list_current"),
+        UniqueConstraint("rating_type", "list_date", "version", name="uq_rating_list_version"),
         CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
         CheckConstraint("origin IN ('imported', 'computed')", name="origin"),
+        CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
+        CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        {"sqlite_autoincrement": True},
     )
 
 
@@ -138,6 +160,7 @@ class Event(Base):
         CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
         CheckConstraint("end_date >= start_date", name="dates"),
         CheckConstraint("period >= natural_period", name="period"),
+        {"sqlite_autoincrement": True},
     )
 
 
@@ -245,7 +268,10 @@ def table(model: type[Base]) -> Table:
 
 
 class AuditEntry(Base):
-    """An explicit correction (such as removing a wrongly imported event), kept for the record."""
+    """One explicit change (a correction, a withdrawal, a new version): what, why, who, with which command.
+
+    Append-only; versioned rows point at the entry that created or withdrew them (docs/versioning.md).
+    """
 
     __tablename__ = "audit_log"
 
@@ -253,3 +279,8 @@ class AuditEntry(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
     action: Mapped[str] = mapped_column(String(40))
     detail: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str | None] = mapped_column(Text)
+    actor: Mapped[str | None] = mapped_column(String(100))
+    command: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = ({"sqlite_autoincrement": True},)

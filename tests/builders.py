@@ -42,7 +42,9 @@ def imported_list(
     reached_2400: Iterable[Player] = (),
 ) -> RatingList:
     """A list as imported: entries map a player to a rating or (rating, K)."""
-    lst = RatingList(rating_type=rating_type, list_date=list_date, origin="imported", source="test")
+    lst = RatingList(
+        rating_type=rating_type, list_date=list_date, origin="imported", source="test", sealed=False
+    )
     session.add(lst)
     session.flush()
     high = set(reached_2400)
@@ -64,6 +66,8 @@ def imported_list(
                 pool_from=None,
             )
         )
+    session.flush()
+    lst.sealed = True  # as every command does once a list's rows are written
     session.flush()
     return lst
 

@@ -40,14 +40,14 @@ def close_period_command(
     """Rate every event of PERIOD and publish the list dated the first day of the next month.
 
     Ratings are frozen from the list in force at each event's start; K from the list in force with the
-    700 rule; one rounding per period; first ratings from pooled results; the 1400 floor. The list and
-    its calculation record are written in one transaction. Running it again on a closed period changes
-    nothing.
+    700 rule; one rounding per period; first ratings from pooled results; the floor of the period's rule
+    set (1400 since March 2024). The list and its calculation record are written in one transaction.
+    Running it again on a closed period changes nothing.
     """
     p = parse_period(period)
     check_type(rating_type)
     try:
-        rule_set_for(rating_type, p)  # type: ignore[arg-type]
+        rule_set_for(rating_type, p)
     except RulesError as exc:
         raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
@@ -95,9 +95,8 @@ def print_summary(summary: CloseSummary) -> None:
         + f"; games rated: {summary.games_rated}"
     )
     typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
-    typer.echo(
-        f"  newly rated: {len(summary.newly_rated)}; dropped below 1400: {len(summary.dropped_below_floor)}"
-    )
+    dropped = len(summary.dropped_below_floor)
+    typer.echo(f"  newly rated: {len(summary.newly_rated)}; dropped below {summary.floor}: {dropped}")
     for title, changes in (
         ("newly rated", summary.newly_rated),
         ("below the floor", summary.dropped_below_floor),

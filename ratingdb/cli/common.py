@@ -11,16 +11,18 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, Final, Literal, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb import db
 from ratingdb.cli.app import Options
+from ratingdb.cli.output import cell, output_file, spreadsheet_safe, terminal_text
 from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.rating import RATING_TYPES, Period
@@ -102,30 +104,77 @@ def render_rows(
     *,
     title: str | None = None,
     output: Path | None = None,
+    force: bool = False,
 ) -> None:
-    """Write rows as a rich table, CSV or JSON (a list of objects), to stdout or to `output`."""
+    """Write rows as a rich table, CSV or JSON (a list of objects), to stdout or to `output`.
+
+    A table shows every value as plain text; CSV text cells that a spreadsheet would run as a formula
+    start with an apostrophe (this CSV is for people; `list --format csv` is the exact round-trip form).
+    """
     if fmt not in ("table", "csv", "json"):
         raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
     if fmt == "json":
         text = json.dumps([dict(zip(columns, map(_plain, row), strict=True)) for row in rows], indent=2)
-        _write(text + "\n", output)
+        _write(text + "\n", output, force)
     elif fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows([["" if v is None else _plain(v) for v in row] for row in rows])
-        _write(buffer.getvalue(), output)
+        writer.writerow([spreadsheet_safe(c) for c in columns])
+        writer.writerows([["" if v is None else _plain(spreadsheet_safe(v)) for v in row] for row in rows])
+        _write(buffer.getvalue(), output, force)
     else:
-        table = Table(title=title)
-        for column in columns:
-            table.add_column(column)
-        for row in rows:
-            table.add_row(*["" if v is None else str(_plain(v)) for v in row])
+        table = data_table(columns, [[_plain(v) for v in row] for row in rows], title=title)
         if output is None:
             console.print(table)
         else:
-            with output.open("w", encoding="utf-8") as fh:
+            with output_file(output, force=force) as fh:
                 Console(file=fh, width=200).print(table)
+
+
+# A column whose values are all at most this wide is never wrapped: dates, IDs, ratings, short names;
+# a wider column wraps but keeps at least LONG_VALUE characters.
+SHORT_VALUE: Final = 32
+LONG_VALUE: Final = 20
+
+
+def _column_widths(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[int]:
+    return [
+        max([len(terminal_text(column)), *(len(terminal_text(row[i])) for row in rows if row[i] is not None)])
+        for i, column in enumerate(columns)
+    ]
+
+
+def data_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> Table:
+    """A rich table of data: headers, cells and title are plain text (no markup, controls replaced)."""
+    table = Table(title=None if title is None else cell(title))
+    for column, width in zip(columns, _column_widths(columns, rows), strict=True):
+        short = width <= SHORT_VALUE
+        table.add_column(cell(column), no_wrap=short, min_width=width if short else LONG_VALUE)
+    for row in rows:
+        table.add_row(*[cell(v) for v in row])
+    return table
+
+
+def print_readable(out: Console, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """A table when it fits the width; otherwise one block per row, `column  value` (psql's expanded form).
+
+    Cutting `2025-03-01` to `2025-03-…` or wrapping a name over five lines is what makes a wide result
+    unreadable; a record per block keeps every value whole.
+    """
+    plain = [[_plain(v) for v in row] for row in rows]
+    widths = _column_widths(columns, plain)
+    # Each column costs its text, one space of padding either side and a border; plus the last border.
+    needed = sum(min(w, max(SHORT_VALUE, LONG_VALUE)) + 3 for w in widths) + 1
+    if needed <= out.width:
+        out.print(data_table(columns, plain))
+        return
+    label = max(len(terminal_text(c)) for c in columns)
+    for number, row in enumerate(plain, 1):
+        out.print(cell(f"-[ row {number} ]".ljust(min(out.width, 40), "-")))
+        for column, value in zip(columns, row, strict=True):
+            line = Text(terminal_text(column).ljust(label) + " │ ", style="bold")
+            line.append_text(cell(value))
+            out.print(line, overflow="fold")
 
 
 def _plain(value: Any) -> Any:
@@ -136,8 +185,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _write(text: str, output: Path | None) -> None:
+def _write(text: str, output: Path | None, force: bool) -> None:
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        with output_file(output, force=force) as fh:
+            fh.write(text)

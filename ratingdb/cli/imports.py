@@ -10,6 +10,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError
 from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
@@ -85,7 +86,7 @@ def import_trf_command(
         )
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
-        typer.echo(
+        echo(
             f"Imported {ev.source_name} as event {ev.id} '{ev.name}': {ev.rating_type}, "
             f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
             f"({ev.rated_games} played games)."
@@ -95,7 +96,7 @@ def import_trf_command(
         count = len(summary.new_players)
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
-            typer.echo(f"  {name}")
+            echo(f"  {name}")
 
 
 SHOWN = 10
@@ -171,7 +172,7 @@ def import_list_command(
     rows = assumed.watch(read_list(file, format=detected, rating_types=types))
     with (
         Progress(
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),
             BarColumn(),
             TextColumn("{task.completed:,} rows"),
             TimeElapsedColumn(),
@@ -181,7 +182,7 @@ def import_list_command(
         ) as progress,
         transaction() as session,
     ):
-        task = progress.add_task(f"importing {file.name}", total=None)
+        task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
         summary = import_list(
             session,
             rows,
@@ -191,7 +192,7 @@ def import_list_command(
             progress=lambda done: progress.update(task, completed=done),
         )
     for t in types:
-        typer.echo(
+        echo(
             f"Imported the {t} list dated {list_date.isoformat()} from {file.name} ({detected}): "
             f"{summary.entries[t]} entries, {summary.rated[t]} rated."
         )
@@ -215,19 +216,21 @@ def export_trf_command(
     event_id: Annotated[
         int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
     ],
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
-    ] = None,
+    output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Write an event back out as a TRF16 tournament report file."""
+    if output is not None:
+        check_output(output, force=force)
     with transaction() as session:
         trf = event_as_trf(session, event_id)
     text = write_trf16(trf)
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
-        typer.echo(f"Wrote event {event_id} to {output}.")
+        with output_file(output, force=force) as fh:
+            fh.write(text)
+        echo(f"Wrote event {event_id} to {output}.")
 
 
 def _is_combined(file: Path) -> bool:
@@ -253,4 +256,4 @@ def delete_event_command(
         typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
     with transaction() as session:
         detail = delete_event(session, event_id)
-    typer.echo(f"Done: {detail}.")
+    echo(f"Done: {detail}.")

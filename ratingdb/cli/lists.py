@@ -6,13 +6,13 @@ import contextlib
 import itertools
 import sys
 from decimal import Decimal
-from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
 
 from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import Player
@@ -49,9 +49,8 @@ def list_command(
             "--format", "-f", help="table, csv (ratingdb CSV list), json or fide-txt (FIDE fixed width)."
         ),
     ] = "table",
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
-    ] = None,
+    output: OutputOption = None,
+    force: ForceOption = False,
     limit: Annotated[int | None, typer.Option(help="Only the first N entries (table and json).")] = None,
 ) -> None:
     """Show or export a published list. CSV and FIDE text exports re-import to the same entries."""
@@ -59,6 +58,8 @@ def list_command(
     list_date = parse_date(date) if date else None
     if fmt not in ("table", "csv", "json", "fide-txt"):
         raise ConfigError(f"'{fmt}' is not a list format: use table, csv, json or fide-txt")
+    if output is not None:
+        check_output(output, force=force)
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date)
         if fmt in ("csv", "fide-txt"):
@@ -66,15 +67,13 @@ def list_command(
                 _as_list_row(i, line, rating_type)
                 for i, line in enumerate(list_lines(session, rating_list), 2)
             )
-            with output.open("w", encoding="utf-8", newline="") if output else _stdout() as out:
+            with output_file(output, force=force) if output else _stdout() as out:
                 if fmt == "csv":
                     write_csv_list(rows, out, rating_type)
                 else:
                     write_fide_txt(rows, out, rating_type, rating_list.list_date)
             if output:
-                typer.echo(
-                    f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}."
-                )
+                echo(f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}.")
             return
         with contextlib.closing(list_lines(session, rating_list, rated_only=fmt == "table")) as entries:
             table = [
@@ -82,7 +81,7 @@ def list_command(
                 for rank, line in enumerate(itertools.islice(entries, limit), 1)
             ]
         title = f"{rating_type} list {rating_list.list_date.isoformat()} ({rating_list.origin})"
-    render_rows(LIST_COLUMNS, table, fmt, title=title, output=output)
+    render_rows(LIST_COLUMNS, table, fmt, title=title, output=output, force=force)
 
 
 def _stdout() -> contextlib.nullcontext[TextIO]:
@@ -129,7 +128,7 @@ def player_command(
         heading = _player_heading(player)
     rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
     if fmt == "table":
-        typer.echo(heading)
+        echo(heading)
     render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
 
 
@@ -168,47 +167,47 @@ def calculation_command(
     with transaction() as session:
         calc = calculation(session, find_player(session, ident), p, rating_type)
         heading = _player_heading(calc.player)
-    typer.echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
+    echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
     rec, entry = calc.record, calc.entry
     if rec is None:
         rating = "unrated" if entry is None or entry.rating is None else entry.rating
-        typer.echo(f"No rated games in this period; on the new list: {rating}.")
+        echo(f"No rated games in this period; on the new list: {rating}.")
         return
     if rec.method == "change":
         k_note = f"K {rec.k_base}" + (
             f" → {rec.k} by the 700 rule ({rec.n} games)" if rec.k != rec.k_base else ""
         )
-        typer.echo(
+        echo(
             f"Ro {rec.ro}, {k_note}; {rec.n} games, Σ(score − PD) = {_signed(rec.sum_dr_x100)}, "
             f"K × Σ = {_signed(rec.k_sum_dr_x100)} → change {rec.change:+d} (rounded once) → {rec.new_rating}"
         )
     else:
         ra = (Decimal(rec.opponent_sum or 0) + 3600) / (rec.n + 2)
-        typer.echo(
+        echo(
             f"Unrated: {rec.n} pooled games, Ra = ({rec.opponent_sum} + 2 × 1800) / {rec.n + 2} = {ra:.2f}, "
             f"p = {_points(rec.p_x100)}, dp = {rec.dp} → "
             + (f"first rating {rec.new_rating}" if rec.new_rating is not None else "no rating yet")
         )
     if rec.note:
-        typer.echo(f"Note: {rec.note}")
+        echo(f"Note: {rec.note}")
     if entry is not None:
-        typer.echo(
+        echo(
             f"New list: rating {'unrated' if entry.rating is None else entry.rating}, K {entry.k or '—'}, "
             f"flag {entry.flag or '—'}, games {entry.games}"
         )
     for ev in calc.events:
-        typer.echo("")
-        typer.echo(
+        echo("")
+        echo(
             f"Event {ev.event_id} '{ev.name}' ({ev.start_date.isoformat()} … {ev.end_date.isoformat()}), "
             f"ratings from the list dated {ev.ratings_from.isoformat()}"
         )
-        typer.echo(
+        echo(
             f"  Ro {ev.ro if ev.ro is not None else '—'}, Rc {_points(ev.rc_x100)}, n {ev.n}, "
             f"score {_points(ev.score_x100)}, Σ(score − PD) {_signed(ev.sum_dr_x100)}, K {ev.k or '—'}, "
             f"K × Σ {_signed(ev.k_sum_dr_x100)}"
         )
         if ev.note:
-            typer.echo(f"  note: {ev.note}")
+            echo(f"  note: {ev.note}")
         rows = [
             [
                 g.round,

@@ -6,6 +6,7 @@ ratingdb.reports and renders. No rules and no SQL of its own here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -14,19 +15,21 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import (
     check_type,
     console,
+    data_table,
     engine,
     parse_date,
     parse_period,
+    print_readable,
     render_rows,
     transaction,
     user_errors,
 )
+from ratingdb.cli.output import ForceOption, OutputOption, cell, check_output, output_file
 from ratingdb.errors import ConfigError
 from ratingdb.reports.diff import ListDiff, list_diff
 from ratingdb.reports.event import EventReport, event_report
@@ -44,9 +47,6 @@ app.add_typer(report_app, name="report", rich_help_panel=LOOKUP)
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")]
-OutputOption = Annotated[
-    Path | None, typer.Option("-o", "--output", help="Write to this file instead of stdout.")
-]
 
 
 def _check_format(fmt: str) -> None:
@@ -65,43 +65,31 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
-def _write_json(document: Any, output: Path | None) -> None:
+def _write_json(document: Any, output: Path | None, force: bool) -> None:
     text = json.dumps(document, indent=2, ensure_ascii=False, default=_json_default) + "\n"
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
-
-
-def _table_console(output: Path | None) -> tuple[Console, Any]:
-    if output is None:
-        return console, None
-    fh = output.open("w", encoding="utf-8")
-    return Console(file=fh, width=200), fh
+        with output_file(output, force=force) as fh:
+            fh.write(text)
 
 
 def _print_sections(
     heading: Sequence[str],
     sections: Sequence[tuple[str, Sequence[str], Sequence[Sequence[Any]]]],
     output: Path | None,
+    force: bool,
 ) -> None:
-    """Heading lines, then one rich table per non-empty section."""
-    out, fh = _table_console(output)
-    try:
+    """Heading lines, then one rich table per non-empty section; every value is shown as plain text."""
+    with contextlib.ExitStack() as stack:
+        out = console
+        if output is not None:
+            out = Console(file=stack.enter_context(output_file(output, force=force)), width=200)
         for line in heading:
-            out.print(line, highlight=False, markup=False)
+            out.print(cell(line), highlight=False)
         for title, columns, rows in sections:
-            if not rows:
-                continue
-            table = Table(title=title)
-            for column in columns:
-                table.add_column(column)
-            for row in rows:
-                table.add_row(*["" if v is None else str(v) for v in row])
-            out.print(table)
-    finally:
-        if fh is not None:
-            fh.close()
+            if rows:
+                out.print(data_table(columns, rows, title=title or None))
 
 
 # --- report top ---------------------------------------------------------------------------------------
@@ -144,6 +132,7 @@ def top_command(
     limit: Annotated[int, typer.Option(help="How many players.")] = 100,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The top players of a published list, as federations publish them by category."""
     check_type(rating_type)
@@ -165,6 +154,7 @@ def top_command(
         fmt,
         title=f"Top {limit} {chosen}{where}{active}: {rating_type} list {shown_date}",
         output=output,
+        force=force,
     )
 
 
@@ -195,6 +185,7 @@ def event_command(
     ],
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The tournament report: per player Ro, Rc, games, score, K, K × Σ(score − PD) and performance.
 
@@ -213,12 +204,13 @@ def event_command(
                 "players": [dict(zip(EVENT_COLUMNS, r, strict=True)) for r in rows],
             },
             output,
+            force,
         )
         return
     if fmt == "csv":
-        render_rows(EVENT_COLUMNS, rows, "csv", output=output)
+        render_rows(EVENT_COLUMNS, rows, "csv", output=output, force=force)
         return
-    _print_sections(_event_heading(report), [("", EVENT_COLUMNS, rows)], output)
+    _print_sections(_event_heading(report), [("", EVENT_COLUMNS, rows)], output, force)
 
 
 def _event_row(line: Any) -> list[Any]:
@@ -283,6 +275,7 @@ def period_command(
     top: Annotated[int, typer.Option(help="How many of the largest gains and losses.")] = 5,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """What a close did: rated, newly rated, below the floor, (in)active, extremes, K changes, events."""
     check_type(rating_type)
@@ -291,11 +284,11 @@ def period_command(
     with transaction() as session:
         report = period_report(session, p, rating_type, top=top)
     if fmt == "json":
-        _write_json(_period_document(report), output)
+        _write_json(_period_document(report), output, force)
         return
     rows = _period_rows(report)
     if fmt == "csv":
-        render_rows(PERIOD_COLUMNS, rows, "csv", output=output)
+        render_rows(PERIOD_COLUMNS, rows, "csv", output=output, force=force)
         return
     counts = _period_counts(report)
     heading = [
@@ -304,7 +297,7 @@ def period_command(
         f"(rules {report.rules}), from the list dated {report.in_force_date.isoformat()}",
         "; ".join(f"{name.replace('_', ' ')}: {n}" for name, n in counts.items()),
     ]
-    _print_sections(heading, [("", PERIOD_COLUMNS, rows)], output)
+    _print_sections(heading, [("", PERIOD_COLUMNS, rows)], output, force)
 
 
 def _period_counts(report: PeriodReport) -> dict[str, int]:
@@ -391,6 +384,7 @@ def diff_command(
     bin_width: Annotated[int, typer.Option(help="Width of the histogram's bins in rating points.")] = 10,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """The difference between two lists: players who entered, left or changed, with a histogram of changes."""
     check_type(rating_type)
@@ -416,10 +410,10 @@ def diff_command(
                 for name in ("entered", "left", "changed")
             },
         }
-        _write_json(document, output)
+        _write_json(document, output, force)
         return
     if fmt == "csv":
-        render_rows(DIFF_COLUMNS, rows, "csv", output=output)
+        render_rows(DIFF_COLUMNS, rows, "csv", output=output, force=force)
         return
     heading = [
         f"{diff.rating_type} list {diff.date_a.isoformat()} → {diff.date_b.isoformat()}",
@@ -434,6 +428,7 @@ def diff_command(
             ("", DIFF_COLUMNS[:-1], [r[:-1] for r in players]),
         ],
         output,
+        force,
     )
 
 
@@ -482,6 +477,7 @@ def history_command(
     ] = None,
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """A player's ratings over time for every rating type, optionally charted with K changes marked."""
     if rating_type is not None:
@@ -516,9 +512,10 @@ def history_command(
         from ratingdb.reports.chart import write_history_chart
 
         ident_text = f" (FIDE {fide_id})" if fide_id else ""
-        write_history_chart(history, chart, f"{name}{ident_text}: ratings by list")
+        with output_file(chart, force=force, binary=True) as fh:
+            write_history_chart(history, chart, f"{name}{ident_text}: ratings by list", file=fh)
     title = f"{name}: ratings on every list"
-    render_rows(HISTORY_COLUMNS, rows, fmt, title=title, output=output)
+    render_rows(HISTORY_COLUMNS, rows, fmt, title=title, output=output, force=force)
     if chart is not None and (fmt == "table" or output is not None):
         typer.echo(f"Wrote the chart to {chart}.")
 
@@ -532,6 +529,7 @@ def sql_command(
     statement: Annotated[str, typer.Argument(help='One SQL statement, e.g. "SELECT * FROM v_current_list".')],
     fmt: FormatOption = "table",
     output: OutputOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Run one ad-hoc SQL statement on the views and tables, read-only on both engines.
 
@@ -540,6 +538,8 @@ def sql_command(
     Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
     """
     _check_format(fmt)
+    if output is not None:
+        check_output(output, force=force)
     eng = engine()
     try:
         result = run_read_only(eng, statement)
@@ -548,4 +548,7 @@ def sql_command(
     if not result.columns:
         typer.echo("The statement returned no rows.")
         return
-    render_rows(result.columns, result.rows, fmt, output=output)
+    if fmt == "table" and output is None:
+        print_readable(console, result.columns, result.rows)
+        return
+    render_rows(result.columns, result.rows, fmt, output=output, force=force)

@@ -6,8 +6,8 @@ Points are integers in hundredths (a win is 100, PD 0.36 is 36), so every sum is
 from __future__ import annotations
 
 from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
+from .catalogue import RULE_SETS, rule_set_for
 from .change import (
-    MAX_K_TIMES_GAMES,
     EventSum,
     GameLine,
     PeriodChange,
@@ -19,17 +19,20 @@ from .change import (
 from .errors import RulesError
 from .flags import ACTIVITY_WINDOW_PERIODS, FLOOR, activity_flag, below_floor, is_active
 from .initial import (
+    FIDE_2024_INITIAL,
     HYPOTHETICAL_GAMES,
     HYPOTHETICAL_OPPONENT,
+    INITIAL_METHODS,
     INITIAL_RATING_CAP,
     MIN_GAMES_FOR_RATING,
     POOL_WINDOW_MONTHS,
+    InitialMethod,
     InitialRating,
     InitialStatus,
     PoolGame,
     initial_rating,
 )
-from .kfactor import GAMES_FOR_ESTABLISHED, KDecision, is_junior, k_factor
+from .kfactor import FIDE_K_RULES, GAMES_FOR_ESTABLISHED, KDecision, KRule, is_junior, k_factor
 from .performance import METHOD_LINEAR, METHOD_TABLE, Performance, performance_linear, performance_rating
 from .periods import (
     CLOSING_DAYS,
@@ -45,19 +48,23 @@ from .periods import (
 from .points import (
     DRAW,
     LOSS,
+    ROUNDINGS,
     SCORES,
     WIN,
     check_score,
     round_fraction_to_hundredths,
     round_half_away_from_zero,
+    round_with,
 )
+from .rulefile import RuleFileError, parse_rule_set
 from .rules import (
     CAP,
-    RULE_SETS,
+    MAX_K_TIMES_GAMES,
     RuleSet,
     capped_difference,
     excluded_by_difference,
-    rule_set_for,
+    expected_score_under,
+    upgraded_games,
     without_cap,
 )
 from .tables import (
@@ -68,9 +75,22 @@ from .tables import (
     expected_score,
     expected_score_higher,
     expected_score_logistic,
+    expected_score_logistic_hundredths,
 )
 
 __all__ = [
+    "FIDE_2024_INITIAL",
+    "FIDE_K_RULES",
+    "INITIAL_METHODS",
+    "ROUNDINGS",
+    "InitialMethod",
+    "KRule",
+    "RuleFileError",
+    "expected_score_under",
+    "expected_score_logistic_hundredths",
+    "parse_rule_set",
+    "round_with",
+    "upgraded_games",
     "ACTIVITY_WINDOW_PERIODS",
     "CLOSING_DAYS",
     "DP_TABLE",

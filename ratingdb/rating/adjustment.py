@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final, Literal
+from typing import Final
 
-from .errors import RulesError
-from .points import round_half_away_from_zero
-
-Rounding = Literal["half_away", "down", "up"]
+from .points import Rounding, round_with
 
 
 @dataclass(frozen=True)
@@ -34,12 +30,4 @@ def adjust_rating(rating: int, adjustment: Adjustment) -> int:
     if rating >= adjustment.threshold:
         return rating
     gain = Fraction(adjustment.factor) * (adjustment.threshold - rating)
-    if adjustment.rounding == "half_away":
-        whole = round_half_away_from_zero(gain.numerator, gain.denominator)
-    elif adjustment.rounding == "down":
-        whole = math.floor(gain)
-    elif adjustment.rounding == "up":
-        whole = math.ceil(gain)
-    else:
-        raise RulesError(f"unknown rounding {adjustment.rounding!r}: expected half_away, down or up")
-    return rating + whole
+    return rating + round_with(gain.numerator, gain.denominator, adjustment.rounding)

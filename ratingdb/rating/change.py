@@ -8,11 +8,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .errors import RulesError
-from .points import check_score, round_half_away_from_zero
-from .rules import RuleSet, capped_difference
-from .tables import expected_score
+from .points import check_score, round_half_away_from_zero, round_with
+from .rules import MAX_K_TIMES_GAMES, RuleSet, capped_difference, expected_score_under, upgraded_games
 
-MAX_K_TIMES_GAMES = 700
 _HUNDREDTH = Decimal("0.01")
 
 
@@ -99,23 +97,27 @@ class PeriodChange:
         return Fraction(self.k_sum_dr, 100)
 
 
-def k_after_700_rule(k: int, n: int) -> int:
+def k_after_700_rule(k: int, n: int, limit: int | None = MAX_K_TIMES_GAMES) -> int:
     """K for a period with n rated games: if K × n exceeds 700, K = floor(700 / n) (§8.3.3).
 
     K 20 with 39 games → 17; K 40 with 18 games → 38; K 20 with 35 games stays 20 (700 is not above 700).
+    A rule set may give another `limit`, or None for no such rule.
     """
     if k < 0 or n < 0:
         raise RulesError(f"K and the number of games cannot be negative (K {k}, {n} games)")
-    if n > 0 and k * n > MAX_K_TIMES_GAMES:
-        return MAX_K_TIMES_GAMES // n
+    if limit is not None and n > 0 and k * n > limit:
+        return limit // n
     return k
 
 
-def game_line(game: RatedGame, rules: RuleSet) -> GameLine:
-    """D after the cap (§8.3.1), PD from table 8.1.2 and dR = score − PD (§8.3.2) for one game."""
+def game_line(game: RatedGame, rules: RuleSet, *, upgrade: bool = True) -> GameLine:
+    """D after the cap (§8.3.1), PD from table 8.1.2 and dR = score − PD (§8.3.2) for one game.
+
+    `upgrade`: whether a one-upgrade rule set may cap this game (see `upgraded_games`).
+    """
     score = check_score(game.score)
-    d = capped_difference(game.own_rating, game.opponent_rating, rules)
-    pd = expected_score(d)
+    d = capped_difference(game.own_rating, game.opponent_rating, rules, upgrade=upgrade)
+    pd = expected_score_under(d, rules)
     return GameLine(game.own_rating, game.opponent_rating, d, pd, score, score - pd, game.event)
 
 
@@ -130,8 +132,9 @@ def rating_change(rating: int, k: int, games: Sequence[RatedGame], rules: RuleSe
     `excluded_by_difference`) is decided by the caller; every game given here is rated.
     """
     n = len(games)
-    k_used = k_after_700_rule(k, n)
-    lines = tuple(game_line(game, rules) for game in games)
+    k_used = k_after_700_rule(k, n, rules.k_times_games_max)
+    upgraded = upgraded_games([(g.own_rating - g.opponent_rating, g.event) for g in games], rules)
+    lines = tuple(game_line(game, rules, upgrade=i in upgraded) for i, game in enumerate(games))
 
     # Per-event sums in first-seen order; dicts keep insertion order.
     grouped: dict[object, list[GameLine]] = {}
@@ -153,7 +156,7 @@ def rating_change(rating: int, k: int, games: Sequence[RatedGame], rules: RuleSe
 
     sum_dr = sum(line.dr for line in lines)
     k_sum_dr = k_used * sum_dr
-    change = round_half_away_from_zero(k_sum_dr, 100)
+    change = round_with(k_sum_dr, 100, rules.rounding)
     return PeriodChange(
         rating=rating,
         k_base=k,

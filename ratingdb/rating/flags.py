@@ -10,9 +10,9 @@ FLOOR: Final = 1400
 ACTIVITY_WINDOW_PERIODS: Final = 12
 
 
-def below_floor(rating: int) -> bool:
-    """Whether a new rating is below 1400 and so shown as unrated, not clamped (§7.2.1)."""
-    return rating < FLOOR
+def below_floor(rating: int, floor: int = FLOOR) -> bool:
+    """Whether a new rating is below the floor, 1400 by §7.2.1 (a rule set may set another floor)."""
+    return rating < floor
 
 
 def is_active(last_active: Period | None, period: Period) -> bool:

@@ -20,6 +20,30 @@ HYPOTHETICAL_OPPONENT: Final = 1800
 HYPOTHETICAL_GAMES: Final = 2
 
 InitialStatus = Literal["rated", "too_few_games", "below_floor"]
+InitialMethodName = Literal["fide-2024", "fide-2022", "fixed"]
+INITIAL_METHODS: Final[tuple[InitialMethodName, ...]] = ("fide-2024", "fide-2022", "fixed")
+# FIDE 2022 (spec §12): with 50 % or more, Ru = Ra + 20 for each half point above 50 %.
+POINTS_PER_HALF_POINT_2022: Final = 20
+
+
+@dataclass(frozen=True)
+class InitialMethod:
+    """How a rule set turns an unrated player's pool into a first rating (§8.2).
+
+    "fide-2024": Ra and p with two hypothetical 1800 draws, Ru = Ra + dp (§8.2.2, the default).
+    "fide-2022": Ra = the rated opponents' average; 50 % or more → Ra + 20 per half point above 50 %,
+    below → Ra + dp(p) (spec §12). "fixed": `start_rating` once the pool holds `min_games` games.
+    """
+
+    name: InitialMethodName = "fide-2024"
+    min_games: int = MIN_GAMES_FOR_RATING
+    window_months: int = POOL_WINDOW_MONTHS
+    max_rating: int | None = INITIAL_RATING_CAP
+    first_event_rule: bool = True  # §8.2.1: a zero score in the first event is disregarded
+    start_rating: int | None = None  # "fixed" only
+
+
+FIDE_2024_INITIAL: Final = InitialMethod()
 
 
 @dataclass(frozen=True)
@@ -67,7 +91,12 @@ def _first_event(games: Sequence[PoolGame]) -> object:
 
 
 def initial_rating(
-    games: Sequence[PoolGame], period: Period, *, first_event_rule: bool = True
+    games: Sequence[PoolGame],
+    period: Period,
+    *,
+    first_event_rule: bool = True,
+    method: InitialMethod = FIDE_2024_INITIAL,
+    floor: int = FLOOR,
 ) -> InitialRating:
     """Rate an unrated player from their pool when closing `period` (§7.1.4, §8.2.1–§8.2.2).
 
@@ -79,6 +108,7 @@ def initial_rating(
     - With at least 5 games: Ra = (Σ opponents + 2 × 1800) / (n + 2), p = (W + 1) / (n + 2) rounded to
       the hundredth, Ru = round_half_away_from_zero(Ra + dp(p)), at most 2200 (§8.2.2).
     - Ru below 1400 is not published: status "below_floor", the pool continues (§7.2.1).
+    A rule set may give another `method` (its window, minimum, cap and formula) and `floor`.
     """
     for game in games:
         check_score(game.score)
@@ -87,33 +117,46 @@ def initial_rating(
 
     dropped_first_event = False
     candidates = list(games)
-    if first_event_rule and candidates:
+    if first_event_rule and method.first_event_rule and candidates:
         first = _first_event(candidates)
         if sum(game.score for game in candidates if game.event == first) == 0:
             candidates = [game for game in candidates if game.event != first]
             dropped_first_event = True
 
-    used = tuple(game for game in candidates if period.months_since(game.period) < POOL_WINDOW_MONTHS)
+    used = tuple(game for game in candidates if period.months_since(game.period) < method.window_months)
     dropped_old = len(candidates) - len(used)
 
     n = len(used)
     wins_x100 = sum(game.score for game in used)
     opponent_sum = sum(game.opponent_rating for game in used)
-    ra = Fraction(opponent_sum + HYPOTHETICAL_GAMES * HYPOTHETICAL_OPPONENT, n + HYPOTHETICAL_GAMES)
-    # The two hypothetical games are draws: W + 1 points out of n + 2 games.
-    p = round_fraction_to_hundredths(wins_x100 + 100, 100 * (n + HYPOTHETICAL_GAMES))
-    dp = dp_for_fraction(p)
+    if method.name == "fide-2024":
+        ra = Fraction(opponent_sum + HYPOTHETICAL_GAMES * HYPOTHETICAL_OPPONENT, n + HYPOTHETICAL_GAMES)
+        # The two hypothetical games are draws: W + 1 points out of n + 2 games.
+        p = round_fraction_to_hundredths(wins_x100 + 100, 100 * (n + HYPOTHETICAL_GAMES))
+        dp = dp_for_fraction(p)
+    else:
+        ra = Fraction(opponent_sum, n) if n else Fraction(0)
+        p = round_fraction_to_hundredths(wins_x100, 100 * n) if n else 0
+        if method.name == "fixed":
+            ra, dp = Fraction(method.start_rating or 0), 0
+        elif 2 * wins_x100 >= 100 * n:
+            # Half points above 50 %: (W − n/2) / ½ = 2W − n, with W in hundredths.
+            dp = POINTS_PER_HALF_POINT_2022 * (2 * wins_x100 - 100 * n) // 100
+        else:
+            dp = dp_for_fraction(p)
 
     status: InitialStatus
     rating: int | None = None
     unrounded: Fraction | None = None
-    games_needed = max(0, MIN_GAMES_FOR_RATING - n)
+    games_needed = max(0, method.min_games - n)
     if games_needed > 0:
         status = "too_few_games"
     else:
         unrounded = ra + dp
-        ru = min(round_half_away_from_zero(unrounded.numerator, unrounded.denominator), INITIAL_RATING_CAP)
-        if ru < FLOOR:
+        ru = round_half_away_from_zero(unrounded.numerator, unrounded.denominator)
+        if method.max_rating is not None:
+            ru = min(ru, method.max_rating)
+        if ru < floor:
             status = "below_floor"
         else:
             status, rating = "rated", ru

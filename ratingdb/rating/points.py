@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Final
+import math
+from fractions import Fraction
+from typing import Final, Literal
 
 from .errors import RulesError
+
+Rounding = Literal["half_away", "down", "up"]
+ROUNDINGS: Final[tuple[Rounding, ...]] = ("half_away", "down", "up")
 
 # Scores and expected scores are integers in hundredths: a win is 100, PD 0.36 is 36. PD has two
 # decimals in table 8.1.2, so every sum and every K × Σ dR is an exact integer; floats are not.
@@ -44,3 +49,20 @@ def round_fraction_to_hundredths(numerator: int, denominator: int) -> int:
     unrated player's pool, which the table 8.1.1 lookup needs rounded to two decimals.
     """
     return round_half_away_from_zero(100 * numerator, denominator)
+
+
+def round_with(numerator: int, denominator: int, rounding: Rounding) -> int:
+    """numerator/denominator to a whole number as a rule set says (§8.3.4 is "half_away").
+
+    "half_away" is §8.3.4's nearest whole number with .5 away from zero; "down" and "up" round toward
+    minus and plus infinity, for federations (and one-off adjustments, spec §10) that truncate.
+    """
+    if rounding == "half_away":
+        return round_half_away_from_zero(numerator, denominator)
+    if denominator == 0:
+        raise RulesError("cannot round a fraction with denominator 0")
+    if rounding == "down":
+        return math.floor(Fraction(numerator, denominator))
+    if rounding == "up":
+        return math.ceil(Fraction(numerator, denominator))
+    raise RulesError(f"unknown rounding {rounding!r}: expected half_away, down or up")

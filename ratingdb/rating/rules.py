@@ -1,30 +1,54 @@
-"""Rule sets by period: the 400-point cap (§8.3.1), rapid/blitz exclusion; imports only the stdlib."""
+"""A rule set and its per-game rules: the cap (§8.3.1), rapid/blitz exclusion; imports only the stdlib."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
-from .errors import RulesError
-from .periods import Period, RatingType, check_rating_type
+from .flags import FLOOR
+from .initial import FIDE_2024_INITIAL, InitialMethod
+from .kfactor import FIDE_K_RULES, KRule
+from .periods import Period
+from .points import Rounding
+from .tables import expected_score, expected_score_logistic_hundredths
+
+ExpectedScoreMethod = Literal["table", "logistic"]
+BelowFloor = Literal["unrated", "floor"]
+
+CAP: Final = 400
+MAX_K_TIMES_GAMES: Final = 700
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """The rules of §8.3.1 (and the rapid/blitz 600/2600 exclusion) in force for a span of periods."""
+    """Everything the rating rules need for one rating type over a span of periods (spec §4–§8, §12).
+
+    The first eight fields are the §8.3.1 cap and the rapid/blitz 600/2600 exclusion; the rest default
+    to FIDE's current rules, so a rule set states only where it differs. FIDE's sets are read from the
+    TOML files shipped in ratingdb/rating/fide/ (see `ratingdb.rating.rulefile`).
+    """
 
     name: str
-    rating_type: RatingType
+    rating_type: str  # standard, rapid, blitz, or a federation's own type such as "national"
     effective_from: Period | None  # None: open start
     effective_to: Period | None  # inclusive; None: open end
     cap: int | None  # 400, or None for no cap
     cap_exempt_from: int | None  # a player rated >= this uses the real difference
     exclusion_difference: int | None  # a game is not rated if |difference| >= this ...
     exclusion_above: int | None  # ... and at least one player is rated strictly above this
+    # FIDE 2022–2024: the cap helps only the higher-rated player, in one game per tournament (§12).
+    one_upgrade_per_tournament: bool = False
+    expected: ExpectedScoreMethod = "table"  # table 8.1.2, or the logistic curve in hundredths
+    floor: int = FLOOR  # §7.2.1
+    below_floor: BelowFloor = "unrated"  # §7.2.1 shows the player unrated; "floor" keeps them at it
+    k_rules: tuple[KRule, ...] = FIDE_K_RULES  # §8.3.3, tried in order
+    k_times_games_max: int | None = MAX_K_TIMES_GAMES  # the 700 rule, or None
+    initial: InitialMethod = FIDE_2024_INITIAL  # §8.2
+    rounding: Rounding = "half_away"  # §8.3.4
 
-    def covers(self, rating_type: RatingType, period: Period) -> bool:
+    def covers(self, rating_type: str, period: Period) -> bool:
         """Whether this rule set applies to `rating_type` in `period` (§8.3.1 effective periods)."""
         if rating_type != self.rating_type:
             return False
@@ -42,69 +66,43 @@ def without_cap(rules: RuleSet) -> RuleSet:
     return rules.without_cap()
 
 
-CAP: Final = 400
-_MARCH_2024: Final = Period(2024, 3)
-_DECEMBER_2024: Final = Period(2024, 12)
-_OCTOBER_2025: Final = Period(2025, 10)
+def expected_score_under(d: int, rules: RuleSet) -> int:
+    """PD in hundredths for a capped D: table 8.1.2 (§8.1.2), or the logistic curve if the set says so."""
+    return expected_score_logistic_hundredths(d) if rules.expected == "logistic" else expected_score(d)
 
 
-def _rule_set(
-    name: str,
-    rating_type: RatingType,
-    effective_from: Period | None,
-    effective_to: Period | None,
-    *,
-    cap_exempt_from: int | None = None,
-    exclusion: tuple[int, int] | None = None,
-) -> RuleSet:
-    difference, above = exclusion if exclusion is not None else (None, None)
-    return RuleSet(name, rating_type, effective_from, effective_to, CAP, cap_exempt_from, difference, above)
-
-
-RULE_SETS: Final[tuple[RuleSet, ...]] = (
-    # Standard 2024-03 … 2025-09: a difference above 400 counts as 400 for every player.
-    _rule_set("standard-2024-03", "standard", _MARCH_2024, _OCTOBER_2025.shift(-1)),
-    # Standard from 2025-10: the cap only for players rated below 2650, judged on the rated player.
-    _rule_set("standard-2025-10", "standard", _OCTOBER_2025, None, cap_exempt_from=2650),
-    # Rapid and blitz: the cap for everyone; from 1 December 2024 also the 600/2600 exclusion.
-    _rule_set("rapid-2024-03", "rapid", _MARCH_2024, _DECEMBER_2024.shift(-1)),
-    _rule_set("rapid-2024-12", "rapid", _DECEMBER_2024, None, exclusion=(600, 2600)),
-    _rule_set("blitz-2024-03", "blitz", _MARCH_2024, _DECEMBER_2024.shift(-1)),
-    _rule_set("blitz-2024-12", "blitz", _DECEMBER_2024, None, exclusion=(600, 2600)),
-)
-
-
-def rule_set_for(
-    rating_type: RatingType, period: Period, rule_sets: Sequence[RuleSet] = RULE_SETS
-) -> RuleSet:
-    """The rule set (§8.3.1) in force for `rating_type` when closing `period`.
-
-    The rules are chosen by the period being closed, so history is re-rated by the rules of its time.
-    The built-in sets start with the regulations applied from 1 March 2024; earlier periods raise
-    RulesError unless the caller passes `rule_sets` covering them.
-    """
-    check_rating_type(rating_type)
-    matches = [rules for rules in rule_sets if rules.covers(rating_type, period)]
-    if not matches:
-        raise RulesError(f"no {rating_type} rule set covers period {period}")
-    if len(matches) > 1:
-        names = ", ".join(rules.name for rules in matches)
-        raise RulesError(f"{len(matches)} {rating_type} rule sets cover period {period}: {names}")
-    return matches[0]
-
-
-def capped_difference(own: int, opponent: int, rules: RuleSet) -> int:
+def capped_difference(own: int, opponent: int, rules: RuleSet, *, upgrade: bool = True) -> int:
     """D = own − opponent, with a difference above the cap counted as the cap (§8.3.1).
 
     The exemption is judged on the rated player's own rating: under standard-2025-10 a 2813 player
     uses D = 413 against a 2400 player, while the 2400 player uses −400.
+    Under a one-upgrade rule set (FIDE 2022–2024) only the higher-rated player is capped, and only in
+    the game `tournament_differences` chooses (`upgrade`); a game taken alone is that game.
     """
     d = own - opponent
     if rules.cap is None:
         return d
     if rules.cap_exempt_from is not None and own >= rules.cap_exempt_from:
         return d
+    if rules.one_upgrade_per_tournament:
+        return rules.cap if upgrade and d > rules.cap else d
     return max(-rules.cap, min(rules.cap, d))
+
+
+def upgraded_games(differences: Sequence[tuple[int, object]], rules: RuleSet) -> set[int]:
+    """Indexes of the games whose D the cap may change (§8.3.1; spec §12 for one upgrade per tournament).
+
+    `differences` are (own − opponent, event) per game. Normally every game; under a one-upgrade rule
+    set only, per event, the first game with the greatest D above the cap: "a player may benefit from
+    only one upgrade under this rule, for the game in which the rating difference is greatest".
+    """
+    if not rules.one_upgrade_per_tournament or rules.cap is None:
+        return set(range(len(differences)))
+    best: dict[object, int] = {}
+    for index, (d, event) in enumerate(differences):
+        if d > rules.cap and (event not in best or d > differences[best[event]][0]):
+            best[event] = index
+    return set(best.values())
 
 
 def excluded_by_difference(rating_a: int, rating_b: int, rules: RuleSet) -> bool:

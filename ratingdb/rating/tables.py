@@ -58,6 +58,14 @@ def expected_score_logistic(d: int | float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, -d / 400.0))
 
 
+def expected_score_logistic_hundredths(d: int) -> int:
+    """The logistic curve (an alternative to table §8.1.2) in hundredths, .005 up, for rule sets that use it.
+
+    Rounded so that every sum stays exact; |D| ≥ 920 gives 100 or 0, as |D| > 735 does in the table.
+    """
+    return math.floor(100 * expected_score_logistic(d) + 0.5)
+
+
 def dp_for_fraction(p: int) -> int:
     """Rating difference dp for a fraction p in hundredths, 0..100 (table §8.1.1); p < 50 → −dp(100 − p)."""
     if not 0 <= p <= 100:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from ratingdb.errors import ConfigError
 from ratingdb.reports.lists import HistoryLine
@@ -36,8 +36,13 @@ def k_changes(history: Sequence[HistoryLine]) -> list[tuple[HistoryLine, int]]:
     return changes
 
 
-def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) -> None:
-    """Plot the ratings of `history` to `path` (.png or .svg); unrated lists leave a gap in the line."""
+def write_history_chart(
+    history: Sequence[HistoryLine], path: Path, title: str, *, file: BinaryIO | None = None
+) -> None:
+    """Plot the ratings of `history` to `path` (.png or .svg), or to `file` in that format.
+
+    Unrated lists leave a gap in the line.
+    """
     suffix = path.suffix.lower()
     if suffix not in CHART_FORMATS:
         raise ConfigError(f"{path}: a chart is written as .png or .svg")
@@ -91,8 +96,8 @@ def write_history_chart(history: Sequence[HistoryLine], path: Path, title: str) 
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("list date")
     ax.set_ylabel("rating")
-    ax.set_title(title)
+    ax.set_title(title, parse_math=False)  # a name is text, never $mathtext$
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best")
     metadata = {"Date": None} if suffix == ".svg" else {"Software": "ratingdb"}
-    fig.savefig(path, format=suffix[1:], metadata=metadata)
+    fig.savefig(path if file is None else file, format=suffix[1:], metadata=metadata)

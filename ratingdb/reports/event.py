@@ -67,6 +67,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
             RatingList.rating_type == event.rating_type,
             RatingList.period == event.period,
             RatingList.origin == "computed",
+            RatingList.is_current.is_(True),
         )
     ).one_or_none()
     records: dict[int, CalcEvent] = {}

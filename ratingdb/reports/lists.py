@@ -126,7 +126,7 @@ def player_history(session: Session, player: Player, rating_type: str | None = N
             ListEntry.flag,
         )
         .join(RatingList, RatingList.id == ListEntry.list_id)
-        .where(ListEntry.player_id == player.id)
+        .where(ListEntry.player_id == player.id, RatingList.is_current.is_(True))
         .order_by(RatingList.rating_type, RatingList.list_date)
     )
     if rating_type is not None:

@@ -42,7 +42,11 @@ def player_state(session: Session, fide_id: int, rating_type: str) -> PlayerStat
     row = session.execute(
         select(ListEntry, RatingList.list_date)
         .join(RatingList, ListEntry.list_id == RatingList.id)
-        .where(ListEntry.player_id == player.id, RatingList.rating_type == rating_type)
+        .where(
+            ListEntry.player_id == player.id,
+            RatingList.rating_type == rating_type,
+            RatingList.is_current.is_(True),
+        )
         .order_by(RatingList.list_date.desc())
         .limit(1)
     ).first()

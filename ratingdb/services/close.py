@@ -26,28 +26,31 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
-from ratingdb.models import AuditEntry, Event, RatingList
+from ratingdb.models import Event, RatingList
 from ratingdb.rating import (
-    EXPECTED_SCORE_MAX_DIFFERENCE,
-    POOL_WINDOW_MONTHS,
     Adjustment,
     Period,
     PoolGame,
+    RulesError,
     RuleSet,
     activity_flag,
     adjust_rating,
     below_floor,
     excluded_by_difference,
-    expected_score,
+    expected_score_under,
     initial_rating,
     is_active,
     k_after_700_rule,
     k_factor,
     round_half_away_from_zero,
+    round_with,
     rule_set_for,
+    upgraded_games,
 )
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
-from ratingdb.services.lists import latest_list, list_on, lock_periods
+from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods
+from ratingdb.services.lists import new_list as new_list_for
+from ratingdb.services.versions import record_change, seal
 
 SCORE = {"1": 100, "=": 50, "0": 0}
 Progress = Callable[[str], None]
@@ -78,7 +81,9 @@ class CloseSummary:
     already_closed: bool = False
     existing_origin: str | None = None
     list_id: int | None = None
+    version: int = 1  # the list's version: above 1 after a reopen (docs/versioning.md)
     rules: str | None = None
+    floor: int | None = None  # the rule set's floor (§7.2.1)
     events: int = 0
     late_events: list[str] = field(default_factory=list)
     games_rated: int = 0
@@ -111,31 +116,42 @@ class BatchRater:
     """Period changes of many players under one rule set, with PD from a lookup array (§8.3.1–§8.3.4).
 
     Equal to `ratingdb.rating.rating_change` game for game (tests/unit/test_close_batch.py): the table
-    is filled from `expected_score` itself for every capped D in −736…736 (beyond ±735 PD is 1.00 or
-    0.00), so the rules stay in ratingdb.rating and only the per-game objects are saved.
+    is filled from the rule set's own expected score for every capped D until PD reaches 1.00 (beyond
+    ±735 with table 8.1.2), so the rules stay in ratingdb.rating and only the per-game objects are saved.
     """
 
     def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
         self.cap = rules.cap
         self.cap_exempt_from = rules.cap_exempt_from
-        self.span = EXPECTED_SCORE_MAX_DIFFERENCE + 1
-        self.pd = [expected_score(d) for d in range(-self.span, self.span + 1)]
+        span = 1
+        while expected_score_under(span, rules) < 100:
+            span += 1
+        self.span = span
+        self.pd = [expected_score_under(d, rules) for d in range(-self.span, self.span + 1)]
 
     def rate(self, rating: int, k: int, sides: Sequence[Side]) -> BatchChange:
         """The change of a player rated `rating` with base K `k` over all rated games of the period."""
         n = len(sides)
-        k_used = k_after_700_rule(k, n)
+        rules = self.rules
+        k_used = k_after_700_rule(k, n, rules.k_times_games_max)
         cap, exempt, span, table = self.cap, self.cap_exempt_from, self.span, self.pd
         top = 2 * span
         ds: list[int] = []
         pds: list[int] = []
         events: dict[int, list[int]] = {}
         score_total = sum_dr = 0
-        for _game, event, _opponent, own, opponent, score in sides:
+        one_upgrade = rules.one_upgrade_per_tournament
+        if one_upgrade:  # FIDE 2022–2024: one capped game per event, the higher-rated side's only
+            upgraded = upgraded_games([(side[3] - side[4], side[1]) for side in sides], rules)
+        for index, (_game, event, _opponent, own, opponent, score) in enumerate(sides):
             d = own - opponent
             # §8.3.1: the cap, unless the rated player's own rating (for this event) is exempt.
             if cap is not None and (exempt is None or own < exempt):
-                if d > cap:
+                if one_upgrade:
+                    if d > cap and index in upgraded:
+                        d = cap
+                elif d > cap:
                     d = cap
                 elif d < -cap:
                     d = -cap
@@ -155,7 +171,7 @@ class BatchRater:
                 sums[3] += dr
                 sums[5] += opponent
         k_sum_dr = k_used * sum_dr
-        change = round_half_away_from_zero(k_sum_dr, 100)
+        change = round_with(k_sum_dr, 100, rules.rounding)
         return BatchChange(
             k_used, n, score_total, sum_dr, k_sum_dr, change, rating + change, ds, pds, list(events.values())
         )
@@ -218,8 +234,8 @@ def close_period(
     if in_force is None:
         raise MissingList(_missing_list_message(session, rating_type, period))
 
-    rules = rule_set_for(rating_type, period)  # type: ignore[arg-type]
-    summary.rules = rules.name
+    rules = rule_set_for(rating_type, period)
+    summary.rules, summary.floor = rules.name, rules.floor
     driver = Driver(session)
     try:
         return _publish(session, driver, period, rating_type, in_force, rules, summary, say, adjustment)
@@ -249,12 +265,14 @@ def _publish(
     )
     _add_newcomers(driver, entries, set(pool_sides) | set(substitutes))
 
-    new_list = RatingList(
-        rating_type=rating_type, list_date=list_date, origin="computed", period=str(period), rules=rules.name
+    change = record_change(
+        session, "close-period", f"closed {rating_type} period {period}: list {list_date.isoformat()}"
     )
-    session.add(new_list)
-    session.flush()
+    new_list = new_list_for(
+        session, rating_type, list_date, change, origin="computed", period=str(period), rules=rules.name
+    )
     list_id = new_list.id
+    summary.version = new_list.version
     summary.list_id = list_id
 
     say(f"rating {len(rated_sides)} rated players")
@@ -267,7 +285,7 @@ def _publish(
     toward_total: dict[int, int] = {}
     rater = BatchRater(rules)
     next_period = str(period.shift(1))
-    k_on = _KCache(in_force.list_date)
+    k_on = _KCache(in_force.list_date, rules)
     for player_id in sorted(rated_sides):
         sides = rated_sides[player_id]
         entry = entries[player_id]
@@ -283,11 +301,16 @@ def _publish(
         new_rating: int | None = result.new_rating
         pool_from = entry[_POOL_FROM]
         note = None
-        if below_floor(result.new_rating):
-            new_rating, pool_from = None, next_period
-            note = (
-                f"new rating {result.new_rating} is below the floor of 1400 (§7.2.1): unrated on the new list"
-            )
+        if below_floor(result.new_rating, rules.floor):
+            if rules.below_floor == "floor":
+                new_rating = rules.floor
+                note = f"new rating {result.new_rating} is below the floor of {rules.floor}: kept at it"
+            else:
+                new_rating, pool_from = None, next_period
+                note = (
+                    f"new rating {result.new_rating} is below the floor of {rules.floor} (§7.2.1): "
+                    "unrated on the new list"
+                )
         if substitute_note:
             note = substitute_note if note is None else f"{substitute_note}; {note}"
         new_state[player_id] = (new_rating, result.n, pool_from)
@@ -330,19 +353,28 @@ def _publish(
         ]
         # §8.2.1 judges the player's first event; after a drop below the floor the pool starts again
         # without it (Reading in the README).
-        pooled = initial_rating(earlier + pooled_now, period, first_event_rule=entry[_POOL_FROM] is None)
+        pooled = initial_rating(
+            earlier + pooled_now,
+            period,
+            first_event_rule=entry[_POOL_FROM] is None,
+            method=rules.initial,
+            floor=rules.floor,
+        )
         rated = pooled.status == "rated"
         new_state[player_id] = (pooled.rating if rated else None, len(results), entry[_POOL_FROM])
         toward_total[player_id] = pooled.n if rated else 0
         note = {
             "rated": f"first rating from {pooled.n} pooled games (§8.2)",
             "too_few_games": f"{pooled.n} games in the pool, {pooled.games_needed} more needed (§8.2.2)",
-            "below_floor": f"the pool gives {_whole(pooled.unrounded)}, below 1400: stays unrated (§7.2.1)",
+            "below_floor": (
+                f"the pool gives {_whole(pooled.unrounded)}, below {rules.floor}: stays unrated (§7.2.1)"
+            ),
         }[pooled.status]
         if pooled.dropped_first_event:
             note += "; first event scored zero and is disregarded (§8.2.1)"
         if aged := pooled.dropped_old_games:
-            note += f"; {aged} game{'s' * (aged > 1)} older than {POOL_WINDOW_MONTHS} months dropped (§7.1.4)"
+            window = rules.initial.window_months
+            note += f"; {aged} game{'s' * (aged > 1)} older than {window} months dropped (§7.1.4)"
         player_rows.append(
             (list_id, player_id, "initial" if rated else "pool", None, None, None, pooled.n, pooled.wins_x100,
              None, None, None, pooled.opponent_sum, pooled.p, pooled.dp, pooled.rating, note)
@@ -381,7 +413,7 @@ def _publish(
 
     say("writing the new list")
     entry_rows = driver.buffer("list_entry", LIST_ENTRY_COLUMNS)
-    k_new = _KCache(list_date)
+    k_new = _KCache(list_date, _rules_of_list(rating_type, period.shift(1), rules))
     flags: dict[tuple[str | None, bool], str | None] = {}
     closed = str(period)
     changes: list[tuple[int, int | None, int | None, int]] = []  # (player, old, new, games) for the summary
@@ -424,25 +456,42 @@ def _publish(
             f"({adjustment.threshold} − R), rounding {adjustment.rounding}; "
             f"{summary.adjusted} ratings changed"
         )
-        session.add(AuditEntry(action="adjust-list", detail=detail))
+        record_change(session, "adjust-list", detail)
         summary.notes.append(detail)
+    seal(session, new_list)
     _summarise(driver, summary, changes)
     summary.players_on_list = len(entries)
     return summary
 
 
+def _rules_of_list(rating_type: str, served: Period, closing: RuleSet) -> RuleSet:
+    """The rule set whose K table sets K on the list used in period `served` (its own, if one covers it).
+
+    K on a list is the K used in the period that list is in force (§8.3.3), so the list published on
+    1 October 2022 takes the K of the rules from October 2022 (spec §12), not of the period closed.
+    """
+    if closing.covers(rating_type, served):
+        return closing
+    try:
+        return rule_set_for(rating_type, served)
+    except RulesError:
+        return closing
+
+
 class _KCache:
     """K on a list (§8.3.3) by `k_factor`, remembered per distinct input: a million players share a few."""
 
-    def __init__(self, list_date: dt.date) -> None:
+    def __init__(self, list_date: dt.date, rules: RuleSet) -> None:
         self.list_date = list_date
+        self.k_rules = rules.k_rules
+        # Only "fewer than N games" matters to the K rules, so every total from N up shares one key.
+        self.games_cap = max((r.fewer_games_than or 0 for r in rules.k_rules), default=0)
         self.known: dict[tuple[bool, bool, int | None, int], int] = {}
 
     def __call__(
         self, reached_2400: bool, reached_2300: bool, birth_year: int | None, games_total: int
     ) -> int:
-        # Only "fewer than 30 games" matters to §8.3.3, so every total from 30 up shares one key.
-        key = (bool(reached_2400), bool(reached_2300), birth_year, min(games_total, 30))
+        key = (bool(reached_2400), bool(reached_2300), birth_year, min(games_total, self.games_cap))
         k = self.known.get(key)
         if k is None:
             k = self.known[key] = k_factor(
@@ -451,6 +500,7 @@ class _KCache:
                 birth_year=birth_year,
                 games_total=key[3],
                 list_date=self.list_date,
+                rules=self.k_rules,
             ).k
         return k
 
@@ -519,7 +569,7 @@ def _load_events(
     lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
     for kind, list_date, list_id in session.execute(
         select(RatingList.rating_type, RatingList.list_date, RatingList.id)
-        .where(RatingList.rating_type.in_({rating_type, "standard"}))
+        .where(RatingList.rating_type.in_({rating_type, "standard"}), CURRENT)
         .order_by(RatingList.list_date)
     ):
         lists[kind].append((list_date, list_id))
@@ -662,7 +712,7 @@ def _pool_history(
             "SELECT c.player_id, c.opponent_rating, c.score_x100, l.period, e.id, e.start_date "
             "FROM calc_game c JOIN rating_list l ON l.id = c.list_id JOIN event e ON e.id = c.event_id "
             f"WHERE c.player_id IN ({marks}) AND c.kind = 'pool' AND l.rating_type = ? "
-            "AND l.period < ?",
+            "AND l.is_current = TRUE AND l.period < ?",
             [*chunk, rating_type, str(period)],
         )
         for player_id, opponent, score, game_period, event_id, start in rows:

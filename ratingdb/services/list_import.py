@@ -19,7 +19,8 @@ from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import RatingList
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
-from ratingdb.services.lists import list_on
+from ratingdb.services.lists import list_on, new_list
+from ratingdb.services.versions import record_change, seal
 
 BATCH = 20_000
 PLAYER_FIELDS = ("name", "federation", "sex", "title", "birth_year")
@@ -56,10 +57,11 @@ def import_list(
                 f"a {rating_type} list dated {list_date.isoformat()} already exists ({existing.origin}"
                 f"{', from ' + existing.source if existing.source else ''}); published lists never change"
             )
-        lst = RatingList(rating_type=rating_type, list_date=list_date, origin="imported", source=source)
-        session.add(lst)
-        lists[rating_type] = lst
-    session.flush()
+        detail = f"imported the {rating_type} list dated {list_date.isoformat()} from {source}"
+        change = record_change(session, "import-list", detail)
+        lists[rating_type] = new_list(
+            session, rating_type, list_date, change, origin="imported", source=source
+        )
     summary.lists = {t: lst.id for t, lst in lists.items()}
     summary.entries = dict.fromkeys(rating_types, 0)
     summary.rated = dict.fromkeys(rating_types, 0)
@@ -84,6 +86,8 @@ def import_list(
                 progress(done)
     finally:
         driver.restore()
+    for lst in lists.values():
+        seal(session, lst)
     return summary
 
 

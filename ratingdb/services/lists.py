@@ -8,20 +8,68 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, PeriodAlreadyClosed
-from ratingdb.models import RatingList
+from ratingdb.models import AuditEntry, RatingList
 from ratingdb.rating import Period
+from ratingdb.services.versions import next_list_version
+
+CURRENT = RatingList.is_current.is_(True)
 
 
 def list_on(session: Session, rating_type: str, list_date: dt.date) -> RatingList | None:
-    """The list of `rating_type` dated exactly `list_date`, if any."""
+    """The current list of `rating_type` dated exactly `list_date`, if any (withdrawn versions aside)."""
     return session.scalars(
-        select(RatingList).where(RatingList.rating_type == rating_type, RatingList.list_date == list_date)
+        select(RatingList).where(
+            RatingList.rating_type == rating_type, RatingList.list_date == list_date, CURRENT
+        )
     ).one_or_none()
 
 
+def list_version(session: Session, rating_type: str, list_date: dt.date, version: int) -> RatingList | None:
+    """One version of the list of (type, date), current or withdrawn."""
+    return session.scalars(
+        select(RatingList).where(
+            RatingList.rating_type == rating_type,
+            RatingList.list_date == list_date,
+            RatingList.version == version,
+        )
+    ).one_or_none()
+
+
+def new_list(
+    session: Session,
+    rating_type: str,
+    list_date: dt.date,
+    change: AuditEntry,
+    *,
+    origin: str,
+    period: str | None = None,
+    source: str | None = None,
+    rules: str | None = None,
+) -> RatingList:
+    """A new, unsealed current list: the next version of (type, date), created by `change`.
+
+    The caller writes its rows and then seals it (services.versions.seal) in the same transaction.
+    """
+    lst = RatingList(
+        rating_type=rating_type,
+        list_date=list_date,
+        origin=origin,
+        period=period,
+        source=source,
+        rules=rules,
+        version=next_list_version(session, rating_type, list_date),
+        is_current=True,
+        created_by=change.id,
+        sealed=False,
+    )
+    session.add(lst)
+    session.flush()
+    return lst
+
+
 def latest_list(session: Session, rating_type: str, on_or_before: dt.date | None = None) -> RatingList | None:
-    """The newest list of `rating_type` (dated on or before `on_or_before` when given)."""
-    query = select(RatingList).where(RatingList.rating_type == rating_type)
+    """The newest current list of `rating_type` (dated on or before `on_or_before` when given)."""
+    query = select(RatingList).where(RatingList.rating_type == rating_type, CURRENT)
     if on_or_before is not None:
         query = query.where(RatingList.list_date <= on_or_before)
     return session.scalars(query.order_by(RatingList.list_date.desc()).limit(1)).one_or_none()
@@ -30,7 +78,7 @@ def latest_list(session: Session, rating_type: str, on_or_before: dt.date | None
 def earliest_list(session: Session, rating_type: str) -> RatingList | None:
     return session.scalars(
         select(RatingList)
-        .where(RatingList.rating_type == rating_type)
+        .where(RatingList.rating_type == rating_type, CURRENT)
         .order_by(RatingList.list_date)
         .limit(1)
     ).one_or_none()
@@ -43,7 +91,7 @@ def require_list(session: Session, rating_type: str, list_date: dt.date) -> Rati
         return found
     dates = session.scalars(
         select(RatingList.list_date)
-        .where(RatingList.rating_type == rating_type)
+        .where(RatingList.rating_type == rating_type, CURRENT)
         .order_by(RatingList.list_date)
     ).all()
     known = ", ".join(d.isoformat() for d in dates[-6:]) if dates else "none"
@@ -66,7 +114,7 @@ def lock_periods(session: Session, rating_type: str) -> None:
 
 
 def is_closed(session: Session, rating_type: str, period: Period) -> bool:
-    """A period is closed once the list it publishes exists (computed here or imported)."""
+    """A period is closed while the list it publishes exists as a current version (computed or imported)."""
     return list_on(session, rating_type, period.published_list_date) is not None
 
 

@@ -157,7 +157,9 @@ def test_a_close_can_apply_an_audited_one_off_adjustment(db_url: str, tmp_path: 
     assert history[-1] == "standard,2025-11-01,computed,1760,160,0,20,"
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        action, detail = conn.execute(text("SELECT action, detail FROM audit_log")).one()
+        action, detail = conn.execute(
+            text("SELECT action, detail FROM audit_log WHERE action = 'adjust-list'")
+        ).one()
     engine.dispose()
     assert action == "adjust-list"
     assert detail.endswith("raised by 2/5 × (2000 − R), rounding half_away; 1 ratings changed")

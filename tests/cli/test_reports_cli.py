@@ -212,10 +212,11 @@ def test_report_diff_as_csv(club_url: str) -> None:
         'changed,300004,,"Dove, Dana",1900,1920,20,',
         'changed,300002,,"Birch, Bea",2000,1998,-2,',
         'changed,300001,,"Ash, Adam",2200,2185,-15,',
-        "histogram,,,-20..-11,-20,-11,,1",
-        "histogram,,,-10..-1,-10,-1,,1",
-        "histogram,,,+1..+10,1,10,,0",
-        "histogram,,,+11..+20,11,20,,1",
+        # A label starting with "-" or "+" is a formula to a spreadsheet: it gets an apostrophe.
+        "histogram,,,'-20..-11,-20,-11,,1",
+        "histogram,,,'-10..-1,-10,-1,,1",
+        "histogram,,,'+1..+10,1,10,,0",
+        "histogram,,,'+11..+20,11,20,,1",
     ]
 
 

@@ -24,6 +24,7 @@ from ratingdb.rating import (
     period_for_event,
     rating_change,
     round_half_away_from_zero,
+    rule_set_for,
 )
 
 # Real ratings stay well below 3050. Up to there the 2650 exemption never meets a difference
@@ -31,6 +32,9 @@ from ratingdb.rating import (
 ratings = st.integers(min_value=1000, max_value=3050)
 scores = st.sampled_from([0, 50, 100])
 rule_sets = st.sampled_from(RULE_SETS)
+# The 2022–2024 sets cap one game per tournament, and only for the higher-rated player (spec §12), so
+# per-game symmetry and "splitting into events changes nothing" hold only for the sets capping per game.
+per_game_rule_sets = st.sampled_from([rules for rules in RULE_SETS if not rules.one_upgrade_per_tournament])
 k_values = st.sampled_from([10, 20, 40]) | st.integers(min_value=1, max_value=60)
 games = st.builds(RatedGame, ratings, ratings, scores, st.integers(min_value=1, max_value=5))
 game_lists = st.lists(games, max_size=60)
@@ -40,7 +44,7 @@ def _exempt(rating: int, rules: RuleSet) -> bool:
     return rules.cap_exempt_from is not None and rating >= rules.cap_exempt_from
 
 
-@given(ratings, ratings, rule_sets)
+@given(ratings, ratings, per_game_rule_sets)
 def test_both_sides_expected_scores_sum_to_one_when_neither_or_both_are_capped(
     a: int, b: int, rules: RuleSet
 ) -> None:
@@ -67,13 +71,30 @@ def test_expected_score_never_decreases_as_own_rating_rises(
     )
 
 
-@given(ratings, ratings, rule_sets)
+@given(ratings, ratings, per_game_rule_sets)
 def test_the_cap_is_honoured_for_every_player_it_applies_to(own: int, opponent: int, rules: RuleSet) -> None:
     d = capped_difference(own, opponent, rules)
     if rules.cap is not None and not _exempt(own, rules):
         assert abs(d) <= rules.cap
     else:
         assert d == own - opponent
+
+
+@given(ratings, k_values, game_lists)
+def test_one_upgrade_caps_at_most_one_game_per_event_the_greatest_difference_and_never_the_lower_side(
+    rating: int, k: int, played: list[RatedGame]
+) -> None:
+    rules = rule_set_for("standard", Period(2023, 6))
+    result = rating_change(rating, k, played, rules)
+    capped: dict[object, list[int]] = {}
+    for game, line in zip(played, result.games, strict=True):
+        real = game.own_rating - game.opponent_rating
+        if line.d != real:
+            assert line.d == 400 < real  # only the higher-rated side, counted as 400
+            capped.setdefault(game.event, []).append(real)
+    for event, differences in capped.items():
+        assert len(differences) == 1
+        assert differences[0] == max(g.own_rating - g.opponent_rating for g in played if g.event == event)
 
 
 @given(ratings, k_values, game_lists, rule_sets, st.randoms(use_true_random=False))
@@ -101,7 +122,7 @@ def test_the_unrounded_change_is_at_most_k_times_n(
     assert sum(event.k_sum_dr for event in result.events) == result.k_sum_dr
 
 
-@given(ratings, k_values, game_lists, rule_sets)
+@given(ratings, k_values, game_lists, per_game_rule_sets)
 def test_how_games_are_split_into_events_does_not_change_the_result(
     rating: int, k: int, played: list[RatedGame], rules: RuleSet
 ) -> None:
@@ -115,7 +136,7 @@ def test_the_opponents_side_of_the_same_games_changes_by_exactly_the_opposite_am
 ) -> None:
     # With the cap for every player (standard 2024-03) each game is zero-sum: dR(opp) = −dR(own),
     # so the mirrored period has −K × Σ dR and, rounding half away from zero, exactly −change.
-    rules = RULE_SETS[0]
+    rules = rule_set_for("standard", Period(2024, 3))
     mirrored = [RatedGame(g.opponent_rating, g.own_rating, 100 - g.score, g.event) for g in played]
     own, other = rating_change(rating, k, played, rules), rating_change(rating, k, mirrored, rules)
     assert other.k_sum_dr == -own.k_sum_dr

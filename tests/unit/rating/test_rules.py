@@ -29,6 +29,11 @@ STANDARD_2024 = rule_set_for("standard", Period(2025, 9))
         ("rapid", Period(2024, 12), "rapid-2024-12"),
         ("blitz", Period(2024, 11), "blitz-2024-03"),
         ("blitz", Period(2026, 5), "blitz-2024-12"),
+        ("standard", Period(2022, 1), "standard-2022-01"),
+        ("standard", Period(2024, 2), "standard-2022-01"),
+        ("rapid", Period(2022, 9), "rapid-2022-01"),
+        ("rapid", Period(2022, 10), "rapid-2022-10"),
+        ("blitz", Period(2024, 2), "blitz-2022-10"),
     ],
 )
 def test_the_rule_set_is_chosen_by_rating_type_and_the_period_closed(
@@ -37,17 +42,17 @@ def test_the_rule_set_is_chosen_by_rating_type_and_the_period_closed(
     assert rule_set_for(rating_type, period).name == name  # type: ignore[arg-type]
 
 
-def test_every_rating_type_has_exactly_one_rule_set_for_every_period_since_march_2024() -> None:
-    period = Period(2024, 3)
+def test_every_rating_type_has_exactly_one_rule_set_for_every_period_since_january_2022() -> None:
+    period = Period(2022, 1)
     while period <= Period(2027, 12):
         for rating_type in RATING_TYPES:
             assert sum(rules.covers(rating_type, period) for rules in RULE_SETS) == 1
         period = period.shift(1)
 
 
-def test_a_period_before_the_2024_regulations_has_no_built_in_rule_set() -> None:
-    with pytest.raises(RulesError, match="no standard rule set covers period 2024-02"):
-        rule_set_for("standard", Period(2024, 2))
+def test_a_period_before_the_2022_regulations_has_no_built_in_rule_set() -> None:
+    with pytest.raises(RulesError, match="no standard rule set covers period 2021-12"):
+        rule_set_for("standard", Period(2021, 12))
 
 
 def test_a_federation_can_supply_its_own_rule_sets() -> None:

@@ -1,0 +1,401 @@
+"""List versions, sealed lists, ids never reused, and database guards without gaps
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-30
+
+docs/versioning.md is the design. This migration:
+- gives the audit log the officer's reason, the actor and the command line;
+- makes rating_list versioned (version, is_current TRUE/NULL, created_by, withdrawn_by) with one current
+  list per (type, date), and `sealed`: a list's rows are written while it is unsealed, then never again;
+- replaces the UPDATE/DELETE triggers of 0001 by guards that also refuse INSERT into a sealed list and
+  allow a list exactly one change, its withdrawal; TRUNCATE is refused on every guarded table;
+- makes the closed-period guard of 0004 count current lists only (withdrawing a list reopens its period);
+- stops SQLite from reusing the ids of deleted events, players, lists and audit rows (AUTOINCREMENT),
+  and from deleting a player that a list, an event or a game refers to (even with foreign keys off);
+- shows only current lists in the reporting views, and every version in the new v_list_version.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import sqlalchemy as sa
+from alembic import op
+
+from ratingdb import guards
+
+revision = "0006"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+SEALED_TABLES = ("list_entry", "calc_player", "calc_event", "calc_game")
+OLD_IMMUTABLE = ("rating_list", *SEALED_TABLES)
+CLOSED_GUARDED = (("event", "id"), ("event_player", "event_id"), ("game", "event_id"))
+NO_TRUNCATE = ("event", "event_player", "game", "player", "audit_log")
+CLOSED_MESSAGE = "the period of this event is closed (its list is published): events and games cannot change"
+AUDIT_MESSAGE = "the audit log is append-only"
+PLAYER_MESSAGE = "a player that a list, an event or a game refers to cannot be deleted"
+
+
+def _points(column: str) -> str:
+    return f"CAST({column} AS DOUBLE PRECISION) / 100"
+
+
+def _flag(column: str) -> str:
+    return f"CASE WHEN {column} THEN 1 ELSE 0 END"
+
+
+CURRENT = "l.is_current = TRUE"
+
+VIEWS = {
+    # Every entry of every current list, with the player's details.
+    "v_list_entry": f"""
+        SELECT l.rating_type, l.list_date, l.origin, l.period AS closed_period,
+               p.id AS player_id, p.fide_id, p.national_id, p.name, p.federation, p.sex, p.title,
+               p.birth_year, e.rating, e.change, e.games, e.k, e.flag, e.games_total,
+               {_flag("e.reached_2400")} AS reached_2400, {_flag("e.reached_2300")} AS reached_2300,
+               l.version AS list_version
+        FROM list_entry e
+        JOIN rating_list l ON l.id = e.list_id
+        JOIN player p ON p.id = e.player_id
+        WHERE {CURRENT}
+    """,
+    # The newest current list of each rating type.
+    "v_current_list": """
+        SELECT v.* FROM v_list_entry v
+        WHERE v.list_date = (SELECT MAX(l2.list_date) FROM rating_list l2
+                             WHERE l2.rating_type = v.rating_type AND l2.is_current = TRUE)
+    """,
+    # A player's published ratings over time, one row per current list.
+    "v_rating_history": f"""
+        SELECT p.id AS player_id, p.fide_id, p.national_id, p.name, l.rating_type, l.list_date, l.origin,
+               e.rating, e.change, e.games, e.k, e.flag
+        FROM list_entry e
+        JOIN rating_list l ON l.id = e.list_id
+        JOIN player p ON p.id = e.player_id
+        WHERE {CURRENT}
+    """,
+    # What each close of a current list did to each player it rated.
+    "v_period_change": f"""
+        SELECT l.rating_type, l.period, l.list_date, p.id AS player_id, p.fide_id, p.name,
+               c.method, c.ro, c.new_rating, c.change, c.n AS games, c.k_base, c.k AS k_used,
+               {_points("c.score_x100")} AS score, {_points("c.sum_dr_x100")} AS sum_dr,
+               {_points("c.k_sum_dr_x100")} AS k_sum_dr, c.note
+        FROM calc_player c
+        JOIN rating_list l ON l.id = c.list_id
+        JOIN player p ON p.id = c.player_id
+        WHERE {CURRENT}
+    """,
+    "v_calc_event": f"""
+        SELECT l.rating_type, l.period, l.list_date, p.id AS player_id, p.fide_id, p.name,
+               ev.id AS event_id, ev.name AS event_name, ev.start_date, ev.end_date,
+               used.list_date AS ratings_from_list, c.ro, {_points("c.rc_x100")} AS rc, c.n,
+               {_points("c.score_x100")} AS score, {_points("c.sum_dr_x100")} AS sum_dr, c.k,
+               {_points("c.k_sum_dr_x100")} AS k_sum_dr, c.note
+        FROM calc_event c
+        JOIN rating_list l ON l.id = c.list_id
+        JOIN rating_list used ON used.id = c.ratings_list_id
+        JOIN player p ON p.id = c.player_id
+        JOIN event ev ON ev.id = c.event_id
+        WHERE {CURRENT}
+    """,
+    "v_calc_game": f"""
+        SELECT l.rating_type, l.period, l.list_date, p.id AS player_id, p.fide_id, p.name,
+               c.event_id, g.round, c.game_id, c.kind, o.id AS opponent_id, o.fide_id AS opponent_fide_id,
+               o.name AS opponent_name, c.own_rating, c.opponent_rating, c.d, {_points("c.pd_x100")} AS pd,
+               {_points("c.score_x100")} AS score, {_points("c.score_x100 - c.pd_x100")} AS dr
+        FROM calc_game c
+        JOIN rating_list l ON l.id = c.list_id
+        JOIN player p ON p.id = c.player_id
+        JOIN player o ON o.id = c.opponent_id
+        JOIN game g ON g.id = c.game_id
+        WHERE {CURRENT}
+    """,
+    "v_event": f"""
+        SELECT ev.id AS event_id, ev.name, ev.city, ev.federation, ev.start_date, ev.end_date,
+               ev.rating_type, {_flag("ev.official")} AS official, ev.rounds, ev.period, ev.natural_period,
+               CASE WHEN ev.period > ev.natural_period THEN 1 ELSE 0 END AS late,
+               (SELECT COUNT(*) FROM game g WHERE g.event_id = ev.id AND g.rated = TRUE) AS rated_games,
+               ev.source_name
+        FROM event ev
+    """,
+    # Every version of every list: current or withdrawn, and who withdrew it, when and why.
+    "v_list_version": """
+        SELECT l.id AS list_id, l.rating_type, l.list_date, l.version,
+               CASE WHEN l.is_current = TRUE THEN 'current' ELSE 'withdrawn' END AS state,
+               l.origin, l.period, l.rules, l.source,
+               (SELECT COUNT(*) FROM list_entry e WHERE e.list_id = l.id) AS players,
+               l.created_at, w.created_at AS withdrawn_at, w.actor AS withdrawn_by,
+               w.reason AS withdrawn_reason
+        FROM rating_list l
+        LEFT JOIN audit_log w ON w.id = l.withdrawn_by
+    """,
+}
+
+
+def _views_of_0003() -> ModuleType:
+    path = Path(__file__).with_name("0003_reporting_views.py")
+    spec = importlib.util.spec_from_file_location("ratingdb_migration_0003", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(statements: list[str]) -> None:
+    for statement in statements:
+        op.execute(statement)
+
+
+def _drop_views(names: list[str]) -> None:
+    for name in reversed(names):
+        op.execute(f"DROP VIEW IF EXISTS {name}")
+
+
+def _create_views(views: dict[str, str]) -> None:
+    for name, sql in views.items():
+        op.execute(f"CREATE VIEW {name} AS {sql}")
+
+
+def _columns(table: str) -> list[str]:
+    return [c["name"] for c in sa.inspect(op.get_bind()).get_columns(table)]
+
+
+def _drop_old_triggers(dialect: str) -> None:
+    if dialect == "postgresql":
+        for table in OLD_IMMUTABLE:
+            op.execute(f"DROP TRIGGER trg_{table}_immutable ON {table}")
+            op.execute(f"DROP TRIGGER trg_{table}_no_truncate ON {table}")
+        op.execute("DROP FUNCTION ratingdb_refuse_change()")
+        for table, _ in CLOSED_GUARDED:
+            op.execute(f"DROP TRIGGER trg_{table}_closed_period ON {table}")
+        op.execute("DROP FUNCTION ratingdb_refuse_closed_event()")
+        return
+    for table in OLD_IMMUTABLE:
+        for action in ("update", "delete"):
+            op.execute(f"DROP TRIGGER trg_{table}_no_{action}")
+    for table, _ in CLOSED_GUARDED:
+        for action in ("insert", "update", "delete"):
+            op.execute(f"DROP TRIGGER trg_{table}_closed_{action}")
+    for action in ("update", "delete"):
+        op.execute(f"DROP TRIGGER trg_audit_log_no_{action}")
+
+
+def _closed_period_guard(dialect: str, current_only: bool) -> list[str]:
+    """The guard of 0004; with `current_only`, a withdrawn list no longer closes its period."""
+    if dialect == "postgresql":
+        current = " AND l.is_current" if current_only else ""
+        return [
+            f"""
+            CREATE FUNCTION ratingdb_refuse_closed_event() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                ids integer[];
+            BEGIN
+                IF TG_TABLE_NAME = 'event' THEN
+                    IF TG_OP <> 'DELETE' AND EXISTS (
+                        SELECT 1 FROM rating_list l WHERE l.rating_type = NEW.rating_type{current}
+                        AND l.list_date = (NEW.period || '-01')::date + interval '1 month') THEN
+                        RAISE EXCEPTION '{CLOSED_MESSAGE}';
+                    END IF;
+                    IF TG_OP <> 'INSERT' THEN
+                        ids := ARRAY[OLD.id];
+                    END IF;
+                ELSE
+                    IF TG_OP <> 'DELETE' THEN
+                        ids := ARRAY[NEW.event_id];
+                    END IF;
+                    IF TG_OP <> 'INSERT' THEN
+                        ids := ids || OLD.event_id;
+                    END IF;
+                END IF;
+                IF ids IS NOT NULL AND EXISTS (
+                    SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type{current}
+                    AND l.list_date = (e.period || '-01')::date + interval '1 month'
+                    WHERE e.id = ANY(ids)) THEN
+                    RAISE EXCEPTION '{CLOSED_MESSAGE}';
+                END IF;
+                RETURN COALESCE(NEW, OLD);
+            END
+            $$
+            """,
+            *[
+                f"CREATE TRIGGER trg_{table}_closed_period BEFORE INSERT OR UPDATE OR DELETE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION ratingdb_refuse_closed_event()"
+                for table, _ in CLOSED_GUARDED
+            ],
+        ]
+    current = " AND l.is_current = 1" if current_only else ""
+    closed = (
+        "EXISTS (SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type"
+        f"{current} AND l.list_date = date(e.period || '-01', '+1 month') WHERE e.id = {{row}}.{{column}})"
+    )
+    closed_new_event = (
+        f"EXISTS (SELECT 1 FROM rating_list l WHERE l.rating_type = NEW.rating_type{current} "
+        "AND l.list_date = date(NEW.period || '-01', '+1 month'))"
+    )
+    statements = []
+    for table, column in CLOSED_GUARDED:
+        for action in ("INSERT", "UPDATE", "DELETE"):
+            rows = {"INSERT": ["NEW"], "UPDATE": ["NEW", "OLD"], "DELETE": ["OLD"]}[action]
+            if table == "event":
+                conditions = [closed_new_event] if action != "DELETE" else []
+                if action != "INSERT":
+                    conditions.append(closed.format(row="OLD", column=column))
+            else:
+                conditions = [closed.format(row=row, column=column) for row in rows]
+            statements.append(
+                f"CREATE TRIGGER trg_{table}_closed_{action.lower()} BEFORE {action} ON {table} "
+                f"WHEN {' OR '.join(conditions)} BEGIN SELECT RAISE(ABORT, '{CLOSED_MESSAGE}'); END"
+            )
+    return statements
+
+
+def _sqlite_audit_and_player_guards() -> list[str]:
+    statements = [
+        f"CREATE TRIGGER trg_audit_log_no_{action.lower()} BEFORE {action} ON audit_log "
+        f"BEGIN SELECT RAISE(ABORT, '{AUDIT_MESSAGE}'); END"
+        for action in ("UPDATE", "DELETE")
+    ]
+    referenced = " OR ".join(
+        f"EXISTS (SELECT 1 FROM {table} WHERE {column} = OLD.id)"
+        for table, column in (
+            ("list_entry", "player_id"),
+            ("event_player", "player_id"),
+            ("game", "white_id"),
+            ("game", "black_id"),
+        )
+    )
+    statements.append(
+        f"CREATE TRIGGER trg_player_referenced BEFORE DELETE ON player WHEN {referenced} "
+        f"BEGIN SELECT RAISE(ABORT, '{PLAYER_MESSAGE}'); END"
+    )
+    return statements
+
+
+def upgrade() -> None:
+    dialect = op.get_bind().dialect.name
+    old = _views_of_0003()
+    _drop_views(list(old.VIEWS))
+    _drop_old_triggers(dialect)
+
+    autoincrement = {"sqlite_autoincrement": True}
+    with op.batch_alter_table(
+        "audit_log", recreate="always" if dialect == "sqlite" else "auto", table_kwargs=autoincrement
+    ) as batch:
+        batch.add_column(sa.Column("reason", sa.Text(), nullable=True))
+        batch.add_column(sa.Column("actor", sa.String(length=100), nullable=True))
+        batch.add_column(sa.Column("command", sa.Text(), nullable=True))
+    for table in ("event", "player"):
+        if dialect == "sqlite":
+            with op.batch_alter_table(table, recreate="always", table_kwargs=autoincrement):
+                pass
+
+    with op.batch_alter_table("rating_list", table_kwargs=autoincrement) as batch:
+        batch.add_column(sa.Column("version", sa.Integer(), nullable=False, server_default="1"))
+        batch.add_column(sa.Column("is_current", sa.Boolean(), nullable=True, server_default=sa.true()))
+        batch.add_column(sa.Column("created_by", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("withdrawn_by", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("sealed", sa.Boolean(), nullable=False, server_default=sa.true()))
+    with op.batch_alter_table("rating_list", table_kwargs=autoincrement) as batch:
+        # TRUE filled `sealed` of the existing (published) lists; a new list starts unsealed.
+        batch.alter_column("sealed", server_default=sa.false())
+        batch.drop_constraint("uq_rating_list_type_date", type_="unique")
+        batch.create_unique_constraint("uq_rating_list_current", ["rating_type", "list_date", "is_current"])
+        batch.create_unique_constraint("uq_rating_list_version", ["rating_type", "list_date", "version"])
+        batch.create_check_constraint("is_current", "is_current IS NULL OR is_current = TRUE")
+        batch.create_check_constraint("withdrawn", "(is_current IS NULL) = (withdrawn_by IS NOT NULL)")
+        batch.create_foreign_key(
+            op.f("fk_rating_list_created_by_audit_log"), "audit_log", ["created_by"], ["id"]
+        )
+        batch.create_foreign_key(
+            op.f("fk_rating_list_withdrawn_by_audit_log"), "audit_log", ["withdrawn_by"], ["id"]
+        )
+
+    _run(guards.refuse_truncate_function(dialect))
+    _run(
+        guards.versioned_table_guard(
+            dialect, "rating_list", _columns("rating_list"), one_way_flags=("sealed",)
+        )
+    )
+    for table in SEALED_TABLES:
+        _run(guards.sealed_rows_guard(dialect, table))
+    _run(_closed_period_guard(dialect, current_only=True))
+    if dialect == "postgresql":
+        for table in NO_TRUNCATE:
+            _run(guards.no_truncate(dialect, table))
+    else:
+        _run(_sqlite_audit_and_player_guards())
+    _create_views(VIEWS)
+
+
+def downgrade() -> None:
+    dialect = op.get_bind().dialect.name
+    old = _views_of_0003()
+    _drop_views(list(VIEWS))
+    if dialect == "postgresql":
+        for table in NO_TRUNCATE:
+            _run(guards.drop_no_truncate(dialect, table))
+        for table, _ in CLOSED_GUARDED:
+            op.execute(f"DROP TRIGGER trg_{table}_closed_period ON {table}")
+        op.execute("DROP FUNCTION ratingdb_refuse_closed_event()")
+    else:
+        op.execute("DROP TRIGGER trg_player_referenced")
+        for action in ("update", "delete"):
+            op.execute(f"DROP TRIGGER trg_audit_log_no_{action}")
+        for table, _ in CLOSED_GUARDED:
+            for action in ("insert", "update", "delete"):
+                op.execute(f"DROP TRIGGER trg_{table}_closed_{action}")
+    for table in SEALED_TABLES:
+        _run(guards.drop_sealed_rows_guard(dialect, table))
+    _run(guards.drop_versioned_table_guard(dialect, "rating_list"))
+    if dialect == "postgresql":
+        op.execute("DROP FUNCTION ratingdb_refuse_truncate()")
+
+    with op.batch_alter_table("rating_list") as batch:
+        batch.drop_constraint(op.f("fk_rating_list_withdrawn_by_audit_log"), type_="foreignkey")
+        batch.drop_constraint(op.f("fk_rating_list_created_by_audit_log"), type_="foreignkey")
+        batch.drop_constraint(op.f("ck_rating_list_withdrawn"), type_="check")
+        batch.drop_constraint(op.f("ck_rating_list_is_current"), type_="check")
+        batch.drop_constraint("uq_rating_list_version", type_="unique")
+        batch.drop_constraint("uq_rating_list_current", type_="unique")
+        batch.create_unique_constraint("uq_rating_list_type_date", ["rating_type", "list_date"])
+        for column in ("sealed", "withdrawn_by", "created_by", "is_current", "version"):
+            batch.drop_column(column)
+    with op.batch_alter_table("audit_log") as batch:
+        for column in ("command", "actor", "reason"):
+            batch.drop_column(column)
+
+    # The triggers of 0001, 0004 and 0005 as they were.
+    if dialect == "postgresql":
+        op.execute(
+            "CREATE FUNCTION ratingdb_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "RAISE EXCEPTION 'published lists are immutable: % on % refused', TG_OP, TG_TABLE_NAME; END $$"
+        )
+        for table in OLD_IMMUTABLE:
+            op.execute(
+                f"CREATE TRIGGER trg_{table}_immutable BEFORE UPDATE OR DELETE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION ratingdb_refuse_change()"
+            )
+            op.execute(
+                f"CREATE TRIGGER trg_{table}_no_truncate BEFORE TRUNCATE ON {table} "
+                "FOR EACH STATEMENT EXECUTE FUNCTION ratingdb_refuse_change()"
+            )
+    else:
+        for table in OLD_IMMUTABLE:
+            for action in ("UPDATE", "DELETE"):
+                message = f"published lists are immutable: {action} on {table} refused"
+                op.execute(
+                    f"CREATE TRIGGER trg_{table}_no_{action.lower()} BEFORE {action} ON {table} "
+                    f"BEGIN SELECT RAISE(ABORT, '{message}'); END"
+                )
+        for action in ("UPDATE", "DELETE"):
+            op.execute(
+                f"CREATE TRIGGER trg_audit_log_no_{action.lower()} BEFORE {action} ON audit_log "
+                f"BEGIN SELECT RAISE(ABORT, '{AUDIT_MESSAGE}'); END"
+            )
+    _run(_closed_period_guard(dialect, current_only=False))
+    _create_views(old.VIEWS)

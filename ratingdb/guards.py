@@ -1,0 +1,180 @@
+"""SQL of the database-level guards, per dialect: versioned rows, sealed lists, append-only tables.
+
+The migrations execute what these functions return; nothing here runs at import time and nothing here
+imports the rest of the package. docs/versioning.md says what the guards promise. A function here is
+only ever added, never changed in what it returns: an old migration must keep producing the schema it
+produced (write a new function for a new shape).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# The columns a versioned row may change, and how (docs/versioning.md): current → withdrawn only.
+WITHDRAW_COLUMNS = ("is_current", "withdrawn_by")
+
+
+def _same(dialect: str, column: str) -> str:
+    """NEW.column equals OLD.column, NULLs equal."""
+    if dialect == "postgresql":
+        return f"NEW.{column} IS NOT DISTINCT FROM OLD.{column}"
+    if dialect == "mysql":
+        return f"NEW.{column} <=> OLD.{column}"
+    return f"NEW.{column} IS OLD.{column}"
+
+
+def _raise(dialect: str, message: str) -> str:
+    if dialect == "postgresql":
+        return f"RAISE EXCEPTION '{message}';"
+    if dialect == "mysql":
+        return f"SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '{message}';"
+    return f"SELECT RAISE(ABORT, '{message}');"
+
+
+def allowed_versioned_update(dialect: str, columns: Sequence[str], one_way_flags: Sequence[str] = ()) -> str:
+    """SQL condition: the UPDATE only withdraws the row (and may set each of `one_way_flags` false → true).
+
+    `columns` are all the table's columns; every one not named here must stay as it was.
+    """
+    free = set(WITHDRAW_COLUMNS) | set(one_way_flags)
+    true = "1" if dialect != "postgresql" else "TRUE"
+    false = "0" if dialect != "postgresql" else "FALSE"
+    parts = [_same(dialect, c) for c in columns if c not in free]
+    for flag in one_way_flags:
+        parts.append(f"({_same(dialect, flag)} OR (OLD.{flag} = {false} AND NEW.{flag} = {true}))")
+    parts.append(
+        "((" + " AND ".join(_same(dialect, c) for c in WITHDRAW_COLUMNS) + ") OR "
+        f"(OLD.is_current = {true} AND NEW.is_current IS NULL "
+        "AND OLD.withdrawn_by IS NULL AND NEW.withdrawn_by IS NOT NULL))"
+    )
+    return "(" + " AND ".join(parts) + ")"
+
+
+def versioned_table_guard(
+    dialect: str, table: str, columns: Sequence[str], one_way_flags: Sequence[str] = ()
+) -> list[str]:
+    """Triggers: rows of `table` are never deleted and only updated by the one-way withdrawal."""
+    update_msg = f"{table} rows are never changed, only withdrawn (docs/versioning.md)"
+    delete_msg = f"{table} rows are never deleted, only withdrawn (docs/versioning.md)"
+    allowed = allowed_versioned_update(dialect, columns, one_way_flags)
+    if dialect == "postgresql":
+        return [
+            f"""CREATE FUNCTION ratingdb_guard_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN {_raise(dialect, delete_msg)} END IF;
+                IF NOT {allowed} THEN {_raise(dialect, update_msg)} END IF;
+                RETURN NEW;
+            END $$""",
+            f"CREATE TRIGGER trg_{table}_versioned BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION ratingdb_guard_{table}()",
+            *no_truncate(dialect, table),
+        ]
+    if dialect == "mysql":
+        return [
+            f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"BEGIN IF NOT {allowed} THEN {_raise(dialect, update_msg)} END IF; END",
+            f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            f"BEGIN {_raise(dialect, delete_msg)} END",
+        ]
+    return [
+        f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} WHEN NOT {allowed} "
+        f"BEGIN {_raise(dialect, update_msg)} END",
+        f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} "
+        f"BEGIN {_raise(dialect, delete_msg)} END",
+    ]
+
+
+def drop_versioned_table_guard(dialect: str, table: str) -> list[str]:
+    if dialect == "postgresql":
+        return [
+            f"DROP TRIGGER trg_{table}_versioned ON {table}",
+            *drop_no_truncate(dialect, table),
+            f"DROP FUNCTION ratingdb_guard_{table}()",
+        ]
+    return [f"DROP TRIGGER trg_{table}_versioned_update", f"DROP TRIGGER trg_{table}_versioned_delete"]
+
+
+def sealed_rows_guard(
+    dialect: str, table: str, parent: str = "rating_list", key: str = "list_id"
+) -> list[str]:
+    """Triggers: rows of `table` are never updated or deleted, and never inserted under a sealed parent.
+
+    The parent row (a list) is written unsealed, filled, then sealed in the same transaction.
+    """
+    change_msg = f"published lists are immutable: the rows of {table} never change"
+    insert_msg = f"published lists are immutable: no row can be added to a sealed list ({table})"
+    if dialect == "postgresql":
+        # One check per statement over the inserted rows (a close inserts millions: COPY fires it once).
+        return [
+            f"""CREATE FUNCTION ratingdb_sealed_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    IF EXISTS (SELECT 1 FROM (SELECT DISTINCT {key} FROM new_rows) n
+                               JOIN {parent} p ON p.id = n.{key} WHERE p.sealed) THEN
+                        {_raise(dialect, insert_msg)}
+                    END IF;
+                    RETURN NULL;
+                END IF;
+                {_raise(dialect, change_msg)}
+            END $$""",
+            f"CREATE TRIGGER trg_{table}_sealed_insert AFTER INSERT ON {table} "
+            "REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT "
+            f"EXECUTE FUNCTION ratingdb_sealed_{table}()",
+            f"CREATE TRIGGER trg_{table}_sealed_change BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION ratingdb_sealed_{table}()",
+            *no_truncate(dialect, table),
+        ]
+    sealed = f"(SELECT sealed FROM {parent} WHERE id = NEW.{key})"
+    if dialect == "mysql":
+        return [
+            f"CREATE TRIGGER trg_{table}_sealed_insert BEFORE INSERT ON {table} FOR EACH ROW "
+            f"BEGIN IF {sealed} THEN {_raise(dialect, insert_msg)} END IF; END",
+            f"CREATE TRIGGER trg_{table}_sealed_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"BEGIN {_raise(dialect, change_msg)} END",
+            f"CREATE TRIGGER trg_{table}_sealed_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            f"BEGIN {_raise(dialect, change_msg)} END",
+        ]
+    return [
+        f"CREATE TRIGGER trg_{table}_sealed_insert BEFORE INSERT ON {table} WHEN {sealed} "
+        f"BEGIN {_raise(dialect, insert_msg)} END",
+        f"CREATE TRIGGER trg_{table}_sealed_update BEFORE UPDATE ON {table} "
+        f"BEGIN {_raise(dialect, change_msg)} END",
+        f"CREATE TRIGGER trg_{table}_sealed_delete BEFORE DELETE ON {table} "
+        f"BEGIN {_raise(dialect, change_msg)} END",
+    ]
+
+
+def drop_sealed_rows_guard(dialect: str, table: str) -> list[str]:
+    if dialect == "postgresql":
+        return [
+            f"DROP TRIGGER trg_{table}_sealed_insert ON {table}",
+            f"DROP TRIGGER trg_{table}_sealed_change ON {table}",
+            *drop_no_truncate(dialect, table),
+            f"DROP FUNCTION ratingdb_sealed_{table}()",
+        ]
+    return [f"DROP TRIGGER trg_{table}_sealed_{action}" for action in ("insert", "update", "delete")]
+
+
+def no_truncate(dialect: str, table: str) -> list[str]:
+    """PostgreSQL: TRUNCATE skips row triggers, so every guarded table refuses it outright."""
+    if dialect != "postgresql":
+        return []
+    return [
+        f"CREATE TRIGGER trg_{table}_no_truncate BEFORE TRUNCATE ON {table} "
+        "FOR EACH STATEMENT EXECUTE FUNCTION ratingdb_refuse_truncate()"
+    ]
+
+
+def drop_no_truncate(dialect: str, table: str) -> list[str]:
+    if dialect != "postgresql":
+        return []
+    return [f"DROP TRIGGER trg_{table}_no_truncate ON {table}"]
+
+
+def refuse_truncate_function(dialect: str) -> list[str]:
+    if dialect != "postgresql":
+        return []
+    return [
+        "CREATE FUNCTION ratingdb_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "RAISE EXCEPTION 'TRUNCATE of % is refused: ratingdb keeps its records', TG_TABLE_NAME; END $$"
+    ]
