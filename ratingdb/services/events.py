@@ -211,7 +211,7 @@ def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str
 def _require_rule_set(trf: TrfEvent, rating_type: str, period: Period) -> None:
     """An event no rule set can rate would wait for ever: refuse it, naming the rule sets there are."""
     try:
-        rule_set_for(rating_type, period)  # type: ignore[arg-type]
+        rule_set_for(rating_type, period)
     except RulesError:
         spans = [
             f"{r.name} ({r.effective_from or 'any time'} to {r.effective_to or 'now'})"

@@ -26,6 +26,7 @@ LIST = Path(__file__).parents[1] / "fixtures" / "lists" / "list_minimal.csv"
 
 # Arguments that get each command past its own checks to the point where it opens the database.
 ARGS: dict[str, list[str]] = {
+    "backup": ["copy.backup"],
     "calc": ["--player", "25900011", "--opponent", "1800"],
     "calculation": ["25900011", "2025-10"],
     "close-period": ["2025-10"],
