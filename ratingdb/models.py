@@ -135,8 +135,12 @@ class ListEntry(Base):
     __table_args__ = (CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"),)
 
 
-class Event(Base):
-    """A rated event (one imported tournament report file)."""
+class Event(Versioned, Base):
+    """A rated event (one imported tournament report file).
+
+    A corrected file replaces it as a new version (a new id, `replaces` pointing back); the withdrawn
+    version keeps its games, because withdrawn lists explain their ratings with them.
+    """
 
     __tablename__ = "event"
 
@@ -154,6 +158,7 @@ class Event(Base):
     natural_period: Mapped[PeriodText]  # by §7.1.3 from the end date; period > natural = late (§9.1)
     source_name: Mapped[str] = mapped_column(String(255))
     source_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    replaces: Mapped[int | None] = mapped_column(ForeignKey("event.id"))  # the version this one corrects
     imported_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
 
     __table_args__ = (

@@ -8,13 +8,38 @@ from ratingdb.cli.app import app
 
 # Importing a command module registers its commands; `--help` lists them in this order, which is the
 # order a rating officer meets them (set-up, the monthly work, lists and reports, the tools).
-for _module in ("admin", "backup", "imports", "close", "lists", "reports", "calc", "demo"):
+for _module in ("admin", "backup", "imports", "corrections", "close", "lists", "reports", "calc", "demo"):
     import_module(f"ratingdb.cli.{_module}")
 
 
 def main() -> None:
     """Entry point of the `ratingdb` console script."""
+    import shlex
+    import sys
+
+    from ratingdb.services.versions import current_command
+
+    # The audit log records the command line of every change (docs/versioning.md); never the URL,
+    # which can carry a password.
+    current_command.set(shlex.join(["ratingdb", *_without_url(sys.argv[1:])]))
     app()
+
+
+def _without_url(args: list[str]) -> list[str]:
+    shown: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            shown.append("***")
+            skip = False
+        elif arg == "--db":
+            shown.append(arg)
+            skip = True
+        elif arg.startswith("--db="):
+            shown.append("--db=***")
+        else:
+            shown.append(arg)
+    return shown
 
 
 __all__ = ["app", "main"]

@@ -8,11 +8,14 @@ from typing import Annotated
 
 import typer
 from rich.status import Status
+from sqlalchemy.orm import Session
 
 from ratingdb.cli.app import MONTHLY, Options, app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError
+from ratingdb.models import RatingList
 from ratingdb.rating import Adjustment, Period, RulesError, rule_set_for
+from ratingdb.reports.diff import version_diff, withdrawn_version
 from ratingdb.services.close import CloseSummary, close_period
 from ratingdb.services.lists import is_closed
 
@@ -26,6 +29,15 @@ def close_period_command(
         str, typer.Argument(help="The period to close, YYYY-MM (publishes the next month's list).")
     ],
     rating_type: TypeOption = "standard",
+    through: Annotated[
+        str | None,
+        typer.Option(
+            "--through",
+            metavar="YYYY-MM",
+            help="Close every period from PERIOD up to this one, in order, one transaction each "
+            "(after a reopen, or after months without events).",
+        ),
+    ] = None,
     adjust: Annotated[
         str | None,
         typer.Option(
@@ -42,21 +54,61 @@ def close_period_command(
     Ratings are frozen from the list in force at each event's start; K from the list in force with the
     700 rule; one rounding per period; first ratings from pooled results; the floor of the period's rule
     set (1400 since March 2024). The list and its calculation record are written in one transaction.
-    Running it again on a closed period changes nothing.
+    Running it again on a closed period changes nothing. After a reopen, each new version is compared
+    with the one it replaces. Examples:
+
+        ratingdb close-period 2025-10
+        ratingdb close-period 2025-10 --through 2025-12
     """
-    p = parse_period(period)
+    first = parse_period(period)
+    last = parse_period(through) if through else first
     check_type(rating_type)
-    try:
-        rule_set_for(rating_type, p)
-    except RulesError as exc:
-        raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
+    if last < first:
+        raise ConfigError(f"--through {last} is before {first}: name the last period to close")
+    if adjust and last != first:
+        raise ConfigError("--adjust applies to one close: close that period on its own")
+    periods = [first]
+    while periods[-1] < last:
+        periods.append(periods[-1].shift(1))
+    for p in periods:
+        try:
+            rule_set_for(rating_type, p)
+        except RulesError as exc:
+            raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
-    copy_before_close(p, rating_type)
-    with Status("closing…", console=console) as status, transaction() as session:
-        summary = close_period(
-            session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
-        )
-    print_summary(summary)
+    for p in periods:
+        copy_before_close(p, rating_type)
+        with Status("closing…", console=console) as status, transaction() as session:
+            summary = close_period(
+                session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
+            )
+            corrected = _against_withdrawn(session, summary)
+        print_summary(summary)
+        for line in corrected:
+            typer.echo(line)
+
+
+def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
+    """After a reopen: how the new version of the list differs from the one it replaces."""
+    if summary.already_closed or summary.version == 1 or summary.list_id is None:
+        return []
+    current = session.get(RatingList, summary.list_id)
+    before = withdrawn_version(session, current) if current is not None else None
+    if current is None or before is None:
+        return []
+    changes = version_diff(session, before, current)
+    ratings = [c for c in changes if c.rating_before != c.rating_after]
+    lines = [
+        f"  against the withdrawn version {before.version}: {len(ratings)} rating"
+        f"{'s' if len(ratings) != 1 else ''} changed, {len(changes)} player"
+        f"{'s' if len(changes) != 1 else ''} with another rating, K or flag"
+    ]
+    for c in ratings[:5]:
+        lines.append(f"    {c.name}: {_shown(c.rating_before)} → {_shown(c.rating_after)}")
+    if len(ratings) > 5:
+        more = f"`ratingdb report diff {summary.list_date} --against-withdrawn`"
+        lines.append(f"    … and {len(ratings) - 5} more ({more})")
+    return lines
 
 
 def copy_before_close(period: Period, rating_type: str) -> None:

@@ -60,6 +60,14 @@ def import_trf_command(
             help="Accept --type even where the file's time control (record 222 or 092) says another type.",
         ),
     ] = False,
+    distinct_event: Annotated[
+        bool,
+        typer.Option(
+            "--distinct-event",
+            help="Accept a file whose tournament name and start date match a stored event: a genuinely "
+            "different tournament, not a corrected copy (those are refused: see replace-event).",
+        ),
+    ] = False,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
@@ -83,6 +91,7 @@ def import_trf_command(
             closing_days=closing_days,
             period=chosen,
             type_override=type_override,
+            distinct=distinct_event,
         )
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
@@ -120,7 +129,7 @@ def print_rating_notes(ev: ImportedEvent) -> None:
             f"  {_players(count)} with a rating in the file that differs from {where} (the list's is used):"
         )
         for d in ev.rating_differences[:SHOWN]:
-            typer.echo(f"    {d.name}: file {d.file_rating}, list {d.list_rating}")
+            echo(f"    {d.name}: file {d.file_rating}, list {d.list_rating}")
         if count > SHOWN:
             typer.echo(f"    and {count - SHOWN} more")
     if n:
@@ -249,8 +258,9 @@ def delete_event_command(
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
-    Events of a closed period cannot be removed: their games explain a published list. Import the
-    corrected file into a later, open period instead (`import-trf --period`).
+    Events of a closed period cannot be removed: their games explain a published list. Reopen the
+    period first (`ratingdb reopen PERIOD --type T --reason TEXT`), or replace the event with its
+    corrected file (`ratingdb replace-event`).
     """
     if not yes:
         typer.confirm(f"Delete event {event_id} and all its games?", abort=True)

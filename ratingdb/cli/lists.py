@@ -16,7 +16,15 @@ from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, o
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import Player
-from ratingdb.reports.lists import ListLine, calculation, find_list, find_player, list_lines, player_history
+from ratingdb.reports.lists import (
+    ListLine,
+    calculation,
+    find_list,
+    find_player,
+    list_lines,
+    list_versions,
+    player_history,
+)
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 LIST_COLUMNS = [
@@ -52,8 +60,17 @@ def list_command(
     output: OutputOption = None,
     force: ForceOption = False,
     limit: Annotated[int | None, typer.Option(help="Only the first N entries (table and json).")] = None,
+    version: Annotated[
+        int | None,
+        typer.Option(
+            "--version",
+            metavar="N",
+            help="That version of the list, withdrawn ones too (see `ratingdb lists`).",
+        ),
+    ] = None,
 ) -> None:
-    """Show or export a published list. CSV and FIDE text exports re-import to the same entries."""
+    """Show or export a published list (its current version unless --version). CSV and FIDE text exports
+    re-import to the same entries."""
     check_type(rating_type)
     list_date = parse_date(date) if date else None
     if fmt not in ("table", "csv", "json", "fide-txt"):
@@ -61,7 +78,7 @@ def list_command(
     if output is not None:
         check_output(output, force=force)
     with transaction() as session:
-        rating_list = find_list(session, rating_type, list_date)
+        rating_list = find_list(session, rating_type, list_date, version)
         if fmt in ("csv", "fide-txt"):
             rows = (
                 _as_list_row(i, line, rating_type)
@@ -81,6 +98,9 @@ def list_command(
                 for rank, line in enumerate(itertools.islice(entries, limit), 1)
             ]
         title = f"{rating_type} list {rating_list.list_date.isoformat()} ({rating_list.origin})"
+        if rating_list.version > 1 or rating_list.is_current is None:
+            state = "current" if rating_list.is_current else "withdrawn"
+            title += f", version {rating_list.version} ({state})"
     render_rows(LIST_COLUMNS, table, fmt, title=title, output=output, force=force)
 
 
@@ -110,6 +130,32 @@ def _as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
             )
         },
     )
+
+
+@app.command("lists", rich_help_panel=LOOKUP)
+@user_errors
+def lists_command(
+    rating_type: Annotated[
+        str | None, typer.Option("--type", "-t", metavar="TYPE", help="Only this rating type.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+) -> None:
+    """Every published list with each of its versions: current or withdrawn, where it came from, and why a
+    withdrawn version was withdrawn."""
+    if rating_type is not None:
+        check_type(rating_type)
+    with transaction() as session:
+        lines = list_versions(session, rating_type)
+    columns = [
+        "type", "date", "version", "state", "origin", "period", "rules", "players", "withdrawn_at", "reason",
+    ]  # fmt: skip
+    rows = [
+        [v.rating_type, v.list_date, v.version, v.state, v.origin if v.origin == "computed" else
+         f"imported ({v.source})" if v.source else "imported", v.period, v.rules, v.players,
+         v.withdrawn_at.replace(microsecond=0) if v.withdrawn_at else None, v.withdrawn_reason]
+        for v in lines
+    ]  # fmt: skip
+    render_rows(columns, rows, fmt, title="Published lists and their versions")
 
 
 @app.command("player", rich_help_panel=LOOKUP)

@@ -7,6 +7,7 @@ ratingdb.reports and renders. No rules and no SQL of its own here.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -30,8 +31,8 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.cli.output import ForceOption, OutputOption, cell, check_output, output_file
-from ratingdb.errors import ConfigError
-from ratingdb.reports.diff import ListDiff, list_diff
+from ratingdb.errors import ConfigError, MissingList
+from ratingdb.reports.diff import ListDiff, list_diff, version_diff, withdrawn_version
 from ratingdb.reports.event import EventReport, event_report
 from ratingdb.reports.lists import find_list, find_player, player_history
 from ratingdb.reports.period import PeriodReport, PlayerMove, period_report
@@ -379,16 +380,40 @@ DIFF_COLUMNS = ["section", "fide_id", "national_id", "name", "before", "after", 
 @user_errors
 def diff_command(
     date_a: Annotated[str, typer.Argument(metavar="DATE_A", help="The older list's date, YYYY-MM-DD.")],
-    date_b: Annotated[str, typer.Argument(metavar="DATE_B", help="The newer list's date, YYYY-MM-DD.")],
+    date_b: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[DATE_B]", help="The newer list's date, YYYY-MM-DD (not with --against-withdrawn)."
+        ),
+    ] = None,
     rating_type: TypeOption = "standard",
     bin_width: Annotated[int, typer.Option(help="Width of the histogram's bins in rating points.")] = 10,
+    against_withdrawn: Annotated[
+        bool,
+        typer.Option(
+            "--against-withdrawn",
+            help="Compare the current list of DATE_A with the version it replaced after a correction: every "
+            "player whose rating, K or flag differs (the correction notice).",
+        ),
+    ] = False,
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
 ) -> None:
-    """The difference between two lists: players who entered, left or changed, with a histogram of changes."""
+    """The difference between two lists: players who entered, left or changed, with a histogram of changes.
+
+    Examples: `ratingdb report diff 2025-10-01 2025-11-01`; after a correction,
+    `ratingdb report diff 2025-11-01 --against-withdrawn`.
+    """
     check_type(rating_type)
     _check_format(fmt)
+    if against_withdrawn:
+        if date_b is not None:
+            raise ConfigError("--against-withdrawn compares one list with its earlier version: give one date")
+        _version_diff(parse_date(date_a), rating_type, fmt, output, force)
+        return
+    if date_b is None:
+        raise ConfigError("give two list dates (DATE_A DATE_B), or one with --against-withdrawn")
     a, b = parse_date(date_a), parse_date(date_b)
     with transaction() as session:
         diff = list_diff(
@@ -430,6 +455,34 @@ def diff_command(
         output,
         force,
     )
+
+
+VERSION_COLUMNS = [
+    "fide_id", "national_id", "name", "rating_before", "rating_after", "change", "k_before", "k_after",
+    "flag_before", "flag_after",
+]  # fmt: skip
+
+
+def _version_diff(list_date: dt.date, rating_type: str, fmt: str, output: Path | None, force: bool) -> None:
+    with transaction() as session:
+        current = require_list(session, rating_type, list_date)
+        before = withdrawn_version(session, current)
+        if before is None:
+            raise MissingList(
+                f"the {rating_type} list dated {list_date.isoformat()} has no withdrawn version: it was "
+                "never corrected (see `ratingdb lists`)"
+            )
+        changes = version_diff(session, before, current)
+    rows = [
+        [c.fide_id, c.national_id, c.name, c.rating_before, c.rating_after, c.change, c.k_before, c.k_after,
+         c.flag_before, c.flag_after]
+        for c in changes
+    ]  # fmt: skip
+    title = (
+        f"{rating_type} list {list_date.isoformat()}: version {current.version} against withdrawn version "
+        f"{before.version} — {len(changes)} player{'s' if len(changes) != 1 else ''} changed"
+    )
+    render_rows(VERSION_COLUMNS, rows, fmt, title=title, output=output, force=force)
 
 
 def _diff_counts(diff: ListDiff) -> dict[str, int]:

@@ -9,13 +9,23 @@ import datetime as dt
 from collections.abc import Generator
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import MissingList, UnknownPlayer
-from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, Game, ListEntry, Player, RatingList
+from ratingdb.errors import ConfigError, MissingList, UnknownPlayer
+from ratingdb.models import (
+    AuditEntry,
+    CalcEvent,
+    CalcGame,
+    CalcPlayer,
+    Event,
+    Game,
+    ListEntry,
+    Player,
+    RatingList,
+)
 from ratingdb.rating import Period
-from ratingdb.services.lists import latest_list, require_list
+from ratingdb.services.lists import latest_list, list_version, require_list
 
 
 @dataclass(frozen=True)
@@ -39,8 +49,20 @@ class ListLine:
     reached_2300: bool
 
 
-def find_list(session: Session, rating_type: str, list_date: dt.date | None) -> RatingList:
-    """The list of that date, or the newest list of the type."""
+def find_list(
+    session: Session, rating_type: str, list_date: dt.date | None, version: int | None = None
+) -> RatingList:
+    """The current list of that date (or that version of it), or the newest current list of the type."""
+    if version is not None:
+        if list_date is None:
+            raise ConfigError("--version needs the list's date: `ratingdb list DATE --version N`")
+        found = list_version(session, rating_type, list_date, version)
+        if found is None:
+            raise MissingList(
+                f"the {rating_type} list dated {list_date.isoformat()} has no version {version} "
+                "(`ratingdb lists` shows every version)"
+            )
+        return found
     if list_date is not None:
         return require_list(session, rating_type, list_date)
     newest = latest_list(session, rating_type)
@@ -238,3 +260,54 @@ def calculation(session: Session, player: Player, period: Period, rating_type: s
             )
         )
     return Calculation(player, rating_type, period, new_list.list_date, record, entry, events)
+
+
+@dataclass(frozen=True)
+class ListVersionLine:
+    list_id: int
+    rating_type: str
+    list_date: dt.date
+    version: int
+    state: str  # current | withdrawn
+    origin: str
+    period: str | None
+    rules: str | None
+    source: str | None
+    players: int
+    withdrawn_at: dt.datetime | None
+    withdrawn_reason: str | None
+
+
+def list_versions(session: Session, rating_type: str | None = None) -> list[ListVersionLine]:
+    """Every version of every list, newest date first, with why a withdrawn one was withdrawn."""
+    players = (
+        select(func.count()).where(ListEntry.list_id == RatingList.id).correlate(RatingList).scalar_subquery()
+    )
+    query = (
+        select(
+            RatingList.id,
+            RatingList.rating_type,
+            RatingList.list_date,
+            RatingList.version,
+            RatingList.is_current,
+            RatingList.origin,
+            RatingList.period,
+            RatingList.rules,
+            RatingList.source,
+            players,
+            AuditEntry.created_at,
+            AuditEntry.reason,
+        )
+        .outerjoin(AuditEntry, AuditEntry.id == RatingList.withdrawn_by)
+        .order_by(RatingList.rating_type, RatingList.list_date.desc(), RatingList.version.desc())
+    )
+    if rating_type is not None:
+        query = query.where(RatingList.rating_type == rating_type)
+    return [
+        ListVersionLine(
+            lid, kind, date, version, "current" if current else "withdrawn", origin, period, rules, source,
+            count, withdrawn_at, reason,
+        )
+        for lid, kind, date, version, current, origin, period, rules, source, count, withdrawn_at, reason
+        in session.execute(query)
+    ]  # fmt: skip

@@ -205,7 +205,7 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
         select(
             Event.id, Event.name, Event.start_date, Event.end_date, Event.natural_period, players, rated_games
         )
-        .where(Event.period == str(period), Event.rating_type == rating_type)
+        .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
     ):
         report.events.append(

@@ -585,7 +585,7 @@ def _load_events(
     events: dict[int, _EventInfo] = {}
     for event_id, name, start, end, event_period, natural in session.execute(
         select(Event.id, Event.name, Event.start_date, Event.end_date, Event.period, Event.natural_period)
-        .where(Event.period == str(period), Event.rating_type == rating_type)
+        .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
     ):
         # Ratings are frozen at the event's start (§3 of the spec): the list in force on its start date,
@@ -657,7 +657,8 @@ def _rated_sides(
     excludes = rules.exclusion_difference is not None
     rows = driver.rows(
         "SELECT g.id, g.event_id, g.white_id, g.black_id, g.white_result, g.black_result FROM game g "
-        "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ?) "
+        "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ? "
+        "AND is_current = TRUE) "
         "AND g.rated = TRUE AND g.black_id IS NOT NULL ORDER BY g.event_id, g.round, g.id",
         (str(period), rating_type),
     )

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import AuditEntry, Event, EventPlayer, Game, ListEntry, Player
+from ratingdb.models import CalcEvent, Event, EventPlayer, Game, ListEntry, Player
 from ratingdb.rating import (
     CLOSING_DAYS,
     RULE_SETS,
@@ -26,7 +26,8 @@ from ratingdb.rating import (
     rule_set_for,
 )
 from ratingdb.services.bulk import Driver
-from ratingdb.services.lists import ensure_period_open, latest_list, lock_periods
+from ratingdb.services.lists import ensure_period_open, is_closed, latest_list, lock_periods
+from ratingdb.services.versions import record_change, withdraw
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ def import_events(
     closing_days: int = CLOSING_DAYS,
     period: Period | None = None,
     type_override: bool = False,
+    distinct: bool = False,
 ) -> EventImportSummary:
     """Store each parsed file as one event with its players and every game, forfeits and byes included.
 
@@ -103,6 +105,7 @@ def import_events(
                     closing_days,
                     period,
                     summary.new_players,
+                    distinct,
                 )
             )
         driver.flush()
@@ -120,6 +123,7 @@ def _import_one(
     closing_days: int,
     period: Period | None,
     new_players: list[str],
+    distinct: bool = False,
 ) -> ImportedEvent:
     kind = rating_type or trf.rating_type
     if kind is None:
@@ -147,8 +151,19 @@ def _import_one(
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
     _require_rule_set(trf, kind, chosen)
+    same = same_tournament(session, trf)
+    if same is not None and not distinct:
+        raise _duplicate_or_correction(session, trf, same)
     lock_periods(session, kind)
-    ensure_period_open(session, kind, chosen, f"cannot add {trf.source_name} ({trf.name})")
+    ensure_period_open(
+        session,
+        kind,
+        chosen,
+        f"cannot add {trf.source_name} ({trf.name})",
+        advice=f"a late event can go into a later, open period with --period (at most the third list after "
+        f"it ends, §9.1); to rate it in {chosen} itself, reopen that period first: `ratingdb reopen {chosen} "
+        f"--type {kind} --reason TEXT`",
+    )
 
     event = Event(
         name=trf.name,
@@ -167,19 +182,8 @@ def _import_one(
     )
     session.add(event)
     session.flush()
-
-    ids = _match_players(session, trf.players, new_players)
-    # Rows of every file go out together at the end: one bulk write per table, not per file.
-    driver.add(
-        "event_player",
-        [
-            (event.id, p.rank, ids[p.rank], p.fide_rating, None if p.points is None else int(p.points * 10))
-            for p in trf.players
-        ],
-    )
-    games = [_game_row(event.id, g, ids) for g in trf.games]
-    driver.add("game", games)
-    in_force, differences, unrated = _compare_ratings(session, trf, kind, ids)
+    games = _store_content(session, driver, event.id, trf, new_players)
+    in_force, differences, unrated = _compare_ratings(session, trf, kind)
     return ImportedEvent(
         id=event.id,
         name=event.name,
@@ -188,7 +192,7 @@ def _import_one(
         period=str(chosen),
         natural_period=str(natural),
         players=len(trf.players),
-        games=len(games),
+        games=games,
         rated_games=sum(1 for g in trf.games if g.rated),
         list_in_force=in_force,
         rating_differences=differences,
@@ -226,34 +230,153 @@ def _require_rule_set(trf: TrfEvent, rating_type: str, period: Period) -> None:
 
 
 def _compare_ratings(
-    session: Session, trf: TrfEvent, rating_type: str, ids: dict[int, int]
+    session: Session, trf: TrfEvent, rating_type: str
 ) -> tuple[dt.date | None, list[RatingDifference], int]:
     """The list in force at the event's start, the file ratings that differ from it, and how many players
-    have a file rating but no rating on that list (they are rated as unrated: ratingdb rates from lists)."""
+    have a file rating but no rating on that list (they are rated as unrated: ratingdb rates from lists).
+
+    Players are found as the import matches them: by FIDE ID, then by national ID."""
     with_rating = [p for p in trf.players if p.fide_rating]
     in_force = latest_list(session, rating_type, on_or_before=trf.start_date)
     if in_force is None:
         return None, [], len(with_rating)
-    player_ids = [ids[p.rank] for p in with_rating]
-    listed: dict[int, int | None] = {}
-    for start in range(0, len(player_ids), 10_000):
-        chunk = player_ids[start : start + 10_000]
-        listed.update(
-            session.execute(
-                select(ListEntry.player_id, ListEntry.rating).where(
-                    ListEntry.list_id == in_force.id, ListEntry.player_id.in_(chunk)
-                )
-            ).all()
-        )
+    on_list: dict[tuple[str, object], int | None] = {}
+    for kind, column in (("fide", Player.fide_id), ("national", Player.national_id)):
+        keys = [p.fide_id if kind == "fide" else p.national_id for p in with_rating]
+        present = [k for k in keys if k]
+        for start in range(0, len(present), 10_000):
+            query = (
+                select(column, ListEntry.rating)
+                .join(ListEntry, ListEntry.player_id == Player.id)
+                .where(ListEntry.list_id == in_force.id, column.in_(present[start : start + 10_000]))
+            )
+            on_list.update(((kind, key), rating) for key, rating in session.execute(query))
     differences: list[RatingDifference] = []
     unrated = 0
     for p in with_rating:
-        on_list = listed.get(ids[p.rank])
-        if on_list is None:
+        rating = on_list.get(("fide", p.fide_id)) if p.fide_id else None
+        if rating is None and p.national_id:
+            rating = on_list.get(("national", p.national_id))
+        if rating is None:
             unrated += 1
-        elif on_list != p.fide_rating:
-            differences.append(RatingDifference(p.name, p.fide_rating, on_list))  # type: ignore[arg-type]
+        elif rating != p.fide_rating:
+            differences.append(RatingDifference(p.name, p.fide_rating, rating))  # type: ignore[arg-type]
     return in_force.list_date, differences, unrated
+
+
+def _store_content(
+    session: Session, driver: Driver, event_id: int, trf: TrfEvent, new_players: list[str]
+) -> int:
+    """Queue the file's player lines and pairings under `event_id`; returns the number of pairings."""
+    ids = _match_players(session, trf.players, new_players)
+    # Rows of every file go out together at the end: one bulk write per table, not per file.
+    driver.add(
+        "event_player",
+        [
+            (event_id, p.rank, ids[p.rank], p.fide_rating, None if p.points is None else int(p.points * 10))
+            for p in trf.players
+        ],
+    )
+    games = [_game_row(event_id, g, ids) for g in trf.games]
+    driver.add("game", games)
+    return len(games)
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def same_tournament(session: Session, trf: TrfEvent) -> Event | None:
+    """The stored event with this file's tournament name (case and spacing aside) and start date, if any."""
+    key = _name_key(trf.name)
+    current = select(Event).where(Event.start_date == trf.start_date, Event.is_current.is_(True))
+    for event in session.scalars(current.order_by(Event.id)):
+        if _name_key(event.name) == key:
+            return event
+    return None
+
+
+@dataclass(frozen=True)
+class EntrantKey:
+    """Who a player line is, as far as a file can say: its IDs, and the name as a key."""
+
+    fide_id: int | None
+    national_id: str | None
+    name_key: str
+    name: str
+
+    def same_player(self, other: EntrantKey) -> bool:
+        if self.fide_id and other.fide_id:
+            return self.fide_id == other.fide_id
+        if self.national_id and other.national_id:
+            return self.national_id == other.national_id
+        return self.name_key == other.name_key
+
+
+@dataclass(frozen=True)
+class Content:
+    """What identifies a tournament's results, whatever the bytes: dates, who played, every result."""
+
+    dates: tuple[dt.date, dt.date]
+    players: dict[int, EntrantKey]  # starting rank → who
+    games: frozenset[tuple[int, int, int | None, str, str | None]]  # round, white, black ranks, results
+
+    def same_as(self, other: Content) -> bool:
+        return (
+            self.dates == other.dates
+            and self.players.keys() == other.players.keys()
+            and all(p.same_player(other.players[rank]) for rank, p in self.players.items())
+            and self.games == other.games
+        )
+
+
+def file_content(trf: TrfEvent) -> Content:
+    players = {
+        p.rank: EntrantKey(p.fide_id or None, p.national_id or None, _name_key(p.name), p.name)
+        for p in trf.players
+    }
+    games = frozenset((g.round, g.white, g.black, g.white_result, g.black_result) for g in trf.games)
+    return Content((trf.start_date, trf.end_date), players, games)
+
+
+def stored_content(session: Session, event: Event) -> Content:
+    """`file_content` of a stored event, from its player lines and pairings."""
+    rank_of: dict[int, int] = {}
+    players: dict[int, EntrantKey] = {}
+    for rank, player_id, fide_id, national_id, name in session.execute(
+        select(EventPlayer.start_rank, Player.id, Player.fide_id, Player.national_id, Player.name)
+        .join(Player, Player.id == EventPlayer.player_id)
+        .where(EventPlayer.event_id == event.id)
+    ):
+        rank_of[player_id] = rank
+        players[rank] = EntrantKey(fide_id, national_id, _name_key(name), name)
+    games = frozenset(
+        (g.round, rank_of[g.white_id], None if g.black_id is None else rank_of[g.black_id], g.white_result,
+         g.black_result)
+        for g in session.scalars(select(Game).where(Game.event_id == event.id))
+    )  # fmt: skip
+    return Content((event.start_date, event.end_date), players, games)
+
+
+def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event) -> DuplicateEvent:
+    """The refusal for a file whose tournament is stored already: the same results, or a correction."""
+    if file_content(trf).same_as(stored_content(session, same)):
+        return DuplicateEvent(
+            f"{trf.source_name} is the same tournament as event {same.id} '{same.name}' (imported from "
+            f"{same.source_name}): same name, dates and results; an event is imported once"
+        )
+    where = (
+        f"rated in {same.period}"
+        if is_closed(session, same.rating_type, Period.parse(same.period))
+        else (f"period {same.period}, not rated yet")
+    )
+    steps = f"`ratingdb replace-event {same.id} {trf.source_name}`"
+    if where.startswith("rated"):
+        steps = f"`ratingdb reopen {same.period} --type {same.rating_type} --reason TEXT` then " + steps
+    return DuplicateEvent(
+        f"{trf.source_name} looks like a corrected version of event {same.id} '{same.name}' ({where}): "
+        f"{steps}; if it is a different tournament with the same name and start date, add --distinct-event"
+    )
 
 
 EVENT_PLAYER_COLUMNS = ("event_id", "start_rank", "player_id", "file_rating", "points_x10")
@@ -394,23 +517,35 @@ def delete_event(session: Session, event_id: int) -> str:
     Players the import registered stay registered. Returns the sentence recorded.
     """
     event = _event(session, event_id)
+    if not event.is_current:
+        raise UnknownEvent(
+            f"event {event_id} '{event.name}' was replaced or withdrawn already: nothing to delete"
+        )
     ensure_period_open(
         session,
         event.rating_type,
         Period.parse(event.period),
         f"cannot delete event {event_id} ({event.name})",
+        advice=f"to remove it, reopen the period first: `ratingdb reopen {event.period} --type "
+        f"{event.rating_type} --reason TEXT`, then delete the event and close the period again",
     )
     games = session.scalar(select(func.count()).where(Game.event_id == event_id)) or 0
-    detail = (
-        f"deleted event {event_id} '{event.name}' ({event.rating_type}, period {event.period}, "
+    explains = session.scalar(select(func.count()).where(CalcEvent.event_id == event_id)) or 0
+    what = (
+        f"event {event_id} '{event.name}' ({event.rating_type}, period {event.period}, "
         f"{event.start_date.isoformat()} … {event.end_date.isoformat()}, {games} pairings) imported from "
         f"{event.source_name} (sha256 {event.source_hash})"
     )
+    if explains:
+        # A withdrawn list was computed from it: it stays, withdrawn, so that list still explains itself.
+        detail = f"withdrew {what}; kept for the withdrawn lists computed from it"
+        withdraw(session, event, record_change(session, "delete-event", detail))
+        return detail
+    detail = f"deleted {what}"
     session.execute(delete(Game).where(Game.event_id == event_id))
     session.execute(delete(EventPlayer).where(EventPlayer.event_id == event_id))
     session.execute(delete(Event).where(Event.id == event_id))
-    session.add(AuditEntry(action="delete-event", detail=detail))
-    session.flush()
+    record_change(session, "delete-event", detail)
     return detail
 
 

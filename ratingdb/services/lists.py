@@ -118,11 +118,10 @@ def is_closed(session: Session, rating_type: str, period: Period) -> bool:
     return list_on(session, rating_type, period.published_list_date) is not None
 
 
-def ensure_period_open(session: Session, rating_type: str, period: Period, what: str) -> None:
-    """Refuse to add to or change a closed period, saying what to do instead."""
+def ensure_period_open(session: Session, rating_type: str, period: Period, what: str, *, advice: str) -> None:
+    """Refuse to add to or change a closed period, saying what to do instead (`advice`)."""
     if is_closed(session, rating_type, period):
         raise PeriodAlreadyClosed(
             f"{what}: {rating_type} period {period} is closed (its list dated "
-            f"{period.published_list_date.isoformat()} is published); published lists never change, so "
-            f"name a later, open period with --period (at most the third list after the event ends, §9.1)"
+            f"{period.published_list_date.isoformat()} is published); {advice}"
         )

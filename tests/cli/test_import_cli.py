@@ -134,8 +134,9 @@ def test_an_event_of_a_closed_period_is_refused_with_the_way_forward(db_url: str
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: cannot add round_robin.trf (Club round robin): standard period 2025-10 is closed (its list "
-        "dated 2025-11-01 is published); published lists never change, so name a later, open period with "
-        "--period (at most the third list after the event ends, §9.1)\n"
+        "dated 2025-11-01 is published); a late event can go into a later, open period with --period (at "
+        "most the third list after it ends, §9.1); to rate it in 2025-10 itself, reopen that period first: "
+        "`ratingdb reopen 2025-10 --type standard --reason TEXT`\n"
     )
     assert counts(db_url) == before
     late = run(
@@ -336,7 +337,7 @@ def test_an_event_of_a_closed_period_cannot_be_deleted(db_url: str, oct_list: Pa
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: cannot delete event 1 (Club round robin): standard period 2025-10 is closed (its list dated "
-        "2025-11-01 is published); published lists never change, so name a later, open period with --period "
-        "(at most the third list after the event ends, §9.1)\n"
+        "2025-11-01 is published); to remove it, reopen the period first: `ratingdb reopen 2025-10 --type "
+        "standard --reason TEXT`, then delete the event and close the period again\n"
     )
     assert counts(db_url) == before

@@ -1,0 +1,102 @@
+"""CLI: `reopen` and `replace-event` — corrections after publication, every published version kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ratingdb.cli.app import MONTHLY, app
+from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
+from ratingdb.errors import ConfigError
+from ratingdb.formats import read_trf
+from ratingdb.services.corrections import reopen, replace_event
+
+TypeOption = Annotated[
+    str, typer.Option("--type", "-t", metavar="TYPE", help="Rating type: standard, rapid or blitz.")
+]
+
+
+@app.command("reopen", rich_help_panel=MONTHLY)
+@user_errors
+def reopen_command(
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM", help="The closed period to open again.")],
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="TEXT", help="Why (kept in the audit log; required).")
+    ],
+    rating_type: TypeOption = "standard",
+    include_imported: Annotated[
+        bool,
+        typer.Option(
+            "--include-imported", help="Also withdraw imported lists dated after the period (e.g. FIDE's)."
+        ),
+    ] = False,
+) -> None:
+    """Withdraw the list published by closing YYYY-MM and every later list of the type, opening those
+    periods again for corrections (import-trf, delete-event, replace-event).
+
+    The withdrawn lists stay readable (`ratingdb lists`, `ratingdb list DATE --version N`); closing the
+    periods again publishes new versions. Example:
+
+        ratingdb reopen 2025-10 --type standard --reason "round 3 result of the Club Open was wrong"
+    """
+    p = parse_period(period)
+    check_type(rating_type)
+    with transaction() as session:
+        withdrawn = reopen(session, p, rating_type, reason, include_imported=include_imported)
+    typer.echo(
+        f"Reopened {rating_type} period {p}: withdrew {len(withdrawn)} "
+        f"list{'s' if len(withdrawn) != 1 else ''}."
+    )
+    for w in withdrawn:
+        made = f"computed by closing {w.period}" if w.origin == "computed" else "imported"
+        typer.echo(f"  {w.list_date} version {w.version} ({made})")
+    last = withdrawn[-1].period or p
+    typer.echo(
+        f"Correct the events, then close again: `ratingdb close-period {p} --type {rating_type}"
+        + (f" --through {last}`" if str(last) != str(p) else "`")
+    )
+
+
+@app.command("replace-event", rich_help_panel=MONTHLY)
+@user_errors
+def replace_event_command(
+    event_id: Annotated[
+        int, typer.Argument(metavar="EVENT_ID", help="The event to replace (see `ratingdb report event`).")
+    ],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The corrected tournament report file (TRF).")],
+    reason: Annotated[
+        str | None, typer.Option("--reason", metavar="TEXT", help="Why (kept in the audit log).")
+    ] = None,
+) -> None:
+    """Put the corrected FILE in the place of event EVENT_ID of an open period (same id, same period),
+    and print what changed: results, players added or removed, dates. Audited.
+
+    A closed period is reopened first. Example:
+
+        ratingdb reopen 2025-10 --reason "wrong result" && ratingdb replace-event 7 club-open-fixed.trf
+    """
+    if not file.is_file():
+        raise ConfigError(f"{file}: no such file")
+    trf = read_trf(file)
+    with transaction() as session:
+        result = replace_event(session, event_id, trf, reason=reason)
+    typer.echo(
+        f"Replaced event {event_id} '{result.name}' (period {result.period}) with {file.name}: the corrected "
+        f"tournament is event {result.new_event_id}; event {event_id} is kept as its withdrawn version."
+    )
+    if result.unchanged:
+        typer.echo("  No change in dates, players or results.")
+    if result.dates:
+        typer.echo(f"  dates: {result.dates[0]} → {result.dates[1]}")
+    for change in result.results_changed:
+        typer.echo(f"  result changed: {change}")
+    for name in result.players_added:
+        typer.echo(f"  player added: {name}")
+    for name in result.players_removed:
+        typer.echo(f"  player removed: {name}")
+    if result.games_added or result.games_removed:
+        typer.echo(f"  pairings added: {result.games_added}; removed: {result.games_removed}")
+    for name in result.new_players:
+        typer.echo(f"  registered new player: {name}")
