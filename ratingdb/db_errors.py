@@ -26,6 +26,9 @@ class DatabaseRefused(RatingDbError):
     """The database refused a statement that ratingdb's own checks let through."""
 
 
+TOO_LARGE = "a number given is too large for the database — check the IDs and numbers on the command line"
+
+
 @contextmanager
 def explained(url: str) -> Iterator[None]:
     """Turn a driver error raised inside the block into a one-sentence RatingDbError about `url`."""
@@ -33,6 +36,12 @@ def explained(url: str) -> Iterator[None]:
         yield
     except DBAPIError as exc:
         raise explain(exc, url) from None
+    except OverflowError as exc:
+        # sqlite3 refuses to bind an int beyond 64 bits before SQLAlchemy sees a driver error; such a
+        # number can only have come from the user (an ID on the command line).
+        if "SQLite INTEGER" not in str(exc):
+            raise
+        raise DatabaseRefused(TOO_LARGE) from None
 
 
 def explain(exc: DBAPIError, url: str) -> RatingDbError:
@@ -51,6 +60,8 @@ def explain(exc: DBAPIError, url: str) -> RatingDbError:
         found = None
     if found is not None:
         return found
+    if re.search(r"\b(integer|bigint|smallint) out of range|out of range value", message, re.IGNORECASE):
+        return DatabaseRefused(TOO_LARGE)
     if exc.statement is None or exc.connection_invalidated:
         return DatabaseUnavailable(
             f"cannot connect to {_where(parsed)}: {_without_names(message)} — check the URL"

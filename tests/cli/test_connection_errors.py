@@ -242,3 +242,14 @@ def test_a_driver_error_inside_a_command_is_one_line_but_a_bug_keeps_its_traceba
     monkeypatch.setattr(lists_cli, "find_list", bug)
     result = runner.invoke(app, ["--db", db_url, "list"])
     assert isinstance(result.exception, KeyError)
+
+
+def test_an_id_too_large_for_the_database_is_one_line(db_url: str) -> None:
+    huge = str(10**23)
+    for command in (["player", huge], ["report", "event", huge], ["export-trf", huge]):
+        result = runner.invoke(app, ["--db", db_url, *command])
+        assert (result.exit_code, result.stderr) == (
+            1,
+            "Error: a number given is too large for the database — check the IDs and numbers on the command "
+            "line\n",
+        ), command
