@@ -136,7 +136,8 @@ def counts(rows: dict[str, list[tuple[object, ...]]]) -> dict[str, int]:
 
 @contextmanager
 def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
-    """A probe: is another connection inside a transaction on this database?"""
+    """A probe: is another connection inside a transaction on this database (on PostgreSQL: one that has
+    written, so it holds a transaction ID)?"""
     if make_url(url).get_backend_name() == "sqlite":
         path = make_url(url).database or ""
 
@@ -159,7 +160,7 @@ def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
         with engine.connect() as conn:
             query = (
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"
+                "AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL"
             )
             return bool(conn.scalar(text(query)))
 
