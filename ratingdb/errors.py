@@ -72,3 +72,11 @@ class NotATrfFile(TrfError):
 
 class ListFormatError(FormatError):
     """A rating-list file (CSV, FIDE text or XML) that is refused."""
+
+
+class ListWouldShrink(RatingDbError):
+    """A list import that would drop many players of the list in force, or strand imported events."""
+
+
+class ListInUse(RatingDbError):
+    """A list that something was already computed from, so it can be neither updated nor withdrawn."""

@@ -15,7 +15,7 @@ from ratingdb.errors import ConfigError
 from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
 from ratingdb.services.events import ImportedEvent, delete_event, event_as_trf, import_events
-from ratingdb.services.list_import import ListAssumptions, import_list
+from ratingdb.services.list_import import ListAssumptions, import_list, update_list, withdraw_list
 
 
 @app.command("import-trf", rich_help_panel=MONTHLY)
@@ -146,7 +146,14 @@ def import_list_command(
     file: Annotated[
         Path, typer.Argument(help="The list file: ratingdb CSV, FIDE fixed-width text or FIDE XML.")
     ],
-    date: Annotated[str, typer.Option("--date", help="The list's date, YYYY-MM-DD (the first of a month).")],
+    date: Annotated[
+        str | None,
+        typer.Option(
+            "--date",
+            metavar="YYYY-MM-DD",
+            help="The list's date (the first of a month); with --update, the list in force by default.",
+        ),
+    ] = None,
     rating_type: Annotated[
         str | None,
         typer.Option(
@@ -159,13 +166,46 @@ def import_list_command(
         str | None,
         typer.Option("--format", help="csv, fide-txt or fide-xml; detected from the content when omitted."),
     ] = None,
+    update: Annotated[
+        bool,
+        typer.Option(
+            "--update",
+            help="Correct or add players on the list in force: a new version of it with the file's rows "
+            "applied (empty fields keep their value); needs --reason.",
+        ),
+    ] = False,
+    replace_list: Annotated[
+        bool,
+        typer.Option(
+            "--replace-list",
+            help="Accept a genuinely new full list that leaves out more than 5 % of the list in force.",
+        ),
+    ] = False,
+    reason: Annotated[
+        str | None,
+        typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log (required with --update)."),
+    ] = None,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
 
     Players are created or updated; their rule state (reached 2400/2300, games toward 30) comes from the
     file's columns or is derived from K and birth year. Large files stream with a progress display.
+
+    A list that would leave out more than 5 % of the players of the list in force is refused (use
+    --update to correct or add players, --replace-list for a new full list), and so is a list that
+    would skip a period holding imported events (close that period first).
     """
-    list_date = parse_date(date)
+    if update and replace_list:
+        raise ConfigError("--update and --replace-list exclude each other: use one")
+    if update and not (reason and reason.strip()):
+        raise ConfigError(
+            "--update needs --reason TEXT — say why the list is corrected (kept in the audit log)"
+        )
+    if not update and date is None:
+        raise ConfigError(
+            "import-list needs --date YYYY-MM-DD, the list's date (or --update to correct the list in force)"
+        )
+    list_date = parse_date(date) if date is not None else None
     if not file.is_file():
         raise ConfigError(f"{file}: no such file")
     if fmt is not None and fmt not in ("csv", "fide-txt", "fide-xml"):
@@ -192,19 +232,46 @@ def import_list_command(
         transaction() as session,
     ):
         task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
-        summary = import_list(
-            session,
-            rows,
-            list_date=list_date,
-            rating_types=types,
-            source=file.name,
-            progress=lambda done: progress.update(task, completed=done),
-        )
+
+        def advance(done: int) -> None:
+            progress.update(task, completed=done)
+
+        if update:
+            summary = update_list(
+                session,
+                rows,
+                rating_types=types,
+                source=file.name,
+                reason=reason or "",
+                list_date=list_date,
+                progress=advance,
+            )
+        else:
+            assert list_date is not None
+            summary = import_list(
+                session,
+                rows,
+                list_date=list_date,
+                rating_types=types,
+                source=file.name,
+                replace=replace_list,
+                reason=reason,
+                progress=advance,
+            )
     for t in types:
-        echo(
-            f"Imported the {t} list dated {list_date.isoformat()} from {file.name} ({detected}): "
-            f"{summary.entries[t]} entries, {summary.rated[t]} rated."
-        )
+        if update:
+            version = summary.versions[t]
+            echo(
+                f"Updated the {t} list dated {summary.dates[t].isoformat()} from {file.name} ({detected}): "
+                f"version {version} replaces version {version - 1}; {summary.entries[t]} entries, "
+                f"{summary.entries[t] - summary.kept[t]} from the file ({summary.added[t]} new to the list), "
+                f"{summary.kept[t]} kept as they were."
+            )
+        else:
+            echo(
+                f"Imported the {t} list dated {summary.list_date.isoformat()} from {file.name} ({detected}): "
+                f"{summary.entries[t]} entries, {summary.rated[t]} rated."
+            )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
     for t in types:
         if n := assumed.established.get(t, 0):
@@ -217,6 +284,42 @@ def import_list_command(
                 f"Derived from K: games toward 30 for {_players(n)} rated on the {t} list (K 40: fewer than "
                 "30; K 10 or 20: 30 or more), as the file has no games_total."
             )
+
+
+@app.command("withdraw-list", rich_help_panel=MONTHLY)
+@user_errors
+def withdraw_list_command(
+    date: Annotated[str, typer.Argument(metavar="YYYY-MM-DD", help="The date of the imported list.")],
+    rating_type: Annotated[
+        str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")
+    ] = "standard",
+    reason: Annotated[
+        str | None, typer.Option("--reason", metavar="TEXT", help="Why (required): kept in the audit log.")
+    ] = None,
+) -> None:
+    """Withdraw an imported list that nothing was computed from; it stays in the database as withdrawn.
+
+    Refused for a computed list or one a later list follows (reopen or withdraw that first). The list
+    before it is the list in force again, and the period the withdrawn list closed is open again.
+    """
+    check_type(rating_type)
+    list_date = parse_date(date)
+    if not (reason and reason.strip()):
+        raise ConfigError(
+            "withdraw-list needs --reason TEXT — say why the list is withdrawn (kept in the audit log)"
+        )
+    with transaction() as session:
+        done = withdraw_list(session, rating_type, list_date, reason=reason)
+    source = f", imported from {done.source}" if done.source else ""
+    entries = f"{done.entries} {'entry' if done.entries == 1 else 'entries'}"
+    echo(
+        f"Withdrew the {rating_type} list dated {done.list_date.isoformat()} (version {done.version}"
+        f"{source}, {entries}); it stays in the database as withdrawn."
+    )
+    if done.in_force is None:
+        typer.echo(f"There is no {rating_type} list in force now.")
+    else:
+        typer.echo(f"The {rating_type} list in force is now the one dated {done.in_force.isoformat()}.")
 
 
 @app.command("export-trf", rich_help_panel=MONTHLY)

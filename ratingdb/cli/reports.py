@@ -36,7 +36,7 @@ from ratingdb.reports.diff import ListDiff, list_diff, version_diff, withdrawn_v
 from ratingdb.reports.event import EventReport, event_report
 from ratingdb.reports.lists import find_list, find_player, player_history
 from ratingdb.reports.period import PeriodReport, PlayerMove, period_report
-from ratingdb.reports.sql import run_read_only
+from ratingdb.reports.sql import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, run_read_only
 from ratingdb.reports.top import check_category, top_list
 from ratingdb.services.lists import require_list
 
@@ -583,19 +583,30 @@ def sql_command(
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            "--timeout", metavar="SECONDS", help="Stop the statement after this long (running or waiting)."
+        ),
+    ] = DEFAULT_TIMEOUT,
+    max_rows: Annotated[
+        int, typer.Option("--max-rows", metavar="N", help="Show at most N rows (a notice says when cut).")
+    ] = DEFAULT_MAX_ROWS,
 ) -> None:
-    """Run one ad-hoc SQL statement on the views and tables, read-only on both engines.
+    """Run one ad-hoc SQL query on the views and tables, read-only on both engines.
 
     The statement runs in a transaction that can only read and is always rolled back: INSERT, UPDATE,
     DELETE, DROP and the like, and a text with more than one statement, are refused and change nothing.
+    On PostgreSQL it runs with the rights of the role ratingdb_reader only (README: Security).
     Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
+    A table too wide for the terminal prints one block per row; use --format csv or json in scripts.
     """
     _check_format(fmt)
     if output is not None:
         check_output(output, force=force)
     eng = engine()
     try:
-        result = run_read_only(eng, statement)
+        result = run_read_only(eng, statement, timeout=timeout, max_rows=max_rows)
     finally:
         eng.dispose()
     if not result.columns:
@@ -603,5 +614,10 @@ def sql_command(
         return
     if fmt == "table" and output is None:
         print_readable(console, result.columns, result.rows)
-        return
-    render_rows(result.columns, result.rows, fmt, output=output, force=force)
+    else:
+        render_rows(result.columns, result.rows, fmt, output=output, force=force)
+    if result.truncated:
+        typer.echo(
+            f"Truncated: showing the first {max_rows:,} rows; the query returned more (--max-rows).",
+            err=True,
+        )

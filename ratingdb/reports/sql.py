@@ -5,7 +5,9 @@ Takes an Engine (it needs the driver connection to make it read-only); no ORM mo
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
+import time
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -22,7 +24,16 @@ class StatementRefused(RatingDbError):
 class QueryResult:
     columns: list[str]
     rows: list[tuple[Any, ...]]
+    # More rows than max_rows: `rows` holds the first max_rows of them.
+    truncated: bool = False
 
+
+DEFAULT_TIMEOUT: Final = 5.0  # seconds a statement may run, or wait for a lock
+DEFAULT_MAX_ROWS: Final = 10_000
+# Made by the sql_reader migration on PostgreSQL: a NOLOGIN role with SELECT on this database's tables
+# and views, and a SECURITY DEFINER function owned by it that runs one query with the role's rights only.
+READER_ROLE: Final = "ratingdb_reader"
+READER_FUNCTION: Final = "ratingdb_read_only"
 
 # What a read may do on SQLite: read tables and views, call functions, recurse in CTEs; everything
 # else (INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, PRAGMA writes, transactions) is denied.
@@ -32,6 +43,8 @@ _SQLITE_READS: Final = {
     sqlite3.SQLITE_FUNCTION,
     sqlite3.SQLITE_RECURSIVE,
 }
+# fts3_tokenizer() hands out and takes raw pointers (a known exploit primitive); load_extension() loads code.
+_SQLITE_DENIED_FUNCTIONS: Final = {"fts3_tokenizer", "load_extension"}
 _SQLITE_READ_PRAGMAS: Final = {
     "table_info",
     "table_xinfo",
@@ -44,24 +57,52 @@ _SQLITE_READ_PRAGMAS: Final = {
 }
 ONE_STATEMENT: Final = "only one statement at a time (the text holds more than one)"
 READ_ONLY: Final = "not authorized: ratingdb sql only reads"
+# Server roles whose rights reach past the database: files, programs, replication, other sessions.
+_PG_DANGEROUS_ROLES: Final = (
+    "pg_execute_server_program",
+    "pg_read_server_files",
+    "pg_write_server_files",
+    "pg_signal_backend",
+)
 
 
-def run_read_only(engine: Engine, statement: str) -> QueryResult:
-    """Run one statement read-only and return its rows; a write or a second statement is refused.
+def run_read_only(
+    engine: Engine,
+    statement: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_rows: int = DEFAULT_MAX_ROWS,
+) -> QueryResult:
+    """Run one statement read-only and return its first `max_rows` rows; a write or a second statement
+    is refused, and a statement running (or waiting for a lock) longer than `timeout` seconds is stopped.
 
-    PostgreSQL: a READ ONLY transaction, the statement sent as a prepared statement (the server parses
-    it, and a prepared statement cannot hold two commands), always rolled back.
+    PostgreSQL: a READ ONLY transaction, always rolled back, with statement_timeout and lock_timeout; the
+    query runs inside the function ratingdb_read_only, owned by the role ratingdb_reader, so it has that
+    role's rights only (SELECT on ratingdb's tables and views) — and, being SECURITY DEFINER, it cannot
+    SET ROLE back to the connecting role. Without that function a superuser or a role that reaches the
+    server's files or programs is refused; any other role runs the query as itself.
     SQLite: `PRAGMA query_only` and an authorizer that allows only reads on this connection, a
-    transaction that is always rolled back; Python's sqlite3 refuses a second statement.
+    transaction that is always rolled back, and a progress handler that stops the statement at the
+    deadline; Python's sqlite3 refuses a second statement.
+    Rows are fetched as a stream: at most max_rows + 1 of them are ever held.
     """
     if not statement.strip():
         raise ConfigError('no SQL given: write one statement, e.g. "SELECT * FROM v_current_list"')
+    if timeout <= 0 or max_rows < 1:
+        raise ConfigError("--timeout must be above 0 seconds and --max-rows at least 1")
     dialect = engine.dialect.name
     if dialect == "sqlite":
-        return _sqlite(engine, statement)
+        return _sqlite(engine, statement, timeout, max_rows)
     if dialect == "postgresql":
-        return _postgresql(engine, statement)
+        return _postgresql(engine, statement, timeout, max_rows)
     raise ConfigError(f"ratingdb sql supports SQLite and PostgreSQL, not {dialect}")
+
+
+def _stopped(timeout: float) -> StatementRefused:
+    return StatementRefused(
+        f"the statement was stopped after {timeout:g} s (--timeout): it ran, or waited for a lock, that "
+        "long — narrow the query, or give a larger --timeout"
+    )
 
 
 def _sqlite_statement_count(statement: str) -> int:
@@ -83,39 +124,50 @@ def _strip_comments(text: str) -> str:
     return rest
 
 
-def _sqlite(engine: Engine, statement: str) -> QueryResult:
+def _sqlite(engine: Engine, statement: str, timeout: float, max_rows: int) -> QueryResult:
     # Counted before anything is prepared, so a write followed by a second statement gets the same
     # answer as on PostgreSQL; sqlite3 itself would also refuse the second statement.
     if _sqlite_statement_count(statement) > 1:
         raise StatementRefused(f"the database refused the statement: {ONE_STATEMENT}")
+    deadline = time.monotonic() + timeout
     pooled = engine.raw_connection()
     try:
         conn: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
         conn.execute("PRAGMA query_only = ON")
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         conn.execute("BEGIN")  # one snapshot for the statement; never committed
         conn.set_authorizer(_sqlite_authorizer)
+        # Called every 10,000 virtual-machine steps; a true value interrupts the statement.
+        conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
         try:
             cursor = conn.execute(statement)
-            return _result(cursor.description, cursor.fetchall())
+            rows = cursor.fetchmany(max_rows + 1) if cursor.description is not None else []
+            return _result(cursor.description, rows, max_rows)
         except sqlite3.ProgrammingError as exc:
             if "one statement at a time" in str(exc):
                 raise StatementRefused(f"the database refused the statement: {ONE_STATEMENT}") from None
             raise StatementRefused(f"the database refused the statement: {_first_line(exc)}") from None
         except sqlite3.DatabaseError as exc:
+            if str(exc) == "interrupted":
+                raise _stopped(timeout) from None
             reason = READ_ONLY if str(exc) == "not authorized" else _first_line(exc)
             raise StatementRefused(f"the database refused the statement: {reason}") from None
         finally:
+            conn.set_progress_handler(None, 0)
             conn.set_authorizer(None)
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             conn.execute("PRAGMA query_only = OFF")
+            conn.execute("PRAGMA busy_timeout = 60000")  # the engine's own (db.make_engine)
     finally:
         pooled.close()
 
 
 def _sqlite_authorizer(
-    action: int, arg1: str | None, _arg2: str | None, _db: str | None, _src: str | None
+    action: int, arg1: str | None, arg2: str | None, _db: str | None, _src: str | None
 ) -> int:
+    if action == sqlite3.SQLITE_FUNCTION:
+        return sqlite3.SQLITE_DENY if (arg2 or "").lower() in _SQLITE_DENIED_FUNCTIONS else sqlite3.SQLITE_OK
     if action in _SQLITE_READS:
         return sqlite3.SQLITE_OK
     if action == sqlite3.SQLITE_PRAGMA and arg1 in _SQLITE_READ_PRAGMAS:
@@ -123,8 +175,36 @@ def _sqlite_authorizer(
     return sqlite3.SQLITE_DENY
 
 
-def _postgresql(engine: Engine, statement: str) -> QueryResult:
+# Who is connected, and whether the reader function is there, owned by a harmless ratingdb_reader,
+# and callable by this login. The owner is checked too: a function that ended up owned by anyone else
+# would run the query with that owner's rights.
+def _pg_reaches_server(role: str) -> str:
+    """SQL true when `role` (a pg_roles alias) reaches past the database: files, programs, sessions."""
+    names = ", ".join(f"'{name}'" for name in _PG_DANGEROUS_ROLES)
+    return (
+        f"({role}.rolsuper OR {role}.rolreplication OR EXISTS (SELECT FROM unnest(ARRAY[{names}]) AS d(name) "
+        f"WHERE pg_has_role({role}.oid, d.name, 'MEMBER')))"
+    )
+
+
+# Who is connected, and whether the reader function is there, owned by a harmless ratingdb_reader,
+# SECURITY DEFINER, and callable by this login. The owner is checked too: a function that ended up
+# owned by anyone else would run the query with that owner's rights.
+_PG_WHO: Final = f"""
+SELECT r.rolname, {_pg_reaches_server("r")},
+       COALESCE((
+         SELECT p.prosecdef AND o.rolname = '{READER_ROLE}' AND NOT {_pg_reaches_server("o")}
+                AND has_function_privilege(p.oid, 'EXECUTE')
+         FROM pg_proc p JOIN pg_roles o ON o.oid = p.proowner
+         WHERE p.oid = to_regprocedure('{READER_FUNCTION}(text)')
+       ), FALSE)
+FROM pg_roles r WHERE r.rolname = session_user
+"""
+
+
+def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -> QueryResult:
     import psycopg
+    from psycopg import sql as pgsql
 
     pooled = engine.raw_connection()
     try:
@@ -133,11 +213,41 @@ def _postgresql(engine: Engine, statement: str) -> QueryResult:
         try:
             with conn.cursor() as cursor:
                 cursor.execute("SET TRANSACTION READ ONLY")
-                # prepare=True sends the text through the extended protocol: the server refuses
-                # "cannot insert multiple commands into a prepared statement" instead of running them all.
-                cursor.execute(statement, prepare=True)
-                rows = cursor.fetchall() if cursor.description is not None else []
-                return _result(cursor.description, rows)
+                milliseconds = str(max(1, round(timeout * 1000)))
+                cursor.execute(
+                    "SELECT set_config('statement_timeout', %s, true), set_config('lock_timeout', %s, true)",
+                    [milliseconds, milliseconds],
+                )
+                login, dangerous, reader = cursor.execute(_PG_WHO).fetchone() or ("", True, False)
+                if dangerous and not reader:
+                    raise StatementRefused(
+                        f"ratingdb sql will not run as {login}: that role reaches the server's files, "
+                        f"programs or sessions, and this database has no usable {READER_ROLE} role to run "
+                        "the query as — connect as a reporting role instead (README: Security)"
+                    )
+                columns, types = _pg_describe(conn, statement, timeout)
+                if not columns:
+                    # INSERT, DROP, SET, DO, COPY …: no rows to show, so nothing to run.
+                    raise StatementRefused(f"the database refused the statement: {READ_ONLY}")
+                query: Any = statement
+                params: list[str] | None = None
+                if reader:
+                    definitions = pgsql.SQL(", ").join(
+                        pgsql.SQL("{} {}").format(pgsql.Identifier(f"c{i}"), pgsql.SQL(t))
+                        for i, t in enumerate(types)
+                    )
+                    query = pgsql.SQL("SELECT * FROM {}(%s) AS t({})").format(
+                        pgsql.Identifier(READER_FUNCTION), definitions
+                    )
+                    params = [statement]
+                # stream(): the extended protocol (one statement only) and rows in chunks as they come;
+                # leaving the loop early cancels the rest on the server.
+                rows = list(itertools.islice(cursor.stream(query, params, size=500), max_rows + 1))
+                return _result([(c,) for c in columns], rows, max_rows)
+        except psycopg.errors.QueryCanceled:
+            raise _stopped(timeout) from None
+        except psycopg.errors.LockNotAvailable:
+            raise _stopped(timeout) from None
         except psycopg.Error as exc:
             message = exc.diag.message_primary or _first_line(exc)
             if "multiple commands" in message:
@@ -146,16 +256,72 @@ def _postgresql(engine: Engine, statement: str) -> QueryResult:
         finally:
             conn.rollback()
     finally:
+        # A query can leave session state behind (an advisory lock taken with pg_advisory_lock, a
+        # prepared statement): the connection is closed rather than returned to the pool.
+        pooled.invalidate()
         pooled.close()
 
 
-def _result(description: Any, rows: list[Any]) -> QueryResult:
+def _pg_describe(conn: Any, statement: str, timeout: float) -> tuple[list[str], list[str]]:
+    """The result columns of `statement` and their SQL types, from the server's parse (nothing runs).
+
+    A text with two statements cannot be prepared: the server refuses it here. Parsing takes the
+    tables' share locks, so a table locked by another command can already stop the statement here.
+    """
+    from psycopg import pq
+
+    pgconn = conn.pgconn
+    encoding = conn.info.encoding
+    prepared = pgconn.prepare(b"", statement.encode(encoding))
+    if prepared.status != pq.ExecStatus.COMMAND_OK:
+        raise _pg_error(prepared, encoding, timeout)
+    described = pgconn.describe_prepared(b"")
+    if described.status != pq.ExecStatus.COMMAND_OK:
+        raise _pg_error(described, encoding, timeout)
+    count = described.nfields
+    names = [(described.fname(i) or b"").decode(encoding) for i in range(count)]
+    oids = [described.ftype(i) for i in range(count)]
+    mods = [described.fmod(i) for i in range(count)]
+    if not count:
+        return [], []
+    with conn.cursor() as cursor:
+        cursor.execute(
+            "SELECT format_type(t.oid, t.mod), y.typtype = 'p' "
+            "FROM unnest(%s::oid[], %s::int[]) WITH ORDINALITY AS t(oid, mod, n) "
+            "JOIN pg_type y ON y.oid = t.oid ORDER BY t.n",
+            [oids, mods],
+        )
+        described_types = cursor.fetchall()
+    for name, (type_name, pseudo) in zip(names, described_types, strict=True):
+        if pseudo:  # void (pg_sleep), record (ROW(...)): no value a column can carry
+            raise StatementRefused(
+                f'the database refused the statement: column "{name}" is of type {type_name}, which has no '
+                "value to show — select a value instead (e.g. pg_sleep(1) IS NULL)"
+            )
+    return names, [type_name for type_name, _ in described_types]
+
+
+def _pg_error(result: Any, encoding: str, timeout: float) -> StatementRefused:
+    from psycopg import pq
+
+    # 57014 query_canceled (statement_timeout), 55P03 lock_not_available (lock_timeout)
+    if result.error_field(pq.DiagnosticField.SQLSTATE) in (b"57014", b"55P03"):
+        return _stopped(timeout)
+    raw = result.error_field(pq.DiagnosticField.MESSAGE_PRIMARY) or result.error_message or b""
+    message = raw.decode(encoding, "replace").strip().splitlines()[0] if raw.strip() else "error"
+    if "multiple commands" in message:
+        message = ONE_STATEMENT
+    return StatementRefused(f"the database refused the statement: {message}")
+
+
+def _result(description: Any, rows: list[Any], max_rows: int = DEFAULT_MAX_ROWS) -> QueryResult:
     if description is None:
         return QueryResult([], [])
     # Booleans as SQLite stores them (0/1), so one query prints the same on both engines.
     return QueryResult(
         [d[0] for d in description],
-        [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows],
+        [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows[:max_rows]],
+        truncated=len(rows) > max_rows,
     )
 
 

@@ -1,5 +1,9 @@
 """Record a list published elsewhere (FIDE's, a previous system's) as an imported list; stream, never hold it.
 
+Also the safe ways to change imported lists: `update_list` publishes a corrected version of the list in
+force, `withdraw_list` withdraws an imported list nothing was computed from. A new list that would drop
+many players of the list in force, or leave imported events unrated for good, is refused.
+
 Takes a Session, never commits. Reading the file is ratingdb.formats' job; the rule state a list
 implies (reached 2400/2300, games toward 30) is derived here from K and birth year as formats.md says.
 """
@@ -12,18 +16,22 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from sqlalchemy import ColumnElement, FromClause, exists, func, insert, literal, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import ImmutableList
+from ratingdb.errors import ImmutableList, ListInUse, ListWouldShrink, MissingList
 from ratingdb.formats import ListRating, ListRow
-from ratingdb.models import RatingList
+from ratingdb.models import Event, ListEntry, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
-from ratingdb.services.lists import list_on, new_list
-from ratingdb.services.versions import record_change, seal
+from ratingdb.services.lists import CURRENT, latest_list, list_on, new_list, require_list
+from ratingdb.services.versions import next_list_version, record_change, seal, withdraw
 
 BATCH = 20_000
 PLAYER_FIELDS = ("name", "federation", "sex", "title", "birth_year")
+# A new list may leave out at most this share of the list in force's players without --replace-list:
+# FIDE's own monthly lists lose far fewer (deaths, transfers), a one-row "correction" loses nearly all.
+MAX_LEAVING_PERCENT = 5
 
 
 @dataclass
@@ -34,6 +42,22 @@ class ListImportSummary:
     rated: dict[str, int] = field(default_factory=dict)
     new_players: int = 0
     updated_players: int = 0
+    # --update only, per rating type: the list's date, the version written, the file's rows new to the
+    # list, the entries kept as they were.
+    dates: dict[str, dt.date] = field(default_factory=dict)
+    versions: dict[str, int] = field(default_factory=dict)
+    added: dict[str, int] = field(default_factory=dict)
+    kept: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class WithdrawnList:
+    rating_type: str
+    list_date: dt.date
+    version: int
+    source: str | None
+    entries: int
+    in_force: dt.date | None  # the list in force once it is withdrawn
 
 
 def import_list(
@@ -43,13 +67,20 @@ def import_list(
     list_date: dt.date,
     rating_types: Sequence[str],
     source: str,
+    replace: bool = False,
+    reason: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> ListImportSummary:
-    """Record `rows` as the imported list(s) dated `list_date`, creating or updating players."""
+    """Record `rows` as the imported list(s) dated `list_date`, creating or updating players.
+
+    Refused when it would leave imported events unrated for good, and — unless `replace` — when it would
+    drop more than MAX_LEAVING_PERCENT of the players of the list it follows (the list in force then).
+    """
     if list_date.day != 1:
         raise ImmutableList(f"a list is dated the first day of a month, not {list_date.isoformat()}")
     summary = ListImportSummary(list_date=list_date)
     lists: dict[str, RatingList] = {}
+    follows: dict[str, RatingList] = {}
     for rating_type in rating_types:
         existing = list_on(session, rating_type, list_date)
         if existing is not None:
@@ -57,15 +88,229 @@ def import_list(
                 f"a {rating_type} list dated {list_date.isoformat()} already exists ({existing.origin}"
                 f"{', from ' + existing.source if existing.source else ''}); published lists never change"
             )
+        previous = latest_list(session, rating_type, list_date - dt.timedelta(days=1))
+        if previous is not None:
+            _refuse_stranding(session, rating_type, previous, list_date)
+            follows[rating_type] = previous
+    for rating_type in rating_types:
         detail = f"imported the {rating_type} list dated {list_date.isoformat()} from {source}"
-        change = record_change(session, "import-list", detail)
+        if replace and rating_type in follows:
+            detail += (
+                f" as a new full list (--replace-list) after the one dated {follows[rating_type].list_date}"
+            )
+        change = record_change(session, "import-list", detail, reason=reason)
         lists[rating_type] = new_list(
             session, rating_type, list_date, change, origin="imported", source=source
         )
-    summary.lists = {t: lst.id for t, lst in lists.items()}
-    summary.entries = dict.fromkeys(rating_types, 0)
-    summary.rated = dict.fromkeys(rating_types, 0)
+    _write_entries(session, rows, lists, {}, summary, progress)
+    if not replace:
+        for rating_type, previous in follows.items():
+            _refuse_shrinking(session, summary, source, previous, lists[rating_type])
+    for lst in lists.values():
+        seal(session, lst)
+    return summary
 
+
+def update_list(
+    session: Session,
+    rows: Iterable[ListRow],
+    *,
+    rating_types: Sequence[str],
+    source: str,
+    reason: str,
+    list_date: dt.date | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ListImportSummary:
+    """Publish a new version of each type's list in force: its rows with the file's rows applied.
+
+    Players in the file are added or their given fields changed; every other entry, and every field a
+    row leaves empty, stays as it was. The old version is withdrawn by the same audited change.
+    `list_date`, when given, must name the list in force. Refused for a list something was computed from.
+    """
+    targets: dict[str, RatingList] = {}
+    for rating_type in rating_types:
+        in_force = latest_list(session, rating_type)
+        if in_force is None:
+            raise MissingList(
+                f"there is no {rating_type} list to update: import one first "
+                f"(`ratingdb import-list FILE --date YYYY-MM-01 --type {rating_type}`)"
+            )
+        target = in_force if list_date is None else require_list(session, rating_type, list_date)
+        _refuse_if_used(session, target, "update")
+        targets[rating_type] = target
+    lists: dict[str, RatingList] = {}
+    for rating_type, target in targets.items():
+        version = next_list_version(session, rating_type, target.list_date)
+        change = record_change(
+            session,
+            "import-list-update",
+            f"updated the {rating_type} list dated {target.list_date.isoformat()} from {source}: version "
+            f"{target.version} replaced by version {version}, the same list with the file's rows applied",
+            reason=reason,
+        )
+        withdraw(session, target, change)
+        lists[rating_type] = new_list(
+            session, rating_type, target.list_date, change, origin="imported", source=source
+        )
+    summary = ListImportSummary(list_date=min(t.list_date for t in targets.values()))
+    _write_entries(session, rows, lists, {t: lst.id for t, lst in targets.items()}, summary, progress)
+    for rating_type, lst in lists.items():
+        _keep_unchanged(session, targets[rating_type].id, lst.id)
+        total = _size(session, lst.id)
+        summary.kept[rating_type] = total - summary.entries[rating_type]
+        summary.entries[rating_type] = total
+        summary.versions[rating_type] = lst.version
+        summary.dates[rating_type] = lst.list_date
+        seal(session, lst)
+    return summary
+
+
+def withdraw_list(session: Session, rating_type: str, list_date: dt.date, *, reason: str) -> WithdrawnList:
+    """Withdraw the imported list of (type, date), audited with `reason`; refused if anything used it."""
+    target = require_list(session, rating_type, list_date)
+    _refuse_if_used(session, target, "withdraw")
+    entries = _size(session, target.id)
+    change = record_change(
+        session,
+        "withdraw-list",
+        f"withdrew the {rating_type} list dated {list_date.isoformat()} (version {target.version}, "
+        f"imported{' from ' + target.source if target.source else ''}, {entries} entries)",
+        reason=reason,
+    )
+    withdraw(session, target, change)
+    in_force = latest_list(session, rating_type)
+    return WithdrawnList(
+        rating_type,
+        list_date,
+        target.version,
+        target.source,
+        entries,
+        in_force.list_date if in_force is not None else None,
+    )
+
+
+def _refuse_if_used(session: Session, target: RatingList, verb: str) -> None:
+    """Refuse to change a list that a later list follows, or a computed one, saying what to do instead."""
+    rating_type, day = target.rating_type, target.list_date.isoformat()
+    what = f"cannot {verb} the {rating_type} list dated {day}"
+    later = session.scalars(
+        select(RatingList)
+        .where(RatingList.rating_type == rating_type, RatingList.list_date > target.list_date, CURRENT)
+        .order_by(RatingList.list_date)
+        .limit(1)
+    ).one_or_none()
+    if later is not None and later.origin == "computed":
+        raise ListInUse(
+            f"{what}: closing {later.period} computed the list dated {later.list_date.isoformat()} from "
+            f"it — reopen that period first (`ratingdb reopen {later.period} --type {rating_type} "
+            f"--reason TEXT`), then {verb} this list"
+        )
+    if later is not None:
+        raise ListInUse(
+            f"{what}: the list dated {later.list_date.isoformat()} (imported, from {later.source}) follows "
+            f"it and only the newest list can be changed — withdraw the later list first "
+            f"(`ratingdb withdraw-list {later.list_date.isoformat()} --type {rating_type} --reason TEXT`)"
+        )
+    if target.origin == "computed":
+        raise ListInUse(
+            f"{what}: it was computed by closing {target.period}, so its ratings come from that period's "
+            f"games — correct the events and reopen the period "
+            f"(`ratingdb reopen {target.period} --type {rating_type} --reason TEXT`)"
+        )
+
+
+def _refuse_stranding(session: Session, rating_type: str, previous: RatingList, list_date: dt.date) -> None:
+    """A list dated `list_date` closes every period from `previous` up to it: none may hold events."""
+    held = session.execute(
+        select(Event.period, func.count())
+        .where(
+            Event.rating_type == rating_type,
+            Event.period >= str(Period.of(previous.list_date)),
+            Event.period < str(Period.of(list_date)),
+        )
+        .group_by(Event.period)
+        .order_by(Event.period)
+    ).all()
+    if not held:
+        return
+    periods = [str(p) for p, _ in held]
+    events = sum(n for _, n in held)
+    names = periods[0] if len(periods) == 1 else ", ".join(periods[:-1]) + " and " + periods[-1]
+    raise ListWouldShrink(
+        f"the {rating_type} list dated {list_date.isoformat()} would skip "
+        f"{'period' if len(periods) == 1 else 'periods'} {names}, which "
+        f"{'holds' if len(periods) == 1 else 'hold'} {_count(events, 'imported event')} that would never "
+        f"be rated (the list in force is {previous.list_date.isoformat()}) — close "
+        f"{'the period' if len(periods) == 1 else 'those periods'} first (`ratingdb close-period "
+        f"{periods[0]} --type {rating_type}`), or delete the events that should not be rated "
+        f"(`ratingdb delete-event ID`)"
+    )
+
+
+def _refuse_shrinking(
+    session: Session, summary: ListImportSummary, source: str, previous: RatingList, new: RatingList
+) -> None:
+    on_previous = _size(session, previous.id)
+    old, fresh = _entry_tables()
+    leaving = (
+        session.scalar(select(func.count()).select_from(old).where(_not_on(old, fresh, previous.id, new.id)))
+        or 0
+    )
+    if leaving * 100 <= on_previous * MAX_LEAVING_PERCENT:
+        return
+    rating_type = new.rating_type
+    raise ListWouldShrink(
+        f"this list has {_count(summary.entries[rating_type], 'player')}; the {rating_type} list in force "
+        f"({previous.list_date.isoformat()}) has {on_previous}; {leaving} would leave the list — to correct "
+        f"or add players use `ratingdb import-list {source} --update --type {rating_type} --reason TEXT`; "
+        f"to load a genuinely new full list use --replace-list"
+    )
+
+
+def _size(session: Session, list_id: int) -> int:
+    return (
+        session.scalar(select(func.count()).select_from(ListEntry).where(ListEntry.list_id == list_id)) or 0
+    )
+
+
+def _entry_tables() -> tuple[FromClause, FromClause]:
+    entry = table(ListEntry)
+    return entry.alias("old"), entry.alias("fresh")
+
+
+def _not_on(old: FromClause, fresh: FromClause, old_id: int, new_id: int) -> ColumnElement[bool]:
+    """Rows of list `old_id` whose player has no row on list `new_id`."""
+    return (old.c.list_id == old_id) & ~exists().where(
+        fresh.c.list_id == new_id, fresh.c.player_id == old.c.player_id
+    )
+
+
+def _keep_unchanged(session: Session, old_id: int, new_id: int) -> None:
+    """Copy to list `new_id` every entry of `old_id` whose player the file did not name."""
+    old, fresh = _entry_tables()
+    copied = select(literal(new_id), *(old.c[c] for c in LIST_ENTRY_COLUMNS[1:])).where(
+        _not_on(old, fresh, old_id, new_id)
+    )
+    session.execute(insert(table(ListEntry)).from_select(list(LIST_ENTRY_COLUMNS), copied))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _write_entries(
+    session: Session,
+    rows: Iterable[ListRow],
+    lists: dict[str, RatingList],
+    bases: dict[str, int],
+    summary: ListImportSummary,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Write the file's rows to `lists`; where `bases` names a type's list in force, correct its entries."""
+    summary.lists = {t: lst.id for t, lst in lists.items()}
+    summary.entries = dict.fromkeys(lists, 0)
+    summary.rated = dict.fromkeys(lists, 0)
+    summary.added = dict.fromkeys(bases, 0)
     driver = Driver(session)
     try:
         done = 0
@@ -73,22 +318,30 @@ def import_list(
             ids = _upsert_players(driver, batch, summary)
             entries: list[tuple[Any, ...]] = []
             for rating_type, lst in lists.items():
-                before = len(entries)
+                base = bases.get(rating_type)
+                on_base = _entries_on(driver, base, list(ids.values())) if base is not None else {}
+                list_date = lst.list_date
                 for row in batch:
                     rating = row.ratings.get(rating_type)
-                    if rating is not None:
-                        entries.append(_entry(lst.id, ids[row.line], row, rating, list_date))
-                        summary.rated[rating_type] += rating.rating is not None
-                summary.entries[rating_type] += len(entries) - before
+                    if rating is None:
+                        continue
+                    player_id = ids[row.line]
+                    prior = on_base.get(player_id)
+                    if prior is None:
+                        entry = _entry(lst.id, player_id, row, rating, list_date)
+                        if base is not None:
+                            summary.added[rating_type] += 1
+                    else:
+                        entry = _corrected(lst.id, prior, row, rating)
+                    entries.append(entry)
+                    summary.entries[rating_type] += 1
+                    summary.rated[rating_type] += entry[_RATING] is not None
             driver.write("list_entry", LIST_ENTRY_COLUMNS, entries)
             done += len(batch)
             if progress is not None:
                 progress(done)
     finally:
         driver.restore()
-    for lst in lists.values():
-        seal(session, lst)
-    return summary
 
 
 def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
@@ -117,6 +370,54 @@ def _entry(list_id: int, player_id: int, row: ListRow, r: ListRating, list_date:
         last_active,
         None,
     )
+
+
+_RATING = LIST_ENTRY_COLUMNS.index("rating")
+
+
+def _entries_on(driver: Driver, list_id: int, player_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    """Player id → the row (LIST_ENTRY_COLUMNS) of those of `player_ids` that list `list_id` holds."""
+    found: dict[int, tuple[Any, ...]] = {}
+    columns = ", ".join(LIST_ENTRY_COLUMNS)
+    for start in range(0, len(player_ids), 10_000):
+        chunk = player_ids[start : start + 10_000]
+        marks = ", ".join("?" * len(chunk))
+        for row in driver.rows(
+            f"SELECT {columns} FROM list_entry WHERE list_id = ? AND player_id IN ({marks})",
+            [list_id, *chunk],
+        ):
+            found[row[1]] = tuple(row)
+    return found
+
+
+def _corrected(list_id: int, prior: tuple[Any, ...], row: ListRow, r: ListRating) -> tuple[Any, ...]:
+    """The entry `prior` with what the file's row gives; a field the row leaves empty keeps its value.
+
+    Reaching 2400 / 2300 is for life (§8.3.3): a corrected rating can set those marks, never clear them.
+    """
+    e = dict(zip(LIST_ENTRY_COLUMNS, prior, strict=True))
+    e["list_id"] = list_id
+    for column, given in (
+        ("rating", r.rating),
+        ("games", r.games),
+        ("k", r.k),
+        ("flag", row.flag),
+        ("games_total", r.games_total),
+    ):
+        if given is not None:
+            e[column] = given
+    rating = e["rating"] or 0
+    e["reached_2400"] = (
+        r.reached_2400 if r.reached_2400 is not None else bool(e["reached_2400"]) or rating >= 2400
+    )
+    e["reached_2300"] = (
+        r.reached_2300
+        if r.reached_2300 is not None
+        else bool(e["reached_2300"]) or e["reached_2400"] or rating >= 2300
+    )
+    if e["rating"] is None:
+        e["flag"] = None  # as on an imported list: only rated players carry an activity flag
+    return tuple(e[c] for c in LIST_ENTRY_COLUMNS)
 
 
 def derived_state(r: ListRating, birth_year: int | None, list_date: dt.date) -> tuple[int, bool, bool]:

@@ -51,6 +51,7 @@ ARGS: dict[str, list[str]] = {
     "report period": ["2025-10"],
     "report top": [],
     "sql": ["SELECT 1"],
+    "withdraw-list": ["2025-10-01", "--reason", "a test"],
 }
 COMMANDS = [" ".join(path) for path in command_paths()]
 

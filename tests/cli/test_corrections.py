@@ -144,3 +144,37 @@ def test_a_wrong_result_in_a_closed_period_is_corrected_and_every_version_kept(
         withdrawn = text("SELECT COUNT(*) FROM v_list_version WHERE state = 'withdrawn'")
         assert conn.execute(withdrawn).scalar_one() == 3
     engine.dispose()
+
+
+def test_renamed_line_ending_and_encoding_copies_of_a_tournament_are_refused_as_duplicates(
+    db_url: str, tmp_path: Path
+) -> None:
+    original = Path(__file__).resolve().parent.parent / "fixtures" / "trf" / "latin1_crlf.trf"
+    ok(db_url, "import-trf", original, "--type", "rapid")
+    raw = original.read_bytes()
+    lf = raw.replace(b"\r\n", b"\n")
+    copies = {
+        "renamed.trf": raw,
+        "lf-endings.trf": lf,
+        "utf-8.trf": lf.decode("latin-1").encode("utf-8"),
+        "trailing-spaces.trf": b"\n".join(line.rstrip() for line in lf.split(b"\n")),
+    }
+    for name, content in copies.items():
+        (tmp_path / name).write_bytes(content)
+        result = run(db_url, "import-trf", tmp_path / name, "--type", "rapid")
+        assert result.exit_code == 1, (name, result.output)  # type: ignore[attr-defined]
+        error = result.stderr.splitlines()  # type: ignore[attr-defined]
+        if content == raw:  # the very same bytes: named by the file it came from
+            assert error == [
+                "Error: renamed.trf was imported before as event 1 'Coupe de Montréal' "
+                "(from latin1_crlf.trf); an event is imported once"
+            ]
+        else:
+            assert error == [
+                f"Error: {name} is the same tournament as event 1 'Coupe de Montréal' (imported from "
+                "latin1_crlf.trf): same name, dates and results; an event is imported once"
+            ], name
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM event")).scalar_one() == 1
+    engine.dispose()

@@ -165,27 +165,23 @@ def refusal(url: str, sqlite: str, postgresql: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("statement", "postgresql"),
+    "statement",
     [
-        (
-            "INSERT INTO player (name) VALUES ('Intruder, Ivy')",
-            "cannot execute INSERT in a read-only transaction",
-        ),
-        (
-            "UPDATE player SET name = 'Renamed' WHERE fide_id = 300001",
-            "cannot execute UPDATE in a read-only transaction",
-        ),
-        ("DELETE FROM event_player", "cannot execute DELETE in a read-only transaction"),
-        ("DROP TABLE calc_event", "cannot execute DROP TABLE in a read-only transaction"),
-        ("DROP VIEW v_event", "cannot execute DROP VIEW in a read-only transaction"),
-        ("CREATE TABLE scratch (x INTEGER)", "cannot execute CREATE TABLE in a read-only transaction"),
+        "INSERT INTO player (name) VALUES ('Intruder, Ivy')",
+        "UPDATE player SET name = 'Renamed' WHERE fide_id = 300001",
+        "DELETE FROM event_player",
+        "DROP TABLE calc_event",
+        "DROP VIEW v_event",
+        "CREATE TABLE scratch (x INTEGER)",
     ],
 )
-def test_a_write_is_refused_and_changes_nothing(club_url: str, statement: str, postgresql: str) -> None:
+def test_a_write_is_refused_and_changes_nothing(club_url: str, statement: str) -> None:
+    # PostgreSQL: a statement that returns no rows is not run at all (ratingdb sql runs queries).
     before = snapshot(club_url)
     result = sql(club_url, statement)
     assert result.exit_code == 1
-    assert result.stderr == refusal(club_url, "not authorized: ratingdb sql only reads", postgresql)
+    message = "not authorized: ratingdb sql only reads"
+    assert result.stderr == refusal(club_url, message, message)
     assert result.stdout == ""
     assert snapshot(club_url) == before
 

@@ -1,0 +1,109 @@
+"""The database's own guards (docs/versioning.md), attacked with raw SQL as a careless client would.
+
+Every statement here bypasses ratingdb's services; the triggers and constraints alone must refuse it and
+leave the data as it was, on every engine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import DBAPIError
+
+from ratingdb import db
+from ratingdb.rating import Period
+from ratingdb.services.close import close_period
+from ratingdb.services.corrections import reopen
+from tests import builders as b
+
+
+def _published(engine: Engine) -> None:
+    """An imported October list of two players, a game, and the November list the close published."""
+    with db.transaction(engine) as s:
+        x, y = b.player(s, "X, X"), b.player(s, "Y, Y")
+        b.player(s, "Z, Z")  # registered, on no list
+        b.imported_list(s, "standard", Period(2025, 10).first_day, {x: (2000, 20), y: (2000, 20)})
+        b.event(s, "Club", dt.date(2025, 10, 10), dt.date(2025, 10, 10), [(x, y, "1")])
+    with db.transaction(engine) as s:
+        close_period(s, Period(2025, 10), "standard")
+
+
+def _refused(engine: Engine, statement: str, match: str) -> None:
+    with pytest.raises(DBAPIError, match=match), engine.begin() as conn:
+        conn.execute(text(statement))
+
+
+def _count(engine: Engine, table: str) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one())
+
+
+def test_no_row_can_be_added_to_a_sealed_list_or_its_calculation_record(engine: Engine) -> None:
+    _published(engine)
+    before = {t: _count(engine, t) for t in ("list_entry", "calc_player")}
+    # The 2999 entry that the security review slipped into an old list.
+    for list_id in (1, 2):  # the imported list and the computed one
+        _refused(
+            engine,
+            "INSERT INTO list_entry (list_id, player_id, rating, games, games_total, reached_2400, "
+            f"reached_2300) SELECT {list_id}, id, 2999, 0, 0, FALSE, FALSE FROM player WHERE name = 'Z, Z'",
+            "no row can be added to a sealed list",
+        )
+    _refused(
+        engine,
+        "INSERT INTO calc_player (list_id, player_id, method, n, score_x100) "
+        "SELECT 2, id, 'change', 1, 100 FROM player WHERE name = 'Z, Z'",
+        "no row can be added to a sealed list",
+    )
+    assert {t: _count(engine, t) for t in before} == before
+
+
+def test_a_list_can_only_be_withdrawn_never_edited_unsealed_or_brought_back(engine: Engine) -> None:
+    _published(engine)
+    for statement in (
+        "UPDATE rating_list SET list_date = '2025-12-01' WHERE id = 2",
+        "UPDATE rating_list SET sealed = FALSE WHERE id = 2",
+        "UPDATE rating_list SET is_current = NULL WHERE id = 2",  # withdrawn without saying by what
+        "DELETE FROM rating_list WHERE id = 2",
+        "UPDATE list_entry SET rating = 2999",
+        "DELETE FROM calc_game",
+    ):
+        _refused(engine, statement, "never changed|never deleted|immutable|withdrawn")
+    with db.transaction(engine) as s:
+        reopen(s, Period(2025, 10), "standard", "test")
+    # Withdrawn is final: it cannot be made current again, even by hand.
+    _refused(
+        engine,
+        "UPDATE rating_list SET is_current = TRUE, withdrawn_by = NULL WHERE id = 2",
+        "never changed",
+    )
+
+
+def test_truncate_is_refused_on_postgresql(engine: Engine) -> None:
+    if engine.dialect.name != "postgresql":
+        pytest.skip("TRUNCATE is PostgreSQL's: SQLite has none")
+    _published(engine)
+    tables = ("event_player", "audit_log", "list_entry", "game", "player", "rating_list", "calc_game")
+    before = {t: _count(engine, t) for t in tables}
+    for table in tables:
+        _refused(engine, f"TRUNCATE {table} CASCADE", "TRUNCATE .* is refused")
+    assert {t: _count(engine, t) for t in tables} == before
+
+
+def test_a_listed_player_cannot_be_deleted_even_with_foreign_keys_off(engine: Engine) -> None:
+    _published(engine)
+    with pytest.raises(DBAPIError, match="cannot be deleted|foreign key|FOREIGN KEY"):
+        with engine.begin() as conn:
+            if engine.dialect.name == "sqlite":
+                # A client that never turned foreign keys on (the sqlite3 shell's default).
+                conn.exec_driver_sql("PRAGMA foreign_keys = OFF")
+            conn.execute(text("DELETE FROM player WHERE name = 'X, X'"))
+    assert _count(engine, "player") == 3
+
+
+def test_the_audit_log_is_append_only(engine: Engine) -> None:
+    _published(engine)
+    _refused(engine, "UPDATE audit_log SET reason = 'nothing to see'", "append-only")
+    _refused(engine, "DELETE FROM audit_log", "append-only")
