@@ -273,7 +273,8 @@ def import_list_command(
                 f"{summary.entries[t]} entries, {summary.rated[t]} rated."
             )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
-    for t in types:
+    # An update keeps what the file does not give from the list in force: nothing is assumed then.
+    for t in () if update else types:
         if n := assumed.established.get(t, 0):
             typer.echo(
                 f"Assumed: {_players(n)} rated on the {t} list {'has' if n == 1 else 'have'} no K and no "
