@@ -78,5 +78,9 @@ class ListWouldShrink(RatingDbError):
     """A list import that would drop many players of the list in force, or strand imported events."""
 
 
+class NothingToUpdate(RatingDbError):
+    """An `import-list --update` whose file changes nothing: no new version is written."""
+
+
 class ListInUse(RatingDbError):
     """A list that something was already computed from, so it can be neither updated nor withdrawn."""

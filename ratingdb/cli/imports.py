@@ -11,7 +11,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
-from ratingdb.errors import ConfigError
+from ratingdb.errors import ConfigError, NothingToUpdate
 from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
 from ratingdb.services.events import ImportedEvent, delete_event, event_as_trf, import_events
@@ -219,53 +219,57 @@ def import_list_command(
         types = ["standard"]
     assumed = ListAssumptions()
     rows = assumed.watch(read_list(file, format=detected, rating_types=types))
-    with (
-        Progress(
-            TextColumn("{task.description}", markup=False),
-            BarColumn(),
-            TextColumn("{task.completed:,} rows"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as progress,
-        transaction() as session,
-    ):
-        task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
+    try:
+        with (
+            Progress(
+                TextColumn("{task.description}", markup=False),
+                BarColumn(),
+                TextColumn("{task.completed:,} rows"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+                disable=not console.is_terminal,
+            ) as progress,
+            transaction() as session,
+        ):
+            task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
 
-        def advance(done: int) -> None:
-            progress.update(task, completed=done)
+            def advance(done: int) -> None:
+                progress.update(task, completed=done)
 
-        if update:
-            summary = update_list(
-                session,
-                rows,
-                rating_types=types,
-                source=file.name,
-                reason=reason or "",
-                list_date=list_date,
-                progress=advance,
-            )
-        else:
-            assert list_date is not None
-            summary = import_list(
-                session,
-                rows,
-                list_date=list_date,
-                rating_types=types,
-                source=file.name,
-                replace=replace_list,
-                reason=reason,
-                progress=advance,
-            )
+            if update:
+                summary = update_list(
+                    session,
+                    rows,
+                    rating_types=types,
+                    source=file.name,
+                    reason=reason or "",
+                    list_date=list_date,
+                    progress=advance,
+                )
+            else:
+                assert list_date is not None
+                summary = import_list(
+                    session,
+                    rows,
+                    list_date=list_date,
+                    rating_types=types,
+                    source=file.name,
+                    replace=replace_list,
+                    reason=reason,
+                    progress=advance,
+                )
+    except NothingToUpdate as nothing:
+        echo(f"Nothing changed: {nothing}.")
+        return
     for t in types:
         if update:
             version = summary.versions[t]
             echo(
                 f"Updated the {t} list dated {summary.dates[t].isoformat()} from {file.name} ({detected}): "
-                f"version {version} replaces version {version - 1}; {summary.entries[t]} entries, "
-                f"{summary.entries[t] - summary.kept[t]} from the file ({summary.added[t]} new to the list), "
-                f"{summary.kept[t]} kept as they were."
+                f"version {version} replaces version {version - 1}; {summary.entries[t]} entries: "
+                f"{summary.entries[t] - summary.kept[t]} from the file ({summary.changed[t]} changed, "
+                f"{summary.added[t]} added), {summary.kept[t]} kept as they were."
             )
         else:
             echo(

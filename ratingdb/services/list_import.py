@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, FromClause, exists, func, insert, literal, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import ImmutableList, ListInUse, ListWouldShrink, MissingList
+from ratingdb.errors import ImmutableList, ListInUse, ListWouldShrink, MissingList, NothingToUpdate
 from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import Event, ListEntry, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
@@ -43,10 +43,11 @@ class ListImportSummary:
     new_players: int = 0
     updated_players: int = 0
     # --update only, per rating type: the list's date, the version written, the file's rows new to the
-    # list, the entries kept as they were.
+    # list, its rows that changed an entry, the entries kept as they were.
     dates: dict[str, dt.date] = field(default_factory=dict)
     versions: dict[str, int] = field(default_factory=dict)
     added: dict[str, int] = field(default_factory=dict)
+    changed: dict[str, int] = field(default_factory=dict)
     kept: dict[str, int] = field(default_factory=dict)
 
 
@@ -154,6 +155,10 @@ def update_list(
         )
     summary = ListImportSummary(list_date=min(t.list_date for t in targets.values()))
     _write_entries(session, rows, lists, {t: lst.id for t, lst in targets.items()}, summary, progress)
+    if not (any(summary.added.values()) or any(summary.changed.values()) or summary.updated_players):
+        # Re-running an update is safe: the caller's rollback takes back the versions begun above.
+        shown = "; ".join(f"{t} {x.list_date.isoformat()}, version {x.version}" for t, x in targets.items())
+        raise NothingToUpdate(f"every row of {source} already matches the list in force ({shown})")
     for rating_type, lst in lists.items():
         _keep_unchanged(session, targets[rating_type].id, lst.id)
         total = _size(session, lst.id)
@@ -225,6 +230,7 @@ def _refuse_stranding(session: Session, rating_type: str, previous: RatingList, 
         select(Event.period, func.count())
         .where(
             Event.rating_type == rating_type,
+            Event.is_current.is_(True),  # a withdrawn version is never rated: it strands nothing
             Event.period >= str(Period.of(previous.list_date)),
             Event.period < str(Period.of(list_date)),
         )
@@ -311,6 +317,7 @@ def _write_entries(
     summary.entries = dict.fromkeys(lists, 0)
     summary.rated = dict.fromkeys(lists, 0)
     summary.added = dict.fromkeys(bases, 0)
+    summary.changed = dict.fromkeys(bases, 0)
     driver = Driver(session)
     try:
         done = 0
@@ -333,6 +340,7 @@ def _write_entries(
                             summary.added[rating_type] += 1
                     else:
                         entry = _corrected(lst.id, prior, row, rating)
+                        summary.changed[rating_type] += entry[1:] != prior[1:]
                     entries.append(entry)
                     summary.entries[rating_type] += 1
                     summary.rated[rating_type] += entry[_RATING] is not None

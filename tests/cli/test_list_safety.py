@@ -115,7 +115,7 @@ def test_update_publishes_a_new_version_of_the_list_in_force_with_the_one_row_ap
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "Updated the standard list dated 2025-08-01 from one.csv (csv): version 2 replaces version 1; "
-        "402 entries, 1 from the file (0 new to the list), 401 kept as they were.",
+        "402 entries: 1 from the file (1 changed, 0 added), 401 kept as they were.",
         "Players: 0 new, 1 updated.",
     ]
     old, new = entries(db_url, "2025-08-01", 1), entries(db_url, "2025-08-01", 2)
@@ -153,6 +153,15 @@ def test_update_publishes_a_new_version_of_the_list_in_force_with_the_one_row_ap
     by_id = {row["fide_id"]: row for row in csv.DictReader(first.stdout.splitlines())}
     assert len(by_id) == SIZE
     assert (by_id["300007"]["rating"], by_id["300007"]["games"], by_id["300007"]["k"]) == ("1507", "2", "20")
+    # Running the same update again is safe: nothing changes, no version 3, and it says so.
+    before = snapshot(db_url)
+    again = run(db_url, "import-list", one_row, "--update", "--reason", "name and rating fix")
+    assert again.exit_code == 0, again.output
+    assert again.stdout == (
+        "Nothing changed: every row of one.csv already matches the list in force (standard 2025-08-01, "
+        "version 2).\n"
+    )
+    assert snapshot(db_url) == before
 
 
 def test_update_adds_new_players_and_a_reached_mark_follows_the_rating(
@@ -169,7 +178,7 @@ def test_update_adds_new_players_and_a_reached_mark_follows_the_rating(
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0] == (
         "Updated the standard list dated 2025-08-01 from fix.csv (csv): version 2 replaces version 1; "
-        "403 entries, 2 from the file (1 new to the list), 401 kept as they were."
+        "403 entries: 2 from the file (1 changed, 1 added), 401 kept as they were."
     )
     new = entries(db_url, "2025-08-01", 2)
     assert new[300402] == (2405, 2, 20, None, 30, True, True)
@@ -347,3 +356,36 @@ def test_update_needs_a_reason_and_a_list_to_update(db_url: str, one_row: Path) 
         "YYYY-MM-01 --type standard`)\n"
     )
     assert snapshot(db_url) == before
+
+
+def test_after_a_reopen_the_list_the_close_used_can_be_withdrawn_or_followed(
+    db_url: str, october_with_an_event: Path
+) -> None:
+    # The way forward the refusal names: reopen the period, then withdraw the imported list it used.
+    assert run(db_url, "close-period", "2025-10").exit_code == 0
+    reopened = run(db_url, "reopen", "2025-10", "--reason", "wrong starting list")
+    assert reopened.exit_code == 0, reopened.output
+    # The event of 2025-10 is current again in an open period: a 2025-11-01 list would strand it.
+    stranded = run(db_url, "import-list", october_with_an_event, "--date", "2025-11-01")
+    assert stranded.stderr.startswith("Error: the standard list dated 2025-11-01 would skip period 2025-10")
+    # Deleted (withdrawn, since the withdrawn list was computed from it), it strands nothing any more.
+    assert run(db_url, "delete-event", "1", "--yes").exit_code == 0
+    assert query(db_url, "SELECT is_current FROM event WHERE id = 1") == [(None,)]
+    followed = run(db_url, "import-list", october_with_an_event, "--date", "2025-11-01")
+    assert followed.exit_code == 0, followed.output
+    # And the October list, now that nothing computed from it is current, can be withdrawn after it.
+    assert run(db_url, "withdraw-list", "2025-11-01", "--reason", "test").exit_code == 0
+    withdrawn = run(db_url, "withdraw-list", "2025-10-01", "--reason", "wrong starting list")
+    assert withdrawn.exit_code == 0, withdrawn.output
+    assert withdrawn.stdout.splitlines() == [
+        "Withdrew the standard list dated 2025-10-01 (version 1, imported from oct.csv, 4 entries); it stays "
+        "in the database as withdrawn.",
+        "There is no standard list in force now.",
+    ]
+    assert query(
+        db_url, "SELECT action, reason FROM audit_log WHERE action IN ('reopen', 'withdraw-list') ORDER BY id"
+    ) == [
+        ("reopen", "wrong starting list"),
+        ("withdraw-list", "test"),
+        ("withdraw-list", "wrong starting list"),
+    ]
