@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Connection, Engine, create_engine, event
 
 from ratingdb.models import Base
 
@@ -30,6 +30,7 @@ def run_migrations_online() -> None:
             # transaction and checks them afterwards (below). ratingdb's SQLite connections run with
             # isolation_level None, so the driver connection is not inside a transaction here.
             connection.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+        _allow_version_changes(connection, True)
         context.configure(
             connection=connection,
             target_metadata=target_metadata,
@@ -41,12 +42,33 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             context.run_migrations()
         connection.commit()
+        _allow_version_changes(connection, False)
         if sqlite:
             driver = connection.connection.driver_connection
             broken = driver.execute("PRAGMA foreign_key_check").fetchall()  # type: ignore[union-attr]
             driver.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
             if broken:
                 raise RuntimeError(f"the migration left rows without their parent rows: {broken[:5]}")
+
+
+def _allow_version_changes(connection: Connection, allowed: bool) -> None:
+    """Let this connection change alembic_version, which its guard (migration 0010) refuses to others.
+
+    SQLite: the guard calls ratingdb_migrating(), which ratingdb's connections define as 0 (db.py) and
+    the migrating connection as 1 while it migrates; a client without it fails on the call.
+    PostgreSQL: each migration's transaction says so with a transaction-local setting.
+    """
+    if connection.dialect.name == "sqlite":
+        driver = connection.connection.driver_connection
+        driver.create_function("ratingdb_migrating", 0, lambda: int(allowed))  # type: ignore[union-attr]
+    elif connection.dialect.name == "postgresql" and allowed:
+        event.listen(connection, "begin", _say_migrating)
+    elif connection.dialect.name == "postgresql":
+        event.remove(connection, "begin", _say_migrating)
+
+
+def _say_migrating(connection: Connection) -> None:
+    connection.exec_driver_sql("SELECT set_config('ratingdb.migrating', 'on', true)")
 
 
 if context.is_offline_mode():

@@ -48,6 +48,7 @@ from ratingdb.rating import (
     performance_rating,
     rating_change,
     round_half_away_from_zero,
+    upgraded_games,
 )
 
 Formula = Literal["table", "logistic"]
@@ -192,6 +193,11 @@ def rules_description(rules: RuleSet) -> str:
     """One sentence on the 400-point rule (§8.3.1) of a rule set."""
     if rules.cap is None:
         return "the 400-point rule is off"
+    if rules.one_upgrade_per_tournament:
+        return (
+            f"a difference above {rules.cap} counts as {rules.cap} for the higher-rated player, in one game "
+            "per tournament: the one with the greatest difference (2022 rules)"
+        )
     if rules.cap_exempt_from is not None:
         return (
             f"a difference above {rules.cap} counts as {rules.cap} for players rated below "
@@ -295,8 +301,8 @@ class Expectation:
     rules: RuleSet = field(repr=False)
 
     @classmethod
-    def of(cls, own: int, opponent: int, rules: RuleSet) -> Expectation:
-        d = capped_difference(own, opponent, rules)
+    def of(cls, own: int, opponent: int, rules: RuleSet, *, upgrade: bool = True) -> Expectation:
+        d = capped_difference(own, opponent, rules, upgrade=upgrade)
         curve = Decimal(repr(expected_score_logistic(d)))
         return cls(own, opponent, own - opponent, d, expected_score(d), curve, rules)
 
@@ -311,6 +317,9 @@ class Expectation:
         rules = self.rules
         if self.d != self.d_raw:
             return f"{head}, counted as {_signed_int(self.d)} (400-point rule, §8.3.1)"
+        if rules.cap is not None and abs(self.d_raw) > rules.cap and rules.one_upgrade_per_tournament:
+            why = "the lower-rated player" if self.d_raw < 0 else "the one upgrade went to a greater D"
+            return f"{head} (not capped: {why}, 2022 rules)"
         if rules.cap is not None and abs(self.d_raw) > rules.cap:
             return f"{head} (not capped: {self.own} is rated {rules.cap_exempt_from} or above, §8.3.1)"
         if rules.cap is None and abs(self.d_raw) > 400:
@@ -1063,9 +1072,12 @@ def _calculate(request: CalcRequest) -> Calculation:
 
 def _period(rating: int, games: Sequence[Game], k: KChoice, rules: RuleSet, formula: Formula) -> PeriodCalc:
     rows = []
+    # The games given are one tournament: under a one-upgrade rule set (2022) only one is capped.
+    upgraded = upgraded_games([(rating - game.opponent, None) for game in games], rules)
     for number, game in enumerate(games, start=1):
         excluded = _exclusion(rating, game.opponent, rules)
-        expectation = None if excluded else Expectation.of(rating, game.opponent, rules)
+        upgrade = number - 1 in upgraded
+        expectation = None if excluded else Expectation.of(rating, game.opponent, rules, upgrade=upgrade)
         rows.append(GameRow(number, game, expectation, excluded))
     rated = [row for row in rows if row.expectation is not None]
     # K already carries the 700 rule over the whole period (possibly more games than given here), so

@@ -81,6 +81,8 @@ def _configure_sqlite(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
+        # Read by the alembic_version guard (migration 0010): 1 only while migrations/env.py migrates.
+        dbapi_connection.create_function("ratingdb_migrating", 0, lambda: 0, deterministic=True)
         if engine.url.database not in (None, "", ":memory:"):
             cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")

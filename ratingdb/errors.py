@@ -74,6 +74,18 @@ class ListFormatError(FormatError):
     """A rating-list file (CSV, FIDE text or XML) that is refused."""
 
 
+class InvalidRuleFile(RatingDbError):
+    """A rule file that cannot be used: names the file, the key and the reason."""
+
+
+class UnknownRuleSet(RatingDbError):
+    """A rule-set name that is neither one of FIDE's built-in sets nor stored in the database."""
+
+
+class RuleSetConflict(RatingDbError):
+    """A rule set that would cover a period another set of the same rating type already covers."""
+
+
 class ListWouldShrink(RatingDbError):
     """A list import that would drop many players of the list in force, or strand imported events."""
 

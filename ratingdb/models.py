@@ -38,7 +38,9 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-RATING_TYPE_CHECK = "rating_type IN ('standard', 'rapid', 'blitz')"
+# standard, rapid, blitz, or a type a stored rule set defines (e.g. "national"); the commands check that
+# the type is known, the database that it is a lowercase name (migration 0007).
+RATING_TYPE_CHECK = "rating_type <> '' AND rating_type = lower(rating_type)"
 
 # Repeated column types.
 intpk = Annotated[int, mapped_column(Integer, primary_key=True)]
@@ -157,11 +159,12 @@ class Event(Versioned, Base):
     period: Mapped[PeriodText] = mapped_column(index=True)  # the period that rates it
     natural_period: Mapped[PeriodText]  # by §7.1.3 from the end date; period > natural = late (§9.1)
     source_name: Mapped[str] = mapped_column(String(255))
-    source_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    source_hash: Mapped[str] = mapped_column(String(64))  # one event per file and rating type
     replaces: Mapped[int | None] = mapped_column(ForeignKey("event.id"))  # the version this one corrects
     imported_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
 
     __table_args__ = (
+        UniqueConstraint("source_hash", "rating_type", name="uq_event_source_hash"),
         CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
         CheckConstraint("end_date >= start_date", name="dates"),
         CheckConstraint("period >= natural_period", name="period"),
@@ -289,3 +292,41 @@ class AuditEntry(Base):
     command: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = ({"sqlite_autoincrement": True},)
+
+
+class StoredRuleSet(Versioned, Base):
+    """A federation's rule set as added with `ratingdb rules add`: the file's text kept verbatim, hashed.
+
+    Never changed: re-adding an edited file writes version n + 1 and withdraws version n
+    (docs/versioning.md). Lists computed under a version point at it through `list_rule_set`.
+    """
+
+    __tablename__ = "rule_set"
+
+    id: Mapped[intpk]
+    name: Mapped[str] = mapped_column(String(64))
+    rating_type: Mapped[RatingType]
+    effective_from: Mapped[PeriodText]
+    effective_until: Mapped[str | None] = mapped_column(String(7))
+    content: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str | None] = mapped_column(String(255))  # the file name it was added from
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+    __table_args__ = (
+        UniqueConstraint("name", "is_current", name="uq_rule_set_current"),
+        UniqueConstraint("name", "version", name="uq_rule_set_version"),
+        CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
+        CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
+        CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        {"sqlite_autoincrement": True},
+    )
+
+
+class ListRuleSet(Base):
+    """The exact stored rule set (version) a computed list was closed under; written with the list."""
+
+    __tablename__ = "list_rule_set"
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
+    rule_set_id: Mapped[int] = mapped_column(ForeignKey("rule_set.id"), index=True)

@@ -40,10 +40,16 @@ def imported_list(
     *,
     games_total: int = 100,
     reached_2400: Iterable[Player] = (),
+    version: int = 1,
 ) -> RatingList:
     """A list as imported: entries map a player to a rating or (rating, K)."""
     lst = RatingList(
-        rating_type=rating_type, list_date=list_date, origin="imported", source="test", sealed=False
+        rating_type=rating_type,
+        list_date=list_date,
+        origin="imported",
+        source="test",
+        sealed=False,
+        version=version,
     )
     session.add(lst)
     session.flush()

@@ -8,7 +8,19 @@ from ratingdb.cli.app import app
 
 # Importing a command module registers its commands; `--help` lists them in this order, which is the
 # order a rating officer meets them (set-up, the monthly work, lists and reports, the tools).
-for _module in ("admin", "backup", "imports", "corrections", "close", "lists", "reports", "calc", "demo"):
+for _module in (
+    "admin",
+    "backup",
+    "rules",
+    "imports",
+    "corrections",
+    "close",
+    "lists",
+    "reports",
+    "publish",
+    "calc",
+    "demo",
+):
     import_module(f"ratingdb.cli.{_module}")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from datetime import date
 from pathlib import Path
 from typing import Annotated
@@ -27,9 +28,10 @@ from ratingdb.calculator import (
 )
 from ratingdb.cli.app import TOOLS, app
 from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
-from ratingdb.errors import ConfigError, FormatError
-from ratingdb.rating import Period, RulesError, RuleSet, check_rating_type, rule_set_for
+from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnknownRuleSet
+from ratingdb.rating import RATING_TYPES, RULE_SETS, Period, RulesError, RuleSet, rule_set_for
 from ratingdb.reports.player_state import PlayerState, player_state
+from ratingdb.services.rules import find_rule_set, rule_set_in_force
 
 OUTPUT_FORMATS = ("text", "json")
 
@@ -79,7 +81,9 @@ def calc_command(
     rules: Annotated[
         str | None,
         typer.Option(
-            "--rules", help="Use the rules in force in this period, YYYY-MM (e.g. 2024-03). Default: now."
+            "--rules",
+            help="The rules in force in this period, YYYY-MM (e.g. 2024-03), or a rule set's name "
+            "(e.g. standard-2022-01, or a stored one). Default: now.",
         ),
     ] = None,
     rating_type: Annotated[
@@ -190,18 +194,54 @@ def _formula(text: str) -> Formula:
 
 
 def _rules(rating_type: str, rules: str | None, no_cap: bool) -> tuple[RuleSet, str, date]:
-    """The rule set of --rules PERIOD, or of the current period (today's date); the list in force then."""
-    if rules is None:
-        period, reason = Period.of(date.today()), f"in force in {Period.of(date.today())}, the current period"
+    """The rule set of --rules PERIOD or NAME, or of the current period (today's date); the list date."""
+    today = Period.of(date.today())
+    if rules is not None and not _PERIOD_TEXT.fullmatch(rules.strip()):
+        chosen = _named_rule_set(rules.strip())
+        # K by the list of the current period, or of the set's nearest period when it is history.
+        period = max(today, chosen.effective_from) if chosen.effective_from else today
+        period = min(period, chosen.effective_to) if chosen.effective_to else period
+        reason = "from --rules"
     else:
-        period, reason = parse_period(rules), f"in force in {rules}, from --rules"
-    try:
-        chosen = rule_set_for(check_rating_type(rating_type), period)
-    except RulesError as exc:
-        raise ConfigError(str(exc)) from exc
+        if rules is None:
+            period, reason = today, f"in force in {today}, the current period"
+        else:
+            period, reason = parse_period(rules), f"in force in {rules}, from --rules"
+        chosen = _rule_set_in_force(rating_type, period)
     if no_cap:
         chosen, reason = chosen.without_cap(), f"{reason}, 400-point rule off by --no-cap"
     return chosen, reason, period.first_day
+
+
+_PERIOD_TEXT = re.compile(r"[0-9-]+")  # digits only: meant as a period (names have letters)
+
+
+def _named_rule_set(name: str) -> RuleSet:
+    """FIDE's built-in rule set of that name (no database needed), else a stored one."""
+    for builtin in RULE_SETS:
+        if builtin.name == name:
+            return builtin
+    try:
+        with transaction() as session:
+            return find_rule_set(session, name).rules
+    except UnknownRuleSet:
+        raise
+    except RatingDbError:
+        known = ", ".join(r.name for r in RULE_SETS)
+        raise UnknownRuleSet(
+            f"there is no built-in rule set named '{name}' ({known}), and no database to find a stored one"
+        ) from None
+
+
+def _rule_set_in_force(rating_type: str, period: Period) -> RuleSet:
+    """The rule set of `rating_type` in `period`: FIDE's without a database; a stored type's from it."""
+    try:
+        if rating_type in RATING_TYPES:
+            return rule_set_for(rating_type, period)
+        with transaction() as session:
+            return rule_set_in_force(session, rating_type, period).rules
+    except RulesError as exc:
+        raise ConfigError(str(exc)) from exc
 
 
 def _player_label(state: PlayerState) -> str:

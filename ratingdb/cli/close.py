@@ -12,12 +12,14 @@ from sqlalchemy.orm import Session
 
 from ratingdb.cli.app import MONTHLY, Options, app
 from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
+from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
 from ratingdb.models import RatingList
-from ratingdb.rating import Adjustment, Period, RulesError, rule_set_for
+from ratingdb.rating import Adjustment, Period, RulesError
 from ratingdb.reports.diff import version_diff, withdrawn_version
 from ratingdb.services.close import CloseSummary, close_period
 from ratingdb.services.lists import is_closed
+from ratingdb.services.rules import rule_set_in_force
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
 
@@ -70,22 +72,24 @@ def close_period_command(
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
-    for p in periods:
-        try:
-            rule_set_for(rating_type, p)
-        except RulesError as exc:
-            raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
+    # Every period must have its rule set (FIDE's or a stored one) before any is closed.
+    with transaction() as session:
+        for p in periods:
+            try:
+                rule_set_in_force(session, rating_type, p)
+            except RulesError as exc:
+                raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
     for p in periods:
         copy_before_close(p, rating_type)
         with Status("closing…", console=console) as status, transaction() as session:
             summary = close_period(
-                session, p, rating_type, progress=lambda msg: status.update(msg), adjustment=adjustment
+                session, p, rating_type, progress=lambda msg: status.update(cell(msg)), adjustment=adjustment
             )
             corrected = _against_withdrawn(session, summary)
         print_summary(summary)
         for line in corrected:
-            typer.echo(line)
+            echo(line)
 
 
 def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
@@ -154,15 +158,15 @@ def print_summary(summary: CloseSummary) -> None:
         ("below the floor", summary.dropped_below_floor),
     ):
         for c in changes[:10]:
-            typer.echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
+            echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
     for title, changes in (("gain", summary.biggest_gains), ("loss", summary.biggest_losses)):
         for c in changes[:3]:
             delta = (c.new or 0) - (c.old or 0)
-            typer.echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {c.games} games)")
+            echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {c.games} games)")
     for late in summary.late_events:
-        typer.echo(f"    late event: {late}")
+        echo(f"    late event: {late}")
     for note in summary.notes:
-        typer.echo(f"    note: {note}")
+        echo(f"    note: {note}")
 
 
 def _shown(rating: int | None) -> str:

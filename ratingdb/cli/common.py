@@ -26,6 +26,7 @@ from ratingdb.cli.output import cell, output_file, spreadsheet_safe, terminal_te
 from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.rating import RATING_TYPES, Period
+from ratingdb.services.rules import rating_types
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -92,8 +93,17 @@ def parse_date(text: str) -> dt.date:
 
 
 def check_type(rating_type: str) -> str:
-    if rating_type not in RATING_TYPES:
-        raise ConfigError(f"'{rating_type}' is not a rating type: use one of {', '.join(RATING_TYPES)}")
+    """A rating type FIDE's rules or a stored rule set define (the database is read only for the latter)."""
+    if rating_type in RATING_TYPES:
+        return rating_type
+    known: list[str] = list(RATING_TYPES)
+    try:
+        with transaction() as session:
+            known = rating_types(session)
+    except RatingDbError:
+        pass  # no usable database: only FIDE's types are known
+    if rating_type not in known:
+        raise ConfigError(f"'{rating_type}' is not a rating type: use one of {', '.join(known)}")
     return rating_type
 
 

@@ -9,6 +9,7 @@ import typer
 
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
+from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError
 from ratingdb.formats import read_trf
 from ratingdb.services.corrections import reopen, replace_event
@@ -82,21 +83,21 @@ def replace_event_command(
     trf = read_trf(file)
     with transaction() as session:
         result = replace_event(session, event_id, trf, reason=reason)
-    typer.echo(
+    echo(
         f"Replaced event {event_id} '{result.name}' (period {result.period}) with {file.name}: the corrected "
         f"tournament is event {result.new_event_id}; event {event_id} is kept as its withdrawn version."
     )
     if result.unchanged:
-        typer.echo("  No change in dates, players or results.")
+        echo("  No change in dates, players or results.")
     if result.dates:
-        typer.echo(f"  dates: {result.dates[0]} → {result.dates[1]}")
+        echo(f"  dates: {result.dates[0]} → {result.dates[1]}")
     for change in result.results_changed:
-        typer.echo(f"  result changed: {change}")
+        echo(f"  result changed: {change}")
     for name in result.players_added:
-        typer.echo(f"  player added: {name}")
+        echo(f"  player added: {name}")
     for name in result.players_removed:
-        typer.echo(f"  player removed: {name}")
+        echo(f"  player removed: {name}")
     if result.games_added or result.games_removed:
-        typer.echo(f"  pairings added: {result.games_added}; removed: {result.games_removed}")
+        echo(f"  pairings added: {result.games_added}; removed: {result.games_removed}")
     for name in result.new_players:
-        typer.echo(f"  registered new player: {name}")
+        echo(f"  registered new player: {name}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import sys
-from decimal import Decimal
 from typing import Annotated, TextIO
 
 import typer
@@ -14,16 +13,20 @@ from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file
 from ratingdb.errors import ConfigError
-from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import Player
 from ratingdb.reports.lists import (
-    ListLine,
+    ExportFormat,
     calculation,
+    calculation_summary,
+    event_summary,
     find_list,
     find_player,
     list_lines,
     list_versions,
     player_history,
+    points,
+    signed_points,
+    write_list_file,
 )
 
 TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
@@ -80,15 +83,11 @@ def list_command(
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date, version)
         if fmt in ("csv", "fide-txt"):
-            rows = (
-                _as_list_row(i, line, rating_type)
-                for i, line in enumerate(list_lines(session, rating_list), 2)
-            )
+            export: ExportFormat = "csv" if fmt == "csv" else "fide-txt"
             with output_file(output, force=force) if output else _stdout() as out:
-                if fmt == "csv":
-                    write_csv_list(rows, out, rating_type)
-                else:
-                    write_fide_txt(rows, out, rating_type, rating_list.list_date)
+                write_list_file(
+                    list_lines(session, rating_list), out, export, rating_type, rating_list.list_date
+                )
             if output:
                 echo(f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}.")
             return
@@ -106,30 +105,6 @@ def list_command(
 
 def _stdout() -> contextlib.nullcontext[TextIO]:
     return contextlib.nullcontext(sys.stdout)
-
-
-def _as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
-    return ListRow(
-        line=line_no,
-        fide_id=line.fide_id,
-        national_id=line.national_id,
-        name=line.name,
-        federation=line.federation,
-        sex=as_sex(line.sex),
-        title=line.title,
-        birth_year=line.birth_year,
-        flag=line.flag,
-        ratings={
-            rating_type: ListRating(
-                rating=line.rating,
-                games=line.games,
-                k=line.k,
-                games_total=line.games_total,
-                reached_2400=line.reached_2400,
-                reached_2300=line.reached_2300,
-            )
-        },
-    )
 
 
 @app.command("lists", rich_help_panel=LOOKUP)
@@ -192,14 +167,6 @@ def _player_heading(player: Player) -> str:
     return f"{title}{player.name} ({ids or 'no ID'}){born}, {player.federation or '—'}"
 
 
-def _points(x100: int | None) -> str:
-    return "—" if x100 is None else f"{Decimal(x100) / 100:.2f}"
-
-
-def _signed(x100: int | None) -> str:
-    return "—" if x100 is None else f"{Decimal(x100) / 100:+.2f}"
-
-
 @app.command("calculation", rich_help_panel=LOOKUP)
 @user_errors
 def calculation_command(
@@ -214,44 +181,15 @@ def calculation_command(
         calc = calculation(session, find_player(session, ident), p, rating_type)
         heading = _player_heading(calc.player)
     echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
-    rec, entry = calc.record, calc.entry
-    if rec is None:
-        rating = "unrated" if entry is None or entry.rating is None else entry.rating
-        echo(f"No rated games in this period; on the new list: {rating}.")
-        return
-    if rec.method == "change":
-        k_note = f"K {rec.k_base}" + (
-            f" → {rec.k} by the 700 rule ({rec.n} games)" if rec.k != rec.k_base else ""
-        )
-        echo(
-            f"Ro {rec.ro}, {k_note}; {rec.n} games, Σ(score − PD) = {_signed(rec.sum_dr_x100)}, "
-            f"K × Σ = {_signed(rec.k_sum_dr_x100)} → change {rec.change:+d} (rounded once) → {rec.new_rating}"
-        )
-    else:
-        ra = (Decimal(rec.opponent_sum or 0) + 3600) / (rec.n + 2)
-        echo(
-            f"Unrated: {rec.n} pooled games, Ra = ({rec.opponent_sum} + 2 × 1800) / {rec.n + 2} = {ra:.2f}, "
-            f"p = {_points(rec.p_x100)}, dp = {rec.dp} → "
-            + (f"first rating {rec.new_rating}" if rec.new_rating is not None else "no rating yet")
-        )
-    if rec.note:
-        echo(f"Note: {rec.note}")
-    if entry is not None:
-        echo(
-            f"New list: rating {'unrated' if entry.rating is None else entry.rating}, K {entry.k or '—'}, "
-            f"flag {entry.flag or '—'}, games {entry.games}"
-        )
+    for line in calculation_summary(calc):
+        echo(line)
     for ev in calc.events:
         echo("")
         echo(
             f"Event {ev.event_id} '{ev.name}' ({ev.start_date.isoformat()} … {ev.end_date.isoformat()}), "
             f"ratings from the list dated {ev.ratings_from.isoformat()}"
         )
-        echo(
-            f"  Ro {ev.ro if ev.ro is not None else '—'}, Rc {_points(ev.rc_x100)}, n {ev.n}, "
-            f"score {_points(ev.score_x100)}, Σ(score − PD) {_signed(ev.sum_dr_x100)}, K {ev.k or '—'}, "
-            f"K × Σ {_signed(ev.k_sum_dr_x100)}"
-        )
+        echo(f"  {event_summary(ev)}")
         if ev.note:
             echo(f"  note: {ev.note}")
         rows = [
@@ -261,9 +199,9 @@ def calculation_command(
                 g.opponent_fide_id,
                 g.opponent_rating,
                 g.d,
-                _points(g.pd_x100),
-                _points(g.score_x100),
-                _signed(None if g.pd_x100 is None else g.score_x100 - g.pd_x100),
+                points(g.pd_x100),
+                points(g.score_x100),
+                signed_points(None if g.pd_x100 is None else g.score_x100 - g.pd_x100),
             ]
             for g in ev.games
         ]

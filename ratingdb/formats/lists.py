@@ -195,7 +195,9 @@ def _check_types(fields: _Fields, rating_types: Sequence[str], one_only: str | N
     if not types:
         raise fields.error(None, None, "no rating type was asked for")
     for t in types:
-        if t not in RATING_TYPES:
+        # A CSV list holds one type, which may be a federation's own (checked by the caller); FIDE's
+        # files hold FIDE's three.
+        if t not in RATING_TYPES and one_only is None:
             raise fields.error(None, None, f"'{t}' is not a rating type (standard, rapid or blitz)")
     if len(set(types)) != len(types):
         raise fields.error(None, None, "a rating type was asked for twice")

@@ -6,7 +6,7 @@ Points are integers in hundredths (a win is 100, PD 0.36 is 36), so every sum is
 from __future__ import annotations
 
 from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
-from .catalogue import RULE_SETS, rule_set_for
+from .catalogue import RULE_SETS, fide_rule_file, rule_set_for
 from .change import (
     EventSum,
     GameLine,
@@ -87,6 +87,7 @@ __all__ = [
     "KRule",
     "RuleFileError",
     "expected_score_under",
+    "fide_rule_file",
     "expected_score_logistic_hundredths",
     "parse_rule_set",
     "round_with",

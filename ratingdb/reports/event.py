@@ -1,4 +1,4 @@
-"""`report event`: a tournament report from the stored calculation record (Ro, Rc, K × Σ, Rp).
+"""`report event` and the crosstable: an event from the stored calculation record (Ro, Rc, K × Σ, Rp).
 
 Takes a Session; reads the record the close wrote and never re-rates. The performance rating is the
 rules' `performance_rating` applied to the stored per-game opponent ratings. No CLI imports.
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import UnknownEvent
-from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, EventPlayer, Player, RatingList
+from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, EventPlayer, Game, Player, RatingList
 from ratingdb.rating import performance_rating
 
 STATUS = {"change": "rated", "initial": "newly rated", "pool": "unrated"}
@@ -37,6 +38,8 @@ class EventLine:
     performance: int | None  # Title Regulations §1.4.8 over the games that counted
     status: str  # rated | newly rated | unrated | not rated
     new_rating: int | None  # the first rating, for a player newly rated by this close
+    player_id: int
+    title: str | None
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,17 @@ class EventReport:
     @property
     def late(self) -> bool:
         return self.period > self.natural_period
+
+
+def event_ids(session: Session, rating_types: Sequence[str]) -> list[int]:
+    """The ids of every current event of the given types (replaced versions left out), in date order."""
+    return list(
+        session.scalars(
+            select(Event.id)
+            .where(Event.rating_type.in_(rating_types), Event.is_current.is_(True))
+            .order_by(Event.start_date, Event.end_date, Event.id)
+        )
+    )
 
 
 def event_report(session: Session, event_id: int) -> EventReport:
@@ -100,8 +114,10 @@ def event_report(session: Session, event_id: int) -> EventReport:
             ratings_from = session.get(RatingList, first.ratings_list_id).list_date  # type: ignore[union-attr]
 
     lines = []
-    for start_rank, player_id, fide_id, national_id, name in session.execute(
-        select(EventPlayer.start_rank, Player.id, Player.fide_id, Player.national_id, Player.name)
+    for start_rank, player_id, fide_id, national_id, name, title in session.execute(
+        select(
+            EventPlayer.start_rank, Player.id, Player.fide_id, Player.national_id, Player.name, Player.title
+        )
         .join(Player, Player.id == EventPlayer.player_id)
         .where(EventPlayer.event_id == event_id)
         .order_by(EventPlayer.start_rank)
@@ -112,6 +128,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
                 EventLine(
                     start_rank, fide_id, national_id, name, ro=None, rc_x100=None, games=0, score_x100=None,
                     k=None, k_sum_dr_x100=None, performance=None, status="not rated", new_rating=None,
+                    player_id=player_id, title=title,
                 )
             )  # fmt: skip
             continue
@@ -125,6 +142,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
                 performance=performance_rating(played, record.score_x100).rating if played else None,
                 status=STATUS[method],
                 new_rating=new_rating if method == "initial" else None,
+                player_id=player_id, title=title,
             )
         )  # fmt: skip
     return EventReport(
@@ -139,3 +157,76 @@ def event_report(session: Session, event_id: int) -> EventReport:
         ratings_from,
         lines,
     )
+
+
+# --- the crosstable -----------------------------------------------------------------------------------
+
+# Points of a TRF result code: wins, forfeit wins and full-point byes 1; draws and half-point byes ½.
+POINTS_X10 = {"1": 10, "+": 10, "W": 10, "F": 10, "=": 5, "D": 5, "H": 5}
+
+
+@dataclass(frozen=True)
+class RoundCell:
+    """One round of a player's crosstable line."""
+
+    opponent_place: int | None  # None: a bye (H, F, U, Z)
+    colour: str | None  # "w", "b", or None when unknown or a bye
+    result: str  # the TRF result code as recorded: 1 = 0 + - W D L H F U Z
+
+
+@dataclass(frozen=True)
+class CrossLine:
+    place: int  # by points, then starting rank (the event's own tie-breaks are not stored)
+    points_x10: int  # the points the file showed, else counted from the results
+    line: EventLine
+    rounds: tuple[RoundCell | None, ...]  # None: not paired in that round
+
+
+def crosstable(session: Session, report: EventReport) -> list[CrossLine]:
+    """The event's crosstable in order of points: each round's opponent (by place), colour and result."""
+    event = session.get(Event, report.event_id)
+    assert event is not None  # event_report found it
+    file_points: dict[int, int | None] = {
+        player_id: shown
+        for player_id, shown in session.execute(
+            select(EventPlayer.player_id, EventPlayer.points_x10).where(EventPlayer.event_id == event.id)
+        )
+    }
+    rounds = max(event.rounds, 0)
+    cells: dict[int, dict[int, tuple[int | None, str | None, str]]] = defaultdict(dict)
+    for rnd, white, black, white_result, black_result, colour_known in session.execute(
+        select(
+            Game.round, Game.white_id, Game.black_id, Game.white_result, Game.black_result, Game.colour_known
+        )
+        .where(Game.event_id == event.id)
+        .order_by(Game.round, Game.id)
+    ):
+        rounds = max(rounds, rnd)
+        cells[white][rnd] = (black, "w" if colour_known and black is not None else None, white_result)
+        if black is not None:
+            cells[black][rnd] = (white, "b" if colour_known else None, black_result or "")
+
+    def points(player_id: int) -> int:
+        shown = file_points.get(player_id)
+        if shown is not None:
+            return shown
+        return sum(POINTS_X10.get(result, 0) for _, _, result in cells[player_id].values())
+
+    order = sorted(report.lines, key=lambda line: (-points(line.player_id), line.start_rank))
+    place = {line.player_id: n for n, line in enumerate(order, 1)}
+
+    def cell(player_id: int, rnd: int) -> RoundCell | None:
+        if rnd not in cells[player_id]:
+            return None
+        opponent, colour, result = cells[player_id][rnd]
+        return RoundCell(None if opponent is None else place.get(opponent), colour, result)
+
+    return [
+        CrossLine(
+            place[line.player_id],
+            points(line.player_id),
+            line,
+            tuple(cell(line.player_id, rnd) for rnd in range(1, rounds + 1)),
+        )
+        for line in order
+    ]

@@ -6,19 +6,24 @@ Takes a Session; reads only. Never recomputes a rating: everything comes from st
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Generator
+from collections import defaultdict
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Literal, TextIO
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList, UnknownPlayer
+from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import (
     AuditEntry,
     CalcEvent,
     CalcGame,
     CalcPlayer,
     Event,
+    EventPlayer,
     Game,
     ListEntry,
     Player,
@@ -26,6 +31,9 @@ from ratingdb.models import (
 )
 from ratingdb.rating import Period
 from ratingdb.services.lists import latest_list, list_version, require_list
+
+ExportFormat = Literal["csv", "fide-txt"]
+AnySelect = Select[*tuple[Any, ...]]
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,56 @@ class ListLine:
     games_total: int
     reached_2400: bool
     reached_2300: bool
+    player_id: int
+
+
+def published_lists(session: Session, rating_types: Iterable[str]) -> list[RatingList]:
+    """Every version of every list of the given types, withdrawn ones included, by type, date and version."""
+    return list(
+        session.scalars(
+            select(RatingList)
+            .where(RatingList.rating_type.in_(list(rating_types)))
+            .order_by(RatingList.rating_type, RatingList.list_date, RatingList.version)
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """When and why a list version was withdrawn (its audit entry; docs/versioning.md)."""
+
+    list_id: int
+    withdrawn_at: dt.datetime
+    reason: str | None
+    detail: str
+
+
+def withdrawals(session: Session, rating_types: Iterable[str]) -> dict[int, Withdrawal]:
+    """The withdrawal of every withdrawn list version of the given types, by list id."""
+    rows = session.execute(
+        select(RatingList.id, AuditEntry.created_at, AuditEntry.reason, AuditEntry.detail)
+        .join(AuditEntry, AuditEntry.id == RatingList.withdrawn_by)
+        .where(RatingList.rating_type.in_(list(rating_types)), RatingList.is_current.is_(None))
+    )
+    return {row[0]: Withdrawal(*row) for row in rows}
+
+
+def players_of(session: Session, rating_types: Iterable[str]) -> list[Player]:
+    """Every player on a list or in an event of the given types, by id."""
+    types = list(rating_types)
+    listed = (
+        select(ListEntry.player_id)
+        .join(RatingList, RatingList.id == ListEntry.list_id)
+        .where(RatingList.rating_type.in_(types))
+    )
+    played = (
+        select(EventPlayer.player_id)
+        .join(Event, Event.id == EventPlayer.event_id)
+        .where(Event.rating_type.in_(types))
+    )
+    return list(
+        session.scalars(select(Player).where(Player.id.in_(listed.union(played))).order_by(Player.id))
+    )
 
 
 def find_list(
@@ -94,6 +152,7 @@ def list_lines(
             ListEntry.games_total,
             ListEntry.reached_2400,
             ListEntry.reached_2300,
+            Player.id.label("player_id"),
         )
         .join(Player, Player.id == ListEntry.player_id)
         .where(ListEntry.list_id == rating_list.id)
@@ -134,10 +193,10 @@ class HistoryLine:
     flag: str | None
 
 
-def player_history(session: Session, player: Player, rating_type: str | None = None) -> list[HistoryLine]:
-    """The player's entries on every list, oldest first."""
-    query = (
+def _history_query() -> AnySelect:
+    return (
         select(
+            ListEntry.player_id,
             RatingList.rating_type,
             RatingList.list_date,
             RatingList.origin,
@@ -148,12 +207,26 @@ def player_history(session: Session, player: Player, rating_type: str | None = N
             ListEntry.flag,
         )
         .join(RatingList, RatingList.id == ListEntry.list_id)
-        .where(ListEntry.player_id == player.id, RatingList.is_current.is_(True))
-        .order_by(RatingList.rating_type, RatingList.list_date)
+        .where(RatingList.is_current.is_(True))  # withdrawn versions are not the player's history
+        .order_by(ListEntry.player_id, RatingList.rating_type, RatingList.list_date)
     )
+
+
+def player_history(session: Session, player: Player, rating_type: str | None = None) -> list[HistoryLine]:
+    """The player's entries on every list, oldest first."""
+    query = _history_query().where(ListEntry.player_id == player.id)
     if rating_type is not None:
         query = query.where(RatingList.rating_type == rating_type)
-    return [HistoryLine(*row) for row in session.execute(query)]
+    return [HistoryLine(*row[1:]) for row in session.execute(query)]
+
+
+def all_histories(session: Session, rating_types: Iterable[str]) -> dict[int, list[HistoryLine]]:
+    """`player_history` of every player at once (one query), keyed by player id: for whole-site output."""
+    histories: dict[int, list[HistoryLine]] = defaultdict(list)
+    query = _history_query().where(RatingList.rating_type.in_(list(rating_types)))
+    for player_id, *fields in session.execute(query.execution_options(yield_per=20_000)):
+        histories[player_id].append(HistoryLine(*fields))
+    return dict(histories)
 
 
 @dataclass(frozen=True)
@@ -166,6 +239,7 @@ class GameRecord:
     d: int | None
     pd_x100: int | None
     score_x100: int
+    opponent_id: int
 
 
 @dataclass(frozen=True)
@@ -197,51 +271,100 @@ class Calculation:
     events: list[EventRecord]
 
 
-def calculation(session: Session, player: Player, period: Period, rating_type: str) -> Calculation:
-    """The stored calculation of `player` in the close of `period`, per event and per game."""
+def computed_list(session: Session, rating_type: str, period: Period) -> RatingList:
+    """The list the close of `period` published; refused when that list was imported instead."""
     new_list = require_list(session, rating_type, period.published_list_date)
     if new_list.origin != "computed":
         raise MissingList(
             f"the {rating_type} list dated {new_list.list_date.isoformat()} was imported, not computed here: "
             "it has no calculation record"
         )
-    record = session.get(CalcPlayer, (new_list.id, player.id))
+    return new_list
+
+
+def calculation(session: Session, player: Player, period: Period, rating_type: str) -> Calculation:
+    """The stored calculation of `player` in the close of `period`, per event and per game."""
+    new_list = computed_list(session, rating_type, period)
+    found = list_calculations(session, new_list, player=player)
+    if player.id in found:
+        return found[player.id]
     entry = session.get(ListEntry, (new_list.id, player.id))
-    opponent = Player.__table__.alias("opponent")
-    used = RatingList.__table__.alias("used")
-    events: list[EventRecord] = []
-    event_rows = session.execute(
-        select(CalcEvent, Event.name, Event.start_date, Event.end_date, used.c.list_date)
-        .join(Event, Event.id == CalcEvent.event_id)
-        .join(used, used.c.id == CalcEvent.ratings_list_id)
-        .where(CalcEvent.list_id == new_list.id, CalcEvent.player_id == player.id)
-        .order_by(Event.start_date, Event.id)
-    ).all()
-    for ce, name, start, end, ratings_from in event_rows:
-        games = [
-            GameRecord(*row)
-            for row in session.execute(
-                select(
-                    Game.round,
-                    opponent.c.name,
-                    opponent.c.fide_id,
-                    CalcGame.opponent_rating,
-                    CalcGame.own_rating,
-                    CalcGame.d,
-                    CalcGame.pd_x100,
-                    CalcGame.score_x100,
+    return Calculation(player, rating_type, period, new_list.list_date, None, entry, [])
+
+
+def list_calculations(
+    session: Session, new_list: RatingList, *, player: Player | None = None
+) -> dict[int, Calculation]:
+    """The calculation of every player the close that published `new_list` rated (or of `player` only),
+    keyed by player id. A few queries for the whole list, so a site of every player stays fast."""
+    if new_list.period is None:
+        raise MissingList(
+            f"the {new_list.rating_type} list dated {new_list.list_date.isoformat()} was imported, not "
+            "computed here: it has no calculation record"
+        )
+    period = Period.parse(new_list.period)
+
+    def only(query: AnySelect, player_column: Any) -> AnySelect:
+        return query if player is None else query.where(player_column == player.id)
+
+    records = {
+        r.player_id: r
+        for r in session.scalars(
+            only(select(CalcPlayer).where(CalcPlayer.list_id == new_list.id), CalcPlayer.player_id)
+        )
+    }
+    entries = {
+        e.player_id: e
+        for e in session.scalars(
+            only(
+                select(ListEntry)
+                .join(
+                    CalcPlayer,
+                    (CalcPlayer.player_id == ListEntry.player_id) & (CalcPlayer.list_id == new_list.id),
                 )
-                .join(Game, Game.id == CalcGame.game_id)
-                .join(opponent, opponent.c.id == CalcGame.opponent_id)
-                .where(
-                    CalcGame.list_id == new_list.id,
-                    CalcGame.player_id == player.id,
-                    CalcGame.event_id == ce.event_id,
-                )
-                .order_by(Game.round, Game.id)
+                .where(ListEntry.list_id == new_list.id),
+                ListEntry.player_id,
             )
-        ]
-        events.append(
+        )
+    }
+    opponent = Player.__table__.alias("opponent")
+    games: dict[tuple[int, int], list[GameRecord]] = defaultdict(list)
+    for player_id, event_id, *fields in session.execute(
+        only(
+            select(
+                CalcGame.player_id,
+                CalcGame.event_id,
+                Game.round,
+                opponent.c.name,
+                opponent.c.fide_id,
+                CalcGame.opponent_rating,
+                CalcGame.own_rating,
+                CalcGame.d,
+                CalcGame.pd_x100,
+                CalcGame.score_x100,
+                CalcGame.opponent_id,
+            )
+            .join(Game, Game.id == CalcGame.game_id)
+            .join(opponent, opponent.c.id == CalcGame.opponent_id)
+            .where(CalcGame.list_id == new_list.id)
+            .order_by(CalcGame.player_id, CalcGame.event_id, Game.round, Game.id),
+            CalcGame.player_id,
+        ).execution_options(yield_per=20_000)
+    ):
+        games[(player_id, event_id)].append(GameRecord(*fields))
+    used = RatingList.__table__.alias("used")
+    events: dict[int, list[EventRecord]] = defaultdict(list)
+    for ce, name, start, end, ratings_from in session.execute(
+        only(
+            select(CalcEvent, Event.name, Event.start_date, Event.end_date, used.c.list_date)
+            .join(Event, Event.id == CalcEvent.event_id)
+            .join(used, used.c.id == CalcEvent.ratings_list_id)
+            .where(CalcEvent.list_id == new_list.id)
+            .order_by(CalcEvent.player_id, Event.start_date, Event.id),
+            CalcEvent.player_id,
+        )
+    ):
+        events[ce.player_id].append(
             EventRecord(
                 ce.event_id,
                 name,
@@ -256,10 +379,129 @@ def calculation(session: Session, player: Player, period: Period, rating_type: s
                 ce.k,
                 ce.k_sum_dr_x100,
                 ce.note,
-                games,
+                games.get((ce.player_id, ce.event_id), []),
             )
         )
-    return Calculation(player, rating_type, period, new_list.list_date, record, entry, events)
+    ids = sorted(records.keys() | events.keys())
+    if player is not None:
+        players = {player.id: player}
+    else:
+        players = {
+            p.id: p
+            for p in session.scalars(
+                select(Player).where(
+                    Player.id.in_(
+                        select(CalcPlayer.player_id)
+                        .where(CalcPlayer.list_id == new_list.id)
+                        .union(select(CalcEvent.player_id).where(CalcEvent.list_id == new_list.id))
+                    )
+                )
+            )
+        }
+    return {
+        pid: Calculation(
+            players[pid],
+            new_list.rating_type,
+            period,
+            new_list.list_date,
+            records.get(pid),
+            entries.get(pid),
+            events.get(pid, []),
+        )
+        for pid in ids
+    }
+
+
+# --- the calculation as sentences (the `calculation` command and the published site) ----------------------
+
+
+def points(x100: int | None) -> str:
+    return "—" if x100 is None else f"{Decimal(x100) / 100:.2f}"
+
+
+def signed_points(x100: int | None) -> str:
+    return "—" if x100 is None else f"{Decimal(x100) / 100:+.2f}"
+
+
+def calculation_summary(calc: Calculation) -> list[str]:
+    """How the new entry was obtained, in the sentences `ratingdb calculation` prints under its heading."""
+    rec, entry = calc.record, calc.entry
+    if rec is None:
+        rating = "unrated" if entry is None or entry.rating is None else entry.rating
+        return [f"No rated games in this period; on the new list: {rating}."]
+    lines: list[str] = []
+    if rec.method == "change":
+        k_note = f"K {rec.k_base}" + (
+            f" → {rec.k} by the 700 rule ({rec.n} games)" if rec.k != rec.k_base else ""
+        )
+        lines.append(
+            f"Ro {rec.ro}, {k_note}; {rec.n} games, Σ(score − PD) = {signed_points(rec.sum_dr_x100)}, "
+            f"K × Σ = {signed_points(rec.k_sum_dr_x100)} → change {rec.change:+d} (rounded once) "
+            f"→ {rec.new_rating}"
+        )
+    else:
+        ra = (Decimal(rec.opponent_sum or 0) + 3600) / (rec.n + 2)
+        lines.append(
+            f"Unrated: {rec.n} pooled games, Ra = ({rec.opponent_sum} + 2 × 1800) / {rec.n + 2} = {ra:.2f}, "
+            f"p = {points(rec.p_x100)}, dp = {rec.dp} → "
+            + (f"first rating {rec.new_rating}" if rec.new_rating is not None else "no rating yet")
+        )
+    if rec.note:
+        lines.append(f"Note: {rec.note}")
+    if entry is not None:
+        lines.append(
+            f"New list: rating {'unrated' if entry.rating is None else entry.rating}, K {entry.k or '—'}, "
+            f"flag {entry.flag or '—'}, games {entry.games}"
+        )
+    return lines
+
+
+def event_summary(ev: EventRecord) -> str:
+    """One event's line of the calculation (Ro, Rc, n, score, Σ, K, K × Σ)."""
+    return (
+        f"Ro {ev.ro if ev.ro is not None else '—'}, Rc {points(ev.rc_x100)}, n {ev.n}, "
+        f"score {points(ev.score_x100)}, Σ(score − PD) {signed_points(ev.sum_dr_x100)}, K {ev.k or '—'}, "
+        f"K × Σ {signed_points(ev.k_sum_dr_x100)}"
+    )
+
+
+# --- list files (the `list` command's CSV and FIDE text, and the site's downloads) -------------------------
+
+
+def as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
+    """A list entry as a row of the list file formats."""
+    return ListRow(
+        line=line_no,
+        fide_id=line.fide_id,
+        national_id=line.national_id,
+        name=line.name,
+        federation=line.federation,
+        sex=as_sex(line.sex),
+        title=line.title,
+        birth_year=line.birth_year,
+        flag=line.flag,
+        ratings={
+            rating_type: ListRating(
+                rating=line.rating,
+                games=line.games,
+                k=line.k,
+                games_total=line.games_total,
+                reached_2400=line.reached_2400,
+                reached_2300=line.reached_2300,
+            )
+        },
+    )
+
+
+def write_list_file(
+    lines: Iterable[ListLine], out: TextIO, fmt: ExportFormat, rating_type: str, list_date: dt.date
+) -> None:
+    """Write entries as the ratingdb CSV list or FIDE fixed-width text; both re-import to the same entries."""
+    rows = (as_list_row(i, line, rating_type) for i, line in enumerate(lines, 2))
+    if fmt == "csv":
+        write_csv_list(rows, out, rating_type)
+    else:
+        write_fide_txt(rows, out, rating_type, list_date)
 
 
 @dataclass(frozen=True)

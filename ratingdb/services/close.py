@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import MissingList
+from ratingdb.errors import ConfigError, MissingList
 from ratingdb.models import Event, RatingList
 from ratingdb.rating import (
     Adjustment,
@@ -44,12 +44,12 @@ from ratingdb.rating import (
     k_factor,
     round_half_away_from_zero,
     round_with,
-    rule_set_for,
     upgraded_games,
 )
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods
 from ratingdb.services.lists import new_list as new_list_for
+from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force
 from ratingdb.services.versions import record_change, seal
 
 SCORE = {"1": 100, "=": 50, "0": 0}
@@ -220,6 +220,7 @@ def close_period(
     """
     say = progress or (lambda _message: None)
     lock_periods(session, rating_type)
+    chosen = _rule_set(session, rating_type, period)
     list_date = period.published_list_date
     summary = CloseSummary(period=period, rating_type=rating_type, list_date=list_date)
 
@@ -234,11 +235,11 @@ def close_period(
     if in_force is None:
         raise MissingList(_missing_list_message(session, rating_type, period))
 
-    rules = rule_set_for(rating_type, period)
+    rules = chosen.rules
     summary.rules, summary.floor = rules.name, rules.floor
     driver = Driver(session)
     try:
-        return _publish(session, driver, period, rating_type, in_force, rules, summary, say, adjustment)
+        return _publish(session, driver, period, rating_type, in_force, chosen, summary, say, adjustment)
     finally:
         driver.restore()
 
@@ -249,12 +250,13 @@ def _publish(
     period: Period,
     rating_type: str,
     in_force: RatingList,
-    rules: RuleSet,
+    chosen: RuleSetInForce,
     summary: CloseSummary,
     say: Progress,
     adjustment: Adjustment | None,
 ) -> CloseSummary:
     """The close proper, once the period is known to be open and its list in force exists."""
+    rules = chosen.rules
     list_date = period.published_list_date
     say(f"reading the list in force ({in_force.list_date.isoformat()})")
     entries = _load_entries(driver, in_force.id)
@@ -272,6 +274,7 @@ def _publish(
         session, rating_type, list_date, change, origin="computed", period=str(period), rules=rules.name
     )
     list_id = new_list.id
+    record_list_rules(session, list_id, chosen.stored)
     summary.version = new_list.version
     summary.list_id = list_id
 
@@ -413,7 +416,7 @@ def _publish(
 
     say("writing the new list")
     entry_rows = driver.buffer("list_entry", LIST_ENTRY_COLUMNS)
-    k_new = _KCache(list_date, _rules_of_list(rating_type, period.shift(1), rules))
+    k_new = _KCache(list_date, _rules_of_list(session, rating_type, period.shift(1), rules))
     flags: dict[tuple[str | None, bool], str | None] = {}
     closed = str(period)
     changes: list[tuple[int, int | None, int | None, int]] = []  # (player, old, new, games) for the summary
@@ -464,7 +467,15 @@ def _publish(
     return summary
 
 
-def _rules_of_list(rating_type: str, served: Period, closing: RuleSet) -> RuleSet:
+def _rule_set(session: Session, rating_type: str, period: Period) -> RuleSetInForce:
+    """The rule set, FIDE's or a stored one, the close of `period` follows; a sentence if none."""
+    try:
+        return rule_set_in_force(session, rating_type, period)
+    except RulesError as exc:
+        raise ConfigError(f"cannot close {rating_type} period {period}: {exc}") from None
+
+
+def _rules_of_list(session: Session, rating_type: str, served: Period, closing: RuleSet) -> RuleSet:
     """The rule set whose K table sets K on the list used in period `served` (its own, if one covers it).
 
     K on a list is the K used in the period that list is in force (§8.3.3), so the list published on
@@ -473,7 +484,7 @@ def _rules_of_list(rating_type: str, served: Period, closing: RuleSet) -> RuleSe
     if closing.covers(rating_type, served):
         return closing
     try:
-        return rule_set_for(rating_type, served)
+        return rule_set_in_force(session, rating_type, served).rules
     except RulesError:
         return closing
 

@@ -23,10 +23,10 @@ from ratingdb.rating import (
     RulesError,
     latest_period_for_event,
     period_for_event,
-    rule_set_for,
 )
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open, is_closed, latest_list, lock_periods
+from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
 from ratingdb.services.versions import record_change, withdraw
 
 
@@ -131,7 +131,10 @@ def _import_one(
             f"{trf.source_name}: the rating type is unknown (the file has no TRF26 encoded time control, "
             "record 222, and record 092 names none): give it with --type standard|rapid|blitz"
         )
-    existing = session.scalars(select(Event).where(Event.source_hash == trf.sha256)).one_or_none()
+    # The same file may feed two lists (the FIDE list and a national one): once per rating type.
+    existing = session.scalars(
+        select(Event).where(Event.source_hash == trf.sha256, Event.rating_type == kind)
+    ).one_or_none()
     if existing is not None:
         raise DuplicateEvent(
             f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
@@ -150,8 +153,8 @@ def _import_one(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
-    _require_rule_set(trf, kind, chosen)
-    same = same_tournament(session, trf)
+    _require_rule_set(session, trf, kind, chosen)
+    same = same_tournament(session, trf, kind)
     if same is not None and not distinct:
         raise _duplicate_or_correction(session, trf, same)
     lock_periods(session, kind)
@@ -212,14 +215,18 @@ def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str
     )
 
 
-def _require_rule_set(trf: TrfEvent, rating_type: str, period: Period) -> None:
+def _require_rule_set(session: Session, trf: TrfEvent, rating_type: str, period: Period) -> None:
     """An event no rule set can rate would wait for ever: refuse it, naming the rule sets there are."""
     try:
-        rule_set_for(rating_type, period)
+        rule_set_in_force(session, rating_type, period)
     except RulesError:
         spans = [
             f"{r.name} ({r.effective_from or 'any time'} to {r.effective_to or 'now'})"
             for r in RULE_SETS
+            if r.rating_type == rating_type
+        ] + [
+            f"{r.name} ({r.effective_from} to {r.effective_until or 'now'})"
+            for r in stored_rule_sets(session)
             if r.rating_type == rating_type
         ]
         raise ConfigError(
@@ -286,10 +293,13 @@ def _name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def same_tournament(session: Session, trf: TrfEvent) -> Event | None:
-    """The stored event with this file's tournament name (case and spacing aside) and start date, if any."""
+def same_tournament(session: Session, trf: TrfEvent, rating_type: str) -> Event | None:
+    """The stored event of `rating_type` with this file's tournament name (case and spacing aside) and start
+    date, if any. The same tournament may be an event of two types (the FIDE list and a national one)."""
     key = _name_key(trf.name)
-    current = select(Event).where(Event.start_date == trf.start_date, Event.is_current.is_(True))
+    current = select(Event).where(
+        Event.start_date == trf.start_date, Event.rating_type == rating_type, Event.is_current.is_(True)
+    )
     for event in session.scalars(current.order_by(Event.id)):
         if _name_key(event.name) == key:
             return event

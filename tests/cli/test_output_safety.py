@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ratingdb.cli import app
-from ratingdb.cli.output import cell, spreadsheet_safe, terminal_text
+from ratingdb.cli.output import cell, echo, spreadsheet_safe, terminal_text
 from tests.fixtures.reports.club import HERE as CLUB
 
 runner = CliRunner()
@@ -82,7 +82,8 @@ def test_markup_in_an_event_name_is_shown_literally_by_report_event(db_url: str,
     ok(db_url, "import-list", CLUB / "club_2025-10.csv", "--date", "2025-10-01", "--type", "standard")
     trf = (CLUB / "club_autumn.trf").read_text("utf-8").replace("012 Club Autumn", "012 Quads [/oops]")
     (tmp_path / "quads.trf").write_text(trf, encoding="utf-8")
-    ok(db_url, "import-trf", tmp_path / "quads.trf", "--type", "standard")
+    summary = ok(db_url, "import-trf", tmp_path / "quads.trf", "--type", "standard").splitlines()
+    assert summary[0].startswith("Imported quads.trf as event 1 'Quads [/oops]': standard, period 2025-10")
     out = ok(db_url, "report", "event", "1").splitlines()
     assert out[0] == "Event 1 'Quads [/oops]' (2025-10-03 … 2025-10-05), standard, period 2025-10"
     assert out[1] == "Not rated yet: period 2025-10 is not closed."
@@ -230,3 +231,10 @@ def test_a_command_that_fails_leaves_no_file_and_no_temporary(hostile_url: str, 
     assert result.exit_code == 1
     assert result.stderr == "Error: the player has no rating on any list: there is nothing to plot\n"
     assert list(out_dir.iterdir()) == []
+
+
+def test_summary_lines_print_names_with_controls_replaced(capsys: pytest.CaptureFixture[str]) -> None:
+    # Import, close and replace-event summaries print names through echo(): what a stored name holds
+    # (from an older database or another client) cannot move the cursor or reorder the line.
+    echo("  player added: Evil\x1b[2J\u202eName [b]x[/b]")
+    assert capsys.readouterr().out == "  player added: Evil\ufffd[2J\ufffdName [b]x[/b]\n"

@@ -247,3 +247,60 @@ def test_a_refused_write_leaves_no_lock_behind(db_url: str) -> None:
     assert sql(db_url, "DELETE FROM list_entry").exit_code == 1
     assert sql(db_url, "SELECT 1; DELETE FROM list_entry").exit_code == 1
     assert "published the list dated 2026-01-01" in run(db_url, "close-period", "2025-12")
+
+
+# --- readable on a terminal (issue 18) -------------------------------------------------------------------
+
+
+def test_a_result_too_wide_for_the_terminal_prints_one_block_per_row_with_every_value_whole(
+    club_url: str,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from ratingdb import db
+    from ratingdb.cli.common import print_readable
+    from ratingdb.reports.sql import run_read_only
+
+    engine = db.make_engine(club_url)
+    try:
+        result = run_read_only(
+            engine,
+            "SELECT event_id, name, city, federation, start_date, end_date, rating_type, official, rounds, "
+            "period, natural_period, late, rated_games, source_name FROM v_event WHERE event_id = 1",
+        )
+        narrow = run_read_only(
+            engine, "SELECT event_id, name, start_date, end_date FROM v_event WHERE event_id < 3"
+        )
+    finally:
+        engine.dispose()
+    screen = io.StringIO()
+    print_readable(Console(file=screen, width=120), result.columns, result.rows)
+    assert screen.getvalue().splitlines() == [
+        "-[ row 1 ]------------------------------",
+        "event_id       │ 1",
+        "name           │ Club Autumn",
+        "city           │ Dublin",
+        "federation     │ IRL",
+        "start_date     │ 2025-10-03",
+        "end_date       │ 2025-10-05",
+        "rating_type    │ standard",
+        "official       │ 0",
+        "rounds         │ 2",
+        "period         │ 2025-10",
+        "natural_period │ 2025-10",
+        "late           │ 0",
+        "rated_games    │ 4",
+        "source_name    │ club_autumn.trf",
+    ]
+    screen = io.StringIO()
+    print_readable(Console(file=screen, width=60), narrow.columns, narrow.rows)
+    assert screen.getvalue().splitlines() == [
+        "┏━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━┓",
+        "┃ event_id ┃ name         ┃ start_date ┃ end_date   ┃",
+        "┡━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━┩",
+        "│ 1        │ Club Autumn  │ 2025-10-03 │ 2025-10-05 │",
+        "│ 2        │ Newcomer Cup │ 2025-10-10 │ 2025-10-14 │",
+        "└──────────┴──────────────┴────────────┴────────────┘",
+    ]

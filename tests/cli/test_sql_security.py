@@ -12,6 +12,8 @@ without bound.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 import tracemalloc
 import uuid
@@ -268,3 +270,63 @@ def test_bad_limits_are_one_line(db_url: str) -> None:
     result = sql(db_url, "SELECT 1", "--max-rows", "0")
     assert result.exit_code == 1
     assert result.stderr == "Error: --timeout must be above 0 seconds and --max-rows at least 1\n"
+
+
+# --- the two PostgreSQL attacks of finding 2, as reported -------------------------------------------------
+
+
+def _ratingdb(url: str, *args: str) -> subprocess.Popen[str]:
+    """`ratingdb --db URL ARGS` as its own process (so that it can be killed, or run beside a close)."""
+    script = Path(sys.executable).with_name("ratingdb")
+    return subprocess.Popen(
+        [str(script), "--db", url, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def _wait_for_server_query(url: str, *, present: bool, within: float) -> bool:
+    """Wait until a `ratingdb sql` query is (or is no longer) running on this test's database."""
+    query = (
+        "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() "
+        "AND query LIKE '%ratingdb_read_only%' AND pid <> pg_backend_pid()"
+    )
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if (scalar(url, query) != 0) == present:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_query_holding_the_close_lock_holds_up_a_close_for_the_timeout_only(pg_url: str) -> None:
+    from tests.fixtures.reports.club import build_club, run
+
+    build_club(pg_url, through="2025-11")
+    # The close of a standard period takes this advisory lock (services/lists.py).
+    blocker = _ratingdb(
+        pg_url,
+        "sql",
+        "SELECT pg_advisory_xact_lock(hashtext('ratingdb-close-standard')) IS NULL AS locked, "
+        "pg_sleep(8) IS NULL AS slept",
+        "--timeout",
+        "2",
+    )
+    try:
+        assert _wait_for_server_query(pg_url, present=True, within=30)
+        started = time.monotonic()
+        assert "published the list dated 2026-01-01" in run(pg_url, "close-period", "2025-12")
+        assert time.monotonic() - started < 7.5  # before the 8 s the query asked for were over
+        _, err = blocker.communicate(timeout=30)
+        assert err == STOPPED.replace("after 1 s", "after 2 s")
+    finally:
+        blocker.kill()
+        blocker.wait()
+
+
+def test_killing_the_command_does_not_leave_the_query_running_on_the_server(pg_url: str) -> None:
+    sleeper = _ratingdb(pg_url, "sql", "SELECT pg_sleep(100) IS NULL AS slept", "--timeout", "2")
+    try:
+        assert _wait_for_server_query(pg_url, present=True, within=30)
+    finally:
+        sleeper.kill()
+        sleeper.communicate()
+    assert _wait_for_server_query(pg_url, present=False, within=6)

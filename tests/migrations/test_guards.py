@@ -107,3 +107,20 @@ def test_the_audit_log_is_append_only(engine: Engine) -> None:
     _published(engine)
     _refused(engine, "UPDATE audit_log SET reason = 'nothing to see'", "append-only")
     _refused(engine, "DELETE FROM audit_log", "append-only")
+
+
+def test_alembic_version_changes_only_through_the_migrations(engine: Engine) -> None:
+    head = db.head_revision()
+    for statement in (
+        "UPDATE alembic_version SET version_num = '0001'",
+        "DELETE FROM alembic_version",
+        "INSERT INTO alembic_version (version_num) VALUES ('9999')",
+    ):
+        _refused(engine, statement, "alembic_version changes only through|ratingdb_migrating")
+    assert db.current_revision(engine) == head
+    # The migrations themselves still move it, down and up again.
+    db.downgrade(engine, "0009")
+    assert db.current_revision(engine) == "0009"
+    db.upgrade(engine)
+    assert db.current_revision(engine) == head
+    _refused(engine, "DELETE FROM alembic_version", "alembic_version changes only through|ratingdb_migrating")

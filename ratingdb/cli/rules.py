@@ -1,0 +1,113 @@
+"""CLI: `rules add|list|show` — FIDE's built-in rule sets and a federation's own, stored as versions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ratingdb.cli.app import SETUP, app
+from ratingdb.cli.common import render_rows, transaction, user_errors
+from ratingdb.cli.output import echo
+from ratingdb.errors import ConfigError, UnknownRuleSet
+from ratingdb.rating import RULE_SETS, RuleSet, fide_rule_file
+from ratingdb.services.rules import add_rule_set, find_rule_set, stored_rule_sets, versions
+
+rules_app = typer.Typer(
+    help="Rule sets: FIDE's built-in ones and your federation's own (TOML files, kept as versions).",
+    no_args_is_help=True,
+)
+app.add_typer(rules_app, name="rules", rich_help_panel=SETUP)
+
+
+def _span(rules: RuleSet) -> str:
+    if rules.effective_to is None:
+        return f"{rules.effective_from} on"
+    return f"{rules.effective_from} … {rules.effective_to}"
+
+
+@rules_app.command("add")
+@user_errors
+def add(
+    file: Annotated[Path, typer.Argument(help="The rule set's TOML file (see README, Rule sets).")],
+    reason: Annotated[
+        str | None, typer.Option(help="Why the rule set is added or changed (audit log).")
+    ] = None,
+) -> None:
+    """Store a rule set; adding an edited file makes a new version and changes no published list."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{file}: not UTF-8 text — save the rule file as UTF-8") from None
+    with transaction() as session:
+        added = add_rule_set(session, text, source=file.name, reason=reason)
+        row, rules = added.row, added.rules
+        name, version, digest = row.name, row.version, row.sha256
+    what = f"{name} ({rules.rating_type}, periods {_span(rules)})"
+    if added.unchanged:
+        echo(f"Rule set {what} is unchanged: version {version} already has this text.")
+    elif added.replaced_version is not None:
+        echo(f"Rule set {what}: version {version} replaces version {added.replaced_version}.")
+        echo("Lists closed under the earlier version keep it; closes from now on use this one.")
+    else:
+        echo(f"Rule set {what} added as version {version}.")
+    echo(f"sha256 {digest}")
+
+
+@rules_app.command("list")
+@user_errors
+def list_rules(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+) -> None:
+    """FIDE's built-in rule sets and the current version of every stored one."""
+    rows: list[list[object]] = [
+        [r.name, r.rating_type, str(r.effective_from), str(r.effective_to or ""), "FIDE (built in)", None]
+        for r in RULE_SETS
+    ]
+    with transaction() as session:
+        for row in stored_rule_sets(session):
+            origin = f"stored, version {row.version}"
+            rows.append(
+                [
+                    row.name,
+                    row.rating_type,
+                    row.effective_from,
+                    row.effective_until or "",
+                    origin,
+                    row.sha256[:12],
+                ]
+            )
+    render_rows(["name", "rating_type", "from", "until", "origin", "sha256"], rows, fmt, title="Rule sets")
+
+
+@rules_app.command("show")
+@user_errors
+def show(
+    name: Annotated[str, typer.Argument(help="The rule set's name, e.g. standard-2025-10 or national-2026.")],
+    version: Annotated[int | None, typer.Option(help="A stored set's earlier version N.")] = None,
+) -> None:
+    """Print a rule set's file exactly as stored (or as shipped, for FIDE's)."""
+    builtin = fide_rule_file(name)
+    if builtin is not None and version is None:
+        echo(f"# {name}: FIDE, built in")
+        for line in builtin.splitlines():
+            echo(line)
+        return
+    with transaction() as session:
+        if version is None:
+            row = find_rule_set(session, name).stored
+        else:
+            matching = [r for r in versions(session, name) if r.version == version]
+            if not matching:
+                raise UnknownRuleSet(f"rule set '{name}' has no version {version}")
+            row = matching[0]
+        assert row is not None
+        state = "current" if row.is_current else "withdrawn"
+        header = f"# {row.name}: version {row.version} ({state}), from {row.source}, sha256 {row.sha256}"
+        content = row.content
+    echo(header)
+    for line in content.splitlines():  # a stored file may hold anything: each line made harmless
+        echo(line)

@@ -1,0 +1,354 @@
+"""Building the site: lists, players, events and closes read through ratingdb.reports, rendered by Jinja2.
+
+Takes a Session and only reads; writes files through ratingdb.site.output. No CLI imports. Every page
+is a function of the database alone (no clock, no environment), so a second publish is byte-identical.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+from sqlalchemy.orm import Session
+
+from ratingdb.models import Player, RatingList
+from ratingdb.rating import RATING_TYPES, Period
+from ratingdb.reports.chart import history_svg
+from ratingdb.reports.event import crosstable, event_ids, event_report
+from ratingdb.reports.lists import (
+    Calculation,
+    ExportFormat,
+    HistoryLine,
+    ListLine,
+    Withdrawal,
+    all_histories,
+    calculation_summary,
+    event_summary,
+    list_calculations,
+    list_lines,
+    players_of,
+    points,
+    published_lists,
+    signed_points,
+    withdrawals,
+    write_list_file,
+)
+from ratingdb.reports.period import PeriodReport, period_report
+from ratingdb.site.output import PublishResult, SiteFolder
+
+STATIC_FILES: Final = ("site.css", "site.js")
+CLOSE_HIGHLIGHTS: Final = 10  # gains and losses shown on a period page
+HOME_GAINS: Final = 5
+DOWNLOADS: Final[tuple[tuple[ExportFormat, str], ...]] = (("csv", "csv"), ("fide-txt", "txt"))
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    title: str = "Rating lists"
+    rating_types: tuple[str, ...] = RATING_TYPES
+    base_url: str | None = None  # where the site will be served: canonical links and sitemap.xml
+
+
+def publish_site(session: Session, folder: Path, options: SiteOptions) -> PublishResult:
+    """Write the whole site into `folder`, rewriting only changed files and removing stale ones."""
+    out = SiteFolder(folder)
+    try:
+        for relative, content in site_files(session, options):
+            out.write(relative, content)
+    except BaseException:
+        out.abandon()
+        raise
+    return out.finish()
+
+
+# --- where things live -------------------------------------------------------------------------------
+
+
+def list_path(rating_list: RatingList, suffix: str = "html") -> str:
+    # The current version keeps the plain address; a withdrawn version keeps its own, with its number.
+    withdrawn = "" if rating_list.is_current else f"-v{rating_list.version}"
+    return f"lists/{rating_list.rating_type}-{rating_list.list_date.isoformat()}{withdrawn}.{suffix}"
+
+
+def period_path(rating_type: str, period: str | Period) -> str:
+    return f"periods/{rating_type}-{period}.html"
+
+
+def event_path(event_id: int) -> str:
+    return f"events/{event_id}.html"
+
+
+def player_path(player_id: int, fide_id: int | None) -> str:
+    # FIDE IDs make addresses people can guess; the database id serves players without one.
+    return f"players/{fide_id}.html" if fide_id is not None else f"players/id{player_id}.html"
+
+
+# --- rendering -----------------------------------------------------------------------------------------
+
+
+def signed(value: int | None) -> str:
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value)
+
+
+def points_x10(value: int | None) -> str:
+    """Tournament points from tenths: 55 → 5½, 5 → ½."""
+    if value is None:
+        return ""
+    whole, rest = divmod(value, 10)
+    if rest == 5:
+        return f"{whole or ''}½"
+    return str(whole) if rest == 0 else f"{value / 10:g}"
+
+
+RESULT_SHOWN: Final = {
+    "=": "½",
+    "D": "½",
+    "W": "1",
+    "L": "0",
+    "-": "−",
+    "H": "½",
+    "F": "1",
+    "U": "1",
+    "Z": "0",
+}
+
+
+def result_shown(code: str) -> str:
+    return RESULT_SHOWN.get(code, code)
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("ratingdb.site", "templates"),
+        autoescape=True,  # names come from files anyone can write
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters |= {"signed": signed, "tenths": points_x10, "result": result_shown}
+    env.globals |= {
+        "list_path": list_path,
+        "period_path": period_path,
+        "event_path": event_path,
+        "pts": points,
+        "spts": signed_points,
+    }
+    return env
+
+
+@dataclass
+class Site:
+    """What every page needs: options, templates, and where each list and player has its page."""
+
+    options: SiteOptions
+    env: Environment
+    lists: list[RatingList]  # every version, withdrawn ones included
+    withdrawn: dict[int, Withdrawal]
+    players: dict[int, Player]
+    by_fide: dict[int, str] = field(default_factory=dict)
+    by_national: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for p in self.players.values():
+            if p.fide_id is not None:
+                self.by_fide[p.fide_id] = player_path(p.id, p.fide_id)
+            if p.national_id is not None:
+                self.by_national[p.national_id] = player_path(p.id, p.fide_id)
+        self.current = [lst for lst in self.lists if lst.is_current]
+        newest = {lst.rating_type: lst for lst in self.current}  # by type and date: the last one wins
+        self.newest = {t: newest[t] for t in RATING_TYPES if t in newest}
+        self.list_by_date = {(lst.rating_type, lst.list_date): lst for lst in self.current}
+
+    def player_url(self, player_id: int | None) -> str | None:
+        found = self.players.get(player_id) if player_id is not None else None
+        return None if found is None else player_path(found.id, found.fide_id)
+
+    def player_url_by_ids(self, fide_id: int | None, national_id: str | None) -> str | None:
+        if fide_id is not None and fide_id in self.by_fide:
+            return self.by_fide[fide_id]
+        return self.by_national.get(national_id) if national_id is not None else None
+
+    def render(self, template: str, path: str, heading: str, **context: Any) -> tuple[str, bytes]:
+        depth = path.count("/")
+        page = self.env.get_template(template).render(
+            site=self,
+            root="../" * depth,
+            path=path,
+            heading=heading,
+            canonical=f"{self.options.base_url.rstrip('/')}/{path}" if self.options.base_url else None,
+            **context,
+        )
+        return path, page.encode("utf-8")
+
+
+def site_files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]]:
+    """Every file of the site as (relative path, content); with a base URL, a sitemap of the pages last."""
+    pages: list[str] = []
+    for relative, content in _files(session, options):
+        if relative.endswith(".html"):
+            pages.append(relative)
+        yield relative, content
+    if options.base_url:
+        base = options.base_url.rstrip("/")
+        text = environment().get_template("sitemap.xml").render(urls=[f"{base}/{p}" for p in sorted(pages)])
+        yield "sitemap.xml", text.encode("utf-8")
+
+
+def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]]:
+    """Static files, lists, closes, events, players, then the home page."""
+    site = Site(
+        options,
+        environment(),
+        published_lists(session, options.rating_types),
+        withdrawals(session, options.rating_types),
+        {p.id: p for p in players_of(session, options.rating_types)},
+    )
+    for name in STATIC_FILES:
+        yield f"static/{name}", resources.files("ratingdb.site").joinpath("static", name).read_bytes()
+
+    sizes: dict[int, int] = {}
+    for lst in site.lists:
+        lines = list(list_lines(session, lst))
+        sizes[lst.id] = len(lines)
+        yield from list_files(site, lst, lines)
+
+    closes: dict[int, PeriodReport] = {}
+    calculations: dict[int, list[Calculation]] = defaultdict(list)
+    for lst in site.current:
+        if lst.origin != "computed" or lst.period is None:
+            continue
+        report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
+        closes[lst.id] = report
+        yield period_page(site, lst, report)
+        for player_id, calc in list_calculations(session, lst).items():
+            calculations[player_id].append(calc)
+
+    for event_id in event_ids(session, options.rating_types):
+        yield event_page(site, session, event_id)
+
+    histories = all_histories(session, options.rating_types)
+    for player in site.players.values():
+        yield player_page(site, player, histories.get(player.id, []), calculations.get(player.id, []))
+
+    yield home_page(site, sizes, closes)
+
+
+def list_files(site: Site, lst: RatingList, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:
+    """The list page and its downloads (the files `ratingdb list --format csv|fide-txt` writes)."""
+    for fmt, suffix in DOWNLOADS:
+        text = io.StringIO(newline="")
+        write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
+        yield list_path(lst, suffix), text.getvalue().encode("utf-8")
+    rank = 0
+    ranked: list[tuple[int | None, ListLine, str | None]] = []
+    for line in lines:
+        if line.rating is not None:
+            rank += 1
+        ranked.append((rank if line.rating is not None else None, line, site.player_url(line.player_id)))
+    yield site.render(
+        "list.html",
+        list_path(lst),
+        f"{lst.rating_type.capitalize()} list {lst.list_date.isoformat()}",
+        lst=lst,
+        rows=ranked,
+        rated=rank,
+        federations=sorted({line.federation for line in lines if line.federation}),
+        csv=list_path(lst, "csv"),
+        txt=list_path(lst, "txt"),
+        close=period_path(lst.rating_type, lst.period) if lst.is_current and lst.period else None,
+        withdrawal=site.withdrawn.get(lst.id),
+        current=None if lst.is_current else site.list_by_date.get((lst.rating_type, lst.list_date)),
+    )
+
+
+def event_page(site: Site, session: Session, event_id: int) -> tuple[str, bytes]:
+    report = event_report(session, event_id)
+    rated_by = ratings_from = None
+    if report.list_date is not None:
+        rated_by = site.list_by_date.get((report.rating_type, report.list_date))
+    if report.ratings_from is not None:
+        ratings_from = site.list_by_date.get((report.rating_type, report.ratings_from))
+    return site.render(
+        "event.html",
+        event_path(event_id),
+        report.name,
+        report=report,
+        table=crosstable(session, report),
+        rated_by=rated_by,
+        ratings_from=ratings_from,
+    )
+
+
+def period_page(site: Site, lst: RatingList, report: PeriodReport) -> tuple[str, bytes]:
+    in_force = site.list_by_date.get((report.rating_type, report.in_force_date))
+    return site.render(
+        "period.html",
+        period_path(report.rating_type, str(report.period)),
+        f"{report.rating_type.capitalize()} period {report.period}",
+        report=report,
+        published=lst,
+        in_force=in_force,
+        sections=[
+            ("Newly rated", report.newly_rated, False),
+            ("Below the rating floor", report.dropped_below_floor, False),
+            ("Became inactive", report.became_inactive, True),
+            ("Active again", report.active_again, True),
+            ("Largest gains", report.gains, False),
+            ("Largest losses", report.losses, False),
+        ],
+    )
+
+
+def player_page(
+    site: Site, player: Player, history: Sequence[HistoryLine], calcs: Sequence[Calculation]
+) -> tuple[str, bytes]:
+    ids = f" (FIDE {player.fide_id})" if player.fide_id else ""
+    chart = None
+    if any(h.rating is not None for h in history):
+        # The SVG is built as an element tree that escapes every text, so it is safe to embed as is.
+        chart = Markup(history_svg(history, f"{player.name}{ids}: ratings by list"))
+    by_type: dict[str, list[HistoryLine]] = defaultdict(list)
+    for h in history:
+        by_type[h.rating_type].append(h)
+    shown = sorted(calcs, key=lambda c: (c.list_date, RATING_TYPES.index(c.rating_type)), reverse=True)
+    return site.render(
+        "player.html",
+        player_path(player.id, player.fide_id),
+        player.name,
+        player=player,
+        history=[(t, by_type[t]) for t in RATING_TYPES if t in by_type],
+        chart=chart,
+        calculations=[
+            (c, calculation_summary(c), [(ev, event_summary(ev)) for ev in c.events]) for c in shown
+        ],
+        list_url=lambda rating_type, date: list_path(site.list_by_date[(rating_type, date)]),
+    )
+
+
+def home_page(site: Site, sizes: dict[int, int], closes: dict[int, PeriodReport]) -> tuple[str, bytes]:
+    latest: list[tuple[RatingList, PeriodReport]] = []
+    for rating_type in site.options.rating_types:
+        computed = [lst for lst in site.current if lst.rating_type == rating_type and lst.id in closes]
+        if computed:
+            latest.append((computed[-1], closes[computed[-1].id]))
+    return site.render(
+        "home.html",
+        "index.html",
+        site.options.title,
+        newest=[site.newest[t] for t in site.options.rating_types if t in site.newest],
+        latest=latest,
+        by_type=[(t, [lst for lst in reversed(site.lists) if lst.rating_type == t]) for t in site.newest],
+        sizes=sizes,
+        closes=closes,
+        gains=HOME_GAINS,
+    )
