@@ -94,6 +94,7 @@ def test_a_database_behind_the_newest_migration_is_not_backed_up(
     path = tmp_path / "old.sqlite"
     shutil.copyfile(sqlite_template, path)
     with sqlite3.connect(path) as conn:
+        conn.create_function("ratingdb_migrating", 0, lambda: 1)  # the guard lets a migration through
         conn.execute("UPDATE alembic_version SET version_num = '0001'")
     result = run(f"sqlite:///{path}", "backup", tmp_path / "copy.sqlite")
     assert result.exit_code == 1
