@@ -1,6 +1,6 @@
 """Benchmark of the period close at a chosen scale, against the I/O floor of the same engine.
 
-    python bench/close_period.py --scale national|large|fide --engine sqlite|postgresql [--url URL]
+    python bench/close_period.py --scale national|large|fide --engine sqlite|postgresql|mysql [--url URL]
 
 Builds a synthetic federation (bench/synthetic.py) in a new database, runs the real `close_period` in a
 fresh process (so its peak memory is its own), then measures the I/O floor: reading the same inputs
@@ -26,7 +26,7 @@ from sqlalchemy import event, text
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synthetic  # noqa: E402
-from common import DEFAULT_PG_URL, database, peak_rss_mb, say  # noqa: E402
+from common import ENGINES, SERVER_HELP, database, peak_rss_mb, say  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.rating import Period  # noqa: E402
@@ -36,8 +36,8 @@ from ratingdb.services.bulk import SQLITE_CACHE_KIB  # noqa: E402
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=sorted(synthetic.SCALES), default="national")
-    parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite")
-    parser.add_argument("--url", default=DEFAULT_PG_URL, help="PostgreSQL server for the bench database")
+    parser.add_argument("--engine", choices=ENGINES, default="sqlite")
+    parser.add_argument("--url", help=SERVER_HELP)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the close to stderr")
     parser.add_argument("--close-only", metavar="URL", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """Benchmark of `import-list`: stream a FIDE-size per-type text list into a new database.
 
-    python bench/import_list.py [--lines 1900000] [--engine sqlite|postgresql] [--url URL]
+    python bench/import_list.py [--lines 1900000] [--engine sqlite|postgresql|mysql] [--url URL]
 
 Writes a synthetic standard list in FIDE's fixed-width text layout (ratingdb.formats.write_fide_txt)
 into a temporary folder, then times `read_list` + `import_list` in one transaction as the CLI runs
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import DEFAULT_PG_URL, current_rss_mb, database, peak_rss_mb, say  # noqa: E402
+from common import ENGINES, SERVER_HELP, current_rss_mb, database, peak_rss_mb, say  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.formats import ListRating, ListRow, read_list, write_fide_txt  # noqa: E402
@@ -35,8 +35,8 @@ TARGET_S = 60
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=1_900_000)
-    parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite")
-    parser.add_argument("--url", default=DEFAULT_PG_URL)
+    parser.add_argument("--engine", choices=ENGINES, default="sqlite")
+    parser.add_argument("--url", help=SERVER_HELP)
     args = parser.parse_args(argv)
     with (
         tempfile.TemporaryDirectory(prefix="ratingdb-bench-list-") as folder,

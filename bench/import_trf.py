@@ -1,6 +1,6 @@
 """Benchmark of `import-trf`: parse a set of TRF files and import them in one transaction.
 
-    python bench/import_trf.py [--games 10000] [--engine sqlite|postgresql] [--url URL]
+    python bench/import_trf.py [--games 10000] [--engine sqlite|postgresql|mysql] [--url URL]
 
 Writes synthetic Swiss events as TRF16 files (ratingdb.formats.write_trf16) into a temporary folder,
 with 80 % of their players already registered (matched by FIDE ID) and the rest new, then times
@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synthetic  # noqa: E402
-from common import DEFAULT_PG_URL, database, peak_rss_mb, say  # noqa: E402
+from common import ENGINES, SERVER_HELP, database, peak_rss_mb, say  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, parse_trf, write_trf16  # noqa: E402
@@ -34,8 +34,8 @@ TARGET_GAMES_PER_S = 20_000
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="played games in all files together")
-    parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite")
-    parser.add_argument("--url", default=DEFAULT_PG_URL)
+    parser.add_argument("--engine", choices=ENGINES, default="sqlite")
+    parser.add_argument("--url", help=SERVER_HELP)
     args = parser.parse_args(argv)
     rng = random.Random(8)
     with (

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, text
 
 from ratingdb.rating import activity_flag
-from ratingdb.services.bulk import LIST_ENTRY_COLUMNS
+from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, MYSQL_STATEMENT_BYTES
 
 PERIOD = "2025-10"
 LIST_DATE = "2025-10-01"
@@ -60,11 +60,16 @@ class Federation:
 def write_rows(
     connection: Any, dialect: str, table: str, columns: Sequence[str], rows: Iterable[tuple]
 ) -> int:
-    """Bulk-write plain tuples through the driver: executemany on SQLite, COPY on PostgreSQL."""
+    """Bulk-write plain tuples through the driver: executemany on SQLite and MySQL (where PyMySQL sends
+    multi-row INSERTs, as ratingdb.services.bulk does), COPY on PostgreSQL."""
     count = 0
     cursor = connection.cursor()
-    if dialect == "sqlite":
-        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    names = ", ".join(f'"{c}"' for c in columns)  # quoted: `change` is reserved in MySQL
+    if dialect in ("sqlite", "mysql"):
+        mark = "?" if dialect == "sqlite" else "%s"
+        sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join([mark] * len(columns))})"
+        if dialect == "mysql":
+            cursor.max_stmt_length = MYSQL_STATEMENT_BYTES
         batch: list[tuple] = []
         for row in rows:
             batch.append(row)
@@ -75,7 +80,7 @@ def write_rows(
         cursor.executemany(sql, batch)
         count += len(batch)
     else:
-        with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        with cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
                 count += 1
@@ -201,6 +206,9 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
     if dialect == "postgresql":
         with engine.connect() as conn:
             conn.execution_options(isolation_level="AUTOCOMMIT").execute(text("ANALYZE"))
+    elif dialect == "mysql":
+        with engine.connect() as conn:
+            conn.exec_driver_sql("ANALYZE TABLE player, rating_list, list_entry, event, game")
     else:
         with engine.connect() as conn:
             conn.exec_driver_sql("ANALYZE")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, event
 
+from ratingdb import db
 from ratingdb.models import Base
 
 target_metadata = Base.metadata
@@ -17,7 +18,8 @@ def _engine() -> Engine:
     url = context.config.get_main_option("sqlalchemy.url")
     if not url:
         raise RuntimeError("no engine or sqlalchemy.url given to the migrations")
-    return create_engine(url)
+    # ratingdb's own engine: SQLite pragmas, MySQL's strict mode and quoting as in every command.
+    return db.make_engine(url)
 
 
 def run_migrations_online() -> None:
@@ -57,6 +59,7 @@ def _allow_version_changes(connection: Connection, allowed: bool) -> None:
     SQLite: the guard calls ratingdb_migrating(), which ratingdb's connections define as 0 (db.py) and
     the migrating connection as 1 while it migrates; a client without it fails on the call.
     PostgreSQL: each migration's transaction says so with a transaction-local setting.
+    MySQL: a user variable of this session, @ratingdb_migrating, which the guard reads.
     """
     if connection.dialect.name == "sqlite":
         driver = connection.connection.driver_connection
@@ -65,6 +68,8 @@ def _allow_version_changes(connection: Connection, allowed: bool) -> None:
         event.listen(connection, "begin", _say_migrating)
     elif connection.dialect.name == "postgresql":
         event.remove(connection, "begin", _say_migrating)
+    elif connection.dialect.name == "mysql":
+        connection.exec_driver_sql(f"SET @ratingdb_migrating = {1 if allowed else 'NULL'}")
 
 
 def _say_migrating(connection: Connection) -> None:

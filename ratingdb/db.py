@@ -1,4 +1,7 @@
-"""Engines, sessions and schema upgrades: URL handling and SQLite pragmas. Nothing happens at import time."""
+"""Engines, sessions and schema upgrades: URL handling, SQLite pragmas, MySQL session settings.
+
+Nothing happens at import time.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +22,18 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ratingdb.errors import ConfigError, SchemaError
+
+# The session settings every MySQL/MariaDB connection gets before anything else runs (pymysql's
+# init_command, so SQLAlchemy's dialect sees them when it first inspects the server):
+# - strict mode, so a value that does not fit is refused instead of silently truncated or zeroed;
+# - ANSI_QUOTES and PIPES_AS_CONCAT, so "change" (a reserved word in MySQL) and `a || b` mean what they
+#   mean on SQLite and PostgreSQL: one SQL text for the views, the README's examples and `ratingdb sql`;
+# - InnoDB, the only MySQL engine with transactions and foreign keys;
+# (Tables are utf8mb4 compared byte for byte: ratingdb/guards.py, MYSQL_BYTE_ORDER_COLLATION.)
+MYSQL_SQL_MODE = (
+    "STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,"
+    "ANSI_QUOTES,PIPES_AS_CONCAT"
+)
 
 URL_FORM = "e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb"
 
@@ -62,6 +77,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             engine = create_engine(parsed, connect_args={"timeout": 60}, **kwargs)
             _configure_sqlite(engine)
             return engine
+        if parsed.get_backend_name() in ("mysql", "mariadb"):
+            return _mysql_engine(parsed, **kwargs)
         return create_engine(parsed, **kwargs)
     except NoSuchModuleError:
         raise ConfigError(
@@ -72,6 +89,53 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             f"the driver {exc.name or ''} for {parsed.drivername} URLs is not installed — install it, "
             "or name an installed driver in the URL"
         ) from None
+
+
+def _mysql_engine(parsed: URL, **kwargs: Any) -> Engine:
+    if parsed.drivername not in ("mysql", "mariadb", "mysql+pymysql", "mariadb+pymysql"):
+        raise ConfigError(
+            f"ratingdb talks to MySQL and MariaDB through PyMySQL, not {parsed.drivername}: "
+            "write the URL as mysql+pymysql://user:password@host/dbname"
+        )
+    # One dialect name for both servers ("mysql"): SQLAlchemy tells MariaDB apart by its version string,
+    # and the migrations and services test for "mysql" only.
+    parsed = parsed.set(drivername="mysql+pymysql")
+    init = f"SET SESSION sql_mode = '{MYSQL_SQL_MODE}', default_storage_engine = InnoDB"
+    connect_args = {"charset": "utf8mb4", "init_command": init, **kwargs.pop("connect_args", {})}
+    # READ COMMITTED as on PostgreSQL: a close that waited for another one's lock sees what it committed.
+    kwargs.setdefault("isolation_level", "READ COMMITTED")
+    engine = create_engine(parsed, connect_args=connect_args, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _check_session(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("SELECT @@SESSION.sql_mode")
+            modes = set(str(cursor.fetchone()[0]).split(","))
+        finally:
+            cursor.close()
+        missing = ", ".join(sorted(set(MYSQL_SQL_MODE.split(",")) - modes))
+        if missing:
+            raise ConfigError(
+                f"the MySQL server did not accept the SQL mode ratingdb needs (missing {missing})"
+                " — check that the user may set its own session's sql_mode"
+            )
+
+    # GET_LOCK (services/lists.py) belongs to the connection, not the transaction: let go of every
+    # such lock when the pool takes the connection back at the end of its transaction.
+    @event.listens_for(engine, "checkin")
+    def _release_locks(dbapi_connection: Any, _record: Any) -> None:
+        import pymysql
+
+        if dbapi_connection is None:
+            return
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SELECT RELEASE_ALL_LOCKS()")
+        except pymysql.Error:
+            pass  # a connection that broke has lost its locks with it: the server let go of them
+
+    return engine
 
 
 def _configure_sqlite(engine: Engine) -> None:

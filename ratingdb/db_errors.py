@@ -56,6 +56,8 @@ def explain(exc: DBAPIError, url: str) -> RatingDbError:
         found = _sqlite(message, parsed)
     elif backend == "postgresql":
         found = _postgresql(message, parsed, connecting=exc.statement is None)
+    elif backend in ("mysql", "mariadb"):
+        found = _mysql(message, parsed)
     else:
         found = None
     if found is not None:
@@ -151,6 +153,41 @@ def _postgresql(message: str, parsed: URL, *, connecting: bool) -> RatingDbError
         )
     if connecting and ("server closed the connection" in lower or "terminating connection" in lower):
         return DatabaseUnavailable(f"cannot connect to {where}: the server closed the connection — try again")
+    return None
+
+
+def _mysql(message: str, parsed: URL) -> RatingDbError | None:
+    # PyMySQL's messages read "(code, 'text')"; the code says what happened.
+    code = re.match(r"\((\d+),", message)
+    number = int(code.group(1)) if code else None
+    where = _where(parsed)
+    if number == 1049:
+        name = parsed.database or ""
+        return DatabaseUnavailable(
+            f"the database {name} does not exist on {where.split(' (')[0]} — create it "
+            f"(CREATE DATABASE {name}), then run `ratingdb init`"
+        )
+    if number in (1045, 1698):
+        return DatabaseUnavailable(
+            f"cannot connect to {where}: the user name or password was refused — check them in the URL "
+            "(write special characters URL-escaped, e.g. @ as %40)"
+        )
+    if number == 1044:
+        return DatabaseUnavailable(f"cannot connect to {where}: this user may not use that database")
+    if number in (2003, 2005) and any(
+        text in message.lower() for text in ("name or service not known", "name resolution", "nodename")
+    ):
+        number = 2005  # PyMySQL reports an unknown host as "can't connect" with the resolver's words
+    if number == 2003:
+        port = parsed.port or SERVERS["mysql"][1]
+        return DatabaseUnavailable(
+            f"cannot connect to {where}: the connection was refused — check that the server is running and "
+            f"listens on port {port}"
+        )
+    if number == 2005:
+        return DatabaseUnavailable(
+            f"cannot connect to {where}: the host name is not known — check the host in the URL"
+        )
     return None
 
 

@@ -96,3 +96,7 @@ class NothingToUpdate(RatingDbError):
 
 class ListInUse(RatingDbError):
     """A list that something was already computed from, so it can be neither updated nor withdrawn."""
+
+
+class LockWaitTimeout(RatingDbError):
+    """Another close or import of the same rating type held the database lock for too long."""

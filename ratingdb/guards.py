@@ -178,3 +178,42 @@ def refuse_truncate_function(dialect: str) -> list[str]:
         "CREATE FUNCTION ratingdb_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
         "RAISE EXCEPTION 'TRUNCATE of % is refused: ratingdb keeps its records', TG_TABLE_NAME; END $$"
     ]
+
+
+# --- MySQL/MariaDB ------------------------------------------------------------------------------------
+# What differs there, and how the migrations handle it:
+# - A trigger fires for one action (INSERT, UPDATE or DELETE): a guard is one trigger per action.
+# - A trigger refuses with SIGNAL SQLSTATE '45000'; the message reaches the client as the error text.
+# - TRUNCATE fires no trigger on MySQL: the foreign keys that point at a table are what protect it
+#   (InnoDB refuses to TRUNCATE a referenced table); otherwise only privileges can.
+# - DDL commits implicitly: a migration that fails half-way leaves what it had done.
+# - Every connection runs with ANSI_QUOTES and PIPES_AS_CONCAT (ratingdb.db): "name" and `a || b` mean
+#   what they mean on SQLite and PostgreSQL inside a trigger too.
+
+# Names compare and sort as on SQLite and on PostgreSQL's C collation: by code point, accents and case
+# significant ('Müller' is not 'Muller', 'de Vries' is not 'De Vries'), no trailing-space padding, so
+# UNIQUE keys, lookups and ORDER BY name give the same answers on all three engines. MySQL's default
+# (utf8mb4_general_ci / utf8mb4_0900_ai_ci) would make 'MÜLLER' equal 'muller'.
+MYSQL_BYTE_ORDER_COLLATION = {"mariadb": "utf8mb4_nopad_bin", "mysql": "utf8mb4_0900_bin"}
+
+
+def mysql_byte_order_collation(is_mariadb: bool) -> str:
+    """The byte-order utf8mb4 collation of the server (MariaDB and MySQL 8 name it differently)."""
+    return MYSQL_BYTE_ORDER_COLLATION["mariadb" if is_mariadb else "mysql"]
+
+
+def mysql_refusal(name: str, action: str, table: str, message: str, condition: str | None = None) -> str:
+    """CREATE TRIGGER refusing `action` ("INSERT", "UPDATE" or "DELETE") on `table` with `message`.
+
+    `condition` (SQL over NEW/OLD) limits the refusal to the rows it holds for; without one every row is
+    refused. The message is a plain sentence without quotes.
+    """
+    body = _raise("mysql", message)
+    if condition is not None:
+        body = f"IF {condition} THEN {body} END IF;"
+    return f"CREATE TRIGGER {name} BEFORE {action} ON {table} FOR EACH ROW BEGIN {body} END"
+
+
+def mysql_published_list_date(period: str) -> str:
+    """SQL for the first day after a period (`period` is a 'YYYY-MM' expression): its list's date."""
+    return f"(CAST(CONCAT({period}, '-01') AS DATE) + INTERVAL 1 MONTH)"

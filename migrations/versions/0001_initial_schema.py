@@ -14,6 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from ratingdb.guards import mysql_byte_order_collation, mysql_refusal
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -21,6 +23,12 @@ depends_on = None
 
 
 def upgrade() -> None:
+    bind = op.get_bind()
+    if bind.dialect.name == "mysql":
+        # Tables created from here on (by this and later migrations) are utf8mb4 compared byte for
+        # byte, as on the other engines (ratingdb/guards.py says why).
+        collation = mysql_byte_order_collation(getattr(bind.dialect, "is_mariadb", False))
+        op.execute(f"ALTER DATABASE CHARACTER SET utf8mb4 COLLATE {collation}")
     op.create_table(
         "event",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -233,6 +241,13 @@ def upgrade() -> None:
 def downgrade() -> None:
     _drop_views()
     _drop_triggers()
+    if op.get_bind().dialect.name == "mysql":
+        # MySQL refuses to drop an index a foreign key needs; dropping the table drops both.
+        for table in ("calc_game", "list_entry", "game", "event_player", "calc_player", "calc_event"):
+            op.drop_table(table)
+        for table in ("rating_list", "player", "event"):
+            op.drop_table(table)
+        return
     with op.batch_alter_table("calc_game", schema=None) as batch_op:
         batch_op.drop_index("ix_calc_game_player_kind")
         batch_op.drop_index(batch_op.f("ix_calc_game_game_id"))
@@ -296,6 +311,9 @@ def _create_triggers() -> None:
     for table in IMMUTABLE_TABLES:
         for action in ("UPDATE", "DELETE"):
             message = f"published lists are immutable: {action} on {table} refused"
+            if op.get_bind().dialect.name == "mysql":
+                op.execute(mysql_refusal(f"trg_{table}_no_{action.lower()}", action, table, message))
+                continue
             op.execute(
                 f"CREATE TRIGGER trg_{table}_no_{action.lower()} BEFORE {action} ON {table} "
                 f"BEGIN SELECT RAISE(ABORT, '{message}'); END"
@@ -309,6 +327,7 @@ def _drop_triggers() -> None:
             op.execute(f"DROP TRIGGER trg_{table}_no_truncate ON {table}")
         op.execute("DROP FUNCTION ratingdb_refuse_change()")
         return
+    # SQLite and MySQL: one trigger per action, dropped by name.
     for table in IMMUTABLE_TABLES:
         for action in ("update", "delete"):
             op.execute(f"DROP TRIGGER trg_{table}_no_{action}")

@@ -22,7 +22,8 @@ depends_on = None
 
 
 def _points(column: str) -> str:
-    # Hundredths to points as a double on both engines (SQLite gives DOUBLE PRECISION REAL affinity).
+    # Hundredths to points as a double on every engine (SQLite gives DOUBLE PRECISION REAL affinity).
+    # MySQL spells the cast DOUBLE; `replace` below rewrites it there.
     return f"CAST({column} AS DOUBLE PRECISION) / 100"
 
 
@@ -165,9 +166,12 @@ OLD_VIEWS = {
 
 def _replace(views: dict[str, str]) -> None:
     # v_current_list depends on v_list_entry: drop in reverse order, create in order.
+    mysql = op.get_bind().dialect.name == "mysql"
     for name in reversed(list(views)):
         op.execute(f"DROP VIEW IF EXISTS {name}")
     for name, sql in views.items():
+        if mysql:
+            sql = sql.replace("AS DOUBLE PRECISION)", "AS DOUBLE)")
         op.execute(f"CREATE VIEW {name} AS {sql}")
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from ratingdb.guards import mysql_published_list_date, mysql_refusal
+
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -75,6 +77,9 @@ def upgrade() -> None:
                 "FOR EACH ROW EXECUTE FUNCTION ratingdb_refuse_closed_event()"
             )
         return
+    if op.get_bind().dialect.name == "mysql":
+        _create_mysql_triggers()
+        return
     for table, column in GUARDED:
         for action in ("INSERT", "UPDATE", "DELETE"):
             rows = {"INSERT": ["NEW"], "UPDATE": ["NEW", "OLD"], "DELETE": ["OLD"]}[action]
@@ -90,12 +95,36 @@ def upgrade() -> None:
             )
 
 
+def _create_mysql_triggers() -> None:
+    def list_exists(rating_type: str, period: str) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM rating_list l WHERE l.rating_type = {rating_type} "
+            f"AND l.list_date = {mysql_published_list_date(period)})"
+        )
+
+    def event_closed(row: str) -> str:
+        return (
+            "EXISTS (SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type "
+            f"AND l.list_date = {mysql_published_list_date('e.period')} WHERE e.id = {row}.event_id)"
+        )
+
+    for table, _ in GUARDED:
+        for action, rows in (("INSERT", ["NEW"]), ("UPDATE", ["NEW", "OLD"]), ("DELETE", ["OLD"])):
+            if table == "event":
+                conditions = [list_exists(f"{row}.rating_type", f"{row}.period") for row in rows]
+            else:
+                conditions = [event_closed(row) for row in rows]
+            name = f"trg_{table}_closed_{action.lower()}"
+            op.execute(mysql_refusal(name, action, table, MESSAGE, " OR ".join(conditions)))
+
+
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         for table, _ in GUARDED:
             op.execute(f"DROP TRIGGER trg_{table}_closed_period ON {table}")
         op.execute("DROP FUNCTION ratingdb_refuse_closed_event()")
         return
+    # SQLite and MySQL: one trigger per action, dropped by name.
     for table, _ in GUARDED:
         for action in ("insert", "update", "delete"):
             op.execute(f"DROP TRIGGER trg_{table}_closed_{action}")

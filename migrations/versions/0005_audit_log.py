@@ -10,12 +10,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from ratingdb.guards import mysql_refusal
+
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
 
 MESSAGE = "the audit log is append-only"
+SQLITE_REFUSAL = f"SELECT RAISE(ABORT, '{MESSAGE}')"
 
 
 def upgrade() -> None:
@@ -38,17 +41,18 @@ def upgrade() -> None:
         )
         return
     for action in ("UPDATE", "DELETE"):
-        op.execute(
-            f"CREATE TRIGGER trg_audit_log_no_{action.lower()} BEFORE {action} ON audit_log "
-            f"BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END"
-        )
+        name = f"trg_audit_log_no_{action.lower()}"
+        if op.get_bind().dialect.name == "mysql":
+            op.execute(mysql_refusal(name, action, "audit_log", MESSAGE))
+        else:
+            op.execute(f"CREATE TRIGGER {name} BEFORE {action} ON audit_log BEGIN {SQLITE_REFUSAL}; END")
 
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP TRIGGER trg_audit_log_append_only ON audit_log")
         op.execute("DROP FUNCTION ratingdb_audit_append_only()")
-    else:
+    else:  # SQLite and MySQL: one trigger per action
         for action in ("update", "delete"):
             op.execute(f"DROP TRIGGER trg_audit_log_no_{action}")
     op.drop_table("audit_log")

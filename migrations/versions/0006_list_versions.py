@@ -157,7 +157,10 @@ def _drop_views(names: list[str]) -> None:
 
 
 def _create_views(views: dict[str, str]) -> None:
+    mysql = op.get_bind().dialect.name == "mysql"
     for name, sql in views.items():
+        if mysql:  # MySQL spells the cast to a double DOUBLE
+            sql = sql.replace("AS DOUBLE PRECISION)", "AS DOUBLE)")
         op.execute(f"CREATE VIEW {name} AS {sql}")
 
 
@@ -175,6 +178,7 @@ def _drop_old_triggers(dialect: str) -> None:
             op.execute(f"DROP TRIGGER trg_{table}_closed_period ON {table}")
         op.execute("DROP FUNCTION ratingdb_refuse_closed_event()")
         return
+    # SQLite and MySQL: one trigger per action, with the same names.
     for table in OLD_IMMUTABLE:
         for action in ("update", "delete"):
             op.execute(f"DROP TRIGGER trg_{table}_no_{action}")
@@ -228,6 +232,8 @@ def _closed_period_guard(dialect: str, current_only: bool) -> list[str]:
                 for table, _ in CLOSED_GUARDED
             ],
         ]
+    if dialect == "mysql":
+        return _mysql_closed_period_guard(current_only)
     current = " AND l.is_current = 1" if current_only else ""
     closed = (
         "EXISTS (SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type"
@@ -254,13 +260,38 @@ def _closed_period_guard(dialect: str, current_only: bool) -> list[str]:
     return statements
 
 
-def _sqlite_audit_and_player_guards() -> list[str]:
-    statements = [
-        f"CREATE TRIGGER trg_audit_log_no_{action.lower()} BEFORE {action} ON audit_log "
-        f"BEGIN SELECT RAISE(ABORT, '{AUDIT_MESSAGE}'); END"
-        for action in ("UPDATE", "DELETE")
-    ]
-    referenced = " OR ".join(
+def _mysql_closed_period_guard(current_only: bool) -> list[str]:
+    """The MySQL triggers of 0004; with `current_only`, a withdrawn list no longer closes its period."""
+    current = " AND l.is_current = 1" if current_only else ""
+
+    def list_exists(rating_type: str, period: str) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM rating_list l WHERE l.rating_type = {rating_type}{current} "
+            f"AND l.list_date = {guards.mysql_published_list_date(period)})"
+        )
+
+    def event_closed(row: str) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM event e JOIN rating_list l ON l.rating_type = e.rating_type{current} "
+            f"AND l.list_date = {guards.mysql_published_list_date('e.period')} WHERE e.id = {row}.event_id)"
+        )
+
+    statements = []
+    for table, _ in CLOSED_GUARDED:
+        for action, rows in (("INSERT", ["NEW"]), ("UPDATE", ["NEW", "OLD"]), ("DELETE", ["OLD"])):
+            if table == "event":
+                conditions = [list_exists(f"{row}.rating_type", f"{row}.period") for row in rows]
+            else:
+                conditions = [event_closed(row) for row in rows]
+            name = f"trg_{table}_closed_{action.lower()}"
+            statements.append(
+                guards.mysql_refusal(name, action, table, CLOSED_MESSAGE, " OR ".join(conditions))
+            )
+    return statements
+
+
+def _player_referenced() -> str:
+    return " OR ".join(
         f"EXISTS (SELECT 1 FROM {table} WHERE {column} = OLD.id)"
         for table, column in (
             ("list_entry", "player_id"),
@@ -269,8 +300,29 @@ def _sqlite_audit_and_player_guards() -> list[str]:
             ("game", "black_id"),
         )
     )
+
+
+def _mysql_audit_and_player_guards() -> list[str]:
+    # No TRUNCATE trigger on MySQL; the player guard holds even for a client with foreign_key_checks off.
+    return [
+        *(
+            guards.mysql_refusal(f"trg_audit_log_no_{action.lower()}", action, "audit_log", AUDIT_MESSAGE)
+            for action in ("UPDATE", "DELETE")
+        ),
+        guards.mysql_refusal(
+            "trg_player_referenced", "DELETE", "player", PLAYER_MESSAGE, _player_referenced()
+        ),
+    ]
+
+
+def _sqlite_audit_and_player_guards() -> list[str]:
+    statements = [
+        f"CREATE TRIGGER trg_audit_log_no_{action.lower()} BEFORE {action} ON audit_log "
+        f"BEGIN SELECT RAISE(ABORT, '{AUDIT_MESSAGE}'); END"
+        for action in ("UPDATE", "DELETE")
+    ]
     statements.append(
-        f"CREATE TRIGGER trg_player_referenced BEFORE DELETE ON player WHEN {referenced} "
+        f"CREATE TRIGGER trg_player_referenced BEFORE DELETE ON player WHEN {_player_referenced()} "
         f"BEGIN SELECT RAISE(ABORT, '{PLAYER_MESSAGE}'); END"
     )
     return statements
@@ -327,6 +379,8 @@ def upgrade() -> None:
     if dialect == "postgresql":
         for table in NO_TRUNCATE:
             _run(guards.no_truncate(dialect, table))
+    elif dialect == "mysql":
+        _run(_mysql_audit_and_player_guards())
     else:
         _run(_sqlite_audit_and_player_guards())
     _create_views(VIEWS)
@@ -342,7 +396,7 @@ def downgrade() -> None:
         for table, _ in CLOSED_GUARDED:
             op.execute(f"DROP TRIGGER trg_{table}_closed_period ON {table}")
         op.execute("DROP FUNCTION ratingdb_refuse_closed_event()")
-    else:
+    else:  # SQLite and MySQL: the same trigger names
         op.execute("DROP TRIGGER trg_player_referenced")
         for action in ("update", "delete"):
             op.execute(f"DROP TRIGGER trg_audit_log_no_{action}")
@@ -383,6 +437,15 @@ def downgrade() -> None:
             op.execute(
                 f"CREATE TRIGGER trg_{table}_no_truncate BEFORE TRUNCATE ON {table} "
                 "FOR EACH STATEMENT EXECUTE FUNCTION ratingdb_refuse_change()"
+            )
+    elif dialect == "mysql":
+        for table in OLD_IMMUTABLE:
+            for action in ("UPDATE", "DELETE"):
+                message = f"published lists are immutable: {action} on {table} refused"
+                op.execute(guards.mysql_refusal(f"trg_{table}_no_{action.lower()}", action, table, message))
+        for action in ("UPDATE", "DELETE"):
+            op.execute(
+                guards.mysql_refusal(f"trg_audit_log_no_{action.lower()}", action, "audit_log", AUDIT_MESSAGE)
             )
     else:
         for table in OLD_IMMUTABLE:

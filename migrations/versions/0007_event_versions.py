@@ -51,8 +51,7 @@ def _drop_views() -> None:
 
 
 def _create_views(views: dict[str, str]) -> None:
-    for name, sql in views.items():
-        op.execute(f"CREATE VIEW {name} AS {sql}")
+    _migration_0006()._create_views(views)  # as 0006 writes them on each engine (MySQL: DOUBLE)
 
 
 def upgrade() -> None:

@@ -7,12 +7,14 @@ Create Date: 2026-11-30
 A client that rewrites alembic_version makes ratingdb believe in a schema the database does not have.
 The guard refuses every change to the table unless the connection is migrating (migrations/env.py):
 on SQLite it calls a function only the migrating connection defines, on PostgreSQL it reads a
-transaction-local setting. Other engines keep the table unguarded (noted in the README).
+transaction-local setting, on MySQL a user variable of the migrating session.
 """
 
 from __future__ import annotations
 
 from alembic import op
+
+from ratingdb import guards
 
 revision = "0010"
 down_revision = "0009"
@@ -39,6 +41,17 @@ def upgrade() -> None:
             "CREATE TRIGGER trg_alembic_version_no_truncate BEFORE TRUNCATE ON alembic_version "
             "FOR EACH STATEMENT EXECUTE FUNCTION ratingdb_guard_alembic_version()"
         )
+    elif dialect == "mysql":
+        for action in ACTIONS:
+            op.execute(
+                guards.mysql_refusal(
+                    f"trg_alembic_version_{action.lower()}",
+                    action,
+                    "alembic_version",
+                    MESSAGE,
+                    "COALESCE(@ratingdb_migrating, 0) <> 1",
+                )
+            )
     elif dialect == "sqlite":
         for action in ACTIONS:
             op.execute(
@@ -53,6 +66,6 @@ def downgrade() -> None:
         op.execute("DROP TRIGGER trg_alembic_version_no_truncate ON alembic_version")
         op.execute("DROP TRIGGER trg_alembic_version_guard ON alembic_version")
         op.execute("DROP FUNCTION ratingdb_guard_alembic_version()")
-    elif dialect == "sqlite":
+    else:  # SQLite and MySQL: one trigger per action
         for action in ACTIONS:
             op.execute(f"DROP TRIGGER trg_alembic_version_{action.lower()}")

@@ -12,7 +12,8 @@ from ratingdb.cli.common import check_type, parse_period, transaction, user_erro
 from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError
 from ratingdb.formats import read_trf
-from ratingdb.services.corrections import reopen, replace_event
+from ratingdb.rating import Period
+from ratingdb.services.corrections import lists_using_standard_ratings, reopen, replace_event
 
 TypeOption = Annotated[
     str, typer.Option("--type", "-t", metavar="TYPE", help="Rating type: standard, rapid or blitz.")
@@ -46,6 +47,7 @@ def reopen_command(
     check_type(rating_type)
     with transaction() as session:
         withdrawn = reopen(session, p, rating_type, reason, include_imported=include_imported)
+        dependent = lists_using_standard_ratings(session, p) if rating_type == "standard" else []
     typer.echo(
         f"Reopened {rating_type} period {p}: withdrew {len(withdrawn)} "
         f"list{'s' if len(withdrawn) != 1 else ''}."
@@ -58,6 +60,14 @@ def reopen_command(
         f"Correct the events, then close again: `ratingdb close-period {p} --type {rating_type}"
         + (f" --through {last}`" if str(last) != str(p) else "`")
     )
+    for kind in sorted({kind for kind, _ in dependent}):
+        dates = [day for k, day in dependent if k == kind]
+        first = Period.parse(dates[0][:7]).shift(-1)  # the period whose close published the earliest
+        typer.echo(
+            f"Note: the {kind} lists dated {', '.join(dates)} rated players without a {kind} rating with "
+            f"their standard rating (§7); if a corrected standard rating matters to them, reopen those too: "
+            f"`ratingdb reopen {first} --type {kind} --reason TEXT`"
+        )
 
 
 @app.command("replace-event", rich_help_panel=MONTHLY)

@@ -1,4 +1,4 @@
-"""Ad-hoc SQL in a read-only transaction that is always rolled back, on SQLite and PostgreSQL.
+"""Ad-hoc SQL in a read-only transaction that is always rolled back, on SQLite, PostgreSQL and MySQL.
 
 Takes an Engine (it needs the driver connection to make it read-only); no ORM models, no CLI imports.
 """
@@ -84,6 +84,8 @@ def run_read_only(
     SQLite: `PRAGMA query_only` and an authorizer that allows only reads on this connection, a
     transaction that is always rolled back, and a progress handler that stops the statement at the
     deadline; Python's sqlite3 refuses a second statement.
+    MySQL: statement checks, then a READ ONLY transaction with a statement time limit, always rolled
+    back (sql_mysql.py says why the checks are needed there).
     Rows are fetched as a stream: at most max_rows + 1 of them are ever held.
     """
     if not statement.strip():
@@ -95,7 +97,9 @@ def run_read_only(
         return _sqlite(engine, statement, timeout, max_rows)
     if dialect == "postgresql":
         return _postgresql(engine, statement, timeout, max_rows)
-    raise ConfigError(f"ratingdb sql supports SQLite and PostgreSQL, not {dialect}")
+    if dialect == "mysql":
+        return _mysql(engine, statement, timeout, max_rows)
+    raise ConfigError(f"ratingdb sql supports SQLite, PostgreSQL and MySQL, not {dialect}")
 
 
 def _stopped(timeout: float) -> StatementRefused:
@@ -258,6 +262,20 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
     finally:
         # A query can leave session state behind (an advisory lock taken with pg_advisory_lock, a
         # prepared statement): the connection is closed rather than returned to the pool.
+        pooled.invalidate()
+        pooled.close()
+
+
+def _mysql(engine: Engine, statement: str, timeout: float, max_rows: int) -> QueryResult:
+    from ratingdb.reports import sql_mysql
+
+    pooled = engine.raw_connection()
+    try:
+        description, rows = sql_mysql.run(pooled.driver_connection, statement, timeout, max_rows)
+        return _result(description, rows, max_rows)
+    finally:
+        # As on PostgreSQL: the session's settings (the time limit) and any rows left unread go with the
+        # connection, which is closed rather than returned to the pool.
         pooled.invalidate()
         pooled.close()
 

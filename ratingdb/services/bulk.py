@@ -16,6 +16,10 @@ from sqlalchemy.orm import Session
 SQLITE_CACHE_KIB = 256 * 1024
 
 
+# PyMySQL's multi-row INSERT size on MySQL/MariaDB (see Driver._write).
+MYSQL_STATEMENT_BYTES = 2 * 1024 * 1024
+
+
 # The column order of list_entry rows written in bulk (the close and list imports).
 LIST_ENTRY_COLUMNS = (
     "list_id", "player_id", "rating", "games", "k", "flag", "change", "games_total", "reached_2400",
@@ -75,17 +79,24 @@ class Driver:
         try:
             if self.dialect == "postgresql":
                 # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
-                with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                with cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN") as copy:
                     for row in rows:
                         copy.write_row(row)
+            elif self.dialect == "mysql":
+                # PyMySQL sends an INSERT's executemany as multi-row INSERTs of up to max_stmt_length bytes
+                # each; one statement per MYSQL_STATEMENT_BYTES keeps the round trips few and stays well
+                # under the server's max_allowed_packet (16 MiB by default, 4 MiB at the least).
+                cursor.max_stmt_length = MYSQL_STATEMENT_BYTES
+                marks = ", ".join(["%s"] * len(columns))
+                cursor.executemany(f"INSERT INTO {table} ({column_list(columns)}) VALUES ({marks})", rows)
             else:
                 marks = ", ".join("?" * len(columns))
-                cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+                cursor.executemany(f"INSERT INTO {table} ({column_list(columns)}) VALUES ({marks})", rows)
         finally:
             cursor.close()
 
     def write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-        """Write `rows` now (executemany on SQLite, COPY on PostgreSQL)."""
+        """Write `rows` now (executemany on SQLite, COPY on PostgreSQL, multi-row INSERTs on MySQL)."""
         if rows:
             self._write(table, columns, rows)
 
@@ -100,3 +111,8 @@ class Driver:
             cursor.executemany(sql, rows)
         finally:
             cursor.close()
+
+
+def column_list(columns: tuple[str, ...]) -> str:
+    """Column names for raw SQL, quoted: `change` is a reserved word in MySQL (ANSI_QUOTES is on there)."""
+    return ", ".join(f'"{column}"' for column in columns)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, ImmutableList, MissingList
 from ratingdb.formats import TrfEvent
-from ratingdb.models import Event, RatingList
+from ratingdb.models import CalcPlayer, Event, RatingList
 from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
 from ratingdb.services.bulk import Driver
 from ratingdb.services.events import (
@@ -76,6 +76,27 @@ def reopen(
         withdraw(session, lst, change)
         withdrawn.append(Withdrawn(lst.id, lst.list_date.isoformat(), lst.version, lst.origin, lst.period))
     return withdrawn
+
+
+def lists_using_standard_ratings(session: Session, period: Period) -> list[tuple[str, str]]:
+    """Current rapid/blitz lists closed from `period` on that rated someone with a standard rating (§7):
+    after a reopen of the standard lists they may rest on a withdrawn standard rating. (type, date)."""
+    found = session.execute(
+        select(RatingList.rating_type, RatingList.list_date)
+        .where(
+            RatingList.rating_type != "standard",
+            RatingList.origin == "computed",
+            CURRENT,
+            RatingList.period >= str(period),
+            select(CalcPlayer.list_id)
+            .where(
+                CalcPlayer.list_id == RatingList.id, CalcPlayer.note.like("%rated with the standard rating%")
+            )
+            .exists(),
+        )
+        .order_by(RatingList.rating_type, RatingList.list_date)
+    ).all()
+    return [(kind, day.isoformat()) for kind, day in found]
 
 
 @dataclass
@@ -229,7 +250,8 @@ def _compare(event_id: int, name: str, period: str, old: Content, trf: TrfEvent)
 
 
 def _result(pair: tuple[object, object]) -> str:
-    white, black = pair
+    """A pairing's result as people write it: 1-0, ½-½, +-, or the code alone for a bye."""
+    white, black = ("½" if code == "=" else code for code in pair)
     return f"{white}-{black}" if black is not None else str(white)
 
 

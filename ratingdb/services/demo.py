@@ -110,7 +110,7 @@ def plan_demo(seeds: Path | None = None) -> DemoPlan:
 def prepare_database(url: str, *, force: bool) -> str:
     """Make room for a new demo database at `url`; returns what was replaced ("" if nothing).
 
-    An SQLite file that exists is refused, or deleted with `force`. A server database (PostgreSQL) must
+    An SQLite file that exists is refused, or deleted with `force`. A server database (PostgreSQL, MySQL) must
     be empty or hold only the schema (`ratingdb init`): the demo never drops what it did not create.
     """
     parsed = db.parse_url(url)

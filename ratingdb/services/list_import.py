@@ -23,7 +23,7 @@ from ratingdb.errors import ImmutableList, ListInUse, ListWouldShrink, MissingLi
 from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import Event, ListEntry, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
-from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
+from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
 from ratingdb.services.lists import CURRENT, latest_list, list_on, new_list, require_list
 from ratingdb.services.versions import next_list_version, record_change, seal, withdraw
 
@@ -386,7 +386,7 @@ _RATING = LIST_ENTRY_COLUMNS.index("rating")
 def _entries_on(driver: Driver, list_id: int, player_ids: list[int]) -> dict[int, tuple[Any, ...]]:
     """Player id → the row (LIST_ENTRY_COLUMNS) of those of `player_ids` that list `list_id` holds."""
     found: dict[int, tuple[Any, ...]] = {}
-    columns = ", ".join(LIST_ENTRY_COLUMNS)
+    columns = column_list(LIST_ENTRY_COLUMNS)
     for start in range(0, len(player_ids), 10_000):
         chunk = player_ids[start : start + 10_000]
         marks = ", ".join("?" * len(chunk))

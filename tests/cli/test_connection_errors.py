@@ -18,7 +18,7 @@ from ratingdb.cli import app
 from ratingdb.db_errors import explain
 from tests.cli.test_help import command_paths
 from tests.cli.test_import_cli import FIXTURES
-from tests.conftest import PG_ENV
+from tests.conftest import MYSQL_ENV, PG_ENV
 
 runner = CliRunner()
 PASSWORD = "S3cretPW7"
@@ -69,6 +69,13 @@ def pg_url(**parts: object) -> str:
     return url.set(**parts).render_as_string(hide_password=False)  # type: ignore[arg-type]
 
 
+def mysql_url(**parts: object) -> str:
+    """A URL on the MySQL test server with `parts` changed; skips without one."""
+    if not os.environ.get(MYSQL_ENV):
+        pytest.skip(f"MySQL tests skipped: set {MYSQL_ENV} to run them")
+    return make_url(os.environ[MYSQL_ENV]).set(**parts).render_as_string(hide_password=False)  # type: ignore[arg-type]
+
+
 def not_a_database(tmp_path: Path) -> str:
     path = tmp_path / "notes.sqlite"
     path.write_text("these are notes, not a database\n", encoding="utf-8")
@@ -90,6 +97,9 @@ BAD_URLS = {
     "unknown host": lambda tmp, tpl: f"postgresql+psycopg://rater:{PASSWORD}@no-such-host.invalid/ratings",
     "missing database": lambda tmp, tpl: pg_url(database=f"ratingdb_missing_{uuid.uuid4().hex[:8]}"),
     "missing role": lambda tmp, tpl: pg_url(username="ratingdb_no_such_role"),
+    "MySQL missing database": lambda tmp, tpl: mysql_url(database=f"ratingdb_missing_{uuid.uuid4().hex[:8]}"),
+    "MySQL refused user": lambda tmp, tpl: mysql_url(username="ratingdb_no_such_user", password=PASSWORD),
+    "MySQL driver not PyMySQL": lambda tmp, tpl: f"mysql+mysqldb://rater:{PASSWORD}@127.0.0.1/ratings",
     "postgres:// scheme": lambda tmp, tpl: pg_url(drivername="postgres", database="ratingdb_missing_x"),
     "unescaped @ in password": lambda tmp, tpl: "postgresql://rater:S3cret@PW7@127.0.0.1/ratings",
     "unreadable URL": lambda tmp, tpl: f"postgres ql://rater:{PASSWORD}@db.example.org/ratings",
@@ -147,6 +157,25 @@ def test_a_missing_postgresql_database_says_how_to_create_it() -> None:
     # postgres:// and postgresql:// both mean the psycopg driver: the same sentence, not a missing plugin.
     assert error_of(pg_url(drivername="postgres", database="ratingdb_missing_x"), "list") == expected
     assert error_of(pg_url(drivername="postgresql", database="ratingdb_missing_x"), "list") == expected
+
+
+def test_mysql_connection_errors_say_what_to_do_without_the_user() -> None:
+    url = mysql_url(database="ratingdb_missing_x")
+    host, port = make_url(url).host, make_url(url).port or 3306
+    assert error_of(url, "list") == (
+        f"Error: the database ratingdb_missing_x does not exist on MariaDB/MySQL at {host}:{port} — "
+        "create it (CREATE DATABASE ratingdb_missing_x), then run `ratingdb init`\n"
+    )
+    refused = mysql_url(username="ratingdb_no_such_user", password=PASSWORD)
+    assert error_of(refused, "list") == (
+        f"Error: cannot connect to MariaDB/MySQL at {host}:{port} (database {make_url(refused).database}): "
+        "the user name or password was refused — check them in the URL (write special characters "
+        "URL-escaped, e.g. @ as %40)\n"
+    )
+    assert error_of(f"mysql+mysqldb://u:{PASSWORD}@127.0.0.1/r", "list") == (
+        "Error: ratingdb talks to MySQL and MariaDB through PyMySQL, not mysql+mysqldb: write the URL as "
+        "mysql+pymysql://user:password@host/dbname\n"
+    )
 
 
 def test_a_missing_role_is_not_named() -> None:

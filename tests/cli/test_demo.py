@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from sqlalchemy import text
 from typer.testing import CliRunner
 
 from ratingdb import db
@@ -19,7 +20,7 @@ from ratingdb.cli import app
 from ratingdb.formats import read_list, read_trf
 from ratingdb.rating import Period
 from ratingdb.services.demo import plan_demo, seeds_path
-from tests.conftest import PG_ENV, new_database_url
+from tests.conftest import MYSQL_ENV, PG_ENV, new_database_url
 from tests.test_quickstart import REFUSAL, check_rule_cases
 
 runner = CliRunner()
@@ -176,13 +177,38 @@ def test_an_in_memory_database_is_refused() -> None:
     )
 
 
-def test_the_demo_shows_the_same_rule_cases_on_postgresql(
-    request: pytest.FixtureRequest, tmp_path: Path
+@pytest.fixture(scope="module")
+def sqlite_demo(tmp_path_factory: pytest.TempPathFactory) -> str:
+    url = f"sqlite:///{tmp_path_factory.mktemp('demo') / 'demo.sqlite'}"
+    result = runner.invoke(app, ["demo", "--db", url])
+    assert result.exit_code == 0, result.output
+    return url
+
+
+def list_csvs(url: str) -> dict[tuple[str, str], str]:
+    """`ratingdb list --format csv` of every list in the database, by rating type and date."""
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            lists = conn.execute(text("SELECT rating_type, list_date FROM rating_list")).all()
+    finally:
+        engine.dispose()
+    exports = {}
+    for rating_type, list_date in lists:
+        result = runner.invoke(app, ["--db", url, "list", str(list_date), "-t", rating_type, "-f", "csv"])
+        assert result.exit_code == 0, result.output
+        exports[(rating_type, str(list_date))] = result.stdout
+    return exports
+
+
+@pytest.mark.parametrize(("engine_name", "env"), [("postgresql", PG_ENV), ("mysql", MYSQL_ENV)])
+def test_the_demo_on_a_server_shows_the_same_rule_cases_and_lists_as_on_sqlite(
+    engine_name: str, env: str, sqlite_demo: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    if not os.environ.get(PG_ENV):
-        pytest.skip(f"PostgreSQL tests skipped: set {PG_ENV} to run them")
+    if not os.environ.get(env):
+        pytest.skip(f"{engine_name} tests skipped: set {env} to run them")
     # A database just made by the migrations (as `ratingdb init` leaves it) is accepted.
-    urls = new_database_url("postgresql", request, tmp_path)
+    urls = new_database_url(engine_name, request, tmp_path)
     url = next(urls)
     try:
         result = runner.invoke(app, ["demo", "--db", url])
@@ -193,6 +219,11 @@ def test_the_demo_shows_the_same_rule_cases_on_postgresql(
                 check_rule_cases(conn)
         finally:
             engine.dispose()
+        # Every published list exports byte for byte as on SQLite (same order, numbers, names).
+        server, sqlite = list_csvs(url), list_csvs(sqlite_demo)
+        assert len(sqlite) == 8 and server.keys() == sqlite.keys()
+        for key, export in sqlite.items():
+            assert server[key] == export, key
         again = runner.invoke(app, ["demo", "--db", url, "--force"])
         assert again.exit_code == 1
         assert again.stderr.endswith(

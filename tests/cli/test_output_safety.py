@@ -90,8 +90,11 @@ def test_markup_in_an_event_name_is_shown_literally_by_report_event(db_url: str,
 
 
 def test_sql_shows_escape_and_bidi_characters_as_replacement_characters(db_url: str) -> None:
-    chr_ = "char" if db_url.startswith("sqlite") else "chr"
-    statement = f"SELECT 'Evil' || {chr_}(27) || '[2J' || {chr_}(8238) || 'Name' AS \"[b]name\""
+    # The character of a code point: char() on SQLite, chr() on PostgreSQL, CHAR(n USING ucs2) on MySQL.
+    chr_ = "char({})" if db_url.startswith("sqlite") else "chr({})"
+    if db_url.startswith("mysql"):
+        chr_ = "CHAR({} USING ucs2)"
+    statement = f"SELECT 'Evil' || {chr_.format(27)} || '[2J' || {chr_.format(8238)} || 'Name' AS \"[b]name\""
     out = ok(db_url, "sql", statement)
     assert "\x1b" not in out and "\u202e" not in out
     assert out.splitlines() == [

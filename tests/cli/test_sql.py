@@ -1,7 +1,7 @@
-"""`ratingdb sql`: the documented view queries give the same text on both engines, and nothing can write.
+"""`ratingdb sql`: the documented view queries give the same text on every engine, and nothing can write.
 
 The read-only guarantee is tested with INSERT, UPDATE, DELETE, DROP and multi-statement strings on
-SQLite and PostgreSQL: each is refused with one error line, exit 1, and the database is unchanged.
+SQLite, PostgreSQL and MySQL: each is refused with one error line, exit 1, and the database is unchanged.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ VIEW_EXAMPLES = [
         ],
     ),
     (
-        "SELECT list_date, origin, rating, change, games, k FROM v_rating_history "
+        'SELECT list_date, origin, rating, "change", games, k FROM v_rating_history '
         "WHERE fide_id = 300002 AND rating_type = 'standard' ORDER BY list_date",
         [
             "list_date,origin,rating,change,games,k",
@@ -86,7 +86,7 @@ VIEW_EXAMPLES = [
         ],
     ),
     (
-        "SELECT name, method, ro, new_rating, change, games, k_used, score, k_sum_dr FROM v_period_change "
+        'SELECT name, method, ro, new_rating, "change", games, k_used, score, k_sum_dr FROM v_period_change '
         "WHERE rating_type = 'standard' AND period = '2025-10' ORDER BY fide_id",
         [
             "name,method,ro,new_rating,change,games,k_used,score,k_sum_dr",
@@ -159,9 +159,19 @@ def test_a_table_column_that_is_boolean_prints_as_0_or_1_on_both_engines(club_ur
 # --- read-only --------------------------------------------------------------------------------------------
 
 
-def refusal(url: str, sqlite: str, postgresql: str) -> str:
-    reason = sqlite if url.startswith("sqlite") else postgresql
+def refusal(url: str, sqlite: str, postgresql: str, mysql: str | None = None) -> str:
+    """The error line of a refused statement; MySQL's reason is SQLite's unless it is given."""
+    if url.startswith("mysql"):
+        reason = sqlite if mysql is None else mysql
+    else:
+        reason = sqlite if url.startswith("sqlite") else postgresql
     return f"Error: the database refused the statement: {reason}\n"
+
+
+MYSQL_SYNTAX = (
+    "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version "
+    "for the right syntax to use near '{}' at line 1"
+)
 
 
 @pytest.mark.parametrize(
@@ -219,6 +229,8 @@ def test_a_write_inside_a_cte_is_refused(club_url: str) -> None:
         club_url,
         'near "DELETE": syntax error',
         "cannot execute SELECT in a read-only transaction",
+        # MariaDB has no data-modifying WITH: its parser refuses the text before anything runs.
+        MYSQL_SYNTAX.format("DELETE FROM player RETURNING id) SELECT COUNT(*) FROM gone"),
     )
     assert snapshot(club_url) == before
 
@@ -233,7 +245,12 @@ def test_sqlite_refuses_turning_query_only_off(club_url: str) -> None:
 def test_a_syntax_error_is_one_line(club_url: str) -> None:
     result = sql(club_url, "SELEC 1")
     assert result.exit_code == 1
-    assert result.stderr == refusal(club_url, 'near "SELEC": syntax error', 'syntax error at or near "SELEC"')
+    assert result.stderr == refusal(
+        club_url,
+        'near "SELEC": syntax error',
+        'syntax error at or near "SELEC"',
+        MYSQL_SYNTAX.format("SELEC 1"),
+    )
 
 
 def test_an_empty_statement_is_refused(club_url: str) -> None:
@@ -247,6 +264,59 @@ def test_a_refused_write_leaves_no_lock_behind(db_url: str) -> None:
     assert sql(db_url, "DELETE FROM list_entry").exit_code == 1
     assert sql(db_url, "SELECT 1; DELETE FROM list_entry").exit_code == 1
     assert "published the list dated 2026-01-01" in run(db_url, "close-period", "2025-12")
+
+
+# --- MySQL: what a READ ONLY transaction alone would let through ------------------------------------------
+
+
+def mysql_only(url: str) -> None:
+    if not url.startswith("mysql"):
+        pytest.skip("MySQL's own statement checks")
+
+
+@pytest.mark.parametrize(
+    ("statement", "reason"),
+    [
+        # DDL commits the READ ONLY transaction implicitly and would then run outside it.
+        ("CREATE TEMPORARY TABLE scratch (x INTEGER)", "not authorized: ratingdb sql only reads"),
+        ("ALTER TABLE player ADD COLUMN scratch INTEGER", "not authorized: ratingdb sql only reads"),
+        # INTO OUTFILE writes a file on the server.
+        (
+            "SELECT name FROM player INTO OUTFILE '/tmp/ratingdb-sql-test.txt'",
+            "not authorized: ratingdb sql only reads",
+        ),
+        # MySQL runs the text of a /*! comment.
+        (
+            "/*!50000 DROP TABLE calc_game */",
+            "not authorized: ratingdb sql only reads (an executable /*! comment runs its text)",
+        ),
+        ("SET @x = 1", "not authorized: ratingdb sql only reads"),
+        # The server's files, and the named locks that ratingdb's close uses.
+        ("SELECT LOAD_FILE('/etc/passwd') AS f", "not authorized: ratingdb sql only reads"),
+        ("SELECT GET_LOCK ('x', 0) AS l", "not authorized: ratingdb sql only reads"),
+    ],
+)
+def test_mysql_refuses_what_a_read_only_transaction_would_let_through(
+    club_url: str, statement: str, reason: str
+) -> None:
+    mysql_only(club_url)
+    before = snapshot(club_url)
+    result = sql(club_url, statement)
+    assert (result.exit_code, result.stderr) == (1, f"Error: the database refused the statement: {reason}\n")
+    assert snapshot(club_url) == before
+
+
+def test_mysql_reads_quotes_and_comments_by_its_own_rules(club_url: str) -> None:
+    mysql_only(club_url)
+    # A backslash escapes a quote inside a string; `#` comments out the rest of the line.
+    assert csv_lines(club_url, "SELECT 'it\\'s; fine' AS x") == ["x", "it's; fine"]
+    assert csv_lines(club_url, "SELECT COUNT(*) AS players FROM player # ; DELETE FROM player") == [
+        "players",
+        "6",
+    ]
+    # "--" without a space after it is not a comment in MySQL: two statements.
+    two = sql(club_url, "SELECT 1 --; DELETE FROM player")
+    assert two.stderr == refusal(club_url, "only one statement at a time (the text holds more than one)", "")
 
 
 # --- readable on a terminal (issue 18) -------------------------------------------------------------------

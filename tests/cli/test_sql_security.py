@@ -203,11 +203,11 @@ def _before_the_reader_migration() -> str:
 
 
 def test_a_long_statement_is_stopped_at_the_timeout(db_url: str) -> None:
-    forever = (
-        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c"
-        if db_url.startswith("sqlite")
-        else "SELECT pg_sleep(30) IS NULL AS slept"
-    )
+    forever = {
+        "sqlite": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+        "postgresql": "SELECT pg_sleep(30) IS NULL AS slept",
+        "mysql": "SELECT SLEEP(30) AS slept",
+    }[db_url.split(":")[0].split("+")[0]]
     started = time.monotonic()
     result = sql(db_url, forever, "--timeout", "1")
     assert result.exit_code == 1
@@ -225,6 +225,22 @@ def test_waiting_for_a_lock_is_stopped_at_the_timeout(pg_url: str) -> None:
             assert result.stderr == STOPPED
             assert time.monotonic() - started < 10
             conn.rollback()
+    finally:
+        holder.dispose()
+
+
+def test_waiting_for_a_lock_on_mysql_is_stopped_at_the_timeout(db_url: str) -> None:
+    if not db_url.startswith("mysql"):
+        pytest.skip("MySQL's table locks")
+    holder = db.make_engine(db_url)
+    try:
+        with holder.connect() as conn:
+            conn.exec_driver_sql("LOCK TABLES player WRITE")  # held until UNLOCK TABLES
+            started = time.monotonic()
+            result = sql(db_url, "SELECT COUNT(*) AS n FROM player", "--timeout", "1")
+            assert result.stderr == STOPPED
+            assert time.monotonic() - started < 10
+            conn.exec_driver_sql("UNLOCK TABLES")
     finally:
         holder.dispose()
 
