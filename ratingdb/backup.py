@@ -51,6 +51,17 @@ def backup(url: str, target: Path, *, force: bool = False) -> Backup:
     if parsed.get_backend_name() == "postgresql":
         _refuse_target(target, force, database=None)
         return _pg_dump(parsed, target)
+    if parsed.get_backend_name() == "mysql":
+        options = [
+            f"--host={parsed.host}" if parsed.host else "",
+            f"--port={parsed.port}" if parsed.port else "",
+            f"--user={parsed.username}" if parsed.username else "",
+        ]
+        raise ConfigError(
+            "ratingdb backup covers SQLite and PostgreSQL — for MariaDB/MySQL run: mysqldump "
+            f"--single-transaction --routines --triggers {' '.join(o for o in options if o)} "
+            f"{parsed.database} > {target}"
+        )
     raise ConfigError(
         f"ratingdb cannot back up a {parsed.get_backend_name()} database — use the server's own tools"
     )

@@ -285,6 +285,9 @@ def test_an_id_too_large_for_the_database_is_one_line(db_url: str) -> None:
     huge = str(10**23)
     for command in (["player", huge], ["report", "event", huge], ["export-trf", huge]):
         result = runner.invoke(app, ["--db", db_url, *command])
+        if make_url(db_url).get_backend_name() == "mysql":  # MySQL compares it as a decimal: not found
+            assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1, result.output
+            continue
         assert (result.exit_code, result.stderr) == (
             1,
             "Error: a number given is too large for the database — check the IDs and numbers on the command "

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
@@ -202,6 +203,10 @@ def succeed(url: str, *args: str | Path) -> str:
 
 
 def test_killing_an_import_or_a_close_leaves_the_database_as_it_was(db_url: str, tmp_path: Path) -> None:
+    if make_url(db_url).get_backend_name() not in ("sqlite", "postgresql"):
+        pytest.skip(
+            "killed on SQLite and PostgreSQL (the copies are a file copy and CREATE DATABASE TEMPLATE)"
+        )
     copies = Copies(db_url, tmp_path)
     try:
         big_list = tmp_path / "big.csv"
