@@ -1,27 +1,31 @@
 """Engines, sessions and schema upgrades: URL handling, SQLite pragmas, MySQL session settings.
 
-Nothing happens at import time.
+Nothing happens at import time. Alembic is imported only by the functions that run or inspect
+migrations (`init`, `db`, tests): every other command checks the schema with one query against
+alembic_version and the head read from the migration files' `revision =` lines, so it does not pay
+Alembic's start-up time. The ORM is imported only when a session is made.
 """
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import URL, Engine, create_engine, event, inspect
+from sqlalchemy import URL, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from ratingdb.errors import ConfigError, SchemaError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from sqlalchemy.orm import Session, sessionmaker
 
 # The session settings every MySQL/MariaDB connection gets before anything else runs (pymysql's
 # init_command, so SQLAlchemy's dialect sees them when it first inspects the server):
@@ -59,6 +63,9 @@ def parse_url(url: str) -> URL:
     if scheme in ("postgres", "postgresql"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed
+
+
+READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
 
 
 def display_url(url: str) -> str:
@@ -153,14 +160,18 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor.close()
 
     # IMMEDIATE: a writer takes the write lock at BEGIN, so two closes serialise instead of
-    # both reading the same state and failing late on commit.
+    # both reading the same state and failing late on commit. A reader (read_transaction) takes no lock:
+    # in WAL mode it reads one snapshot while writers go on.
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        read_only = connection.get_execution_options().get(READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     """A session factory bound to `engine` (expire_on_commit off: results are read after commit)."""
+    from sqlalchemy.orm import sessionmaker
+
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
@@ -169,6 +180,30 @@ def transaction(engine: Engine) -> Iterator[Session]:
     """One session, one transaction: commits when the block ends normally, rolls back otherwise."""
     with session_factory(engine)() as session, session.begin():
         yield session
+
+
+@contextmanager
+def read_transaction(engine: Engine) -> Iterator[Session]:
+    """One session that only reads, from one consistent snapshot, and is always rolled back.
+
+    For long reads (a published site): SQLite takes no write lock, so imports and closes go on meanwhile;
+    PostgreSQL runs the transaction READ ONLY at REPEATABLE READ, MySQL/MariaDB at REPEATABLE READ, so
+    every query sees the same data.
+    """
+    from sqlalchemy.orm import Session
+
+    with engine.connect() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        elif engine.dialect.name == "mysql":
+            connection.execution_options(isolation_level="REPEATABLE READ")  # InnoDB's consistent snapshot
+        else:
+            connection.execution_options(**{READ_ONLY: True})
+        with Session(bind=connection, expire_on_commit=False) as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
 
 
 def migrations_path() -> Path:
@@ -181,7 +216,11 @@ def migrations_path() -> Path:
 
 def alembic_config(engine: Engine | None = None) -> Config:
     """Alembic's configuration for ratingdb's migrations, bound to `engine` when one is given."""
-    cfg = Config()
+    from alembic.config import Config
+
+    # Alembic's own messages ("No new upgrade operations detected.") are not printed: the commands say
+    # what happened in their words. (Its default stdout is the sys.stdout of when Alembic was imported.)
+    cfg = Config(stdout=io.StringIO())
     cfg.set_main_option("script_location", str(migrations_path()))
     if engine is not None:
         cfg.attributes["engine"] = engine
@@ -190,21 +229,50 @@ def alembic_config(engine: Engine | None = None) -> Config:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Create or upgrade the schema through the migrations (the only path to a schema)."""
+    from alembic import command
+
     refuse_newer_schema(current_revision(engine))
     command.upgrade(alembic_config(engine), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
     command.downgrade(alembic_config(engine), revision)
 
 
+_REVISION_LINE = re.compile(r"""^(down_revision|revision)\s*(?::[^=]*)?=\s*(?:["']([^"']+)["']|None)""", re.M)
+
+
+@cache
 def head_revision() -> str | None:
+    """The newest migration, read from the migration files without importing Alembic.
+
+    A revision that no other file names as its down_revision is a head. Anything but exactly one head
+    (a file written in another form, or two heads after a merge) is left to Alembic's own reading.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (migrations_path() / "versions").glob("*.py"):
+        for kind, value in _REVISION_LINE.findall(path.read_text(encoding="utf-8")):
+            if value:
+                (revisions if kind == "revision" else parents).add(value)
+    heads = revisions - parents
+    if len(heads) == 1:
+        return heads.pop()
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The database's migration (one query on alembic_version), None for a database without one."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        try:
+            versions = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+        except DBAPIError:
+            return None  # no alembic_version table: no ratingdb schema yet
+    return ", ".join(sorted(versions)) or None
 
 
 def refuse_missing_sqlite_file(url: str) -> None:
@@ -239,6 +307,7 @@ def refuse_newer_schema(revision: str | None) -> None:
     """A migration this ratingdb does not know means a newer ratingdb wrote the database: never touch it."""
     if revision is None:
         return
+    from alembic.script import ScriptDirectory
     from alembic.script.revision import RevisionError
     from alembic.util import CommandError
 

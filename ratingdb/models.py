@@ -182,8 +182,27 @@ class EventPlayer(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     file_rating: Mapped[int | None] = mapped_column(Integer)  # informational: ratingdb rates from its lists
     points_x10: Mapped[int | None] = mapped_column(Integer)
+    # What else the file said, kept so that `export-trf` writes it back (none of it is used for rating):
+    final_rank: Mapped[int | None] = mapped_column(Integer)  # the 001 line's rank column (86–89)
+    national_rating: Mapped[int | None] = mapped_column(Integer)  # its TRF26 national-rating line
+    national_federation: Mapped[str | None] = mapped_column(String(3))  # the code opening that line
 
     __table_args__ = (UniqueConstraint("event_id", "player_id", name="uq_event_player_event_player"),)
+
+
+class EventRecord(Base):
+    """A header record of the imported file, verbatim and in file order (012 name … 102 chief arbiter,
+    112 deputies, 092 type, 132 round dates, TRF26 records): everything but the player lines.
+
+    Kept so that `export-trf` writes the file's own header back; ratingdb reads what it rates from the
+    parsed fields of event and game, never from here.
+    """
+
+    __tablename__ = "event_record"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, 3 … in the order of the file
+    text: Mapped[str] = mapped_column(Text)  # the whole line, record code included
 
 
 class Game(Base):

@@ -16,6 +16,7 @@ for _module in (
     "corrections",
     "close",
     "lists",
+    "events",
     "reports",
     "publish",
     "calc",
@@ -29,7 +30,7 @@ def main() -> None:
     import shlex
     import sys
 
-    from ratingdb.services.versions import current_command
+    from ratingdb.command_line import current_command
 
     # The audit log records the command line of every change (docs/versioning.md); never the URL,
     # which can carry a password.

@@ -1,10 +1,19 @@
-"""The Typer application object and the global options (database URL)."""
+"""The Typer application object, the global options (database URL) and how help names values.
+
+Every command and command group is made through `RatingDbTyper` (also for sub-apps such as `report`), so
+that `--help` shows placeholders a person understands: an option or argument shows its `metavar=`
+(`FILE...`, `YYYY-MM`, `ID`, `N`, `URL`), a flag shows no value at all (Typer 0.29 prints `<bool>`), and
+the usage line reads `import-trf [OPTIONS] FILE...` instead of `{files}...`. tests/cli/test_help.py
+rejects any `<type>` placeholder left in a command's help: give new options a `metavar=`.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import inspect
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 DEFAULT_URL = "sqlite:///ratingdb.sqlite"
 
@@ -14,7 +23,77 @@ MONTHLY = "Monthly work"
 LOOKUP = "Lists, players and reports"
 TOOLS = "Calculator and demo"
 
-app = typer.Typer(
+
+class _PlainArgument(TyperArgument):
+    """A positional argument shown by its metavar alone: `FILE...`, not `{files}... <list[Path]>`."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None if self.metavar is not None else super().display_type_rich(ctx)
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        if self.nargs != 1 and not name.endswith("..."):
+            name += "..."
+        return name if self.required else f"[{name}]"
+
+
+def _plain_params(params: list[Any]) -> None:
+    for param in params:
+        if isinstance(param, TyperOption) and (param.is_flag or param.count) and param.metavar is None:
+            param.metavar = ""  # a flag takes no value: show none
+        elif type(param) is TyperArgument:
+            # Typer makes its own TyperArgument; only the help display differs, so the class is swapped.
+            param.__class__ = _PlainArgument
+
+
+def _reflowed(help_text: str | None) -> str | None:
+    """Docstring paragraphs as one line each: Typer 0.29 keeps a docstring's line breaks in the help.
+
+    A paragraph whose first line ends with a colon ("Examples:") is a list and keeps its lines.
+    """
+    if not help_text:
+        return help_text
+    paragraphs = inspect.cleandoc(help_text).split("\n\n")
+    return "\n\n".join(p if p.split("\n")[0].endswith(":") else " ".join(p.split("\n")) for p in paragraphs)
+
+
+class _PlainHelp:
+    """Mixed into a command or group: person-readable placeholders and reflowed paragraphs in its help."""
+
+    params: list[Any]
+    help: str | None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _plain_params(self.params)
+        self.help = _reflowed(self.help)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        _plain_params([option])
+        return option
+
+
+class RatingDbCommand(_PlainHelp, TyperCommand):
+    """A command whose help shows person-readable placeholders (see the module's docstring)."""
+
+
+class RatingDbGroup(_PlainHelp, TyperGroup):
+    """A command group whose help shows person-readable placeholders (see the module's docstring)."""
+
+
+class RatingDbTyper(typer.Typer):
+    """typer.Typer whose commands and groups default to the classes above; use it for every sub-app."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", RatingDbGroup)
+        super().__init__(**kwargs)
+
+    def command(self, *args: Any, cls: Any = None, **kwargs: Any) -> Any:
+        return super().command(*args, cls=cls or RatingDbCommand, **kwargs)
+
+
+app = RatingDbTyper(
     name="ratingdb",
     help="Rating-list database for chess federations: FIDE Elo rules, monthly closes, immutable lists.",
     no_args_is_help=True,
@@ -36,6 +115,7 @@ def global_options(
         typer.Option(
             "--db",
             envvar="RATINGDB_URL",
+            metavar="URL",
             help="Database URL (SQLAlchemy form). SQLite file by default; "
             "e.g. postgresql+psycopg://user@host/dbname for PostgreSQL.",
             show_default=True,

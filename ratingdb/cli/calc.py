@@ -10,7 +10,7 @@ import json
 import re
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -30,8 +30,9 @@ from ratingdb.cli.app import TOOLS, app
 from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnknownRuleSet
 from ratingdb.rating import RATING_TYPES, RULE_SETS, Period, RulesError, RuleSet, rule_set_for
-from ratingdb.reports.player_state import PlayerState, player_state
-from ratingdb.services.rules import find_rule_set, rule_set_in_force
+
+if TYPE_CHECKING:
+    from ratingdb.reports.player_state import PlayerState
 
 OUTPUT_FORMATS = ("text", "json")
 
@@ -42,25 +43,39 @@ def calc_command(
     rating: Annotated[
         str | None,
         typer.Argument(
-            help="Your rating (a whole number), or 'unrated' for an initial rating.", show_default=False
+            metavar="RATING",
+            help="Your rating (a whole number), or 'unrated' for an initial rating.",
+            show_default=False,
         ),
     ] = None,
     opponent: Annotated[
-        int | None, typer.Option("--opponent", "-o", help="One opponent's rating: shows win, draw and loss.")
+        int | None,
+        typer.Option(
+            "--opponent", "-o", metavar="RATING", help="One opponent's rating: shows win, draw and loss."
+        ),
     ] = None,
     game: Annotated[
         list[str] | None,
-        typer.Option("--game", "-g", help="A game as OPPONENT:SCORE (1600:1, 1550:0.5, 1400:0); repeatable."),
+        typer.Option(
+            "--game",
+            "-g",
+            metavar="OPPONENT:SCORE",
+            help="A game as OPPONENT:SCORE (1600:1, 1550:0.5, 1400:0); repeatable.",
+        ),
     ] = None,
     games_file: Annotated[
-        Path | None, typer.Option("--games-file", help="A CSV file of opponent,score rows (header optional).")
+        Path | None,
+        typer.Option(
+            "--games-file", metavar="FILE", help="A CSV file of opponent,score rows (header optional)."
+        ),
     ] = None,
-    k: Annotated[int | None, typer.Option("--k", help="Your K factor, given directly.")] = None,
+    k: Annotated[int | None, typer.Option("--k", metavar="K", help="Your K factor, given directly.")] = None,
     games: Annotated[
-        int | None, typer.Option("--games", help="Your rated games in total: K is then derived (§8.3.3).")
+        int | None,
+        typer.Option("--games", metavar="N", help="Your rated games in total: K is then derived (§8.3.3)."),
     ] = None,
     birth_year: Annotated[
-        int | None, typer.Option("--birth-year", help="Birth year, for the junior K.")
+        int | None, typer.Option("--birth-year", metavar="YYYY", help="Birth year, for the junior K.")
     ] = None,
     reached_2400: Annotated[
         bool, typer.Option("--reached-2400", help="Your published rating has reached 2400 (K 10).")
@@ -71,51 +86,68 @@ def calc_command(
     period_games: Annotated[
         int | None,
         typer.Option(
-            "--period-games", help="Rated games in the whole period, if more than given (700 rule)."
+            "--period-games",
+            metavar="N",
+            help="Rated games in the whole period, if more than given (700 rule).",
         ),
     ] = None,
     opponent_k: Annotated[
-        int | None, typer.Option("--opponent-k", help="The opponent's K: shows their side of the game too.")
+        int | None,
+        typer.Option("--opponent-k", metavar="K", help="The opponent's K: shows their side of the game too."),
     ] = None,
     no_cap: Annotated[bool, typer.Option("--no-cap", help="Switch off the 400-point rule (§8.3.1).")] = False,
     rules: Annotated[
         str | None,
         typer.Option(
             "--rules",
-            help="The rules in force in this period, YYYY-MM (e.g. 2024-03), or a rule set's name "
+            metavar="YYYY-MM|NAME",
+            help="The rules in force in this period (e.g. 2024-03), or a rule set's name "
             "(e.g. standard-2022-01, or a stored one). Default: now.",
         ),
     ] = None,
     rating_type: Annotated[
-        str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")
+        str, typer.Option("--type", "-t", metavar="TYPE", help="Rating type: standard, rapid or blitz.")
     ] = "standard",
     formula: Annotated[
         str,
-        typer.Option("--formula", help="Expected score: table (FIDE table 8.1.2) or logistic (the curve)."),
+        typer.Option(
+            "--formula",
+            metavar="FORMULA",
+            help="Expected score: table (FIDE table 8.1.2) or logistic (the curve).",
+        ),
     ] = "table",
     target: Annotated[
         str | None,
-        typer.Option("--target", help="Goal seeking: the change wanted, e.g. +10 (with --result)."),
+        typer.Option(
+            "--target", metavar="CHANGE", help="Goal seeking: the change wanted, e.g. +10 (with --result)."
+        ),
     ] = None,
     result: Annotated[
-        str | None, typer.Option("--result", help="Goal seeking: the result, win, draw or loss.")
+        str | None,
+        typer.Option("--result", metavar="RESULT", help="Goal seeking: the result, win, draw or loss."),
     ] = None,
     expected_table: Annotated[
         bool, typer.Option("--expected-table", help="Print expected scores by rating difference.")
     ] = False,
     player: Annotated[
         int | None,
-        typer.Option("--player", help="FIDE ID: rating, K state and birth year from the database."),
+        typer.Option(
+            "--player", metavar="FIDE_ID", help="FIDE ID: rating, K state and birth year from the database."
+        ),
     ] = None,
-    output_format: Annotated[str, typer.Option("--format", help="Output: text or json.")] = "text",
+    output_format: Annotated[
+        str, typer.Option("--format", metavar="FORMAT", help="Output: text or json.")
+    ] = "text",
 ) -> None:
     """Rating calculator: expected score, the change for a win, draw or loss, a whole period, K, the
     700 rule, an initial rating, performance, goal seeking — every step written out with your numbers.
 
-    Examples: `ratingdb calc 1500 --opponent 1700 --k 20`;
-    `ratingdb calc 1500 --game 1400:1 --game 1600:0.5 --game 1550:0 --k 20`;
-    `ratingdb calc unrated --game 1902:0.5 --game 1877:0.5 --game 1884:1 --game 2012:0 --game 1832:1`.
     No database is needed unless --player is given.
+
+    Examples:
+      ratingdb calc 1500 --opponent 1700 --k 20
+      ratingdb calc 1500 --game 1400:1 --game 1600:0.5 --game 1550:0 --k 20
+      ratingdb calc unrated --game 1902:0.5 --game 1877:0.5 --game 1884:1 --game 2012:0 --game 1832:1
     """
     if output_format not in OUTPUT_FORMATS:
         raise ConfigError(f"'{output_format}' is not an output format: use text or json")
@@ -145,6 +177,8 @@ def calc_command(
             raise ConfigError("give RATING or --player, not both")
         if derive:
             raise ConfigError("--player takes the K state from the database; give --k to override K")
+        from ratingdb.reports.player_state import player_state
+
         with transaction() as session:
             state = player_state(session, player, rating_type)
         own, label = state.rating, _player_label(state)
@@ -221,6 +255,8 @@ def _named_rule_set(name: str) -> RuleSet:
     for builtin in RULE_SETS:
         if builtin.name == name:
             return builtin
+    from ratingdb.services.rules import find_rule_set
+
     try:
         with transaction() as session:
             return find_rule_set(session, name).rules
@@ -238,6 +274,8 @@ def _rule_set_in_force(rating_type: str, period: Period) -> RuleSet:
     try:
         if rating_type in RATING_TYPES:
             return rule_set_for(rating_type, period)
+        from ratingdb.services.rules import rule_set_in_force
+
         with transaction() as session:
             return rule_set_in_force(session, rating_type, period).rules
     except RulesError as exc:

@@ -4,31 +4,35 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.status import Status
-from sqlalchemy.orm import Session
 
 from ratingdb.cli.app import MONTHLY, Options, app
-from ratingdb.cli.common import check_type, console, parse_period, transaction, user_errors
+from ratingdb.cli.common import (
+    TypeOption,
+    check_type,
+    parse_period,
+    stdout_console,
+    transaction,
+    user_errors,
+)
 from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
-from ratingdb.models import RatingList
 from ratingdb.rating import Adjustment, Period, RulesError
-from ratingdb.reports.diff import version_diff, withdrawn_version
-from ratingdb.services.close import CloseSummary, close_period
-from ratingdb.services.lists import is_closed
-from ratingdb.services.rules import rule_set_in_force
 
-TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from ratingdb.services.close import CloseSummary
 
 
 @app.command("close-period", rich_help_panel=MONTHLY)
 @user_errors
 def close_period_command(
     period: Annotated[
-        str, typer.Argument(help="The period to close, YYYY-MM (publishes the next month's list).")
+        str,
+        typer.Argument(metavar="YYYY-MM", help="The period to close (publishes the next month's list)."),
     ],
     rating_type: TypeOption = "standard",
     through: Annotated[
@@ -57,10 +61,12 @@ def close_period_command(
     700 rule; one rounding per period; first ratings from pooled results; the floor of the period's rule
     set (1400 since March 2024). The list and its calculation record are written in one transaction.
     Running it again on a closed period changes nothing. After a reopen, each new version is compared
-    with the one it replaces. Examples:
+    with the one it replaces.
 
-        ratingdb close-period 2025-10
-        ratingdb close-period 2025-10 --through 2025-12
+    Examples:
+      ratingdb close-period 2025-10                 (publishes the standard list dated 2025-11-01)
+      ratingdb close-period 2025-10 --type rapid
+      ratingdb close-period 2025-10 --through 2025-12
     """
     first = parse_period(period)
     last = parse_period(through) if through else first
@@ -73,6 +79,8 @@ def close_period_command(
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
     # Every period must have its rule set (FIDE's or a stored one) before any is closed.
+    from ratingdb.services.rules import rule_set_in_force
+
     with transaction() as session:
         for p in periods:
             try:
@@ -80,9 +88,13 @@ def close_period_command(
             except RulesError as exc:
                 raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
     adjustment = parse_adjustment(adjust) if adjust else None
+    from rich.status import Status
+
+    from ratingdb.services.close import close_period
+
     for p in periods:
         copy_before_close(p, rating_type)
-        with Status("closing…", console=console) as status, transaction() as session:
+        with Status("closing…", console=stdout_console()) as status, transaction() as session:
             summary = close_period(
                 session, p, rating_type, progress=lambda msg: status.update(cell(msg)), adjustment=adjustment
             )
@@ -94,6 +106,9 @@ def close_period_command(
 
 def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
     """After a reopen: how the new version of the list differs from the one it replaces."""
+    from ratingdb.models import RatingList
+    from ratingdb.reports.diff import version_diff, withdrawn_version
+
     if summary.already_closed or summary.version == 1 or summary.list_id is None:
         return []
     current = session.get(RatingList, summary.list_id)
@@ -115,9 +130,14 @@ def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
     return lines
 
 
+SHOWN = 10  # players listed per kind (newly rated, below the floor); `report period` lists them all
+LATE_SHOWN = 5  # late events listed one a line; more are summarised in one line
+
+
 def copy_before_close(period: Period, rating_type: str) -> None:
     """RATINGDB_BACKUPS=N on SQLite: a checked copy of the database before a close that will publish."""
     from ratingdb.backup import backups_to_keep, pre_close_copy
+    from ratingdb.services.lists import is_closed
 
     keep = backups_to_keep(os.environ.get("RATINGDB_BACKUPS"))
     if not keep:
@@ -153,18 +173,27 @@ def print_summary(summary: CloseSummary) -> None:
     typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
     dropped = len(summary.dropped_below_floor)
     typer.echo(f"  newly rated: {len(summary.newly_rated)}; dropped below {summary.floor}: {dropped}")
+    report = f"ratingdb report period {summary.period}" + (
+        f" --type {summary.rating_type}" if summary.rating_type != "standard" else ""
+    )
     for title, changes in (
         ("newly rated", summary.newly_rated),
         ("below the floor", summary.dropped_below_floor),
     ):
-        for c in changes[:10]:
+        for c in changes[:SHOWN]:
             echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
+        if len(changes) > SHOWN:
+            echo(f"    {title}: … and {len(changes) - SHOWN} more (`{report}` lists them all)")
     for title, changes in (("gain", summary.biggest_gains), ("loss", summary.biggest_losses)):
         for c in changes[:3]:
             delta = (c.new or 0) - (c.old or 0)
-            echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {c.games} games)")
-    for late in summary.late_events:
-        echo(f"    late event: {late}")
+            games = f"{c.games} game" + ("" if c.games == 1 else "s")
+            echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {games})")
+    if len(summary.late_events) > LATE_SHOWN:
+        echo(f"    {len(summary.late_events)} late events: `{report}` lists them")
+    else:
+        for late in summary.late_events:
+            echo(f"    late event: {late}")
     for note in summary.notes:
         echo(f"    note: {note}")
 

@@ -1,4 +1,8 @@
-"""What every command shares: the engine from --db, one transaction, user errors as one line, output."""
+"""What every command shares: the engine from --db, one transaction, user errors as one line, output.
+
+Start-up time matters here: this module is imported by every command, also by `--help` and `calc`, so
+it imports neither SQLAlchemy nor rich at the top; the functions that need them import them.
+"""
 
 from __future__ import annotations
 
@@ -9,33 +13,53 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import wraps
+from functools import cache, wraps
 from pathlib import Path
-from typing import Any, Final, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-from sqlalchemy import Engine
-from sqlalchemy.orm import Session
 
-from ratingdb import db
 from ratingdb.cli.app import Options
 from ratingdb.cli.output import cell, output_file, spreadsheet_safe, terminal_text
-from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.rating import RATING_TYPES, Period
-from ratingdb.services.rules import rating_types
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+    from sqlalchemy import Engine
+    from sqlalchemy.orm import Session
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 OutputFormat = Literal["table", "csv", "json"]
-console = Console()
-if not console.is_terminal:
-    # Piped or redirected output has no width to follow: wide enough that list tables are not cut.
-    console = Console(width=160)
+
+# Options and arguments many commands share, each with the placeholder its help shows.
+TypeOption = Annotated[
+    str, typer.Option("--type", "-t", metavar="TYPE", help="Rating type: standard, rapid or blitz.")
+]
+OnlyTypeOption = Annotated[
+    str | None, typer.Option("--type", "-t", metavar="TYPE", help="Only this rating type.")
+]
+FormatOption = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="table, csv or json.")]
+EventArgument = Annotated[
+    int,
+    typer.Argument(metavar="ID", help="The event's ID (`ratingdb events` lists them).", show_default=False),
+]
+PlayerArgument = Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")]
+
+
+@cache
+def stdout_console() -> Console:
+    """The rich console commands print tables and progress to (made on first use)."""
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal:
+        # Piped or redirected output has no width to follow: wide enough that list tables are not cut.
+        console = Console(width=160)
+    return console
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -48,8 +72,13 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
     @wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            with explained(Options.url):
+            try:
                 return func(*args, **kwargs)
+            except Exception as exc:
+                explained = _database_error(exc)
+                if explained is None:
+                    raise
+                raise explained from None
         except RatingDbError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
@@ -57,8 +86,24 @@ def user_errors(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def _database_error(exc: Exception) -> RatingDbError | None:
+    """The sentence for a driver error, or None for any other exception.
+
+    SQLAlchemy is looked up, not imported: a command that never loaded it cannot have raised its errors,
+    and `calc` or `--help` must not pay for importing it (see ratingdb.db_errors for the sentences).
+    """
+    sqlalchemy_exc = sys.modules.get("sqlalchemy.exc")
+    if sqlalchemy_exc is None or not isinstance(exc, sqlalchemy_exc.DBAPIError):
+        return None
+    from ratingdb.db_errors import explain
+
+    return explain(exc, Options.url)
+
+
 def engine(*, require_schema: bool = True) -> Engine:
     """The engine for --db / RATINGDB_URL; refuses a database without the current schema."""
+    from ratingdb import db
+
     if require_schema:
         db.refuse_missing_sqlite_file(Options.url)
     eng = db.make_engine(Options.url)
@@ -70,9 +115,24 @@ def engine(*, require_schema: bool = True) -> Engine:
 @contextmanager
 def transaction(*, require_schema: bool = True) -> Iterator[Session]:
     """One transaction for one command: committed when the command succeeds, rolled back otherwise."""
+    from ratingdb import db
+
     eng = engine(require_schema=require_schema)
     try:
         with db.transaction(eng) as session:
+            yield session
+    finally:
+        eng.dispose()
+
+
+@contextmanager
+def read_transaction() -> Iterator[Session]:
+    """One transaction that only reads, for a long read such as `publish`: writers are not held up."""
+    from ratingdb import db
+
+    eng = engine()
+    try:
+        with db.read_transaction(eng) as session:
             yield session
     finally:
         eng.dispose()
@@ -96,6 +156,8 @@ def check_type(rating_type: str) -> str:
     """A rating type FIDE's rules or a stored rule set define (the database is read only for the latter)."""
     if rating_type in RATING_TYPES:
         return rating_type
+    from ratingdb.services.rules import rating_types
+
     known: list[str] = list(RATING_TYPES)
     try:
         with transaction() as session:
@@ -135,8 +197,10 @@ def render_rows(
     else:
         table = data_table(columns, [[_plain(v) for v in row] for row in rows], title=title)
         if output is None:
-            console.print(table)
+            stdout_console().print(table)
         else:
+            from rich.console import Console
+
             with output_file(output, force=force) as fh:
                 Console(file=fh, width=200).print(table)
 
@@ -156,6 +220,8 @@ def _column_widths(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> lis
 
 def data_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> Table:
     """A rich table of data: headers, cells and title are plain text (no markup, controls replaced)."""
+    from rich.table import Table
+
     table = Table(title=None if title is None else cell(title))
     for column, width in zip(columns, _column_widths(columns, rows), strict=True):
         short = width <= SHORT_VALUE
@@ -171,6 +237,8 @@ def print_readable(out: Console, columns: Sequence[str], rows: Sequence[Sequence
     Cutting `2025-03-01` to `2025-03-…` or wrapping a name over five lines is what makes a wide result
     unreadable; a record per block keeps every value whole.
     """
+    from rich.text import Text
+
     plain = [[_plain(v) for v in row] for row in rows]
     widths = _column_widths(columns, plain)
     # Each column costs its text, one space of padding either side and a border; plus the last border.

@@ -8,16 +8,11 @@ from typing import Annotated
 import typer
 
 from ratingdb.cli.app import MONTHLY, app
-from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
+from ratingdb.cli.common import EventArgument, TypeOption, check_type, parse_period, transaction, user_errors
 from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError
 from ratingdb.formats import read_trf
 from ratingdb.rating import Period
-from ratingdb.services.corrections import lists_using_standard_ratings, reopen, replace_event
-
-TypeOption = Annotated[
-    str, typer.Option("--type", "-t", metavar="TYPE", help="Rating type: standard, rapid or blitz.")
-]
 
 
 @app.command("reopen", rich_help_panel=MONTHLY)
@@ -39,12 +34,16 @@ def reopen_command(
     periods again for corrections (import-trf, delete-event, replace-event).
 
     The withdrawn lists stay readable (`ratingdb lists`, `ratingdb list DATE --version N`); closing the
-    periods again publishes new versions. Example:
+    periods again publishes new versions.
 
-        ratingdb reopen 2025-10 --type standard --reason "round 3 result of the Club Open was wrong"
+    Examples:
+      ratingdb reopen 2025-10 --type standard --reason "round 3 result of the Club Open was wrong"
+      ratingdb reopen 2025-10 --reason "FIDE's list re-imported" --include-imported
     """
     p = parse_period(period)
     check_type(rating_type)
+    from ratingdb.services.corrections import lists_using_standard_ratings, reopen
+
     with transaction() as session:
         withdrawn = reopen(session, p, rating_type, reason, include_imported=include_imported)
         dependent = lists_using_standard_ratings(session, p) if rating_type == "standard" else []
@@ -73,24 +72,26 @@ def reopen_command(
 @app.command("replace-event", rich_help_panel=MONTHLY)
 @user_errors
 def replace_event_command(
-    event_id: Annotated[
-        int, typer.Argument(metavar="EVENT_ID", help="The event to replace (see `ratingdb report event`).")
-    ],
+    event_id: EventArgument,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="The corrected tournament report file (TRF).")],
     reason: Annotated[
         str | None, typer.Option("--reason", metavar="TEXT", help="Why (kept in the audit log).")
     ] = None,
 ) -> None:
-    """Put the corrected FILE in the place of event EVENT_ID of an open period (same id, same period),
+    """Put the corrected FILE in the place of event ID of an open period (same id, same period),
     and print what changed: results, players added or removed, dates. Audited.
 
-    A closed period is reopened first. Example:
+    A closed period is reopened first.
 
-        ratingdb reopen 2025-10 --reason "wrong result" && ratingdb replace-event 7 club-open-fixed.trf
+    Examples:
+      ratingdb replace-event 7 club-open-fixed.trf --reason "wrong result in round 3"
+      ratingdb reopen 2025-10 --reason "wrong result" && ratingdb replace-event 7 club-open-fixed.trf
     """
     if not file.is_file():
         raise ConfigError(f"{file}: no such file")
     trf = read_trf(file)
+    from ratingdb.services.corrections import replace_event
+
     with transaction() as session:
         result = replace_event(session, event_id, trf, reason=reason)
     echo(

@@ -6,28 +6,22 @@ Imports the other command modules' functions, the demo plan service and the repo
 from __future__ import annotations
 
 from itertools import islice
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ratingdb import db
 from ratingdb.cli.app import TOOLS, Options, app
 from ratingdb.cli.close import close_period_command
 from ratingdb.cli.common import transaction, user_errors
 from ratingdb.cli.imports import import_list_command, import_trf_command
-from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError
-from ratingdb.reports.lists import find_list, list_lines
-from ratingdb.services.demo import (
-    DEFAULT_DEMO_URL,
-    DemoPlan,
-    Highlight,
-    highlights,
-    plan_demo,
-    prepare_database,
-    seeds_path,
-)
-from ratingdb.services.lists import earliest_list
+
+if TYPE_CHECKING:
+    from ratingdb.services.demo import DemoPlan, Highlight
+
+# Where `demo` builds its database unless told otherwise (kept equal to services.demo.DEFAULT_DEMO_URL by
+# a test; written out here so that `--help` does not import the service and SQLAlchemy with it).
+DEFAULT_DEMO_URL = "sqlite:///demo.sqlite"
 
 TOP = 10
 
@@ -40,6 +34,7 @@ def demo_command(
         str | None,
         typer.Option(
             "--db",
+            metavar="URL",
             help=f"Where to build the demo database (default {DEFAULT_DEMO_URL}, in the current folder). "
             "RATINGDB_URL is ignored here, so the demo never writes into your configured database.",
             show_default=False,
@@ -56,6 +51,12 @@ def demo_command(
     period is closed in order with the real `close-period`, each step its own transaction. The tour
     ends with the top of the newest list and commands to look at the rules the seeds exercise.
     """
+    from ratingdb import db
+    from ratingdb.db_errors import explained
+    from ratingdb.reports.lists import find_list, list_lines
+    from ratingdb.services.demo import highlights, plan_demo, prepare_database, seeds_path
+    from ratingdb.services.lists import earliest_list
+
     url = _demo_url(ctx, db_url)
     replaced = prepare_database(url, force=force)
     seeds = seeds_path()
@@ -109,6 +110,8 @@ def demo_command(
 
 def _demo_url(ctx: typer.Context, db_url: str | None) -> str:
     """`demo --db` wins; `ratingdb --db URL demo` is honoured too; RATINGDB_URL never is (see --help)."""
+    from ratingdb import db
+
     parent = ctx.parent
     source = parent.get_parameter_source("db") if parent is not None else None
     global_url = Options.url if source is not None and source.name == "COMMANDLINE" else None
@@ -167,7 +170,7 @@ def _explore(shown: str, found: list[Highlight]) -> None:
     commands += [
         (f"{prefix} report period 2025-10", "what the October close did"),
         (f"{prefix} report top --category juniors", "the best juniors"),
-        (f'{prefix} sql "SELECT event_id, name, period, rated_games FROM v_event"', "the events"),
+        (f"{prefix} events", "the events and their IDs"),
     ]
     for command, why in commands:
         typer.echo(f"  # {why}")

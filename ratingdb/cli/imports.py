@@ -3,28 +3,44 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ratingdb.cli.app import MONTHLY, app
-from ratingdb.cli.common import check_type, console, parse_date, parse_period, transaction, user_errors
+from ratingdb.cli.common import (
+    EventArgument,
+    TypeOption,
+    check_type,
+    parse_date,
+    parse_period,
+    stdout_console,
+    transaction,
+    user_errors,
+)
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
 from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
-from ratingdb.services.events import ImportedEvent, delete_event, event_as_trf, import_events
-from ratingdb.services.list_import import ListAssumptions, import_list, update_list, withdraw_list
+
+if TYPE_CHECKING:
+    from ratingdb.services.events import ImportedEvent
 
 
 @app.command("import-trf", rich_help_panel=MONTHLY)
 @user_errors
 def import_trf_command(
-    files: Annotated[list[Path], typer.Argument(help="Tournament report files (TRF16 or TRF26).")],
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE...", help="Tournament report files (TRF16 or TRF26).")
+    ],
     rating_type: Annotated[
         str | None,
-        typer.Option("--type", "-t", help="standard, rapid or blitz; default: from the TRF26 record 222."),
+        typer.Option(
+            "--type",
+            "-t",
+            metavar="TYPE",
+            help="standard, rapid or blitz; default: from the TRF26 record 222.",
+        ),
     ] = None,
     official: Annotated[
         bool, typer.Option(help="Official FIDE event (closing date 1 day before the list).")
@@ -34,6 +50,7 @@ def import_trf_command(
         typer.Option(
             "--closing-days",
             envvar="RATINGDB_CLOSING_DAYS",
+            metavar="DAYS",
             min=0,
             help="Days before a list date that events must end by to be rated on it (§7.1.3; a federation "
             "setting, FIDE uses 3). Official FIDE events (--official) use 1.",
@@ -41,7 +58,9 @@ def import_trf_command(
     ] = 3,
     period: Annotated[
         str | None,
-        typer.Option(help="Rate in this later period YYYY-MM (a late report, at most the third list, §9.1)."),
+        typer.Option(
+            metavar="YYYY-MM", help="Rate in this later period (a late report, at most the third list, §9.1)."
+        ),
     ] = None,
     max_bytes: Annotated[
         int,
@@ -74,6 +93,11 @@ def import_trf_command(
     Players are matched by FIDE ID, then national ID; unknown players are registered. The event goes
     to the period of its end date unless --period names a later one. All files are one transaction: a
     refused file (its line, column and reason are printed) writes nothing at all.
+
+    Examples:
+      ratingdb import-trf club-championship.trf
+      ratingdb import-trf --type rapid rapid-*.trf          (several files: one transaction)
+      ratingdb import-trf late-open.trf --period 2025-11    (a late report, rated in November)
     """
     if rating_type is not None:
         check_type(rating_type)
@@ -82,6 +106,8 @@ def import_trf_command(
         if not f.is_file():
             raise ConfigError(f"{f}: no such file")
     parsed = [read_trf(f, max_bytes=max_bytes) for f in files]
+    from ratingdb.services.events import import_events
+
     with transaction() as session:
         summary = import_events(
             session,
@@ -144,7 +170,10 @@ def _players(n: int) -> str:
 @user_errors
 def import_list_command(
     file: Annotated[
-        Path, typer.Argument(help="The list file: ratingdb CSV, FIDE fixed-width text or FIDE XML.")
+        Path,
+        typer.Argument(
+            metavar="FILE", help="The list file: ratingdb CSV, FIDE fixed-width text or FIDE XML."
+        ),
     ],
     date: Annotated[
         str | None,
@@ -159,12 +188,17 @@ def import_list_command(
         typer.Option(
             "--type",
             "-t",
+            metavar="TYPE",
             help="standard, rapid or blitz; a FIDE combined list without --type gives all three.",
         ),
     ] = None,
     fmt: Annotated[
         str | None,
-        typer.Option("--format", help="csv, fide-txt or fide-xml; detected from the content when omitted."),
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="csv, fide-txt or fide-xml; detected from the content when omitted.",
+        ),
     ] = None,
     update: Annotated[
         bool,
@@ -194,6 +228,11 @@ def import_list_command(
     A list that would leave out more than 5 % of the players of the list in force is refused (use
     --update to correct or add players, --replace-list for a new full list), and so is a list that
     would skip a period holding imported events (close that period first).
+
+    Examples:
+      ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
+      ratingdb import-list standard.csv --date 2025-09-01 --type standard
+      ratingdb import-list fixes.csv --update --reason "two birth years corrected"
     """
     if update and replace_list:
         raise ConfigError("--update and --replace-list exclude each other: use one")
@@ -217,6 +256,11 @@ def import_list_command(
         types = list(RATING_TYPES)
     else:
         types = ["standard"]
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ratingdb.services.list_import import ListAssumptions, import_list, update_list
+
+    console = stdout_console()
     assumed = ListAssumptions()
     rows = assumed.watch(read_list(file, format=detected, rating_types=types))
     try:
@@ -295,9 +339,7 @@ def import_list_command(
 @user_errors
 def withdraw_list_command(
     date: Annotated[str, typer.Argument(metavar="YYYY-MM-DD", help="The date of the imported list.")],
-    rating_type: Annotated[
-        str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")
-    ] = "standard",
+    rating_type: TypeOption = "standard",
     reason: Annotated[
         str | None, typer.Option("--reason", metavar="TEXT", help="Why (required): kept in the audit log.")
     ] = None,
@@ -306,6 +348,10 @@ def withdraw_list_command(
 
     Refused for a computed list or one a later list follows (reopen or withdraw that first). The list
     before it is the list in force again, and the period the withdrawn list closed is open again.
+
+    Examples:
+      ratingdb withdraw-list 2025-11-01 --reason "imported with the wrong date"
+      ratingdb withdraw-list 2025-11-01 --type rapid --reason "FIDE's rapid list was the old one"
     """
     check_type(rating_type)
     list_date = parse_date(date)
@@ -313,6 +359,8 @@ def withdraw_list_command(
         raise ConfigError(
             "withdraw-list needs --reason TEXT — say why the list is withdrawn (kept in the audit log)"
         )
+    from ratingdb.services.list_import import withdraw_list
+
     with transaction() as session:
         done = withdraw_list(session, rating_type, list_date, reason=reason)
     source = f", imported from {done.source}" if done.source else ""
@@ -330,15 +378,20 @@ def withdraw_list_command(
 @app.command("export-trf", rich_help_panel=MONTHLY)
 @user_errors
 def export_trf_command(
-    event_id: Annotated[
-        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
-    ],
+    event_id: EventArgument,
     output: OutputOption = None,
     force: ForceOption = False,
 ) -> None:
-    """Write an event back out as a TRF16 tournament report file."""
+    """Write an event back out as a TRF16 tournament report file, with every record the import read.
+
+    Examples:
+      ratingdb export-trf 7 -o open.trf
+      ratingdb events --name open    (to find the ID)
+    """
     if output is not None:
         check_output(output, force=force)
+    from ratingdb.services.events import event_as_trf
+
     with transaction() as session:
         trf = event_as_trf(session, event_id)
     text = write_trf16(trf)
@@ -359,9 +412,7 @@ def _is_combined(file: Path) -> bool:
 @app.command("delete-event", rich_help_panel=MONTHLY)
 @user_errors
 def delete_event_command(
-    event_id: Annotated[
-        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
-    ],
+    event_id: EventArgument,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
@@ -369,9 +420,15 @@ def delete_event_command(
     Events of a closed period cannot be removed: their games explain a published list. Reopen the
     period first (`ratingdb reopen PERIOD --type T --reason TEXT`), or replace the event with its
     corrected file (`ratingdb replace-event`).
+
+    Examples:
+      ratingdb delete-event 12          (asks first)
+      ratingdb delete-event 12 --yes
     """
     if not yes:
         typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
+    from ratingdb.services.events import delete_event
+
     with transaction() as session:
         detail = delete_event(session, event_id)
     echo(f"Done: {detail}.")

@@ -5,31 +5,29 @@ from __future__ import annotations
 import contextlib
 import itertools
 import sys
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
 from ratingdb.cli.app import LOOKUP, app
-from ratingdb.cli.common import check_type, parse_date, parse_period, render_rows, transaction, user_errors
+from ratingdb.cli.common import (
+    FormatOption,
+    OnlyTypeOption,
+    PlayerArgument,
+    TypeOption,
+    check_type,
+    parse_date,
+    parse_period,
+    render_rows,
+    transaction,
+    user_errors,
+)
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file
 from ratingdb.errors import ConfigError
-from ratingdb.models import Player
-from ratingdb.reports.lists import (
-    ExportFormat,
-    calculation,
-    calculation_summary,
-    event_summary,
-    find_list,
-    find_player,
-    list_lines,
-    list_versions,
-    player_history,
-    points,
-    signed_points,
-    write_list_file,
-)
 
-TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
+if TYPE_CHECKING:
+    from ratingdb.models import Player
+    from ratingdb.reports.lists import ExportFormat
 LIST_COLUMNS = [
     "rank",
     "fide_id",
@@ -51,18 +49,24 @@ LIST_COLUMNS = [
 @user_errors
 def list_command(
     date: Annotated[
-        str | None, typer.Argument(help="The list's date YYYY-MM-DD; the newest list by default.")
+        str | None,
+        typer.Argument(metavar="YYYY-MM-DD", help="The list's date; the newest list by default."),
     ] = None,
     rating_type: TypeOption = "standard",
     fmt: Annotated[
         str,
         typer.Option(
-            "--format", "-f", help="table, csv (ratingdb CSV list), json or fide-txt (FIDE fixed width)."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="table, csv (ratingdb CSV list), json or fide-txt (FIDE fixed width).",
         ),
     ] = "table",
     output: OutputOption = None,
     force: ForceOption = False,
-    limit: Annotated[int | None, typer.Option(help="Only the first N entries (table and json).")] = None,
+    limit: Annotated[
+        int | None, typer.Option(metavar="N", help="Only the first N entries (table and json).")
+    ] = None,
     version: Annotated[
         int | None,
         typer.Option(
@@ -80,6 +84,8 @@ def list_command(
         raise ConfigError(f"'{fmt}' is not a list format: use table, csv, json or fide-txt")
     if output is not None:
         check_output(output, force=force)
+    from ratingdb.reports.lists import find_list, list_lines, write_list_file
+
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date, version)
         if fmt in ("csv", "fide-txt"):
@@ -110,15 +116,15 @@ def _stdout() -> contextlib.nullcontext[TextIO]:
 @app.command("lists", rich_help_panel=LOOKUP)
 @user_errors
 def lists_command(
-    rating_type: Annotated[
-        str | None, typer.Option("--type", "-t", metavar="TYPE", help="Only this rating type.")
-    ] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    rating_type: OnlyTypeOption = None,
+    fmt: FormatOption = "table",
 ) -> None:
     """Every published list with each of its versions: current or withdrawn, where it came from, and why a
     withdrawn version was withdrawn."""
     if rating_type is not None:
         check_type(rating_type)
+    from ratingdb.reports.lists import list_versions
+
     with transaction() as session:
         lines = list_versions(session, rating_type)
     columns = [
@@ -136,13 +142,15 @@ def lists_command(
 @app.command("player", rich_help_panel=LOOKUP)
 @user_errors
 def player_command(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
-    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    ident: PlayerArgument,
+    rating_type: OnlyTypeOption = None,
+    fmt: FormatOption = "table",
 ) -> None:
     """A player's ratings, changes, K and flags on every list."""
     if rating_type is not None:
         check_type(rating_type)
+    from ratingdb.reports.lists import find_player, player_history
+
     with transaction() as session:
         player = find_player(session, ident)
         history = player_history(session, player, rating_type)
@@ -170,13 +178,22 @@ def _player_heading(player: Player) -> str:
 @app.command("calculation", rich_help_panel=LOOKUP)
 @user_errors
 def calculation_command(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
-    period: Annotated[str, typer.Argument(help="The closed period, YYYY-MM.")],
+    ident: PlayerArgument,
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM", help="The closed period.")],
     rating_type: TypeOption = "standard",
 ) -> None:
     """The player's calculation for a closed period, per event and per game (FIDE's calculation page)."""
     check_type(rating_type)
     p = parse_period(period)
+    from ratingdb.reports.lists import (
+        calculation,
+        calculation_summary,
+        event_summary,
+        find_player,
+        points,
+        signed_points,
+    )
+
     with transaction() as session:
         calc = calculation(session, find_player(session, ident), p, rating_type)
         heading = _player_heading(calc.player)

@@ -12,12 +12,14 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Annotated, Any, BinaryIO, Final, Literal, TextIO, overload
+from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Final, Literal, TextIO, overload
 
 import typer
-from rich.text import Text
 
 from ratingdb.errors import RatingDbError
+
+if TYPE_CHECKING:
+    from rich.text import Text  # imported when a table is drawn: `--help` and `calc` do not pay for rich
 
 # Bidirectional embeddings, overrides and isolates (and the marks) reorder what a terminal shows
 # ("Trojan Source"); C0/C1 controls move the cursor, clear the screen or open OSC-8 hyperlinks.
@@ -50,6 +52,8 @@ def terminal_text(value: object) -> str:
 
 def cell(value: object) -> Text:
     """A data value for a rich table or line: plain text (never read as markup), controls replaced."""
+    from rich.text import Text
+
     return Text("" if value is None else terminal_text(value))
 
 

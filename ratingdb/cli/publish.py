@@ -1,7 +1,8 @@
 """CLI: `publish` — write the static website of lists, players, events and closes; optionally preview it.
 
-Parses, opens one read-only transaction, calls ratingdb.site.publish and prints what changed. The site
-package (and Jinja2 with it) is imported only when the command runs, so other commands do not pay for it.
+Parses, opens one read-only transaction (no write lock: imports and closes go on meanwhile), calls
+ratingdb.site.publish and prints what changed. The site package (and Jinja2 with it) is imported only
+when the command runs, so other commands do not pay for it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Annotated
 import typer
 
 from ratingdb.cli.app import LOOKUP, app
-from ratingdb.cli.common import check_type, transaction, user_errors
+from ratingdb.cli.common import check_type, read_transaction, user_errors
 from ratingdb.errors import ConfigError
 from ratingdb.rating import RATING_TYPES
 
@@ -27,9 +28,9 @@ def publish_command(
             "--type", "-t", metavar="TYPE", help="Only this rating type (repeatable); all by default."
         ),
     ] = None,
-    title: Annotated[str, typer.Option("--title", help='The site\'s name, e.g. "Irish Chess Union".')] = (
-        "Rating lists"
-    ),
+    title: Annotated[
+        str, typer.Option("--title", metavar="TEXT", help='The site\'s name, e.g. "Irish Chess Union".')
+    ] = ("Rating lists"),
     base_url: Annotated[
         str | None,
         typer.Option(
@@ -41,7 +42,7 @@ def publish_command(
     serve: Annotated[
         bool, typer.Option("--serve", help="Then serve the folder on 127.0.0.1 for a preview (Ctrl-C stops).")
     ] = False,
-    port: Annotated[int, typer.Option("--port", help="Port for --serve.")] = 8000,
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port for --serve.")] = 8000,
 ) -> None:
     """Write the lists as a static website: list pages with filters and downloads, a page per player with
     the history chart and every calculation, event crosstables and a page per close.
@@ -55,7 +56,7 @@ def publish_command(
     from ratingdb.site.publish import SiteOptions, publish_site
 
     options = SiteOptions(title=title, rating_types=tuple(dict.fromkeys(chosen)), base_url=base_url)
-    with transaction() as session:
+    with read_transaction() as session:
         result = publish_site(session, folder, options)
     typer.echo(
         f"Published {result.files} files ({result.bytes / 1_000_000:.1f} MB) to {folder}: "

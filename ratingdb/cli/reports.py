@@ -12,42 +12,42 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
-from ratingdb.cli.app import LOOKUP, app
+from ratingdb.cli.app import LOOKUP, RatingDbTyper, app
 from ratingdb.cli.common import (
+    EventArgument,
+    FormatOption,
+    OnlyTypeOption,
+    PlayerArgument,
+    TypeOption,
     check_type,
-    console,
     data_table,
     engine,
     parse_date,
     parse_period,
     print_readable,
     render_rows,
+    stdout_console,
     transaction,
     user_errors,
 )
 from ratingdb.cli.output import ForceOption, OutputOption, cell, check_output, output_file
 from ratingdb.errors import ConfigError, MissingList
-from ratingdb.reports.diff import ListDiff, list_diff, version_diff, withdrawn_version
-from ratingdb.reports.event import EventReport, event_report
-from ratingdb.reports.lists import find_list, find_player, player_history
-from ratingdb.reports.period import PeriodReport, PlayerMove, period_report
-from ratingdb.reports.sql import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, run_read_only
-from ratingdb.reports.top import check_category, top_list
-from ratingdb.services.lists import require_list
+from ratingdb.reports.sql import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 
-report_app = typer.Typer(
+if TYPE_CHECKING:
+    from ratingdb.reports.diff import ListDiff
+    from ratingdb.reports.event import EventReport
+    from ratingdb.reports.period import PeriodReport, PlayerMove
+
+report_app = RatingDbTyper(
     help="Reports on published lists and the calculation record: top lists, events, closes, diffs, history.",
     no_args_is_help=True,
 )
 app.add_typer(report_app, name="report", rich_help_panel=LOOKUP)
-
-TypeOption = Annotated[str, typer.Option("--type", "-t", help="Rating type: standard, rapid or blitz.")]
-FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")]
 
 
 def _check_format(fmt: str) -> None:
@@ -82,8 +82,10 @@ def _print_sections(
     force: bool,
 ) -> None:
     """Heading lines, then one rich table per non-empty section; every value is shown as plain text."""
+    from rich.console import Console
+
     with contextlib.ExitStack() as stack:
-        out = console
+        out = stdout_console()
         if output is not None:
             out = Console(file=stack.enter_context(output_file(output, force=force)), width=200)
         for line in heading:
@@ -116,26 +118,31 @@ TOP_COLUMNS = [
 def top_command(
     rating_type: TypeOption = "standard",
     date: Annotated[
-        str | None, typer.Option("--date", help="The list's date YYYY-MM-DD; the newest by default.")
+        str | None,
+        typer.Option("--date", metavar="YYYY-MM-DD", help="The list's date; the newest by default."),
     ] = None,
     category: Annotated[
         str,
         typer.Option(
-            help="open, women, juniors, girls (20 or younger in the list year), seniors50, seniors65."
+            metavar="CATEGORY",
+            help="open, women, juniors, girls (20 or younger in the list year), seniors50, seniors65.",
         ),
     ] = "open",
     federation: Annotated[
-        str | None, typer.Option(help="Only players of this federation (3 letters).")
+        str | None, typer.Option(metavar="FED", help="Only players of this federation (3 letters).")
     ] = None,
     active_only: Annotated[
         bool, typer.Option("--active-only", help="Leave out inactive players (flag i or wi).")
     ] = False,
-    limit: Annotated[int, typer.Option(help="How many players.")] = 100,
+    limit: Annotated[int, typer.Option(metavar="N", help="How many players.")] = 100,
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
 ) -> None:
     """The top players of a published list, as federations publish them by category."""
+    from ratingdb.reports.lists import find_list
+    from ratingdb.reports.top import check_category, top_list, why_empty
+
     check_type(rating_type)
     _check_format(fmt)
     chosen = check_category(category)
@@ -146,6 +153,23 @@ def top_command(
             session, rating_list, category=chosen, federation=federation, active_only=active_only, limit=limit
         )
         shown_date = rating_list.list_date.isoformat()
+        reason = (
+            None
+            if lines
+            else why_empty(
+                session, rating_list, category=chosen, federation=federation, active_only=active_only
+            )
+        )
+    if reason is not None:
+        # Nobody to show: say why instead of an empty table (on stderr for CSV and JSON, whose output
+        # stays a valid, empty document).
+        explanation = (
+            f"No players in category {chosen} on the {rating_type} list dated {shown_date}: {reason}."
+        )
+        if fmt == "table" and output is None:
+            typer.echo(explanation)
+            return
+        typer.echo(explanation, err=True)
     rows = [[getattr(line, c) for c in TOP_COLUMNS] for line in lines]
     where = f", {federation.upper()}" if federation else ""
     active = ", active players" if active_only else ""
@@ -181,20 +205,21 @@ EVENT_COLUMNS = [
 @report_app.command("event")
 @user_errors
 def event_command(
-    event_id: Annotated[
-        int, typer.Argument(help='The event\'s ID (see `ratingdb sql "SELECT * FROM v_event"`).')
-    ],
+    event_id: EventArgument,
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
 ) -> None:
     """The tournament report: per player Ro, Rc, games, score, K, K × Σ(score − PD) and performance.
 
-    Read from the calculation record of the close that rated the event; status `newly rated` marks
-    players whose first rating that close published (new_rating), `unrated` players whose games went
-    to their pool, `not rated` players with no game that counted.
+    Read from the calculation record of the close that rated the event; new_rating is the rating on the
+    list that close published. Status `newly rated` marks players whose first rating that list holds,
+    `unrated` players whose games went to their pool, `not rated` players with no game that counted, and
+    `not rated yet` every player of an event whose period is not closed.
     """
     _check_format(fmt)
+    from ratingdb.reports.event import event_report
+
     with transaction() as session:
         report = event_report(session, event_id)
     rows = [_event_row(line) for line in report.lines]
@@ -271,9 +296,9 @@ PERIOD_COLUMNS = ["section", "fide_id", "national_id", "name", "before", "after"
 @report_app.command("period")
 @user_errors
 def period_command(
-    period: Annotated[str, typer.Argument(help="The closed period, YYYY-MM.")],
+    period: Annotated[str, typer.Argument(metavar="YYYY-MM", help="The closed period.")],
     rating_type: TypeOption = "standard",
-    top: Annotated[int, typer.Option(help="How many of the largest gains and losses.")] = 5,
+    top: Annotated[int, typer.Option(metavar="N", help="How many of the largest gains and losses.")] = 5,
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
@@ -282,6 +307,8 @@ def period_command(
     check_type(rating_type)
     _check_format(fmt)
     p = parse_period(period)
+    from ratingdb.reports.period import period_report
+
     with transaction() as session:
         report = period_report(session, p, rating_type, top=top)
     if fmt == "json":
@@ -387,7 +414,9 @@ def diff_command(
         ),
     ] = None,
     rating_type: TypeOption = "standard",
-    bin_width: Annotated[int, typer.Option(help="Width of the histogram's bins in rating points.")] = 10,
+    bin_width: Annotated[
+        int, typer.Option(metavar="POINTS", help="Width of the histogram's bins in rating points.")
+    ] = 10,
     against_withdrawn: Annotated[
         bool,
         typer.Option(
@@ -400,10 +429,14 @@ def diff_command(
     output: OutputOption = None,
     force: ForceOption = False,
 ) -> None:
-    """The difference between two lists: players who entered, left or changed, with a histogram of changes.
+    """The difference between two lists: who entered, left, became unrated or changed, with a histogram.
 
-    Examples: `ratingdb report diff 2025-10-01 2025-11-01`; after a correction,
-    `ratingdb report diff 2025-11-01 --against-withdrawn`.
+    `left` players are not on the newer list at all; `became unrated` players are on it without a
+    rating (below the floor, §7.2.1).
+
+    Examples:
+      ratingdb report diff 2025-10-01 2025-11-01
+      ratingdb report diff 2025-11-01 --against-withdrawn    (after a correction)
     """
     check_type(rating_type)
     _check_format(fmt)
@@ -415,6 +448,9 @@ def diff_command(
     if date_b is None:
         raise ConfigError("give two list dates (DATE_A DATE_B), or one with --against-withdrawn")
     a, b = parse_date(date_a), parse_date(date_b)
+    from ratingdb.reports.diff import list_diff
+    from ratingdb.services.lists import require_list
+
     with transaction() as session:
         diff = list_diff(
             session,
@@ -432,7 +468,7 @@ def diff_command(
             "histogram": [{"low": x.low, "high": x.high, "count": x.count} for x in diff.histogram],
             **{
                 name: [{**asdict(line), "change": line.change} for line in getattr(diff, name)]
-                for name in ("entered", "left", "changed")
+                for name in DIFF_SECTIONS
             },
         }
         _write_json(document, output, force)
@@ -442,14 +478,17 @@ def diff_command(
         return
     heading = [
         f"{diff.rating_type} list {diff.date_a.isoformat()} → {diff.date_b.isoformat()}",
-        "; ".join(f"{name}: {n}" for name, n in _diff_counts(diff).items()),
+        "; ".join(f"{DIFF_HEADINGS.get(name, name)}: {n}" for name, n in _diff_counts(diff).items()),
     ]
-    histogram = [[x.label, x.count, "#" * min(x.count, 60)] for x in diff.histogram]
+    # One # per player, or per N players when the largest bin would not fit in 60 characters.
+    per_mark = max(1, -(-max((x.count for x in diff.histogram), default=0) // 60))
+    histogram = [[x.label, x.count, "#" * -(-x.count // per_mark)] for x in diff.histogram]
     players = [r for r in rows if r[0] != "histogram"]
+    marks = "# = 1 player" if per_mark == 1 else f"# = up to {per_mark} players"
     _print_sections(
         heading,
         [
-            ("Changes", ["change", "players", ""], histogram),
+            ("Changes", ["change", "players", marks], histogram),
             ("", DIFF_COLUMNS[:-1], [r[:-1] for r in players]),
         ],
         output,
@@ -457,6 +496,8 @@ def diff_command(
     )
 
 
+DIFF_SECTIONS = ("entered", "left", "became_unrated", "changed")
+DIFF_HEADINGS = {"left": "left the list", "became_unrated": "became unrated"}
 VERSION_COLUMNS = [
     "fide_id", "national_id", "name", "rating_before", "rating_after", "change", "k_before", "k_after",
     "flag_before", "flag_after",
@@ -464,6 +505,9 @@ VERSION_COLUMNS = [
 
 
 def _version_diff(list_date: dt.date, rating_type: str, fmt: str, output: Path | None, force: bool) -> None:
+    from ratingdb.reports.diff import version_diff, withdrawn_version
+    from ratingdb.services.lists import require_list
+
     with transaction() as session:
         current = require_list(session, rating_type, list_date)
         before = withdrawn_version(session, current)
@@ -486,21 +530,16 @@ def _version_diff(list_date: dt.date, rating_type: str, fmt: str, output: Path |
 
 
 def _diff_counts(diff: ListDiff) -> dict[str, int]:
-    return {
-        "entered": len(diff.entered),
-        "left": len(diff.left),
-        "changed": len(diff.changed),
-        "unchanged": diff.unchanged,
-    }
+    return {**{name: len(getattr(diff, name)) for name in DIFF_SECTIONS}, "unchanged": diff.unchanged}
 
 
 def _diff_rows(diff: ListDiff) -> list[list[Any]]:
     rows: list[list[Any]] = []
-    for section in ("entered", "left", "changed"):
+    for section in DIFF_SECTIONS:
         for line in getattr(diff, section):
             rows.append(
                 [
-                    section,
+                    section.replace("_", " "),
                     line.fide_id,
                     line.national_id,
                     line.name,
@@ -523,10 +562,11 @@ HISTORY_COLUMNS = ["type", "list_date", "origin", "rating", "change", "games", "
 @report_app.command("history")
 @user_errors
 def history_command(
-    ident: Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")],
-    rating_type: Annotated[str | None, typer.Option("--type", "-t", help="Only this rating type.")] = None,
+    ident: PlayerArgument,
+    rating_type: OnlyTypeOption = None,
     chart: Annotated[
-        Path | None, typer.Option("--chart", help="Also draw the ratings to this .png or .svg file.")
+        Path | None,
+        typer.Option("--chart", metavar="FILE", help="Also draw the ratings to this .png or .svg file."),
     ] = None,
     fmt: FormatOption = "table",
     output: OutputOption = None,
@@ -538,6 +578,8 @@ def history_command(
     _check_format(fmt)
     if chart is not None and chart.suffix.lower() not in (".png", ".svg"):
         raise ConfigError(f"{chart}: a chart is written as .png or .svg")
+    from ratingdb.reports.lists import find_player, player_history
+
     with transaction() as session:
         player = find_player(session, ident)
         history = player_history(session, player, rating_type)
@@ -579,7 +621,9 @@ def history_command(
 @app.command("sql", rich_help_panel=LOOKUP)
 @user_errors
 def sql_command(
-    statement: Annotated[str, typer.Argument(help='One SQL statement, e.g. "SELECT * FROM v_current_list".')],
+    statement: Annotated[
+        str, typer.Argument(metavar="SQL", help='One SQL statement, e.g. "SELECT * FROM v_current_list".')
+    ],
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
@@ -604,6 +648,8 @@ def sql_command(
     _check_format(fmt)
     if output is not None:
         check_output(output, force=force)
+    from ratingdb.reports.sql import run_read_only
+
     eng = engine()
     try:
         result = run_read_only(eng, statement, timeout=timeout, max_rows=max_rows)
@@ -613,7 +659,7 @@ def sql_command(
         typer.echo("The statement returned no rows.")
         return
     if fmt == "table" and output is None:
-        print_readable(console, result.columns, result.rows)
+        print_readable(stdout_console(), result.columns, result.rows)
     else:
         render_rows(result.columns, result.rows, fmt, output=output, force=force)
     if result.truncated:

@@ -7,14 +7,13 @@ from typing import Annotated
 
 import typer
 
-from ratingdb.cli.app import SETUP, app
-from ratingdb.cli.common import render_rows, transaction, user_errors
+from ratingdb.cli.app import SETUP, RatingDbTyper, app
+from ratingdb.cli.common import FormatOption, render_rows, transaction, user_errors
 from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError, UnknownRuleSet
 from ratingdb.rating import RULE_SETS, RuleSet, fide_rule_file
-from ratingdb.services.rules import add_rule_set, find_rule_set, stored_rule_sets, versions
 
-rules_app = typer.Typer(
+rules_app = RatingDbTyper(
     help="Rule sets: FIDE's built-in ones and your federation's own (TOML files, kept as versions).",
     no_args_is_help=True,
 )
@@ -30,9 +29,11 @@ def _span(rules: RuleSet) -> str:
 @rules_app.command("add")
 @user_errors
 def add(
-    file: Annotated[Path, typer.Argument(help="The rule set's TOML file (see README, Rule sets).")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="The rule set's TOML file (see README, Rule sets).")
+    ],
     reason: Annotated[
-        str | None, typer.Option(help="Why the rule set is added or changed (audit log).")
+        str | None, typer.Option(metavar="TEXT", help="Why the rule set is added or changed (audit log).")
     ] = None,
 ) -> None:
     """Store a rule set; adding an edited file makes a new version and changes no published list."""
@@ -42,6 +43,8 @@ def add(
         raise ConfigError(f"cannot read {file}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{file}: not UTF-8 text — save the rule file as UTF-8") from None
+    from ratingdb.services.rules import add_rule_set
+
     with transaction() as session:
         added = add_rule_set(session, text, source=file.name, reason=reason)
         row, rules = added.row, added.rules
@@ -60,9 +63,11 @@ def add(
 @rules_app.command("list")
 @user_errors
 def list_rules(
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    fmt: FormatOption = "table",
 ) -> None:
     """FIDE's built-in rule sets and the current version of every stored one."""
+    from ratingdb.services.rules import stored_rule_sets
+
     rows: list[list[object]] = [
         [r.name, r.rating_type, str(r.effective_from), str(r.effective_to or ""), "FIDE (built in)", None]
         for r in RULE_SETS
@@ -86,8 +91,13 @@ def list_rules(
 @rules_app.command("show")
 @user_errors
 def show(
-    name: Annotated[str, typer.Argument(help="The rule set's name, e.g. standard-2025-10 or national-2026.")],
-    version: Annotated[int | None, typer.Option(help="A stored set's earlier version N.")] = None,
+    name: Annotated[
+        str,
+        typer.Argument(metavar="NAME", help="The rule set's name, e.g. standard-2025-10 or national-2026."),
+    ],
+    version: Annotated[
+        int | None, typer.Option(metavar="N", help="A stored set's earlier version N.")
+    ] = None,
 ) -> None:
     """Print a rule set's file exactly as stored (or as shipped, for FIDE's)."""
     builtin = fide_rule_file(name)
@@ -96,6 +106,8 @@ def show(
         for line in builtin.splitlines():
             echo(line)
         return
+    from ratingdb.services.rules import find_rule_set, versions
+
     with transaction() as session:
         if version is None:
             row = find_rule_set(session, name).stored

@@ -52,6 +52,7 @@ class TrfPlayer:
     birth_year: int | None
     points: Decimal | None
     national_federation: str | None = None  # the code that opens the national-rating line
+    final_rank: int | None = None  # the rank column (86–89): the player's place in the final standings
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,10 @@ class TrfEvent:
     games: tuple[TrfGame, ...]
     rating_type_record: str | None = None  # "222" or "092": where rating_type was read
     tournament_type: str | None = None  # record 092, free text
+    # Every line but the player and national-rating lines, verbatim and in file order (012, 022, 092,
+    # 102 chief arbiter, 112 deputies, 132 round dates as written, TRF26 and program records …):
+    # written back as they were by `write_trf16`, so that an exported file says what the import read.
+    header_records: tuple[str, ...] = ()
 
 
 # Result codes. Played results are rated (§5.1) when both sides have one against a real opponent.
@@ -227,6 +232,9 @@ class _Reader:
             national_rating=None,
             birth_year=self.birth_year(_field(text, 70, 79), line),
             points=points,
+            # Informational only: a rank column that is not a number (some programs leave text there)
+            # is read as none rather than refusing a file whose games are fine.
+            final_rank=int(rank_text) if (rank_text := _field(text, 86, 89)).isdigit() else None,
         )
         entries: dict[int, _Entry] = {}
         round_number = 1
@@ -456,23 +464,26 @@ def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
     codes: set[str] = set()
     player_lines: list[_PlayerLine] = []
     national: dict[int, _National] = {}
+    header_records: list[str] = []
 
     for number, text in _text_lines(reader, handle, encoding):
         code = text[:3]
-        if not text.strip() or code == "###" or code.startswith("XX"):
+        if not text.strip():
+            continue
+        # Every line is kept (header records are written back on export): none may carry a control.
+        refused = limits.control_character(text)
+        if refused is not None:
+            raise reader.error(number, refused[0] + 1, f"the control character {refused[1]} is not allowed")
+        if code == "###" or code.startswith("XX"):
+            header_records.append(text)
             continue
         codes.add(code)
         is_national = re.fullmatch(r"[A-Z]{3}", code) is not None and limits.ascii_digits(_field(text, 5, 8))
-        if code == "001" or code in HEADER_RECORDS or is_national:
-            refused = limits.control_character(text)
-            if refused is not None:
-                raise reader.error(
-                    number, refused[0] + 1, f"the control character {refused[1]} is not allowed"
-                )
         if code == "001":
             player_lines.append(reader.player(text, number))
         elif code in HEADER_RECORDS:
             headers.setdefault(code, (number, text))
+            header_records.append(text)
         elif is_national:
             record = reader.national(text, number)
             if record.rank in national:
@@ -483,7 +494,10 @@ def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
                     f"player {record.rank} has a second national-rating line (first on line {first})",
                 )
             national[record.rank] = record
-        # Any other record code (team records, program extensions, templates) is ignored on purpose.
+        else:
+            # Any other record (102, 112, team records, program extensions) is not read for rating,
+            # only kept to be written back.
+            header_records.append(text)
     if not player_lines:
         raise NotATrfFile(name, "no 001 player lines")
 
@@ -535,6 +549,7 @@ def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
         games=_games(player_lines, by_rank, rounds, round_dates),
         rating_type_record=type_record,
         tournament_type=tournament_type,
+        header_records=tuple(header_records),
     )
 
 
@@ -844,7 +859,17 @@ def _right(value: object, width: int) -> str:
 
 def write_trf16(event: TrfEvent) -> str:
     """The event as TRF16 text (LF line ends). National IDs go on TRF26 national-rating lines, which
-    TRF16 readers ignore as unknown records, so that re-reading the text gives the same players."""
+    TRF16 readers ignore as unknown records, so that re-reading the text gives the same players.
+
+    The header is the file's own records when the event has them (`header_records`), else rebuilt from
+    the event's fields."""
+    out = list(event.header_records) or _header(event)
+    out += _player_lines(event)
+    return "\n".join(out) + "\n"
+
+
+def _header(event: TrfEvent) -> list[str]:
+    """Header records rebuilt from the parsed fields (an event stored without its own records)."""
     out = [f"012 {event.name}"]
     if event.city:
         out.append(f"022 {event.city}")
@@ -862,7 +887,12 @@ def write_trf16(event: TrfEvent) -> str:
             if when is not None:
                 _put(line, FIRST_ROUND_COLUMN + ROUND_WIDTH * (number - 1), f"{when:%y/%m/%d}")
         out.append("".join(line))
+    return out
 
+
+def _player_lines(event: TrfEvent) -> list[str]:
+    """The 001 lines with every round, each followed by its national-rating line if any."""
+    out: list[str] = []
     entries: dict[int, dict[int, str]] = {p.rank: {} for p in event.players}
     for g in event.games:
         if g.black is None:
@@ -890,6 +920,8 @@ def write_trf16(event: TrfEvent) -> str:
             _put(line, 70, f"{p.birth_year:04d}")
         if p.points is not None:
             _put(line, 81, _right(f"{p.points:.1f}", 4))
+        if p.final_rank is not None:
+            _put(line, 86, _right(p.final_rank, 4))
         for number, text in sorted(entries[p.rank].items()):
             _put(line, FIRST_ROUND_COLUMN + ROUND_WIDTH * (number - 1), text)
         out.append("".join(line).rstrip())
@@ -902,4 +934,4 @@ def write_trf16(event: TrfEvent) -> str:
             if p.national_id:
                 _put(nrs, 58, _right(p.national_id, 11))
             out.append("".join(nrs).rstrip())
-    return "\n".join(out) + "\n"
+    return out

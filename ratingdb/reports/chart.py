@@ -1,21 +1,25 @@
 """The rating-history chart: one line per rating type over list dates, published K changes marked.
 
-SVG is drawn here as an element tree (small and fast enough for a page per player of a published site);
-PNG with matplotlib, imported only when a PNG is asked for. Reads the history lines of
-ratingdb.reports.lists; no database access and no CLI imports.
+SVG from the Jinja2 template history_chart.svg beside this module (small and fast enough for a page per
+player of a published site), PNG with matplotlib; each imported only when a chart of its kind is drawn.
+Reads the history lines of ratingdb.reports.lists; no database access and no CLI imports.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import TYPE_CHECKING, BinaryIO, Final
 
 from ratingdb.errors import ConfigError
 from ratingdb.reports.lists import HistoryLine
+
+if TYPE_CHECKING:
+    from jinja2 import Template
 
 CHART_FORMATS: Final = (".png", ".svg")
 WIDTH_INCHES: Final = 9.0
@@ -133,6 +137,8 @@ def _y_scale(ratings: Sequence[int], room_above: bool) -> tuple[int, int, int]:
     low, high = min(ratings), max(ratings)
     step = next((s for s in Y_STEPS if (high - low) / s <= 4), Y_STEPS[-1])
     bottom, top = (low // step) * step, -(-high // step) * step
+    if low - bottom < step / 4:
+        bottom -= step  # room for the lowest point's marker
     if top == bottom or top - high < step / 4:
         top += step  # room for the highest point's marker
     if room_above:
@@ -145,9 +151,26 @@ def _x_labels(dates: Sequence[dt.date]) -> list[tuple[dt.date, str, str]]:
     every = max(1, math.ceil(len(dates) / MAX_LABELLED_DATES))
     labels, last_year = [], None
     for date in dates[::every]:
-        labels.append((date, date.strftime("%b"), str(date.year) if date.year != last_year else ""))
+        labels.append(
+            (
+                date,
+                date.strftime("%b"),
+                str(date.year) if date.year != last_year else "",
+            )
+        )
         last_year = date.year
     return labels
+
+
+CHART_TEMPLATE: Final = "history_chart.svg"  # beside this module: the SVG's markup
+
+
+@functools.cache
+def _svg_template() -> Template:
+    from jinja2 import Environment
+
+    source = resources.files("ratingdb.reports").joinpath(CHART_TEMPLATE).read_text("utf-8")
+    return Environment(autoescape=True, trim_blocks=True).from_string(source)
 
 
 def history_svg(history: Sequence[HistoryLine], title: str) -> str:
@@ -161,92 +184,56 @@ def history_svg(history: Sequence[HistoryLine], title: str) -> str:
         first, last = first - 15, last + 15
     marked = [(line, before) for line, before in k_changes(history) if line.rating is not None]
     bottom, top, step = _y_scale([h.rating for h in rated if h.rating is not None], bool(marked))
+    x_scale = (PLOT_RIGHT - PLOT_LEFT) / (last - first)
+    y_scale = (PLOT_BOTTOM - PLOT_TOP) / (top - bottom)
 
     def x(date: dt.date) -> float:
-        return PLOT_LEFT + (date.toordinal() - first) / (last - first) * (PLOT_RIGHT - PLOT_LEFT)
+        return PLOT_LEFT + (date.toordinal() - first) * x_scale
 
     def y(rating: float) -> float:
-        return PLOT_BOTTOM - (rating - bottom) / (top - bottom) * (PLOT_BOTTOM - PLOT_TOP)
+        return PLOT_BOTTOM - (rating - bottom) * y_scale
 
-    svg = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "width": f"{SVG_WIDTH}pt",
-            "height": f"{SVG_HEIGHT}pt",
-            "viewBox": f"0 0 {SVG_WIDTH} {SVG_HEIGHT}",
-            "role": "img",
-            "class": "history-chart",
-            "font-family": "sans-serif",
-            "font-size": "11",
-        },
-    )
-    ET.SubElement(svg, "title").text = title
-    ET.SubElement(svg, "rect", {"width": "100%", "height": "100%", "fill": "white"})
-    heading = {"x": _n(SVG_WIDTH / 2), "y": "20", "text-anchor": "middle", "font-size": "14"}
-    ET.SubElement(svg, "text", heading).text = title
-    grid = ET.SubElement(svg, "g", {"class": "grid", "stroke": "#dddddd"})
-    labels = ET.SubElement(svg, "g", {"class": "y-labels", "text-anchor": "end"})
-    for rating in range(bottom, top + 1, step):
-        at = _n(y(rating))
-        ET.SubElement(grid, "line", {"x1": str(PLOT_LEFT), "x2": str(PLOT_RIGHT), "y1": at, "y2": at})
-        ET.SubElement(labels, "text", {"x": str(PLOT_LEFT - 6), "y": _n(y(rating) + 4)}).text = str(rating)
-    ticks = ET.SubElement(svg, "g", {"class": "x-labels", "text-anchor": "middle"})
-    for date, month, year in _x_labels(dates):
-        at = _n(x(date))
-        ET.SubElement(grid, "line", {"x1": at, "x2": at, "y1": str(PLOT_TOP), "y2": str(PLOT_BOTTOM)})
-        ET.SubElement(ticks, "text", {"x": at, "y": str(PLOT_BOTTOM + 15)}).text = month
-        if year:
-            ET.SubElement(ticks, "text", {"x": at, "y": str(PLOT_BOTTOM + 28)}).text = year
-    frame = {"x": str(PLOT_LEFT), "y": str(PLOT_TOP), "width": str(PLOT_RIGHT - PLOT_LEFT)}
-    frame |= {"height": str(PLOT_BOTTOM - PLOT_TOP), "fill": "none", "stroke": "#999999"}
-    ET.SubElement(svg, "rect", frame)
-    axis = {"x": _n(SVG_WIDTH / 2), "y": str(SVG_HEIGHT - 8), "text-anchor": "middle"}
-    ET.SubElement(svg, "text", axis).text = "list date"
-    turned = {"transform": f"translate(14 {_n((PLOT_TOP + PLOT_BOTTOM) / 2)}) rotate(-90)"}
-    ET.SubElement(svg, "text", turned | {"text-anchor": "middle"}).text = "rating"
-
+    series = []
     types = [t for t in COLOURS if any(h.rating_type == t for h in rated)]
     for rating_type in types:
-        colour = COLOURS[rating_type]
-        series = ET.SubElement(svg, "g", {"class": f"series {rating_type}", "stroke": colour, "fill": colour})
         runs: list[list[HistoryLine]] = [[]]
         for h in sorted((h for h in history if h.rating_type == rating_type), key=lambda h: h.list_date):
             if h.rating is None:
                 runs.append([])  # an unrated list leaves a gap in the line
             else:
                 runs[-1].append(h)
-        for run in runs:
-            if len(run) > 1:
-                points = " ".join(f"{_n(x(h.list_date))},{_n(y(h.rating or 0))}" for h in run)
-                ET.SubElement(series, "polyline", {"points": points, "fill": "none", "stroke-width": "1.6"})
-            for h in run:
-                dot = {"cx": _n(x(h.list_date)), "cy": _n(y(h.rating or 0)), "r": "3"}
-                point = ET.SubElement(series, "circle", dot)
-                ET.SubElement(point, "title").text = f"{rating_type} {h.list_date.isoformat()}: {h.rating}"
-    marks = ET.SubElement(svg, "g", {"class": "k-changes", "fill": K_MARK, "text-anchor": "middle"})
+        lines = [
+            " ".join(f"{_n(x(h.list_date))},{_n(y(h.rating or 0))}" for h in run)
+            for run in runs
+            if len(run) > 1
+        ]
+        dots = [
+            (_n(x(h.list_date)), _n(y(h.rating or 0)), f"{rating_type} {h.list_date.isoformat()}: {h.rating}")
+            for run in runs
+            for h in run
+        ]
+        series.append((rating_type, COLOURS[rating_type], lines, dots))
+    marks = []
     for line, before in marked:
         cx, cy = x(line.list_date), y(line.rating or 0)
         diamond = f"{_n(cx)},{_n(cy - 6)} {_n(cx + 6)},{_n(cy)} {_n(cx)},{_n(cy + 6)} {_n(cx - 6)},{_n(cy)}"
-        ET.SubElement(marks, "polygon", {"points": diamond})
-        ET.SubElement(
-            marks, "text", {"x": _n(cx), "y": _n(cy - 10), "font-size": "10"}
-        ).text = f"K {before}→{line.k}"
-    legend = ET.SubElement(svg, "g", {"class": "legend"})
-    entries: list[tuple[str, str, bool]] = [(t, COLOURS[t], False) for t in types]
-    if marked:
-        entries.append(("K changed", K_MARK, True))
-    for row, (label, colour, diamond_mark) in enumerate(entries):
-        ly = PLOT_TOP + 14 + 15 * row
-        lx = PLOT_RIGHT - 96
-        if diamond_mark:
-            shape = f"{lx + 10},{ly - 9} {lx + 15},{ly - 4} {lx + 10},{ly + 1} {lx + 5},{ly - 4}"
-            ET.SubElement(legend, "polygon", {"points": shape, "fill": colour})
-        else:
-            ET.SubElement(
-                legend,
-                "line",
-                {"x1": str(lx), "x2": str(lx + 20), "y1": str(ly - 4), "y2": str(ly - 4), "stroke": colour},
-            )
-        ET.SubElement(legend, "text", {"x": str(lx + 26), "y": str(ly)}).text = label
-    return ET.tostring(svg, encoding="unicode")
+        marks.append((diamond, _n(cx), _n(cy - 10), f"K {before}→{line.k}"))
+    legend = [(t, COLOURS[t], False) for t in types] + ([("K changed", K_MARK, True)] if marked else [])
+    return _svg_template().render(
+        title=title,
+        width=SVG_WIDTH,
+        height=SVG_HEIGHT,
+        left=PLOT_LEFT,
+        right=PLOT_RIGHT,
+        top=PLOT_TOP,
+        bottom=PLOT_BOTTOM,
+        y_ticks=[(_n(y(r)), r) for r in range(bottom, top + 1, step)],
+        x_ticks=[(_n(x(date)), month, year) for date, month, year in _x_labels(dates)],
+        series=series,
+        marks=marks,
+        mark=K_MARK,
+        legend=[
+            (label, colour, is_mark, PLOT_RIGHT - 96, PLOT_TOP + 14 + 15 * row)
+            for row, (label, colour, is_mark) in enumerate(legend)
+        ],
+    )

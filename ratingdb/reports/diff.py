@@ -1,4 +1,4 @@
-"""`report diff`: what changed between two published lists of one type (entered, left, changed, histogram).
+"""`report diff`: what changed between two lists of one type: entered, left, became unrated, changed.
 
 Takes a Session; compares stored entries only. No CLI imports.
 """
@@ -48,7 +48,8 @@ class ListDiff:
     date_a: dt.date
     date_b: dt.date
     entered: list[DiffLine] = field(default_factory=list)  # rated on B, not rated on A
-    left: list[DiffLine] = field(default_factory=list)  # rated on A, not rated on B
+    left: list[DiffLine] = field(default_factory=list)  # rated on A, not on list B at all
+    became_unrated: list[DiffLine] = field(default_factory=list)  # rated on A, on B without a rating
     changed: list[DiffLine] = field(default_factory=list)  # rated on both, another rating
     unchanged: int = 0
     histogram: list[Bin] = field(default_factory=list)
@@ -75,14 +76,14 @@ def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_w
         .outerjoin(b, and_(b.player_id == a.player_id, b.list_id == list_b.id))
         .where(a.list_id == list_a.id, b.player_id.is_(None))
     )
-    lines = [DiffLine(*row) for row in session.execute(on_b)]
-    lines += [DiffLine(*row, None) for row in session.execute(only_a)]
+    # Rated on A and unrated on B is two things: still on B (below the floor, §7.2.1) or gone from it.
+    diff.left = [DiffLine(*row, None) for row in session.execute(only_a) if row[3] is not None]
     bins: Counter[int] = Counter()
-    for line in lines:
+    for line in (DiffLine(*row) for row in session.execute(on_b)):
         if line.before is None and line.after is not None:
             diff.entered.append(line)
         elif line.before is not None and line.after is None:
-            diff.left.append(line)
+            diff.became_unrated.append(line)
         elif line.change:
             diff.changed.append(line)
             bins[_bin_of(line.change, bin_width)] += 1
@@ -90,6 +91,7 @@ def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_w
             diff.unchanged += 1
     diff.entered.sort(key=lambda x: (-(x.after or 0), x.name))
     diff.left.sort(key=lambda x: (-(x.before or 0), x.name))
+    diff.became_unrated.sort(key=lambda x: (-(x.before or 0), x.name))
     diff.changed.sort(key=lambda x: (-(x.change or 0), x.name))
     if bins:
         # Every bin between the extremes, empty ones too, so the histogram reads as one.

@@ -15,7 +15,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import UnknownEvent
-from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, EventPlayer, Game, Player, RatingList
+from ratingdb.models import (
+    CalcEvent,
+    CalcGame,
+    CalcPlayer,
+    Event,
+    EventPlayer,
+    Game,
+    ListEntry,
+    Player,
+    RatingList,
+)  # fmt: skip
 from ratingdb.rating import performance_rating
 
 STATUS = {"change": "rated", "initial": "newly rated", "pool": "unrated"}
@@ -36,8 +46,8 @@ class EventLine:
     k: int | None  # K used in the period (after the 700 rule)
     k_sum_dr_x100: int | None  # K × Σ(score − PD) in this event, unrounded
     performance: int | None  # Title Regulations §1.4.8 over the games that counted
-    status: str  # rated | newly rated | unrated | not rated
-    new_rating: int | None  # the first rating, for a player newly rated by this close
+    status: str  # rated | newly rated | unrated | not rated | not rated yet (the period is open)
+    new_rating: int | None  # the rating on the list the close published; None: unrated, or not closed
     player_id: int
     title: str | None
 
@@ -75,7 +85,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
     """Every player of the event with the stored calculation of the close that rated it."""
     event = session.get(Event, event_id)
     if event is None:
-        raise UnknownEvent(f'there is no event {event_id} (see `ratingdb sql "SELECT * FROM v_event"`)')
+        raise UnknownEvent(f"there is no event {event_id}: `ratingdb events` lists them")
     rated_by = session.scalars(
         select(RatingList).where(
             RatingList.rating_type == event.rating_type,
@@ -85,7 +95,8 @@ def event_report(session: Session, event_id: int) -> EventReport:
         )
     ).one_or_none()
     records: dict[int, CalcEvent] = {}
-    methods: dict[int, tuple[str, int | None]] = {}
+    methods: dict[int, str] = {}
+    published: dict[int, int | None] = {}
     opponents: dict[int, list[int]] = defaultdict(list)
     ratings_from = None
     if rated_by is not None:
@@ -93,8 +104,8 @@ def event_report(session: Session, event_id: int) -> EventReport:
             select(CalcEvent).where(CalcEvent.list_id == rated_by.id, CalcEvent.event_id == event_id)
         ):
             records[ce.player_id] = ce
-        for player_id, method, new_rating in session.execute(
-            select(CalcPlayer.player_id, CalcPlayer.method, CalcPlayer.new_rating)
+        for player_id, method in session.execute(
+            select(CalcPlayer.player_id, CalcPlayer.method)
             .join(CalcEvent, CalcEvent.player_id == CalcPlayer.player_id)
             .where(
                 CalcPlayer.list_id == rated_by.id,
@@ -102,7 +113,17 @@ def event_report(session: Session, event_id: int) -> EventReport:
                 CalcEvent.event_id == event_id,
             )
         ):
-            methods[player_id] = (method, new_rating)
+            methods[player_id] = method
+        # The new rating of every player of the event is the one the close published (its whole period,
+        # not this event alone), so it is read from the list, not from the calculation record.
+        published = {
+            player_id: rating
+            for player_id, rating in session.execute(
+                select(ListEntry.player_id, ListEntry.rating)
+                .join(EventPlayer, EventPlayer.player_id == ListEntry.player_id)
+                .where(ListEntry.list_id == rated_by.id, EventPlayer.event_id == event_id)
+            )
+        }
         for player_id, opponent_rating in session.execute(
             select(CalcGame.player_id, CalcGame.opponent_rating)
             .where(CalcGame.list_id == rated_by.id, CalcGame.event_id == event_id)
@@ -127,12 +148,13 @@ def event_report(session: Session, event_id: int) -> EventReport:
             lines.append(
                 EventLine(
                     start_rank, fide_id, national_id, name, ro=None, rc_x100=None, games=0, score_x100=None,
-                    k=None, k_sum_dr_x100=None, performance=None, status="not rated", new_rating=None,
-                    player_id=player_id, title=title,
+                    k=None, k_sum_dr_x100=None, performance=None,
+                    status="not rated yet" if rated_by is None else "not rated",
+                    new_rating=published.get(player_id), player_id=player_id, title=title,
                 )
             )  # fmt: skip
             continue
-        method, new_rating = methods.get(player_id, ("pool", None))
+        method = methods.get(player_id, "pool")
         played = opponents.get(player_id, [])
         lines.append(
             EventLine(
@@ -141,7 +163,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
                 # Presentation of stored games: Rp over the opponents' ratings the close used.
                 performance=performance_rating(played, record.score_x100).rating if played else None,
                 status=STATUS[method],
-                new_rating=new_rating if method == "initial" else None,
+                new_rating=published.get(player_id),
                 player_id=player_id, title=title,
             )
         )  # fmt: skip

@@ -9,11 +9,12 @@ import itertools
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any, Final
-
-from sqlalchemy import Engine
+from typing import TYPE_CHECKING, Any, Final
 
 from ratingdb.errors import ConfigError, RatingDbError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine  # only a type here: the CLI imports this module for its defaults
 
 
 class StatementRefused(RatingDbError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
@@ -61,24 +61,20 @@ def top_list(
     Age categories need a birth year: players without one are left out of them.
     """
     year = rating_list.list_date.year
-    query = (
-        select(
-            Player.fide_id,
-            Player.national_id,
-            Player.name,
-            Player.title,
-            Player.federation,
-            Player.sex,
-            Player.birth_year,
-            ListEntry.rating,
-            ListEntry.games,
-            ListEntry.k,
-            ListEntry.flag,
-        )
-        .join(Player, Player.id == ListEntry.player_id)
-        .where(ListEntry.list_id == rating_list.id, ListEntry.rating.is_not(None))
-        .order_by(ListEntry.rating.desc(), Player.name, Player.id)
-    )
+    query = select(
+        Player.fide_id,
+        Player.national_id,
+        Player.name,
+        Player.title,
+        Player.federation,
+        Player.sex,
+        Player.birth_year,
+        ListEntry.rating,
+        ListEntry.games,
+        ListEntry.k,
+        ListEntry.flag,
+    ).order_by(ListEntry.rating.desc(), Player.name, Player.id)
+    query = _rated_on(query, rating_list, federation=federation, active_only=active_only)
     if category in ("women", "girls"):
         query = query.where(Player.sex == "F")
     if category in ("juniors", "girls"):
@@ -87,13 +83,57 @@ def top_list(
         query = query.where(Player.birth_year <= year - SENIOR_50_MIN_AGE)
     if category == "seniors65":
         query = query.where(Player.birth_year <= year - SENIOR_65_MIN_AGE)
-    if federation is not None:
-        query = query.where(Player.federation == federation.strip().upper())
-    if active_only:
-        query = query.where((ListEntry.flag.is_(None)) | (ListEntry.flag.not_in(INACTIVE_FLAGS)))
     if limit is not None:
         if limit < 1:
             raise ConfigError(f"--limit must be at least 1, not {limit}")
         query = query.limit(limit)
     rows: list[tuple[Any, ...]] = [tuple(row) for row in session.execute(query)]
     return [TopLine(rank, *row) for rank, row in enumerate(rows, 1)]
+
+
+def _rated_on(query: Any, rating_list: RatingList, *, federation: str | None, active_only: bool) -> Any:
+    """`query` narrowed to the rated players of the list, of `federation`, active only if asked."""
+    query = query.join(Player, Player.id == ListEntry.player_id).where(
+        ListEntry.list_id == rating_list.id, ListEntry.rating.is_not(None)
+    )
+    if federation is not None:
+        query = query.where(Player.federation == federation.strip().upper())
+    if active_only:
+        query = query.where((ListEntry.flag.is_(None)) | (ListEntry.flag.not_in(INACTIVE_FLAGS)))
+    return query
+
+
+def why_empty(
+    session: Session,
+    rating_list: RatingList,
+    *,
+    category: Category,
+    federation: str | None = None,
+    active_only: bool = False,
+) -> str:
+    """Why `top_list` found nobody: no rated player at all, or none with the birth year or sex it needs."""
+    who = "rated players" + (f" of {federation.strip().upper()}" if federation else "")
+    who += " who are active" if active_only else ""
+    counts = select(
+        func.count(),
+        func.count(Player.birth_year),
+        func.sum(case((Player.sex.is_(None), 0), else_=1)),
+    ).select_from(ListEntry)
+    rated, with_birth_year, with_sex = session.execute(
+        _rated_on(counts, rating_list, federation=federation, active_only=active_only)
+    ).one()
+    if rated == 0:
+        return f"the list has no {who}"
+    year = rating_list.list_date.year
+    if category in ("juniors", "girls", "seniors50", "seniors65"):
+        if with_birth_year == 0:
+            return f"none of its {rated} {who} has a birth year, which the {category} category needs"
+        if with_birth_year < rated:
+            missing = rated - with_birth_year
+            return (
+                f"no player with a birth year fits it in {year}; {missing} of its {rated} {who} have no "
+                "birth year and cannot be placed"
+            )
+    if category in ("women", "girls") and (with_sex or 0) == 0:
+        return f"none of its {rated} {who} has the sex recorded, which the {category} category needs"
+    return f"none of its {rated} {who} is in the {category} category in {year}"

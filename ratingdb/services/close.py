@@ -528,7 +528,7 @@ def _summarise(
     dropped = [c for c in changes if c[1] is not None and c[2] is None]
     moved = [c for c in changes if c[1] is not None and c[2] is not None and c[3]]
     gains = [c for c in moved if c[2] > c[1]]  # type: ignore[operator]
-    losses = [c for c in moved if not c[2] > c[1]]  # type: ignore[operator]
+    losses = [c for c in moved if c[2] < c[1]]  # type: ignore[operator]  # no change is no loss
     # nlargest / nsmallest equal sorted(...)[:5], ties kept in player order.
     top = heapq.nlargest(5, gains, key=lambda c: c[2] - c[1])  # type: ignore[operator]
     bottom = heapq.nsmallest(5, losses, key=lambda c: c[2] - c[1])  # type: ignore[operator]

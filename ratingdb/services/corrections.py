@@ -15,13 +15,11 @@ from ratingdb.errors import ConfigError, DuplicateEvent, ImmutableList, MissingL
 from ratingdb.formats import TrfEvent
 from ratingdb.models import CalcPlayer, Event, RatingList
 from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
-from ratingdb.services.bulk import Driver
 from ratingdb.services.events import (
-    EVENT_PLAYER_COLUMNS,
-    GAME_COLUMNS,
     Content,
     _event,
     _store_content,
+    content_driver,
     file_content,
 )
 from ratingdb.services.events import stored_content as stored_event_content
@@ -201,9 +199,7 @@ def replace_event(
     session.add(new)
     session.flush()
     result.new_event_id = new.id
-    driver = Driver(session)
-    driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
-    driver.buffer("game", GAME_COLUMNS)
+    driver = content_driver(session)
     try:
         _store_content(session, driver, new.id, trf, result.new_players)
         driver.flush()

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import CalcEvent, Event, EventPlayer, Game, ListEntry, Player
+from ratingdb.models import CalcEvent, Event, EventPlayer, EventRecord, Game, ListEntry, Player
 from ratingdb.rating import (
     CLOSING_DAYS,
     RULE_SETS,
@@ -85,9 +85,7 @@ def import_events(
     """
     summary = EventImportSummary()
     seen_hashes: dict[str, str] = {}
-    driver = Driver(session)
-    driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
-    driver.buffer("game", GAME_COLUMNS)
+    driver = content_driver(session)
     try:
         for trf in parsed:
             if trf.sha256 in seen_hashes:
@@ -280,13 +278,30 @@ def _store_content(
     driver.add(
         "event_player",
         [
-            (event_id, p.rank, ids[p.rank], p.fide_rating, None if p.points is None else int(p.points * 10))
+            (
+                event_id, p.rank, ids[p.rank], p.fide_rating, _tenths(p.points), p.final_rank,
+                p.national_rating, p.national_federation,
+            )
             for p in trf.players
         ],
-    )
+    )  # fmt: skip
+    driver.add("event_record", [(event_id, seq, text) for seq, text in enumerate(trf.header_records, 1)])
     games = [_game_row(event_id, g, ids) for g in trf.games]
     driver.add("game", games)
     return len(games)
+
+
+def content_driver(session: Session) -> Driver:
+    """A bulk driver with the buffers `_store_content` fills (flush it, then restore it)."""
+    driver = Driver(session)
+    driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
+    driver.buffer("game", GAME_COLUMNS)
+    driver.buffer("event_record", EVENT_RECORD_COLUMNS)
+    return driver
+
+
+def _tenths(points: Decimal | None) -> int | None:
+    return None if points is None else int(points * 10)
 
 
 def _name_key(name: str) -> str:
@@ -389,7 +404,11 @@ def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event) -> Du
     )
 
 
-EVENT_PLAYER_COLUMNS = ("event_id", "start_rank", "player_id", "file_rating", "points_x10")
+EVENT_PLAYER_COLUMNS = (
+    "event_id", "start_rank", "player_id", "file_rating", "points_x10", "final_rank", "national_rating",
+    "national_federation",
+)  # fmt: skip
+EVENT_RECORD_COLUMNS = ("event_id", "seq", "text")
 GAME_COLUMNS = (
     "event_id", "round", "date", "white_id", "black_id", "white_result", "black_result", "rated",
     "colour_known",
@@ -481,9 +500,11 @@ def event_as_trf(session: Session, event_id: int) -> TrfEvent:
             federation=p.federation,
             fide_id=p.fide_id,
             national_id=p.national_id,
-            national_rating=None,
+            national_rating=ep.national_rating,
             birth_year=p.birth_year,
             points=None if ep.points_x10 is None else Decimal(ep.points_x10) / 10,
+            national_federation=ep.national_federation,
+            final_rank=ep.final_rank,
         )
         for ep, p in rows
     )
@@ -517,6 +538,11 @@ def event_as_trf(session: Session, event_id: int) -> TrfEvent:
         round_dates=tuple(dates.get(r) for r in range(1, event.rounds + 1)),
         players=players,
         games=games,
+        header_records=tuple(
+            session.scalars(
+                select(EventRecord.text).where(EventRecord.event_id == event_id).order_by(EventRecord.seq)
+            )
+        ),
     )
 
 
@@ -552,6 +578,7 @@ def delete_event(session: Session, event_id: int) -> str:
         withdraw(session, event, record_change(session, "delete-event", detail))
         return detail
     detail = f"deleted {what}"
+    session.execute(delete(EventRecord).where(EventRecord.event_id == event_id))
     session.execute(delete(Game).where(Game.event_id == event_id))
     session.execute(delete(EventPlayer).where(EventPlayer.event_id == event_id))
     session.execute(delete(Event).where(Event.id == event_id))
@@ -562,5 +589,5 @@ def delete_event(session: Session, event_id: int) -> str:
 def _event(session: Session, event_id: int) -> Event:
     event = session.get(Event, event_id)
     if event is None:
-        raise UnknownEvent(f'there is no event {event_id}: `ratingdb sql "SELECT * FROM v_event"` lists them')
+        raise UnknownEvent(f"there is no event {event_id}: `ratingdb events` lists them")
     return event

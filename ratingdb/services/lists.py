@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
@@ -97,9 +98,22 @@ def require_list(session: Session, rating_type: str, list_date: dt.date) -> Rati
         .where(RatingList.rating_type == rating_type, CURRENT)
         .order_by(RatingList.list_date)
     ).all()
-    known = ", ".join(d.isoformat() for d in dates[-6:]) if dates else "none"
-    raise MissingList(
-        f"there is no {rating_type} list dated {list_date.isoformat()} (lists in the database: {known})"
+    raise MissingList(f"there is no {rating_type} list dated {list_date.isoformat()} ({_known_lists(dates)})")
+
+
+SHOWN_LISTS = 6
+
+
+def _known_lists(dates: Sequence[dt.date]) -> str:
+    """The list dates for an error message: all of them, or the newest few and how many there are."""
+    if not dates:
+        return "lists in the database: none"
+    if len(dates) <= SHOWN_LISTS:
+        return "lists in the database: " + ", ".join(d.isoformat() for d in dates)
+    newest = ", ".join(d.isoformat() for d in dates[-SHOWN_LISTS:])
+    return (
+        f"{len(dates)} lists in the database, {dates[0].isoformat()} to {dates[-1].isoformat()}; "
+        f"the newest {SHOWN_LISTS}: {newest}"
     )
 
 

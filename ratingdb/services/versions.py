@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import getpass
 import os
-from contextvars import ContextVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ratingdb.command_line import current_command
 from ratingdb.models import AuditEntry, RatingList, Versioned
-
-# The command line being run, set by the CLI's entry point; library callers leave it unset.
-current_command: ContextVar[str | None] = ContextVar("ratingdb_current_command", default=None)
 
 
 def actor() -> str:

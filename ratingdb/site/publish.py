@@ -6,6 +6,7 @@ is a function of the database alone (no clock, no environment), so a second publ
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -24,20 +25,20 @@ from ratingdb.reports.chart import history_svg
 from ratingdb.reports.event import crosstable, event_ids, event_report
 from ratingdb.reports.lists import (
     Calculation,
+    EventRecord,
     ExportFormat,
     HistoryLine,
     ListLine,
-    Withdrawal,
+    ListVersionLine,
     all_histories,
     calculation_summary,
     event_summary,
     list_calculations,
     list_lines,
+    list_versions,
     players_of,
     points,
-    published_lists,
     signed_points,
-    withdrawals,
     write_list_file,
 )
 from ratingdb.reports.period import PeriodReport, period_report
@@ -46,7 +47,10 @@ from ratingdb.site.output import PublishResult, SiteFolder
 STATIC_FILES: Final = ("site.css", "site.js")
 CLOSE_HIGHLIGHTS: Final = 10  # gains and losses shown on a period page
 HOME_GAINS: Final = 5
-DOWNLOADS: Final[tuple[tuple[ExportFormat, str], ...]] = (("csv", "csv"), ("fide-txt", "txt"))
+DOWNLOADS: Final[tuple[tuple[ExportFormat, str], ...]] = (
+    ("csv", "csv"),
+    ("fide-txt", "txt"),
+)
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,10 @@ def publish_site(session: Session, folder: Path, options: SiteOptions) -> Publis
 # --- where things live -------------------------------------------------------------------------------
 
 
-def list_path(rating_list: RatingList, suffix: str = "html") -> str:
+def list_path(version: ListVersionLine, suffix: str = "html") -> str:
     # The current version keeps the plain address; a withdrawn version keeps its own, with its number.
-    withdrawn = "" if rating_list.is_current else f"-v{rating_list.version}"
-    return f"lists/{rating_list.rating_type}-{rating_list.list_date.isoformat()}{withdrawn}.{suffix}"
+    withdrawn = "" if version.state == "current" else f"-v{version.version}"
+    return f"lists/{version.rating_type}-{version.list_date.isoformat()}{withdrawn}.{suffix}"
 
 
 def period_path(rating_type: str, period: str | Period) -> str:
@@ -152,8 +156,7 @@ class Site:
 
     options: SiteOptions
     env: Environment
-    lists: list[RatingList]  # every version, withdrawn ones included
-    withdrawn: dict[int, Withdrawal]
+    lists: list[ListVersionLine]  # every version of every list, withdrawn ones included, oldest first
     players: dict[int, Player]
     by_fide: dict[int, str] = field(default_factory=dict)
     by_national: dict[str, str] = field(default_factory=dict)
@@ -164,14 +167,17 @@ class Site:
                 self.by_fide[p.fide_id] = player_path(p.id, p.fide_id)
             if p.national_id is not None:
                 self.by_national[p.national_id] = player_path(p.id, p.fide_id)
-        self.current = [lst for lst in self.lists if lst.is_current]
+        self.urls: dict[int, str] = {p.id: player_path(p.id, p.fide_id) for p in self.players.values()}
+        self.current = [lst for lst in self.lists if lst.state == "current"]
         newest = {lst.rating_type: lst for lst in self.current}  # by type and date: the last one wins
         self.newest = {t: newest[t] for t in RATING_TYPES if t in newest}
         self.list_by_date = {(lst.rating_type, lst.list_date): lst for lst in self.current}
+        self.list_urls: dict[tuple[str, dt.date], str] = {
+            key: list_path(lst) for key, lst in self.list_by_date.items()
+        }
 
     def player_url(self, player_id: int | None) -> str | None:
-        found = self.players.get(player_id) if player_id is not None else None
-        return None if found is None else player_path(found.id, found.fide_id)
+        return None if player_id is None else self.urls.get(player_id)
 
     def player_url_by_ids(self, fide_id: int | None, national_id: str | None) -> str | None:
         if fide_id is not None and fide_id in self.by_fide:
@@ -209,18 +215,21 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
     site = Site(
         options,
         environment(),
-        published_lists(session, options.rating_types),
-        withdrawals(session, options.rating_types),
+        sorted(
+            (v for v in list_versions(session) if v.rating_type in options.rating_types),
+            key=lambda v: (v.rating_type, v.list_date, v.version),
+        ),
         {p.id: p for p in players_of(session, options.rating_types)},
     )
     for name in STATIC_FILES:
-        yield f"static/{name}", resources.files("ratingdb.site").joinpath("static", name).read_bytes()
+        yield (
+            f"static/{name}",
+            resources.files("ratingdb.site").joinpath("static", name).read_bytes(),
+        )
 
-    sizes: dict[int, int] = {}
-    for lst in site.lists:
-        lines = list(list_lines(session, lst))
-        sizes[lst.id] = len(lines)
-        yield from list_files(site, lst, lines)
+    for version in site.lists:
+        lines = list(list_lines(session, session.get_one(RatingList, version.list_id)))
+        yield from list_files(site, version, lines)
 
     closes: dict[int, PeriodReport] = {}
     calculations: dict[int, list[Calculation]] = defaultdict(list)
@@ -228,9 +237,9 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
         if lst.origin != "computed" or lst.period is None:
             continue
         report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
-        closes[lst.id] = report
+        closes[lst.list_id] = report
         yield period_page(site, lst, report)
-        for player_id, calc in list_calculations(session, lst).items():
+        for player_id, calc in list_calculations(session, session.get_one(RatingList, lst.list_id)).items():
             calculations[player_id].append(calc)
 
     for event_id in event_ids(session, options.rating_types):
@@ -240,34 +249,49 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
     for player in site.players.values():
         yield player_page(site, player, histories.get(player.id, []), calculations.get(player.id, []))
 
-    yield home_page(site, sizes, closes)
+    yield home_page(site, closes)
 
 
-def list_files(site: Site, lst: RatingList, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:
+def list_files(site: Site, lst: ListVersionLine, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:
     """The list page and its downloads (the files `ratingdb list --format csv|fide-txt` writes)."""
     for fmt, suffix in DOWNLOADS:
         text = io.StringIO(newline="")
         write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
         yield list_path(lst, suffix), text.getvalue().encode("utf-8")
+    # One plain tuple per row, in the table's column order: a list page has every entry of the list.
     rank = 0
-    ranked: list[tuple[int | None, ListLine, str | None]] = []
+    table: list[tuple[object, ...]] = []
     for line in lines:
         if line.rating is not None:
             rank += 1
-        ranked.append((rank if line.rating is not None else None, line, site.player_url(line.player_id)))
+        table.append(
+            (
+                rank if line.rating is not None else "",
+                line.title or "",
+                line.name,
+                site.urls.get(line.player_id),
+                line.federation or "",
+                line.sex or "",
+                line.birth_year or "",
+                line.rating or "",
+                signed(line.change),
+                line.games,
+                line.k or "",
+                line.flag or "",
+            )
+        )
     yield site.render(
         "list.html",
         list_path(lst),
         f"{lst.rating_type.capitalize()} list {lst.list_date.isoformat()}",
         lst=lst,
-        rows=ranked,
+        rows=table,
         rated=rank,
         federations=sorted({line.federation for line in lines if line.federation}),
         csv=list_path(lst, "csv"),
         txt=list_path(lst, "txt"),
-        close=period_path(lst.rating_type, lst.period) if lst.is_current and lst.period else None,
-        withdrawal=site.withdrawn.get(lst.id),
-        current=None if lst.is_current else site.list_by_date.get((lst.rating_type, lst.list_date)),
+        close=period_path(lst.rating_type, lst.period) if lst.state == "current" and lst.period else None,
+        current=None if lst.state == "current" else site.list_by_date.get((lst.rating_type, lst.list_date)),
     )
 
 
@@ -289,7 +313,7 @@ def event_page(site: Site, session: Session, event_id: int) -> tuple[str, bytes]
     )
 
 
-def period_page(site: Site, lst: RatingList, report: PeriodReport) -> tuple[str, bytes]:
+def period_page(site: Site, lst: ListVersionLine, report: PeriodReport) -> tuple[str, bytes]:
     in_force = site.list_by_date.get((report.rating_type, report.in_force_date))
     return site.render(
         "period.html",
@@ -315,32 +339,60 @@ def player_page(
     ids = f" (FIDE {player.fide_id})" if player.fide_id else ""
     chart = None
     if any(h.rating is not None for h in history):
-        # The SVG is built as an element tree that escapes every text, so it is safe to embed as is.
+        # The chart's template escapes every text, so the SVG is safe to embed as it is.
         chart = Markup(history_svg(history, f"{player.name}{ids}: ratings by list"))
-    by_type: dict[str, list[HistoryLine]] = defaultdict(list)
-    for h in history:
-        by_type[h.rating_type].append(h)
+    by_type: dict[str, list[tuple[object, ...]]] = defaultdict(list)
+    for h in reversed(history):  # newest first
+        url = site.list_urls[(h.rating_type, h.list_date)]
+        row = (
+            url,
+            h.list_date.isoformat(),
+            h.rating or "unrated",
+            signed(h.change),
+            h.games,
+            h.k or "",
+            h.flag or "",
+        )
+        by_type[h.rating_type].append(row)
     shown = sorted(calcs, key=lambda c: (c.list_date, RATING_TYPES.index(c.rating_type)), reverse=True)
     return site.render(
         "player.html",
-        player_path(player.id, player.fide_id),
+        site.urls[player.id],
         player.name,
         player=player,
         history=[(t, by_type[t]) for t in RATING_TYPES if t in by_type],
         chart=chart,
         calculations=[
-            (c, calculation_summary(c), [(ev, event_summary(ev)) for ev in c.events]) for c in shown
+            (c, calculation_summary(c), [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events])
+            for c in shown
         ],
-        list_url=lambda rating_type, date: list_path(site.list_by_date[(rating_type, date)]),
     )
 
 
-def home_page(site: Site, sizes: dict[int, int], closes: dict[int, PeriodReport]) -> tuple[str, bytes]:
-    latest: list[tuple[RatingList, PeriodReport]] = []
+def game_rows(site: Site, event: EventRecord) -> list[tuple[object, ...]]:
+    """One event's games in a calculation, as the table shows them (the `calculation` command's columns)."""
+    return [
+        (
+            g.round,
+            g.opponent,
+            site.urls.get(g.opponent_id),
+            g.opponent_fide_id or "",
+            g.opponent_rating,
+            "" if g.d is None else g.d,
+            points(g.pd_x100),
+            points(g.score_x100),
+            signed_points(None if g.pd_x100 is None else g.score_x100 - g.pd_x100),
+        )
+        for g in event.games
+    ]
+
+
+def home_page(site: Site, closes: dict[int, PeriodReport]) -> tuple[str, bytes]:
+    latest: list[tuple[ListVersionLine, PeriodReport]] = []
     for rating_type in site.options.rating_types:
-        computed = [lst for lst in site.current if lst.rating_type == rating_type and lst.id in closes]
+        computed = [lst for lst in site.current if lst.rating_type == rating_type and lst.list_id in closes]
         if computed:
-            latest.append((computed[-1], closes[computed[-1].id]))
+            latest.append((computed[-1], closes[computed[-1].list_id]))
     return site.render(
         "home.html",
         "index.html",
@@ -348,7 +400,6 @@ def home_page(site: Site, sizes: dict[int, int], closes: dict[int, PeriodReport]
         newest=[site.newest[t] for t in site.options.rating_types if t in site.newest],
         latest=latest,
         by_type=[(t, [lst for lst in reversed(site.lists) if lst.rating_type == t]) for t in site.newest],
-        sizes=sizes,
         closes=closes,
         gains=HOME_GAINS,
     )

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
+import pytest
+from sqlalchemy import Engine, create_engine, text
 from typer.testing import CliRunner
 
+from ratingdb import db
 from ratingdb.cli import app
+from ratingdb.cli.close import print_summary
+from ratingdb.rating import Period
+from ratingdb.services.close import CloseSummary, PlayerChange
+from tests import builders as b
 from tests.cli.test_import_cli import FIXTURES, ROUND_ROBIN_LIST
 
 runner = CliRunner()
@@ -171,3 +178,56 @@ def test_a_malformed_adjustment_is_refused(db_url: str) -> None:
         1,
         "Error: '2000' is not an adjustment: write THRESHOLD:FACTOR[:ROUNDING], e.g. 2000:0.4\n",
     )
+
+
+def test_the_close_summary_counts_one_game_and_lists_no_zero_change_as_a_loss(
+    db_url: str, engine: Engine
+) -> None:
+    # Equal ratings, K 20: a draw is D 0 → PD .50, change 0; a win is +.50 × 20 = +10 and the loss −10.
+    with db.transaction(engine) as s:
+        p1, p2, p3, p4 = (b.player(s, f"P{i}, Test") for i in range(1, 5))
+        b.imported_list(
+            s,
+            "standard",
+            dt.date(2025, 10, 1),
+            {p1: (2000, 20), p2: (2000, 20), p3: (1900, 20), p4: (1900, 20)},
+        )
+        b.event(s, "Pairs", dt.date(2025, 10, 4), dt.date(2025, 10, 5), [(p1, p2, "="), (p3, p4, "1")])
+    result = run(db_url, "close-period", "2025-10")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[4:] == [
+        "    biggest gain: P3, Test 1900 → 1910 (+10, 1 game)",
+        "    biggest loss: P4, Test 1900 → 1890 (-10, 1 game)",
+    ]
+
+
+def test_the_close_summary_shows_ten_players_then_how_many_more_and_summarises_many_late_events(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    dropped = [PlayerChange(i, f"Floor, {i:02d}", 1405, None, 2) for i in range(1, 13)]
+    late = [f"Late {i} (ended 2025-09-2{i}, period 2025-09)" for i in range(1, 8)]
+    summary = CloseSummary(
+        Period(2025, 10), "rapid", dt.date(2025, 11, 1), rules="rapid-2025-10", floor=1400, events=9,
+        late_events=late, games_rated=40, players_on_list=100, players_rated=30, dropped_below_floor=dropped,
+    )  # fmt: skip
+    print_summary(summary)
+    assert capsys.readouterr().out.splitlines() == [
+        "Closed rapid period 2025-10: published the list dated 2025-11-01 (rules rapid-2025-10).",
+        "  events rated: 9 (7 late); games rated: 40",
+        "  players on the list: 100; players rated: 30",
+        "  newly rated: 0; dropped below 1400: 12",
+        *(f"    below the floor: Floor, {i:02d} 1405 → unrated" for i in range(1, 11)),
+        "    below the floor: … and 2 more (`ratingdb report period 2025-10 --type rapid` lists them all)",
+        "    7 late events: `ratingdb report period 2025-10 --type rapid` lists them",
+    ]
+
+
+def test_a_few_late_events_are_listed_one_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    summary = CloseSummary(
+        Period(2025, 10), "standard", dt.date(2025, 11, 1), rules="standard-2025-10", events=1,
+        late_events=["Late (ended 2025-09-20, period 2025-09)"],
+    )  # fmt: skip
+    print_summary(summary)
+    assert capsys.readouterr().out.splitlines()[4:] == [
+        "    late event: Late (ended 2025-09-20, period 2025-09)"
+    ]

@@ -35,6 +35,7 @@ ARGS: dict[str, list[str]] = {
     "db current": [],
     "delete-event": ["1", "--yes"],
     "demo": [],
+    "events": [],
     "export-trf": ["1"],
     "import-list": [str(LIST), "--date", "2025-10-01"],
     "import-trf": [str(FIXTURES / "round_robin.trf"), "--type", "standard"],
@@ -263,12 +264,13 @@ def test_a_statement_the_database_refuses_is_one_sentence() -> None:
 def test_a_driver_error_inside_a_command_is_one_line_but_a_bug_keeps_its_traceback(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ratingdb.cli.lists as lists_cli
+    # `list` imports its report functions when it runs (start-up time), so they are replaced where they live.
+    import ratingdb.reports.lists as lists_report
 
     def database_refuses(*_: object, **__: object) -> None:
         raise driver_error("disk I/O error", statement="SELECT 1")
 
-    monkeypatch.setattr(lists_cli, "find_list", database_refuses)
+    monkeypatch.setattr(lists_report, "find_list", database_refuses)
     result = runner.invoke(app, ["--db", db_url, "list"])
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
@@ -276,7 +278,7 @@ def test_a_driver_error_inside_a_command_is_one_line_but_a_bug_keeps_its_traceba
     def bug(*_: object, **__: object) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(lists_cli, "find_list", bug)
+    monkeypatch.setattr(lists_report, "find_list", bug)
     result = runner.invoke(app, ["--db", db_url, "list"])
     assert isinstance(result.exception, KeyError)
 

@@ -2,8 +2,10 @@
 
 On PostgreSQL the kill lands inside the transaction for certain: a test connection holds a lock on a
 table the command writes late in its transaction, the command blocks there (seen in pg_stat_activity),
-and is killed with SIGKILL. On SQLite, whose writer holds the whole database from BEGIN, the command is
-killed at several moments; each time the database is either untouched or the command finished.
+and is killed with SIGKILL. On MySQL the same with LOCK TABLES … READ (others read, writers wait),
+the wait seen in the server's process list. On SQLite, whose writer holds the whole database from
+BEGIN, the command is killed at several moments; each time the database is either untouched or the
+command finished.
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ def test_a_killed_correction_leaves_the_database_as_it_was(
     if make_url(db_url).get_backend_name() == "postgresql":
         _kill_while_blocked(db_url, command, locked)
         assert _state(db_url) == before
+    elif make_url(db_url).get_backend_name() == "mysql":
+        _kill_while_blocked_on_mysql(db_url, command, locked)
+        assert _state(db_url) == before
     else:
         after: dict[str, object] | None = None
         for delay in (0.2, 0.5, 0.8, 1.1, 1.5):
@@ -124,6 +129,42 @@ def _kill_while_blocked(db_url: str, command: tuple[str, ...], locked: str) -> N
         for _ in range(300):
             alive = watcher.execute(
                 text("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = :pid"), {"pid": waiting}
+            ).scalar_one()
+            watcher.rollback()
+            if not alive:
+                break
+            time.sleep(0.1)
+        assert not alive
+    admin.dispose()
+
+
+def _kill_while_blocked_on_mysql(db_url: str, command: tuple[str, ...], locked: str) -> None:
+    admin = create_engine(db_url)
+    database = make_url(db_url).database
+    waiting_sql = text(
+        "SELECT id FROM information_schema.processlist WHERE db = :db AND state LIKE 'Waiting for%lock%' "
+        "AND id <> CONNECTION_ID()"
+    )
+    with admin.connect() as holder, admin.connect() as watcher:
+        holder.execute(text(f"LOCK TABLES {locked} READ"))  # reads go on, writers wait
+        with subprocess.Popen(
+            _command(db_url, *command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        ) as process:
+            waiting = None
+            for _ in range(300):
+                waiting = watcher.execute(waiting_sql, {"db": database}).scalar()
+                watcher.rollback()
+                if waiting is not None or process.poll() is not None:
+                    break
+                time.sleep(0.1)
+            assert waiting is not None, "the command never blocked on the lock"
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        holder.execute(text("UNLOCK TABLES"))  # the orphaned server thread finds its client gone, rolls back
+        alive = 1
+        for _ in range(300):
+            alive = watcher.execute(
+                text("SELECT COUNT(*) FROM information_schema.processlist WHERE id = :id"), {"id": waiting}
             ).scalar_one()
             watcher.rollback()
             if not alive:

@@ -232,7 +232,7 @@ def test_export_trf_writes_the_event_back_with_the_same_games(db_url: str, tmp_p
 def test_export_of_an_unknown_event_is_refused(db_url: str) -> None:
     result = run(db_url, "export-trf", "99")
     assert result.exit_code == 1
-    assert result.stderr == 'Error: there is no event 99: `ratingdb sql "SELECT * FROM v_event"` lists them\n'
+    assert result.stderr == "Error: there is no event 99: `ratingdb events` lists them\n"
 
 
 def test_trf26_national_lines_give_national_ids_and_later_files_match_on_them(

@@ -6,6 +6,7 @@ Expected values are worked out by hand in tests/fixtures/reports/club.py.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,9 +15,11 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from ratingdb import db
 from ratingdb.cli import app
+from tests import builders as b
 from tests.conftest import ENGINES, new_database_url
-from tests.fixtures.reports.club import CLUB_AUTUMN, NEWCOMER_CUP, build_club
+from tests.fixtures.reports.club import CLUB_AUTUMN, LATE_OPEN, NEWCOMER_CUP, build_club
 
 runner = CliRunner()
 
@@ -95,10 +98,25 @@ def test_report_event_as_csv(club_url: str) -> None:
     # Rc, K × Σ and Rp as worked out in club.py and tests/integration/test_reports.py.
     assert ok_lines(club_url, "event", str(CLUB_AUTUMN), "-f", "csv") == [
         "start_rank,fide_id,national_id,name,ro,rc,games,score,k,k_sum_dr,performance,status,new_rating",
-        '1,300001,,"Ash, Adam",2200,1652.5,2,1.0,20,-15.4,1653,rated,',
-        '2,300002,,"Birch, Bea",2000,1652.5,2,1.5,40,-2.4,1846,rated,',
+        # new_rating: the list of 2025-11-01 the close published (club.py); Cedar fell below the floor.
+        '1,300001,,"Ash, Adam",2200,1652.5,2,1.0,20,-15.4,1653,rated,2185',
+        '2,300002,,"Birch, Bea",2000,1652.5,2,1.5,40,-2.4,1846,rated,1998',
         '3,300003,,"Cedar, Cal",1405,2100.0,2,0.0,40,-6.4,1300,rated,',
-        '4,300004,,"Dove, Dana",1900,2100.0,2,1.5,20,19.8,2293,rated,',
+        '4,300004,,"Dove, Dana",1900,2100.0,2,1.5,20,19.8,2293,rated,1920',
+    ]
+
+
+def test_report_event_of_an_open_period_says_not_rated_yet(db_url: str) -> None:
+    build_club(db_url, through="2025-10")  # the Late Open is rated in 2025-11, still open
+    assert ok_lines(db_url, "event", str(LATE_OPEN), "-f", "csv") == [
+        "start_rank,fide_id,national_id,name,ro,rc,games,score,k,k_sum_dr,performance,status,new_rating",
+        '1,300001,,"Ash, Adam",,,0,,,,,not rated yet,',
+        '2,300002,,"Birch, Bea",,,0,,,,,not rated yet,',
+    ]
+    assert ok_lines(db_url, "event", str(LATE_OPEN))[:2] == [
+        "Event 3 'Late Open' (2025-10-18 … 2025-10-20), standard, period 2025-11 "
+        "(late: its own period is 2025-10)",
+        "Not rated yet: period 2025-11 is not closed.",
     ]
 
 
@@ -133,7 +151,7 @@ def test_report_event_table_names_the_event_and_its_lists(club_url: str) -> None
 def test_report_event_refuses_an_unknown_event(club_url: str) -> None:
     result = report(club_url, "event", "42")
     assert result.exit_code == 1
-    assert result.stderr == 'Error: there is no event 42 (see `ratingdb sql "SELECT * FROM v_event"`)\n'
+    assert result.stderr == "Error: there is no event 42: `ratingdb events` lists them\n"
 
 
 def test_report_period_as_csv(club_url: str) -> None:
@@ -208,7 +226,7 @@ def test_report_diff_as_csv(club_url: str) -> None:
     assert ok_lines(club_url, "diff", "2025-10-01", "2025-11-01", "-f", "csv") == [
         "section,fide_id,national_id,name,before,after,change,count",
         'entered,300006,,"Fir, Fay",,1886,,',
-        'left,300003,,"Cedar, Cal",1405,,,',
+        'became unrated,300003,,"Cedar, Cal",1405,,,',
         'changed,300004,,"Dove, Dana",1900,1920,20,',
         'changed,300002,,"Birch, Bea",2000,1998,-2,',
         'changed,300001,,"Ash, Adam",2200,2185,-15,',
@@ -222,8 +240,44 @@ def test_report_diff_as_csv(club_url: str) -> None:
 
 def test_report_diff_as_json_counts(club_url: str) -> None:
     document = json.loads("\n".join(ok_lines(club_url, "diff", "2025-10-01", "2025-11-01", "-f", "json")))
-    assert document["counts"] == {"entered": 1, "left": 1, "changed": 3, "unchanged": 1}
+    assert document["counts"] == {"entered": 1, "left": 0, "became_unrated": 1, "changed": 3, "unchanged": 1}
+    assert [x["name"] for x in document["became_unrated"]] == ["Cedar, Cal"]
     assert document["histogram"][0] == {"low": -20, "high": -11, "count": 1}
+
+
+def test_report_diff_table_tells_left_from_unrated_and_heads_the_histogram(club_url: str) -> None:
+    lines = ok_lines(club_url, "diff", "2025-10-01", "2025-11-01")
+    assert lines[:2] == [
+        "standard list 2025-10-01 → 2025-11-01",
+        "entered: 1; left the list: 0; became unrated: 1; changed: 3; unchanged: 1",
+    ]
+    assert [cell.strip() for cell in lines[4].split("┃")[1:-1]] == ["change", "players", "# = 1 player"]
+    assert [cell.strip() for cell in lines[6].split("│")[1:-1]] == ["-20..-11", "1", "#"]
+
+
+def test_report_diff_names_a_player_who_left_the_list(db_url: str, tmp_path: Path) -> None:
+    # Two imported lists: Bo is rated on the first and absent from the second; Cy stays, unrated.
+    header = "fide_id,name,federation,sex,birth_year,rating,k,flag,games_total,reached_2400,reached_2300\n"
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text(
+        header + '1,"Al, Al",IRL,M,1980,2000,20,,100,false,false\n'
+        '2,"Bo, Bo",IRL,M,1980,1900,20,,100,false,false\n'
+        '3,"Cy, Cy",IRL,M,1980,1500,20,,100,false,false\n'
+    )
+    second.write_text(
+        header
+        + '1,"Al, Al",IRL,M,1980,2010,20,,100,false,false\n3,"Cy, Cy",IRL,M,1980,,20,,100,false,false\n'
+    )
+    # The second is a new full list that leaves a player out: --replace-list says so on purpose.
+    for path, date, *extra in ((first, "2025-10-01"), (second, "2025-11-01", "--replace-list")):
+        result = runner.invoke(app, ["--db", db_url, "import-list", str(path), "--date", date, *extra])
+        assert result.exit_code == 0, result.output
+    assert ok_lines(db_url, "diff", "2025-10-01", "2025-11-01", "-f", "csv")[:4] == [
+        "section,fide_id,national_id,name,before,after,change,count",
+        'left,2,,"Bo, Bo",1900,,,',
+        'became unrated,3,,"Cy, Cy",1500,,,',
+        'changed,1,,"Al, Al",2000,2010,10,',
+    ]
 
 
 def test_report_diff_refuses_a_missing_list(club_url: str) -> None:
@@ -270,3 +324,44 @@ def test_a_report_refuses_an_unknown_format(club_url: str) -> None:
     result = report(club_url, "diff", "2025-10-01", "2025-11-01", "-f", "xml")
     assert result.exit_code == 1
     assert result.stderr == "Error: 'xml' is not an output format: use table, csv or json\n"
+
+
+def test_a_missing_list_error_says_when_it_shows_only_the_newest_lists(db_url: str) -> None:
+    engine = db.make_engine(db_url)
+    with db.transaction(engine) as s:
+        p = b.player(s, "Ash, Adam")
+        for month in range(1, 9):  # eight lists, 2025-01-01 … 2025-08-01
+            b.imported_list(s, "standard", dt.date(2025, month, 1), {p: 2000})
+    engine.dispose()
+    result = report(db_url, "diff", "2024-12-01", "2025-08-01")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: there is no standard list dated 2024-12-01 (8 lists in the database, 2025-01-01 to "
+        "2025-08-01; the newest 6: 2025-03-01, 2025-04-01, 2025-05-01, 2025-06-01, 2025-07-01, 2025-08-01)\n",
+    )
+
+
+def test_report_top_says_why_a_category_is_empty(db_url: str) -> None:
+    engine = db.make_engine(db_url)
+    with db.transaction(engine) as s:
+        ash, birch = b.player(s, "Ash, Adam", birth_year=None), b.player(s, "Birch, Bea", birth_year=None)
+        b.imported_list(s, "standard", dt.date(2025, 10, 1), {ash: 2200, birch: 2000})
+        elm = b.player(s, "Elm, Eli", birth_year=1955)
+        b.imported_list(s, "standard", dt.date(2025, 11, 1), {ash: 2200, birch: 2000, elm: 2100})
+    engine.dispose()
+    assert ok_lines(db_url, "top", "--category", "juniors", "--date", "2025-10-01") == [
+        "No players in category juniors on the standard list dated 2025-10-01: none of its 2 rated players "
+        "has a birth year, which the juniors category needs."
+    ]
+    # Elm (born 1955) is 70 in 2025: not a junior; the other two cannot be placed.
+    assert ok_lines(db_url, "top", "--category", "juniors") == [
+        "No players in category juniors on the standard list dated 2025-11-01: no player with a birth year "
+        "fits it in 2025; 2 of its 3 rated players have no birth year and cannot be placed."
+    ]
+    result = report(db_url, "top", "--category", "juniors", "--federation", "eng", "-f", "csv")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "rank,fide_id,national_id,name,title,federation,sex,birth_year,rating,games,k,flag\n",
+        "No players in category juniors on the standard list dated 2025-11-01: the list has no rated players "
+        "of ENG.\n",
+    )

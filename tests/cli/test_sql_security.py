@@ -64,11 +64,13 @@ def login_role(pg_url: str) -> Iterator[tuple[str, str]]:
     """A new LOGIN role of this test (name, URL connecting as it); dropped afterwards."""
     name = f"ratingdb_t_{uuid.uuid4().hex[:10]}"
     scalar(pg_url, f'CREATE ROLE "{name}" LOGIN')
-    # Every command first checks the schema's migration: any role that uses ratingdb reads alembic_version.
-    scalar(pg_url, f'GRANT SELECT ON alembic_version TO "{name}"')
-    yield name, make_url(pg_url).set(username=name).render_as_string(hide_password=False)
-    scalar(pg_url, f'DROP OWNED BY "{name}"')
-    scalar(pg_url, f'DROP ROLE "{name}"')
+    try:
+        # Every command first checks the schema's migration: a role that uses ratingdb reads alembic_version.
+        scalar(pg_url, f'GRANT SELECT ON alembic_version TO "{name}"')
+        yield name, make_url(pg_url).set(username=name).render_as_string(hide_password=False)
+    finally:  # roles belong to the whole server: never leave one behind
+        scalar(pg_url, f'DROP OWNED BY "{name}"')
+        scalar(pg_url, f'DROP ROLE "{name}"')
 
 
 # --- 1. PostgreSQL: the reader's rights only ----------------------------------------------------------

@@ -176,9 +176,9 @@ def test_an_event_of_an_open_period_has_no_calculation_yet(db_url: str, engine: 
     with db.transaction(engine) as s:
         report = event_report(s, LATE_OPEN)
     assert report.list_date is None
-    assert [(x.name, x.status) for x in report.lines] == [
-        ("Ash, Adam", "not rated"),
-        ("Birch, Bea", "not rated"),
+    assert [(x.name, x.status, x.new_rating) for x in report.lines] == [
+        ("Ash, Adam", "not rated yet", None),
+        ("Birch, Bea", "not rated yet", None),
     ]
 
 
@@ -281,7 +281,9 @@ def test_the_diff_of_two_lists_counts_entries_exits_and_changes(session: Session
         session, require_list(session, "standard", OCT_1), require_list(session, "standard", NOV_1)
     )
     assert [(x.name, x.before, x.after) for x in diff.entered] == [("Fir, Fay", None, 1886)]
-    assert [(x.name, x.before, x.after) for x in diff.left] == [("Cedar, Cal", 1405, None)]
+    # Cedar is still on the November list, below the floor: unrated, not gone.
+    assert [(x.name, x.before, x.after) for x in diff.became_unrated] == [("Cedar, Cal", 1405, None)]
+    assert diff.left == []
     assert [(x.name, x.change) for x in diff.changed] == [
         ("Dove, Dana", 20),
         ("Birch, Bea", -2),

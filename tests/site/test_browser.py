@@ -156,10 +156,15 @@ def test_filter_sort_and_open_a_player_in_chromium(site_url: str, browser: WebDr
     assert len(points) == len(rated_lists) > 0
 
 
-def test_the_player_page_of_the_700_rule_case_for_the_readme(site_url: str, browser: WebDriver) -> None:
-    browser.get(site_url + "players/25900011.html")
-    assert browser.find_element(By.TAG_NAME, "h1").text == "Doyle, Patrick"
+def test_the_chart_marks_the_k_change_of_the_readme_player(site_url: str, browser: WebDriver) -> None:
+    # The README's history-chart player: standard 2085 → 1988 in November, where K goes from 40 to 20.
+    browser.get(site_url + "players/25900230.html")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Mac Aodha, Kevin"
     chart = browser.find_element(By.CSS_SELECTOR, "svg.history-chart")
     assert chart.is_displayed()
-    assert "K 20 → 17 by the 700 rule" in browser.find_element(By.CSS_SELECTOR, "section.calculation").text
+    assert [g.get_attribute("class") for g in chart.find_elements(By.CSS_SELECTOR, "g.series")] == [
+        "series standard",
+        "series rapid",
+    ]
+    assert chart.find_element(By.CSS_SELECTOR, "g.k-changes text").text == "K 40→20"
     screenshot(browser, "publish-player.png")

@@ -1,0 +1,92 @@
+"""`events`: the imported events with their IDs, periods, sizes and whether a close has rated them.
+
+Read-only queries over event, event_player, game and rating_list. Takes a Session; no CLI imports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import Session
+
+from ratingdb.models import Event, EventPlayer, Game, RatingList
+from ratingdb.rating import Period
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    """One imported event as `ratingdb events` lists it."""
+
+    id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    rating_type: str
+    period: str  # the period that rates it
+    late: bool  # rated in a later period than its own (§9.1)
+    players: int
+    games: int  # games played over the board (forfeits and byes are not counted)
+    rated: bool  # the close of its period has published a list
+    source_name: str  # the file it was imported from
+
+
+def find_events(
+    session: Session,
+    *,
+    period: Period | None = None,
+    rating_type: str | None = None,
+    name: str | None = None,
+) -> list[EventSummary]:
+    """Events by start date, narrowed to a period, a rating type and names containing `name`."""
+    players = (
+        select(func.count())
+        .select_from(EventPlayer)
+        .where(EventPlayer.event_id == Event.id)
+        .scalar_subquery()
+    )
+    games = (
+        select(func.count()).select_from(Game).where(Game.event_id == Event.id, Game.rated).scalar_subquery()
+    )
+    rated = exists().where(
+        RatingList.is_current.is_(True),  # a withdrawn list (its period reopened) does not count
+        RatingList.origin == "computed",
+        RatingList.rating_type == Event.rating_type,
+        RatingList.period == Event.period,
+    )
+    query = select(
+        Event.id,
+        Event.name,
+        Event.start_date,
+        Event.end_date,
+        Event.rating_type,
+        Event.period,
+        Event.natural_period,
+        players,
+        games,
+        rated,
+        Event.source_name,
+    ).order_by(Event.start_date, Event.id)
+    if period is not None:
+        query = query.where(Event.period == str(period))
+    if rating_type is not None:
+        query = query.where(Event.rating_type == rating_type)
+    if name:
+        query = query.where(func.lower(Event.name).contains(name.lower(), autoescape=True))
+    return [
+        EventSummary(
+            id=row[0],
+            name=row[1],
+            start_date=row[2],
+            end_date=row[3],
+            rating_type=row[4],
+            period=row[5],
+            late=row[5] > row[6],
+            players=row[7],
+            games=row[8],
+            rated=bool(row[9]),
+            source_name=row[10],
+        )
+        for row in session.execute(query)
+    ]
