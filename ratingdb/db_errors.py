@@ -37,11 +37,16 @@ def explained(url: str) -> Iterator[None]:
     except DBAPIError as exc:
         raise explain(exc, url) from None
     except OverflowError as exc:
-        # sqlite3 refuses to bind an int beyond 64 bits before SQLAlchemy sees a driver error; such a
-        # number can only have come from the user (an ID on the command line).
-        if "SQLite INTEGER" not in str(exc):
+        refused = explain_overflow(exc)
+        if refused is None:
             raise
-        raise DatabaseRefused(TOO_LARGE) from None
+        raise refused from None
+
+
+def explain_overflow(exc: OverflowError) -> RatingDbError | None:
+    """sqlite3 refuses to bind an int beyond 64 bits before SQLAlchemy sees a driver error; such a number
+    can only have come from the user (an ID on the command line). Any other OverflowError is a bug."""
+    return DatabaseRefused(TOO_LARGE) if "SQLite INTEGER" in str(exc) else None
 
 
 def explain(exc: DBAPIError, url: str) -> RatingDbError:
