@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from ratingdb import db
 from ratingdb.cli.app import SETUP, Options, app
 from ratingdb.cli.common import engine, user_errors
 
@@ -24,6 +23,7 @@ def backup_command(
     pg_dump's custom format (restore with pg_restore), or the pg_dump command to run where it is
     installed. Example: `ratingdb backup ratingdb-2025-11-01.sqlite`.
     """
+    from ratingdb import db
     from ratingdb.backup import backup, sqlite_path
 
     if sqlite_path(Options.url) is None:
