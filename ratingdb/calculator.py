@@ -23,6 +23,7 @@ from ratingdb.rating import (
     DRAW,
     EXPECTED_SCORE_MAX_DIFFERENCE,
     EXPECTED_SCORE_TABLE,
+    FIDE_2024_INITIAL,
     FIDE_K_RULES,
     HYPOTHETICAL_GAMES,
     HYPOTHETICAL_OPPONENT,
@@ -30,6 +31,7 @@ from ratingdb.rating import (
     LOSS,
     MAX_K_TIMES_GAMES,
     WIN,
+    InitialMethod,
     InitialRating,
     Performance,
     Period,
@@ -685,8 +687,12 @@ class InitialCalc:
     games: tuple[Game, ...]
     result: InitialRating
     performance: PerformancePair | None
+    method: InitialMethod = FIDE_2024_INITIAL
+    floor: int = 1400
 
     def lines(self) -> list[str]:
+        if self.method.name != "fide-2024":
+            return self._other_method_lines()
         r = self.result
         text = [
             "Unrated player: initial rating from the games against rated opponents (§8.2)",
@@ -729,6 +735,36 @@ class InitialCalc:
                 text.append(f"Initial rating: {r.rating}")
             else:
                 text.append("Below 1400: no rating is published; the results stay in the pool (§7.2.1)")
+        if self.performance is not None:
+            text += self.performance.lines()
+        return text
+
+    def _other_method_lines(self) -> list[str]:
+        """The 2022 method (spec §12) or a fixed start rating, step by step with the numbers."""
+        r, method = self.result, self.method
+        text = ["Unrated player: initial rating from the games against rated opponents (rule set)"]
+        text += [f"{i:>4}  {g.opponent:>8}  {_score(g.score):>3}" for i, g in enumerate(self.games, start=1)]
+        if r.status == "too_few_games":
+            text.append(f"Not yet rated: {r.n} of the {method.min_games} games needed")
+        elif method.name == "fixed":
+            text.append(f"{r.n} games: the rule set's start rating {method.start_rating}")
+        else:
+            ra = _fraction2(r.ra_rounded.numerator * 100 // r.ra_rounded.denominator)
+            wins = _total_score(r.wins_x100)
+            text.append(f"Ra = Σ opponents / n = {r.opponent_sum} / {r.n} = {ra}")
+            if 2 * r.wins_x100 >= 100 * r.n:
+                text.append(
+                    f"Score {wins} / {r.n}: 20 per half point above 50 % → {_signed_int(r.dp)} (2022 rules)"
+                )
+            else:
+                text.append(f"p = {wins} / {r.n} → {_expected(r.p)}; dp = {_signed_int(r.dp)} (table 8.1.1)")
+            assert r.unrounded is not None
+            whole = round_half_away_from_zero(r.unrounded.numerator, r.unrounded.denominator)
+            text.append(f"Ru = Ra + dp = {whole} (half away from zero)")
+        if r.status == "rated":
+            text.append(f"Initial rating: {r.rating}")
+        elif r.status == "below_floor":
+            text.append(f"Below {self.floor}: no rating is published; the results stay in the pool")
         if self.performance is not None:
             text += self.performance.lines()
         return text
@@ -1060,7 +1096,7 @@ def _calculate(request: CalcRequest) -> Calculation:
         result = initial_rating(
             pool, pool_period, first_event_rule=False, method=rules.initial, floor=rules.floor
         )
-        initial = InitialCalc(tuple(games), result, _performance(games))
+        initial = InitialCalc(tuple(games), result, _performance(games), rules.initial, rules.floor)
 
     if request.target is not None and request.result is not None and rating is not None:
         assert k is not None

@@ -85,16 +85,17 @@ def calc(conn: Connection, fide_id: int, period: str) -> dict[str, Any]:
 
 def check_rule_cases(conn: Connection) -> None:
     """Every rule case the seeds exercise, against hand-worked numbers."""
-    # The federation: 300 players (299 on the starting list, one registered from a TRF), 16 events, and
-    # for each type the imported list of 2025-09-01 plus the three computed lists.
+    # The federation: 300 players (299 on the starting list, one registered from a TRF), 16 events (the
+    # 14 standard ones imported a second time for the national list), and for each type the imported
+    # list of 2025-09-01 plus the three computed lists.
     assert one(conn, "SELECT COUNT(*) FROM player") == (300,)
-    assert one(conn, "SELECT COUNT(*) FROM event") == (16,)
+    assert one(conn, "SELECT COUNT(DISTINCT source_hash), COUNT(*) FROM event") == (16, 30)
     lists = conn.execute(
         text("SELECT rating_type, CAST(list_date AS VARCHAR(10)), origin FROM rating_list ORDER BY 1, 2")
     ).all()
     assert [tuple(r) for r in lists] == [
         (t, d, "imported" if d == "2025-09-01" else "computed")
-        for t in ("rapid", "standard")
+        for t in ("national", "rapid", "standard")
         for d in ("2025-09-01", "2025-10-01", "2025-11-01", "2025-12-01")
     ]
 
@@ -109,6 +110,9 @@ def check_rule_cases(conn: Connection) -> None:
     assert list_entry(conn, BYRNE, "2025-09-01") == (1412, 20, 0)
     assert list_entry(conn, BYRNE, "2025-10-01") == (None, None, 3)
     assert list_entry(conn, BYRNE, "2025-12-01")[0] is None
+    # The national list (seeds/national-2025.toml, floor 1000) rates the same games the same way, and
+    # keeps him: 1390 on its 2025-10-01 list.
+    assert list_entry(conn, BYRNE, "2025-10-01", "national") == (1390, 20, 3)
 
     # First ratings from pooled results (§8.2). Both newcomers meet r1–r4 in September (1580, 1540,
     # 1620, 1500: 4 games, too few) and r5–r8 in October (1610, 1560, 1650, 1530: none of them played in
@@ -165,13 +169,13 @@ def check_rule_cases(conn: Connection) -> None:
     assert one(
         conn,
         "SELECT period, natural_period, late, CAST(start_date AS VARCHAR(10)), CAST(end_date AS VARCHAR(10)) "
-        "FROM v_event WHERE name = 'Halloween Open'",
+        "FROM v_event WHERE name = 'Halloween Open' AND rating_type = 'standard'",
     ) == ("2025-11", "2025-11", 0, "2025-10-31", "2025-11-02")
     assert list_entry(conn, LYONS, "2025-11-01")[0] == 1663
     assert one(
         conn,
         "SELECT ro, CAST(ratings_from_list AS VARCHAR(10)) FROM v_calc_event "
-        "WHERE fide_id = :f AND event_name = 'Halloween Open'",
+        "WHERE fide_id = :f AND event_name = 'Halloween Open' AND rating_type = 'standard'",
         f=LYONS,
     ) == (1650, "2025-10-01")
     nov = calc(conn, LYONS, "2025-11")
@@ -183,7 +187,8 @@ def check_rule_cases(conn: Connection) -> None:
         "SELECT COUNT(*) FROM calc_game c JOIN event ev ON ev.id = c.event_id "
         "JOIN v_list_entry own ON own.player_id = c.player_id "
         "JOIN v_list_entry opp ON opp.player_id = c.opponent_id "
-        "WHERE ev.name = 'Halloween Open' AND own.rating_type = 'standard' AND opp.rating_type = 'standard' "
+        "WHERE ev.name = 'Halloween Open' AND ev.rating_type = 'standard' "
+        "AND own.rating_type = 'standard' AND opp.rating_type = 'standard' "
         "AND CAST(own.list_date AS VARCHAR(10)) = '2025-10-01' "
         "AND CAST(opp.list_date AS VARCHAR(10)) = '2025-10-01' "
         "AND (own.rating <> c.own_rating OR opp.rating <> c.opponent_rating)",
@@ -240,6 +245,6 @@ def test_the_quick_start_demo_builds_a_database_showing_every_rule_case(tmp_path
     engine = db.make_engine(f"sqlite:///{tmp_path / 'demo.sqlite'}")
     try:
         with engine.connect() as conn:
-            assert one(conn, "SELECT COUNT(*) FROM event") == (16,)
+            assert one(conn, "SELECT COUNT(DISTINCT source_hash) FROM event") == (16,)
     finally:
         engine.dispose()

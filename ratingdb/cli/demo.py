@@ -14,6 +14,7 @@ from ratingdb.cli.app import TOOLS, Options, app
 from ratingdb.cli.close import close_period_command
 from ratingdb.cli.common import transaction, user_errors
 from ratingdb.cli.imports import import_list_command, import_trf_command
+from ratingdb.cli.rules import add as rules_add_command
 from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -48,8 +49,10 @@ def demo_command(
 
     300 players of a fictional federation, standard and rapid lists dated 2025-09-01, and 16 events of
     September–November 2025 are imported with the real `import-list` and `import-trf`, then every
-    period is closed in order with the real `close-period`, each step its own transaction. The tour
-    ends with the top of the newest list and commands to look at the rules the seeds exercise.
+    period is closed in order with the real `close-period`, each step its own transaction. A third,
+    national list follows the federation's own rule set (seeds/national-2025.toml, floor 1000), fed by
+    the same standard tournaments. The tour ends with the top of the newest list and commands to look
+    at the rules the seeds exercise.
     """
     from ratingdb import db
     from ratingdb.db_errors import explained
@@ -64,7 +67,7 @@ def demo_command(
     shown = db.display_url(url)
     typer.echo(
         f"ratingdb demo: a fictional federation, {len(plan.lists)} starting lists and "
-        f"{sum(len(s.events) for s in plan.steps)} events (September–November 2025), in {shown}."
+        f"{plan.event_files} events (September–November 2025), in {shown}."
     )
     if replaced:
         typer.echo(f"Replaced the previous {replaced} (--force).")
@@ -125,6 +128,9 @@ def _demo_url(ctx: typer.Context, db_url: str | None) -> str:
 
 def _run(plan: DemoPlan) -> None:
     """The demo proper: each call is the real command with its own transaction and output."""
+    for rule_file in plan.rule_files:
+        _step(f"ratingdb rules add {rule_file.name}")
+        rules_add_command(file=rule_file, reason=None)
     for lst in plan.lists:
         date = lst.list_date.isoformat()
         _step(f"ratingdb import-list {lst.path.name} --date {date} --type {lst.rating_type}")
@@ -158,6 +164,8 @@ def _explore(shown: str, found: list[Highlight]) -> None:
     commands = [
         (f"{prefix} list --limit 20", "the newest standard list"),
         (f"{prefix} list --type rapid --limit 10", "the newest rapid list"),
+        (f"{prefix} list --type national --limit 10", "the national list (the federation's own rules)"),
+        (f"{prefix} rules show national-2025", "the national rule set as stored"),
     ]
     for h in found:
         kind = "" if h.rating_type == "standard" else f" --type {h.rating_type}"

@@ -20,7 +20,8 @@ from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError
 from ratingdb.formats import read_trf
 from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, Player, RatingList
-from ratingdb.rating import FLOOR, RATING_TYPES, Period, period_for_event
+from ratingdb.rating import FLOOR, RATING_TYPES, Period, parse_rule_set, period_for_event
+from ratingdb.services.rules import rule_set_in_force
 
 DEFAULT_DEMO_URL = "sqlite:///demo.sqlite"
 LIST_FILE = re.compile(r"^(standard|rapid|blitz)-(\d{4}-\d{2}-01)\.csv$")
@@ -55,8 +56,14 @@ class PeriodStep:
 
 @dataclass
 class DemoPlan:
+    rule_files: list[Path] = field(default_factory=list)  # a federation's own rule sets, added first
     lists: list[SeedList] = field(default_factory=list)
     steps: list[PeriodStep] = field(default_factory=list)
+
+    @property
+    def event_files(self) -> int:
+        """Tournament files, each counted once even when it feeds two lists."""
+        return len({event.path for step in self.steps for event in step.events})
 
 
 def seeds_path() -> Path:
@@ -73,14 +80,26 @@ def plan_demo(seeds: Path | None = None) -> DemoPlan:
     Lists are `<type>-<YYYY-MM-01>.csv`, events `trf/<type>-<slug>.trf`; an event's period comes from its
     end date as an import would assign it. Every period from the first list to the last event is
     closed, for every type that has a list (a period without events still publishes a list).
+    A rule file `*.toml` defines a federation's own rating type (the sample `national-2025.toml`): its
+    list starts from the standard starting list and is fed by the standard tournament files, as a
+    federation keeps its national list beside the FIDE list.
     """
     folder = seeds or seeds_path()
-    plan = DemoPlan()
+    plan = DemoPlan(rule_files=sorted(folder.glob("*.toml")))
+    own_types = [parse_rule_set(path.read_text(encoding="utf-8"), source=path.name).rating_type
+                 for path in plan.rule_files]  # fmt: skip
     for path in sorted(folder.glob("*.csv")):
         match = LIST_FILE.match(path.name)
         if match:
             plan.lists.append(SeedList(path, match[1], dt.date.fromisoformat(match[2])))
-    plan.lists.sort(key=lambda lst: (lst.list_date, RATING_TYPES.index(lst.rating_type)))
+    plan.lists += [
+        SeedList(lst.path, own, lst.list_date)
+        for own in own_types
+        for lst in plan.lists
+        if lst.rating_type == "standard"
+    ]
+    order = [*RATING_TYPES, *own_types]
+    plan.lists.sort(key=lambda lst: (lst.list_date, order.index(lst.rating_type)))
     events: list[SeedEvent] = []
     for path in sorted((folder / "trf").glob("*.trf")):
         match = TRF_FILE.match(path.name)
@@ -94,16 +113,21 @@ def plan_demo(seeds: Path | None = None) -> DemoPlan:
         raise ConfigError(f"no seed lists (<type>-<YYYY-MM-01>.csv) in {folder}")
     first = min(Period.of(lst.list_date) for lst in plan.lists)
     last = max([e.period for e in events], default=first)
-    types = [t for t in RATING_TYPES if any(lst.rating_type == t for lst in plan.lists)]
-    period = first
-    while period <= last:
-        for rating_type in types:
-            chosen = sorted(
-                (e for e in events if e.period == period and e.rating_type == rating_type),
-                key=lambda e: (e.start_date, e.end_date, e.name),
-            )
-            plan.steps.append(PeriodStep(period, rating_type, tuple(chosen)))
-        period = period.shift(1)
+    fide_types: list[str] = [t for t in RATING_TYPES if any(lst.rating_type == t for lst in plan.lists)]
+    # FIDE's lists period by period; then each own list, period by period, from the standard files
+    # (so the FIDE events keep the ids the README's examples use).
+    groups: list[list[str]] = [fide_types, *([own] for own in own_types)]
+    for group in groups:
+        period = first
+        while period <= last:
+            for rating_type in group:
+                fed_by = rating_type if rating_type in RATING_TYPES else "standard"
+                chosen = sorted(
+                    (e for e in events if e.period == period and e.rating_type == fed_by),
+                    key=lambda e: (e.start_date, e.end_date, e.name),
+                )
+                plan.steps.append(PeriodStep(period, rating_type, tuple(chosen)))
+            period = period.shift(1)
     return plan
 
 
@@ -214,9 +238,18 @@ def highlights(session: Session) -> list[Highlight]:
     if first := record(CalcPlayer.method == "initial"):
         player, lst, c = first
         add("first rating", player, lst, f"{c.n} pooled games → {c.new_rating}")
-    if floor := record(CalcPlayer.method == "change", CalcPlayer.new_rating < FLOOR):
+    fide = RatingList.rating_type.in_(RATING_TYPES)
+    if floor := record(CalcPlayer.method == "change", CalcPlayer.new_rating < FLOOR, fide):
         player, lst, c = floor
         add("floor", player, lst, f"{c.ro} → {c.new_rating}: unrated")
+    # A federation's own list with a lower floor keeps players FIDE's floor drops.
+    if kept := record(CalcPlayer.method == "change", CalcPlayer.new_rating < FLOOR, ~fide):
+        player, lst, c = kept
+        own_floor = rule_set_in_force(session, lst.rating_type, Period.parse(lst.period or "")).rules.floor
+        if c.new_rating is not None and c.new_rating >= own_floor:
+            add(
+                f"{lst.rating_type} floor", player, lst, f"{c.ro} → {c.new_rating}: rated (floor {own_floor})"
+            )
 
     # An event rated in a later period than it started in uses the ratings of the list at its start (§3):
     # show a player whose rating changed in between.

@@ -24,7 +24,7 @@ from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import Event, ListEntry, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
-from ratingdb.services.lists import CURRENT, latest_list, list_on, new_list, require_list
+from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods, new_list, require_list
 from ratingdb.services.versions import next_list_version, record_change, seal, withdraw
 
 BATCH = 20_000
@@ -82,6 +82,9 @@ def import_list(
     summary = ListImportSummary(list_date=list_date)
     lists: dict[str, RatingList] = {}
     follows: dict[str, RatingList] = {}
+    for rating_type in sorted(rating_types):
+        # The close's lock: no event slips into a period this list closes while the checks below run.
+        lock_periods(session, rating_type)
     for rating_type in rating_types:
         existing = list_on(session, rating_type, list_date)
         if existing is not None:
@@ -129,6 +132,8 @@ def update_list(
     `list_date`, when given, must name the list in force. Refused for a list something was computed from.
     """
     targets: dict[str, RatingList] = {}
+    for rating_type in sorted(rating_types):
+        lock_periods(session, rating_type)  # a close cannot start from the list while it is replaced
     for rating_type in rating_types:
         in_force = latest_list(session, rating_type)
         if in_force is None:
@@ -172,6 +177,7 @@ def update_list(
 
 def withdraw_list(session: Session, rating_type: str, list_date: dt.date, *, reason: str) -> WithdrawnList:
     """Withdraw the imported list of (type, date), audited with `reason`; refused if anything used it."""
+    lock_periods(session, rating_type)  # a close cannot start from the list while it is withdrawn
     target = require_list(session, rating_type, list_date)
     _refuse_if_used(session, target, "withdraw")
     entries = _size(session, target.id)

@@ -82,9 +82,11 @@ def test_every_seed_tournament_is_accepted_by_the_strict_reader_with_its_round_d
 
 def test_the_plan_imports_the_standard_list_first_and_closes_every_period_in_date_order() -> None:
     plan = plan_demo()
-    assert [(lst.rating_type, lst.list_date) for lst in plan.lists] == [
-        ("standard", dt.date(2025, 9, 1)),
-        ("rapid", dt.date(2025, 9, 1)),
+    assert plan.rule_files == [SEEDS / "national-2025.toml"]
+    assert [(lst.rating_type, lst.path.name, lst.list_date) for lst in plan.lists] == [
+        ("standard", "standard-2025-09-01.csv", dt.date(2025, 9, 1)),
+        ("rapid", "rapid-2025-09-01.csv", dt.date(2025, 9, 1)),
+        ("national", "standard-2025-09-01.csv", dt.date(2025, 9, 1)),  # the national list starts from it
     ]
     steps = [(str(s.period), s.rating_type, len(s.events)) for s in plan.steps]
     assert steps == [
@@ -94,7 +96,12 @@ def test_the_plan_imports_the_standard_list_first_and_closes_every_period_in_dat
         ("2025-10", "rapid", 0),  # no rapid event in October: the close still publishes the list
         ("2025-11", "standard", 3),
         ("2025-11", "rapid", 1),
+        # Then the national list, fed by the standard tournaments.
+        ("2025-09", "national", 4),
+        ("2025-10", "national", 7),
+        ("2025-11", "national", 3),
     ]
+    assert plan.event_files == 16
     # 2025-10-31 … 2025-11-02 ends after the 2025-11-01 list's closing date (2025-10-29): period 2025-11.
     november = plan.steps[4]
     assert november.events[0].name == "Halloween Open" and november.period == Period(2025, 11)
@@ -110,11 +117,13 @@ def test_the_demo_builds_demo_sqlite_in_the_current_folder_and_prints_the_tour(
     assert (tmp_path / "demo.sqlite").is_file()
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "ratingdb demo: a fictional federation, 2 starting lists and 16 events (September–November 2025), "
+        "ratingdb demo: a fictional federation, 3 starting lists and 16 events (September–November 2025), "
         "in sqlite:///demo.sqlite."
     )
     assert "$ ratingdb import-list standard-2025-09-01.csv --date 2025-09-01 --type standard" in lines
     assert "$ ratingdb close-period 2025-10 --type rapid" in lines
+    assert "$ ratingdb rules add national-2025.toml" in lines
+    assert "$ ratingdb import-list standard-2025-09-01.csv --date 2025-09-01 --type national" in lines
     assert "  floor: Byrne, Noel (25900012), standard period 2025-09: 1412 → 1390: unrated" in lines
     assert (
         "  first rating: Ní Mhurchú, Saoirse (25900016), standard period 2025-10: 8 pooled games → 1691"
@@ -124,13 +133,17 @@ def test_the_demo_builds_demo_sqlite_in_the_current_folder_and_prints_the_tour(
         "  event across two periods: Lyons, Conor (25900024), standard period 2025-11: Halloween Open "
         "(2025-10-31 … 2025-11-02) rated with 1650, the rating at its start, not 1663"
     ) in lines
-    # The closes appear in date order, standard before rapid.
+    # The national list keeps a player FIDE's floor drops: 1412 → 1390 is rated under its floor of 1000.
+    assert (
+        "  national floor: Byrne, Noel (25900012), national period 2025-09: 1412 → 1390: rated (floor 1000)"
+        in lines
+    )
+    # The closes appear in date order, standard before rapid; then the national list's.
     closes = [line for line in lines if line.startswith("$ ratingdb close-period")]
+    periods = ("2025-09", "2025-10", "2025-11")
     assert closes == [
-        f"$ ratingdb close-period {p} --type {t}"
-        for p in ("2025-09", "2025-10", "2025-11")
-        for t in ("standard", "rapid")
-    ]
+        f"$ ratingdb close-period {p} --type {t}" for p in periods for t in ("standard", "rapid")
+    ] + [f"$ ratingdb close-period {p} --type national" for p in periods]
 
 
 def test_the_demo_refuses_an_existing_file_without_force_and_leaves_it_alone(
@@ -221,7 +234,7 @@ def test_the_demo_on_a_server_shows_the_same_rule_cases_and_lists_as_on_sqlite(
             engine.dispose()
         # Every published list exports byte for byte as on SQLite (same order, numbers, names).
         server, sqlite = list_csvs(url), list_csvs(sqlite_demo)
-        assert len(sqlite) == 8 and server.keys() == sqlite.keys()
+        assert len(sqlite) == 12 and server.keys() == sqlite.keys()  # standard, rapid, national × 4
         for key, export in sqlite.items():
             assert server[key] == export, key
         again = runner.invoke(app, ["demo", "--db", url, "--force"])

@@ -120,3 +120,18 @@ def test_calc_rules_accepts_a_rule_set_name(db_url: str) -> None:
     run(db_url, "rules", "add", SAMPLE)
     national = run(db_url, "calc", "1500", "--opponent", "1500", "--k", "20", "--rules", "national-2025")
     assert national.stdout.splitlines()[0].startswith("Rules: national-2025 (from --rules)")
+
+
+def test_calc_writes_out_the_2022_initial_rating_under_the_2022_rules() -> None:
+    # Spec §12 (verified against FIDE's calculator): 3/5 against 2000s → Ra 2000 + 20 = 2020.
+    games = [f"-g{g}" for g in ("2000:1", "2000:1", "2000:1", "2000:0", "2000:0")]
+    result = runner.invoke(app, ["calc", "unrated", *games, "--rules", "standard-2022-01"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    start = lines.index("Ra = Σ opponents / n = 10000 / 5 = 2000.00")
+    assert lines[start : start + 4] == [
+        "Ra = Σ opponents / n = 10000 / 5 = 2000.00",
+        "Score 3 / 5: 20 per half point above 50 % → +20 (2022 rules)",
+        "Ru = Ra + dp = 2020 (half away from zero)",
+        "Initial rating: 2020",
+    ]

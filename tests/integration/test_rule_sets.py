@@ -10,7 +10,7 @@ from sqlalchemy import Engine, func, select
 
 from ratingdb import db
 from ratingdb.errors import InvalidRuleFile, RuleSetConflict
-from ratingdb.models import AuditEntry, ListEntry, ListRuleSet, RatingList, StoredRuleSet
+from ratingdb.models import AuditEntry, CalcPlayer, ListEntry, ListRuleSet, RatingList, StoredRuleSet
 from ratingdb.rating import Period
 from ratingdb.services.rules import add_rule_set, list_rule_set, rating_types
 from tests import builders as b
@@ -178,3 +178,24 @@ def test_a_stored_rule_set_can_rate_history_fide_does_not_cover(engine: Engine) 
     summary = close(engine, Period(2021, 6))
     assert summary.rules == "standard-2021"
     assert entry(engine, a_id, dt.date(2021, 7, 1)).rating == 1510
+
+
+def test_a_rule_set_may_keep_a_player_at_its_floor_instead_of_unrating_them(engine: Engine) -> None:
+    # The same close as above under below = "floor": Low's 980 is published as 1000, not unrated.
+    kept = NATIONAL.replace('below = "unrated"', 'below = "floor"  ')
+    assert kept != NATIONAL
+    add(engine, kept)
+    with db.transaction(engine) as s:
+        low, top = b.player(s, "Low, L"), b.player(s, "Top, T")
+        equals = [b.player(s, f"Equal, {i}") for i in range(3)]
+        listed = {low: (1050, 40), top: (1240, 40)} | {p: (1050, 40) for p in equals}
+        b.imported_list(s, "national", SEP.first_day, listed, games_total=10)
+        games = [(low, p, "0") for p in equals] + [(low, top, "0")]
+        b.event(s, "Weekender", dt.date(2025, 9, 6), dt.date(2025, 9, 7), games, rating_type="national")
+        low_id = low.id
+    close(engine, SEP, "national")
+    low_entry = entry(engine, low_id, OCT.first_day, "national")
+    assert (low_entry.rating, low_entry.change, low_entry.pool_from) == (1000, -50, None)
+    with db.transaction(engine) as s:
+        note = s.scalar(select(CalcPlayer.note).where(CalcPlayer.player_id == low_id))
+    assert note == "new rating 980 is below the floor of 1000: kept at it"
