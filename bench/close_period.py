@@ -180,7 +180,7 @@ def io_floor(engine: Any, rows: dict[str, int]) -> float:
             "AND g.black_id IS NOT NULL"
         )
         games = cur.fetchall()
-        cur.execute("SELECT id, birth_year, sex, name FROM player")
+        cur.execute("SELECT id, birth_year, sex, name, current_version_id FROM player")
         players = cur.fetchall()
         assert previous and events
         # A list of its own (blitz, 2999) so the rows do not collide with the close's.
@@ -198,7 +198,7 @@ def io_floor(engine: Any, rows: dict[str, int]) -> float:
             "list_entry",
             synthetic.ENTRY_COLUMNS,
             (
-                (list_id, p[0], e[1], 0, e[2], e[8], None, e[3], e[4], e[5], e[6], e[7])
+                (list_id, p[0], e[1], 0, e[2], e[8], None, e[3], e[4], e[5], e[6], e[7], p[4])
                 for p, e in zip(players[: rows["list_entry"]], _cycle(entries), strict=False)
             ),
         )

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import Engine, text
 
+from ratingdb.names import name_key, tokens
 from ratingdb.rating import activity_flag
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, MYSQL_STATEMENT_BYTES
 
@@ -88,7 +89,14 @@ def write_rows(
     return count
 
 
-PLAYER_COLUMNS = ("id", "fide_id", "name", "federation", "sex", "title", "birth_year")
+PLAYER_COLUMNS = (
+    "id", "fide_id", "name", "federation", "sex", "title", "birth_year", "name_key", "current_version_id"
+)  # fmt: skip
+# Version 1 of each player's details has the player's id (as the migration's backfill does).
+VERSION_COLUMNS = (
+    "id", "player_id", "version", "fide_id", "name", "federation", "sex", "title", "birth_year", "deceased",
+    "created_by", "is_current",
+)  # fmt: skip
 ENTRY_COLUMNS = LIST_ENTRY_COLUMNS
 EVENT_COLUMNS = (
     "id",
@@ -148,24 +156,37 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
         raw = conn.connection.driver_connection
         if dialect == "sqlite":
             raw.execute("PRAGMA cache_size = -1048576")  # 1 GiB: index pages of a million-row list
-        fed.players = write_rows(
+        players = [
+            (
+                pid,
+                100_000_000 + pid,
+                f"Player, {pid:07d}",
+                FEDERATIONS[pid % len(FEDERATIONS)],
+                "F" if pid in female else "M",
+                ("GM" if rating.get(pid, 0) >= 2500 else "IM" if rating.get(pid, 0) >= 2400 else None),
+                birth_year[pid],
+                name_key(f"Player, {pid:07d}"),
+                pid,
+            )
+            for pid in range(1, n_players + 1)
+        ]
+        fed.players = write_rows(raw, dialect, "player", PLAYER_COLUMNS, players)
+        write_rows(raw, dialect, "audit_log", ("id", "action", "detail"), [(1, "bench", "synthetic players")])
+        write_rows(
             raw,
             dialect,
-            "player",
-            PLAYER_COLUMNS,
-            (
-                (
-                    pid,
-                    100_000_000 + pid,
-                    f"Player, {pid:07d}",
-                    FEDERATIONS[pid % len(FEDERATIONS)],
-                    "F" if pid in female else "M",
-                    ("GM" if rating.get(pid, 0) >= 2500 else "IM" if rating.get(pid, 0) >= 2400 else None),
-                    birth_year[pid],
-                )
-                for pid in range(1, n_players + 1)
-            ),
+            "player_version",
+            VERSION_COLUMNS,
+            ((p[0], p[0], 1, *p[1:7], False, 1, True) for p in players),
         )
+        write_rows(
+            raw,
+            dialect,
+            "player_name_token",
+            ("token", "player_id"),
+            ((token, p[0]) for p in players for token in sorted(set(tokens(p[2])))),
+        )
+        del players
         write_rows(
             raw,
             dialect,
@@ -196,7 +217,7 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
         fed.played_games = sum(1 for g in games if g[8])
         if dialect == "postgresql":
             # Explicit ids do not move the sequences; the close inserts its list through one.
-            for table in ("player", "rating_list", "event", "game"):
+            for table in ("player", "player_version", "audit_log", "rating_list", "event", "game"):
                 conn.execute(
                     text(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -252,9 +273,10 @@ def _entries(
             reached_2300,
             last_active,
             "2024-01",
+            pid,
         )
     for pid in sorted(unrated):
-        yield (list_id, pid, None, 0, None, None, None, rng.randint(0, 4), False, False, None, "2025-03")
+        yield (list_id, pid, None, 0, None, None, None, rng.randint(0, 4), False, False, None, "2025-03", pid)
 
 
 def _result(rng: random.Random, white: int | None, black: int | None) -> tuple[str, str]:

@@ -27,6 +27,14 @@ class UnknownPlayer(RatingDbError):
     """A player ID that the database does not know."""
 
 
+class DuplicatePlayer(RatingDbError):
+    """One person would be registered twice, or two registered players claim the same ID."""
+
+
+class AmbiguousPlayer(RatingDbError):
+    """A player line without an ID matches several registered players; --match settles it."""
+
+
 class UnknownEvent(RatingDbError):
     """An event ID that the database does not know."""
 

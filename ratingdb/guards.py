@@ -180,6 +180,50 @@ def refuse_truncate_function(dialect: str) -> list[str]:
     ]
 
 
+def owned_versioned_table_guard(
+    dialect: str, table: str, columns: Sequence[str], owner: str, key: str
+) -> list[str]:
+    """Triggers: like `versioned_table_guard`, except that the rows go when their owner row goes.
+
+    Versions of a player's details are removed only by the cascade of removing the player itself (an
+    unreferenced player registered by a deleted event): a DELETE is refused while the `owner` row that
+    `key` points at still exists. (On MariaDB a cascade fires no triggers, so no DELETE trigger is needed
+    for it; a direct DELETE is refused by the same condition.)
+    """
+    update_msg = f"{table} rows are never changed, only withdrawn (docs/versioning.md)"
+    delete_msg = f"{table} rows are never deleted, only withdrawn (docs/versioning.md)"
+    allowed = allowed_versioned_update(dialect, columns)
+    owned = f"EXISTS (SELECT 1 FROM {owner} WHERE id = OLD.{key})"
+    if dialect == "postgresql":
+        return [
+            f"""CREATE FUNCTION ratingdb_guard_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    IF {owned} THEN {_raise(dialect, delete_msg)} END IF;
+                    RETURN OLD;
+                END IF;
+                IF NOT {allowed} THEN {_raise(dialect, update_msg)} END IF;
+                RETURN NEW;
+            END $$""",
+            f"CREATE TRIGGER trg_{table}_versioned BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION ratingdb_guard_{table}()",
+            *no_truncate(dialect, table),
+        ]
+    if dialect == "mysql":
+        return [
+            f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"BEGIN IF NOT {allowed} THEN {_raise(dialect, update_msg)} END IF; END",
+            f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            f"BEGIN IF {owned} THEN {_raise(dialect, delete_msg)} END IF; END",
+        ]
+    return [
+        f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} WHEN NOT {allowed} "
+        f"BEGIN {_raise(dialect, update_msg)} END",
+        f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} WHEN {owned} "
+        f"BEGIN {_raise(dialect, delete_msg)} END",
+    ]
+
+
 # --- MySQL/MariaDB ------------------------------------------------------------------------------------
 # What differs there, and how the migrations handle it:
 # - A trigger fires for one action (INSERT, UPDATE or DELETE): a guard is one trigger per action.

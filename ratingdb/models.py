@@ -67,7 +67,13 @@ class Versioned:
 
 
 class Player(Base):
-    """A registered player; IDs are unique when present."""
+    """A registered player: identity and the current details (a copy of the current version's).
+
+    Lookups by ID and the close read this one row; what a published list showed is read through
+    `ListEntry.player_version_id`. `current_version_id` and `merged_into` have no foreign keys: a player
+    and its versions refer to each other and are written together by ratingdb.services.players, and
+    SQLite cannot add or drop such columns on a table every other table refers to without a rebuild.
+    """
 
     __tablename__ = "player"
 
@@ -80,8 +86,50 @@ class Player(Base):
     title: Mapped[str | None] = mapped_column(String(4))
     birth_year: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+    deceased: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    name_key: Mapped[str] = mapped_column(String(120), index=True)  # ratingdb.names.name_key(name)
+    current_version_id: Mapped[int] = mapped_column(Integer)
+    merged_into: Mapped[int | None] = mapped_column(Integer)  # a duplicate's master record (player id)
 
     __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"), {"sqlite_autoincrement": True})
+
+
+class PlayerVersion(Versioned, Base):
+    """One version of a player's details (docs/versioning.md): an edit withdraws it and adds the next."""
+
+    __tablename__ = "player_version"
+
+    id: Mapped[intpk]
+    # The versions go with their player when an unreferenced player is removed (delete-event).
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(120))
+    federation: Mapped[str | None] = mapped_column(String(3))
+    sex: Mapped[str | None] = mapped_column(String(1))
+    title: Mapped[str | None] = mapped_column(String(4))
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    fide_id: Mapped[int | None] = mapped_column(BigInteger)
+    national_id: Mapped[str | None] = mapped_column(String(20))
+    deceased: Mapped[bool] = mapped_column(Boolean)
+
+    __table_args__ = (
+        UniqueConstraint("player_id", "version", name="uq_player_version_player_version"),
+        UniqueConstraint("player_id", "is_current", name="uq_player_version_player_current"),
+        CheckConstraint("sex IN ('M', 'F')", name="sex"),
+        CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
+        CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        {"sqlite_autoincrement": True},
+    )
+
+
+class PlayerNameToken(Base):
+    """Search index of player names: one row per word of the current name (ratingdb.names.tokens)."""
+
+    __tablename__ = "player_name_token"
+
+    token: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
 
 
 class RatingList(Versioned, Base):
@@ -120,6 +168,8 @@ class ListEntry(Base):
 
     list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    # The player's details as published on this list (names and IDs are printed from this version).
+    player_version_id: Mapped[int] = mapped_column(ForeignKey("player_version.id"))
     rating: Mapped[int | None] = mapped_column(Integer)  # NULL = unrated
     games: Mapped[int] = mapped_column(Integer, default=0)  # rated games in the period that made the list
     k: Mapped[int | None] = mapped_column(Integer)  # K for the next period (published base K)

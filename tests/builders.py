@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import Event, EventPlayer, Game, ListEntry, Player, RatingList
 from ratingdb.rating import period_for_event
+from ratingdb.services.players import Details, register_player
+from ratingdb.services.versions import record_change
 
 _ids = itertools.count(1)
 
@@ -21,15 +23,13 @@ _ids = itertools.count(1)
 def player(
     session: Session, name: str, *, birth_year: int | None = 1990, sex: str = "M", fide_id: int | None = None
 ) -> Player:
-    p = Player(
+    details = Details(
         name=name,
         birth_year=birth_year,
         sex=sex,
         fide_id=fide_id if fide_id is not None else next(_ids) + 900000,
     )
-    session.add(p)
-    session.flush()
-    return p
+    return register_player(session, details, record_change(session, "test", f"registered {name}").id)
 
 
 def imported_list(
@@ -70,6 +70,7 @@ def imported_list(
                 reached_2300=(rating or 0) >= 2300,
                 last_active=None,
                 pool_from=None,
+                player_version_id=p.current_version_id,
             )
         )
     session.flush()

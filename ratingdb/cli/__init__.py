@@ -16,6 +16,7 @@ for _module in (
     "corrections",
     "close",
     "lists",
+    "players",
     "events",
     "reports",
     "publish",

@@ -273,3 +273,19 @@ def _write(text: str, output: Path | None, force: bool) -> None:
     else:
         with output_file(output, force=force) as fh:
             fh.write(text)
+
+
+def player_heading(player: Any) -> str:
+    """One line naming a registered player: title, name, IDs, birth year, federation (and if deceased)."""
+    ids = ", ".join(
+        x
+        for x in (
+            f"FIDE {player.fide_id}" if player.fide_id else "",
+            f"national {player.national_id}" if player.national_id else "",
+        )
+        if x
+    )
+    born = f", born {player.birth_year}" if player.birth_year else ""
+    title = f"{player.title} " if player.title else ""
+    deceased = ", deceased" if getattr(player, "deceased", False) else ""
+    return f"{title}{player.name} ({ids or 'no ID'}){born}, {player.federation or '—'}{deceased}"

@@ -79,6 +79,33 @@ def import_trf_command(
             help="Accept --type even where the file's time control (record 222 or 092) says another type.",
         ),
     ] = False,
+    id_field: Annotated[
+        str,
+        typer.Option(
+            "--id-field",
+            metavar="fide|national",
+            help="What the ID column of the player lines (cols 58–68) holds: FIDE IDs or national IDs.",
+        ),
+    ] = "fide",
+    match: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--match",
+            metavar="RANK=ID",
+            help="Settle an ambiguous player line: starting RANK is the player with FIDE or national ID "
+            "ID (or RANK=new: a new player). With several files: FILE:RANK=ID.",
+        ),
+    ] = None,
+    start: Annotated[
+        int,
+        typer.Option(
+            "--national-id-start",
+            envvar="RATINGDB_NATIONAL_ID_START",
+            min=1,
+            metavar="N",
+            help="First national ID given to a player registered without any ID (a federation setting).",
+        ),
+    ] = 1,
     distinct_event: Annotated[
         bool,
         typer.Option(
@@ -90,9 +117,10 @@ def import_trf_command(
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
-    Players are matched by FIDE ID, then national ID; unknown players are registered. The event goes
-    to the period of its end date unless --period names a later one. All files are one transaction: a
-    refused file (its line, column and reason are printed) writes nothing at all.
+    Players are matched by FIDE ID, then national ID, then (lines without an ID) by name, birth year
+    and federation; unknown players are registered, those without an ID with the next free national
+    ID. The event goes to the period of its end date unless --period names a later one. All files are
+    one transaction: a refused file (its line, column and reason are printed) writes nothing at all.
 
     Examples:
       ratingdb import-trf club-championship.trf
@@ -101,6 +129,11 @@ def import_trf_command(
     """
     if rating_type is not None:
         check_type(rating_type)
+    if id_field not in ("fide", "national"):
+        raise ConfigError(f"--id-field '{id_field}' is not fide or national")
+    from ratingdb.services.events import Matching
+
+    matching = Matching(id_field=id_field, matches=_parse_matches(match or [], files), start=start)
     chosen = parse_period(period) if period else None
     for f in files:
         if not f.is_file():
@@ -117,6 +150,7 @@ def import_trf_command(
             closing_days=closing_days,
             period=chosen,
             type_override=type_override,
+            matching=matching,
             distinct=distinct_event,
         )
     for ev in summary.events:
@@ -164,6 +198,23 @@ def print_rating_notes(ev: ImportedEvent) -> None:
 
 def _players(n: int) -> str:
     return f"{n} player{'s' if n != 1 else ''}"
+
+
+def _parse_matches(values: list[str], files: list[Path]) -> dict[tuple[str | None, int], str]:
+    """`--match RANK=ID` (one file) or `FILE:RANK=ID` → {(file name or None, rank): ID or "new"}."""
+    names = {f.name for f in files}
+    chosen: dict[tuple[str | None, int], str] = {}
+    for value in values:
+        target, sep, ident = value.partition("=")
+        file, colon, rank_text = target.rpartition(":")
+        if not sep or not ident.strip() or not rank_text.strip().isdigit():
+            raise ConfigError(f"--match '{value}' is not RANK=ID (e.g. --match 7=12345 or --match 7=new)")
+        if colon and Path(file).name not in names:
+            raise ConfigError(f"--match '{value}': {file} is not one of the files imported")
+        if not colon and len(files) > 1:
+            raise ConfigError(f"--match '{value}': several files are imported, so write FILE:RANK=ID")
+        chosen[(Path(file).name if colon else None, int(rank_text))] = ident.strip()
+    return chosen
 
 
 @app.command("import-list", rich_help_panel=MONTHLY)

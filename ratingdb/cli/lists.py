@@ -1,4 +1,4 @@
-"""CLI: `list`, `player` and `calculation` — published lists, a player's history, a stored calculation."""
+"""CLI: `list` and `calculation` — published lists and a stored calculation (`player` is in players.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from ratingdb.cli.common import (
     check_type,
     parse_date,
     parse_period,
+    player_heading,
     render_rows,
     transaction,
     user_errors,
@@ -26,7 +27,6 @@ from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, o
 from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
-    from ratingdb.models import Player
     from ratingdb.reports.lists import ExportFormat
 LIST_COLUMNS = [
     "rank",
@@ -139,42 +139,6 @@ def lists_command(
     render_rows(columns, rows, fmt, title="Published lists and their versions")
 
 
-@app.command("player", rich_help_panel=LOOKUP)
-@user_errors
-def player_command(
-    ident: PlayerArgument,
-    rating_type: OnlyTypeOption = None,
-    fmt: FormatOption = "table",
-) -> None:
-    """A player's ratings, changes, K and flags on every list."""
-    if rating_type is not None:
-        check_type(rating_type)
-    from ratingdb.reports.lists import find_player, player_history
-
-    with transaction() as session:
-        player = find_player(session, ident)
-        history = player_history(session, player, rating_type)
-        heading = _player_heading(player)
-    rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
-    if fmt == "table":
-        echo(heading)
-    render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
-
-
-def _player_heading(player: Player) -> str:
-    ids = ", ".join(
-        x
-        for x in (
-            f"FIDE {player.fide_id}" if player.fide_id else "",
-            f"national {player.national_id}" if player.national_id else "",
-        )
-        if x
-    )
-    born = f", born {player.birth_year}" if player.birth_year else ""
-    title = f"{player.title} " if player.title else ""
-    return f"{title}{player.name} ({ids or 'no ID'}){born}, {player.federation or '—'}"
-
-
 @app.command("calculation", rich_help_panel=LOOKUP)
 @user_errors
 def calculation_command(
@@ -196,7 +160,7 @@ def calculation_command(
 
     with transaction() as session:
         calc = calculation(session, find_player(session, ident), p, rating_type)
-        heading = _player_heading(calc.player)
+        heading = player_heading(calc.player)
     echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
     for line in calculation_summary(calc):
         echo(line)

@@ -13,7 +13,7 @@ from sqlalchemy import and_, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import ListEntry, Player, RatingList
+from ratingdb.models import ListEntry, Player, PlayerVersion, RatingList
 
 
 @dataclass(frozen=True)
@@ -63,16 +63,17 @@ def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_w
         raise ConfigError(f"the histogram's bin width must be at least 1, not {bin_width}")
     diff = ListDiff(list_a.rating_type, list_a.list_date, list_b.list_date)
     a, b = aliased(ListEntry), aliased(ListEntry)
-    # Players on either list: those on B (with A's entry if any), then those only on A.
+    # Players on either list: those on B (with A's entry if any), then those only on A; each named as
+    # the list that has them published them.
     on_b = (
-        select(Player.fide_id, Player.national_id, Player.name, a.rating, b.rating)
-        .join(Player, Player.id == b.player_id)
+        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating, b.rating)
+        .join(PlayerVersion, PlayerVersion.id == b.player_version_id)
         .outerjoin(a, and_(a.player_id == b.player_id, a.list_id == list_a.id))
         .where(b.list_id == list_b.id)
     )
     only_a = (
-        select(Player.fide_id, Player.national_id, Player.name, a.rating)
-        .join(Player, Player.id == a.player_id)
+        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating)
+        .join(PlayerVersion, PlayerVersion.id == a.player_version_id)
         .outerjoin(b, and_(b.player_id == a.player_id, b.list_id == list_b.id))
         .where(a.list_id == list_a.id, b.player_id.is_(None))
     )

@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple, TextIO
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import ConfigError, MissingList, UnknownPlayer
+from ratingdb.errors import ConfigError, MissingList
 from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import (
     AuditEntry,
@@ -27,10 +27,12 @@ from ratingdb.models import (
     Game,
     ListEntry,
     Player,
+    PlayerVersion,
     RatingList,
 )
 from ratingdb.rating import Period
 from ratingdb.services.lists import latest_list, list_version, require_list
+from ratingdb.services.players import find_by_id
 
 ExportFormat = Literal["csv", "fide-txt"]
 AnySelect = Select[*tuple[Any, ...]]
@@ -105,15 +107,16 @@ def list_lines(
     session: Session, rating_list: RatingList, *, rated_only: bool = False
 ) -> Generator[ListLine, None, None]:
     """The entries of a list, best rating first, unrated last (streamed)."""
+    # Names and IDs as the list published them: a later edit of the player never changes this.
     query = (
         select(
-            Player.fide_id,
-            Player.national_id,
-            Player.name,
-            Player.federation,
-            Player.sex,
-            Player.title,
-            Player.birth_year,
+            PlayerVersion.fide_id,
+            PlayerVersion.national_id,
+            PlayerVersion.name,
+            PlayerVersion.federation,
+            PlayerVersion.sex,
+            PlayerVersion.title,
+            PlayerVersion.birth_year,
             ListEntry.rating,
             ListEntry.games,
             ListEntry.k,
@@ -122,11 +125,13 @@ def list_lines(
             ListEntry.games_total,
             ListEntry.reached_2400,
             ListEntry.reached_2300,
-            Player.id.label("player_id"),
+            ListEntry.player_id,
         )
-        .join(Player, Player.id == ListEntry.player_id)
+        .join(PlayerVersion, PlayerVersion.id == ListEntry.player_version_id)
         .where(ListEntry.list_id == rating_list.id)
-        .order_by(ListEntry.rating.is_(None), ListEntry.rating.desc(), Player.name, Player.id)
+        .order_by(
+            ListEntry.rating.is_(None), ListEntry.rating.desc(), PlayerVersion.name, ListEntry.player_id
+        )
     )
     if rated_only:
         query = query.where(ListEntry.rating.is_not(None))
@@ -139,16 +144,8 @@ def list_lines(
 
 
 def find_player(session: Session, ident: str) -> Player:
-    """A player by FIDE ID, else by national ID."""
-    text = ident.strip()
-    found = None
-    if text.isdigit():
-        found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
-    if found is None:
-        found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()
-    if found is None:
-        raise UnknownPlayer(f"no player has FIDE ID or national ID '{ident}'")
-    return found
+    """A player by FIDE ID, else by national ID (a merged duplicate's IDs give the player kept)."""
+    return find_by_id(session, ident)
 
 
 class HistoryLine(NamedTuple):

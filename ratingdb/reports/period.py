@@ -13,7 +13,7 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import MissingList
-from ratingdb.models import CalcPlayer, Event, EventPlayer, Game, ListEntry, Player
+from ratingdb.models import CalcPlayer, Event, EventPlayer, Game, ListEntry, Player, PlayerVersion
 from ratingdb.rating import Period, k_factor
 from ratingdb.services.lists import require_list
 
@@ -96,10 +96,10 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
     new, old = aliased(ListEntry), aliased(ListEntry)
     rows = session.execute(
         select(
-            Player.fide_id,
-            Player.national_id,
-            Player.name,
-            Player.birth_year,
+            PlayerVersion.fide_id,
+            PlayerVersion.national_id,
+            PlayerVersion.name,
+            PlayerVersion.birth_year,
             old.rating,
             new.rating,
             new.change,
@@ -112,10 +112,10 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
             new.reached_2300,
             new.games_total,
         )
-        .join(Player, Player.id == new.player_id)
+        .join(PlayerVersion, PlayerVersion.id == new.player_version_id)
         .outerjoin(old, and_(old.player_id == new.player_id, old.list_id == in_force.id))
         .where(new.list_id == published.id)
-        .order_by(Player.name, Player.id)
+        .order_by(PlayerVersion.name, new.player_id)
     )
     for (
         fide_id,

@@ -12,7 +12,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import ListEntry, Player, RatingList
+from ratingdb.models import ListEntry, PlayerVersion, RatingList
 
 Category = Literal["open", "women", "juniors", "girls", "seniors50", "seniors65"]
 CATEGORIES: Final[tuple[Category, ...]] = get_args(Category)
@@ -62,27 +62,27 @@ def top_list(
     """
     year = rating_list.list_date.year
     query = select(
-        Player.fide_id,
-        Player.national_id,
-        Player.name,
-        Player.title,
-        Player.federation,
-        Player.sex,
-        Player.birth_year,
+        PlayerVersion.fide_id,
+        PlayerVersion.national_id,
+        PlayerVersion.name,
+        PlayerVersion.title,
+        PlayerVersion.federation,
+        PlayerVersion.sex,
+        PlayerVersion.birth_year,
         ListEntry.rating,
         ListEntry.games,
         ListEntry.k,
         ListEntry.flag,
-    ).order_by(ListEntry.rating.desc(), Player.name, Player.id)
+    ).order_by(ListEntry.rating.desc(), PlayerVersion.name, ListEntry.player_id)
     query = _rated_on(query, rating_list, federation=federation, active_only=active_only)
     if category in ("women", "girls"):
-        query = query.where(Player.sex == "F")
+        query = query.where(PlayerVersion.sex == "F")
     if category in ("juniors", "girls"):
-        query = query.where(Player.birth_year >= year - JUNIOR_MAX_AGE)
+        query = query.where(PlayerVersion.birth_year >= year - JUNIOR_MAX_AGE)
     if category == "seniors50":
-        query = query.where(Player.birth_year <= year - SENIOR_50_MIN_AGE)
+        query = query.where(PlayerVersion.birth_year <= year - SENIOR_50_MIN_AGE)
     if category == "seniors65":
-        query = query.where(Player.birth_year <= year - SENIOR_65_MIN_AGE)
+        query = query.where(PlayerVersion.birth_year <= year - SENIOR_65_MIN_AGE)
     if limit is not None:
         if limit < 1:
             raise ConfigError(f"--limit must be at least 1, not {limit}")
@@ -92,12 +92,15 @@ def top_list(
 
 
 def _rated_on(query: Any, rating_list: RatingList, *, federation: str | None, active_only: bool) -> Any:
-    """`query` narrowed to the rated players of the list, of `federation`, active only if asked."""
-    query = query.join(Player, Player.id == ListEntry.player_id).where(
+    """`query` narrowed to the rated players of the list, of `federation`, active only if asked.
+
+    Names, federations and birth years are read as the list published them (categories included).
+    """
+    query = query.join(PlayerVersion, PlayerVersion.id == ListEntry.player_version_id).where(
         ListEntry.list_id == rating_list.id, ListEntry.rating.is_not(None)
     )
     if federation is not None:
-        query = query.where(Player.federation == federation.strip().upper())
+        query = query.where(PlayerVersion.federation == federation.strip().upper())
     if active_only:
         query = query.where((ListEntry.flag.is_(None)) | (ListEntry.flag.not_in(INACTIVE_FLAGS)))
     return query
@@ -116,8 +119,8 @@ def why_empty(
     who += " who are active" if active_only else ""
     counts = select(
         func.count(),
-        func.count(Player.birth_year),
-        func.sum(case((Player.sex.is_(None), 0), else_=1)),
+        func.count(PlayerVersion.birth_year),
+        func.sum(case((PlayerVersion.sex.is_(None), 0), else_=1)),
     ).select_from(ListEntry)
     rated, with_birth_year, with_sex = session.execute(
         _rated_on(counts, rating_list, federation=federation, active_only=active_only)

@@ -23,7 +23,7 @@ MYSQL_STATEMENT_BYTES = 2 * 1024 * 1024
 # The column order of list_entry rows written in bulk (the close and list imports).
 LIST_ENTRY_COLUMNS = (
     "list_id", "player_id", "rating", "games", "k", "flag", "change", "games_total", "reached_2400",
-    "reached_2300", "last_active", "pool_from",
+    "reached_2300", "last_active", "pool_from", "player_version_id",
 )  # fmt: skip
 
 
@@ -101,6 +101,25 @@ class Driver:
         """Write `rows` now (executemany on SQLite, COPY on PostgreSQL, multi-row INSERTs on MySQL)."""
         if rows:
             self._write(table, columns, rows)
+
+    def reserve_ids(self, table: str, count: int) -> list[int]:
+        """`count` new ids for rows of `table` written with explicit ids (rows that refer to each other).
+
+        PostgreSQL draws them from the table's sequence; SQLite holds the write lock from BEGIN
+        IMMEDIATE, so the ids after the highest one ever used are free until the transaction ends.
+        """
+        if count <= 0:
+            return []
+        if self.dialect == "postgresql":
+            sequence = f"pg_get_serial_sequence('{table}', 'id')"
+            rows = self.rows(f"SELECT nextval({sequence}) FROM generate_series(1, ?)", (count,))
+            return [int(r[0]) for r in rows]
+        highest = int(self.rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}")[0][0])
+        if self.dialect == "sqlite":
+            # AUTOINCREMENT tables never reuse the id of a deleted row: start after the highest ever.
+            used = self.rows("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
+            highest = max(highest, int(used[0][0]) if used else 0)
+        return list(range(highest + 1, highest + 1 + count))
 
     def execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """executemany of a statement written with `?` placeholders (an UPDATE, say)."""

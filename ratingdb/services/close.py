@@ -188,7 +188,8 @@ class _EventInfo:
 
 
 # Columns of the list in force as read (one tuple per player): index names for readability.
-_PID, _RATING, _K, _GAMES_TOTAL, _R2400, _R2300, _LAST_ACTIVE, _POOL_FROM, _BIRTH_YEAR, _SEX = range(10)
+(_PID, _RATING, _K, _GAMES_TOTAL, _R2400, _R2300, _LAST_ACTIVE, _POOL_FROM, _BIRTH_YEAR, _SEX,
+ _VERSION) = range(11)  # fmt: skip
 
 CALC_PLAYER_COLUMNS = (
     "list_id", "player_id", "method", "ro", "k_base", "k", "n", "score_x100", "sum_dr_x100", "k_sum_dr_x100",
@@ -445,7 +446,7 @@ def _publish(
         entry_rows.append(
             (list_id, player_id, rating, games, k, flag,
              rating - old if rating is not None and old is not None else None, games_total, reached_2400,
-             reached_2300, last_active, pool_from)
+             reached_2300, last_active, pool_from, entry[_VERSION])
         )  # fmt: skip
         if state is not None:
             changes.append((player_id, old, rating, games))
@@ -552,10 +553,12 @@ def _names(driver: Driver, player_ids: set[int]) -> dict[int, str]:
 
 
 def _load_entries(driver: Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
-    """The list in force, one tuple per player (indexed by the _PID … _SEX names), with the player's facts."""
+    """The list in force, one tuple per player (indexed by the _PID … _VERSION names), with the player's
+    facts as they are now: the new list shows each player's current version of their details."""
     rows = driver.rows(
         "SELECT e.player_id, e.rating, e.k, e.games_total, e.reached_2400, e.reached_2300, e.last_active, "
-        "e.pool_from, p.birth_year, p.sex FROM list_entry e JOIN player p ON p.id = e.player_id "
+        "e.pool_from, p.birth_year, p.sex, p.current_version_id FROM list_entry e "
+        "JOIN player p ON p.id = e.player_id "
         "WHERE e.list_id = ?",
         (list_id,),
     )
@@ -567,10 +570,12 @@ def _add_newcomers(driver: Driver, entries: dict[int, tuple[Any, ...]], players:
     newcomers = sorted(players - set(entries))
     for chunk in _chunks(newcomers, 500):
         marks = ", ".join("?" * len(chunk))
-        for player_id, birth_year, sex in driver.rows(
-            f"SELECT id, birth_year, sex FROM player WHERE id IN ({marks})", chunk
+        for player_id, birth_year, sex, version_id in driver.rows(
+            f"SELECT id, birth_year, sex, current_version_id FROM player WHERE id IN ({marks})", chunk
         ):
-            entries[player_id] = (player_id, None, None, 0, False, False, None, None, birth_year, sex)
+            entries[player_id] = (
+                player_id, None, None, 0, False, False, None, None, birth_year, sex, version_id
+            )  # fmt: skip
 
 
 def _load_events(

@@ -6,16 +6,17 @@ Takes a Session, never commits. Parsing lives in ratingdb.formats; list assignme
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
+from ratingdb.errors import AmbiguousPlayer, ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.models import CalcEvent, Event, EventPlayer, EventRecord, Game, ListEntry, Player
+from ratingdb.names import name_key
 from ratingdb.rating import (
     CLOSING_DAYS,
     RULE_SETS,
@@ -26,6 +27,17 @@ from ratingdb.rating import (
 )
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open, is_closed, latest_list, lock_periods
+from ratingdb.services.players import (
+    NATIONAL_ID_START,
+    Details,
+    describe,
+    find_by_id,
+    kept,
+    next_national_ids,
+    register_players,
+    remove_unreferenced_players,
+    similar_players,
+)
 from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
 from ratingdb.services.versions import record_change, withdraw
 
@@ -62,7 +74,39 @@ class ImportedEvent:
 @dataclass
 class EventImportSummary:
     events: list[ImportedEvent] = field(default_factory=list)
-    new_players: list[str] = field(default_factory=list)  # "Name (FIDE 123)"
+    new_players: list[str] = field(default_factory=list)  # "Name (FIDE 123, born 1980, IRL)"
+
+
+@dataclass
+class Matching:
+    """How player lines find registered players: what the TRF16 ID column holds, choices made by hand."""
+
+    id_field: str = "fide"  # fide | national: the register the 001 line's ID column (cols 58–68) refers to
+    # (file name, or None for the only file; starting rank) → FIDE or national ID, or "new"
+    matches: Mapping[tuple[str | None, int], str] = field(default_factory=dict)
+    start: int = NATIONAL_ID_START  # the first national ID given to a player registered without one
+    sources: str = ""
+    _audit_id: int | None = None
+
+    def audit_id(self, session: Session) -> int:
+        """The audit row of this import's registrations (written once, when the first player is new)."""
+        if self._audit_id is None:
+            change = record_change(session, "import-trf", f"players registered by importing {self.sources}")
+            self._audit_id = change.id
+        return self._audit_id
+
+    def for_file(self, session: Session, trf: TrfEvent, ranks: set[int]) -> dict[int, int | None]:
+        """Starting rank → the player chosen with --match (None: register a new player)."""
+        chosen: dict[int, int | None] = {}
+        for (file, rank), ident in self.matches.items():
+            if file is not None and file != trf.source_name:
+                continue
+            if rank not in ranks:
+                raise ConfigError(
+                    f"--match {rank}={ident}: {trf.source_name} has no player with starting rank {rank}"
+                )
+            chosen[rank] = None if ident.strip().lower() == "new" else find_by_id(session, ident).id
+        return chosen
 
 
 def import_events(
@@ -75,15 +119,19 @@ def import_events(
     period: Period | None = None,
     type_override: bool = False,
     distinct: bool = False,
+    matching: Matching | None = None,
 ) -> EventImportSummary:
     """Store each parsed file as one event with its players and every game, forfeits and byes included.
 
     The period comes from the end date (§7.1.3) unless `period` names a later one (a late rating, §9.1,
     at most the third list after the event ends). Nothing is written unless every file is accepted:
     the caller's transaction covers all files. A `rating_type` that contradicts the file's own time
-    control (record 222, or the words of 092) is refused unless `type_override`.
+    control (record 222, or the words of 092) is refused unless `type_override`. Players are matched as
+    `_match_players` says.
     """
     summary = EventImportSummary()
+    matching = matching or Matching()
+    matching.sources = ", ".join(trf.source_name for trf in parsed)
     seen_hashes: dict[str, str] = {}
     driver = content_driver(session)
     try:
@@ -104,6 +152,7 @@ def import_events(
                     period,
                     summary.new_players,
                     distinct,
+                    matching,
                 )
             )
         driver.flush()
@@ -122,6 +171,7 @@ def _import_one(
     period: Period | None,
     new_players: list[str],
     distinct: bool = False,
+    matching: Matching | None = None,
 ) -> ImportedEvent:
     kind = rating_type or trf.rating_type
     if kind is None:
@@ -183,7 +233,7 @@ def _import_one(
     )
     session.add(event)
     session.flush()
-    games = _store_content(session, driver, event.id, trf, new_players)
+    games = _store_content(session, driver, event.id, trf, new_players, matching)
     in_force, differences, unrated = _compare_ratings(session, trf, kind)
     return ImportedEvent(
         id=event.id,
@@ -270,10 +320,15 @@ def _compare_ratings(
 
 
 def _store_content(
-    session: Session, driver: Driver, event_id: int, trf: TrfEvent, new_players: list[str]
+    session: Session,
+    driver: Driver,
+    event_id: int,
+    trf: TrfEvent,
+    new_players: list[str],
+    matching: Matching | None = None,
 ) -> int:
     """Queue the file's player lines and pairings under `event_id`; returns the number of pairings."""
-    ids = _match_players(session, trf.players, new_players)
+    ids = _match_players(session, driver, trf, matching or Matching(sources=trf.source_name), new_players)
     # Rows of every file go out together at the end: one bulk write per table, not per file.
     driver.add(
         "event_player",
@@ -430,53 +485,131 @@ def _game_row(event_id: int, g: TrfGame, ids: dict[int, int]) -> tuple[object, .
     )
 
 
-def _match_players(session: Session, players: Sequence[TrfPlayer], new_players: list[str]) -> dict[int, int]:
-    """Starting rank → player id: by FIDE ID, then national ID; unknown players are registered."""
-    fide_ids = [p.fide_id for p in players if p.fide_id]
-    national_ids = [p.national_id for p in players if p.national_id]
-    by_fide = dict(
-        session.execute(select(Player.fide_id, Player.id).where(Player.fide_id.in_(fide_ids))).all()
-    )
-    by_national = dict(
-        session.execute(
-            select(Player.national_id, Player.id).where(Player.national_id.in_(national_ids))
-        ).all()
-    )
+def _match_players(
+    session: Session, driver: Driver, trf: TrfEvent, matching: Matching, new_players: list[str]
+) -> dict[int, int]:
+    """Starting rank → player id, registering the players the register does not know.
+
+    By FIDE ID, then national ID (a merged duplicate's IDs give the player it was merged into). A line
+    without an ID is matched by name (ratingdb.names.name_key) to the one registered player whose
+    birth year and federation agree where both are known; with several such players the whole import
+    is refused listing them, unless `--match RANK=ID` (or `RANK=new`) names the right one.
+    """
+    players = [_with_id_field(p, matching.id_field) for p in trf.players]
+    chosen = matching.for_file(session, trf, {p.rank for p in players})
+    by_fide, by_national = _registered_by_id(session, players)
     ids: dict[int, int] = {}
     unknown: list[TrfPlayer] = []
+    no_id: list[TrfPlayer] = []
     for p in players:
+        if p.rank in chosen:
+            target = chosen[p.rank]
+            if target is None:
+                unknown.append(p)
+            else:
+                ids[p.rank] = target
+            continue
         found = by_fide.get(p.fide_id) if p.fide_id else None
         if found is None and p.national_id:
             found = by_national.get(p.national_id)
-        if found is None:
+        if found is not None:
+            ids[p.rank] = found
+        elif p.fide_id or p.national_id:
             unknown.append(p)
         else:
-            ids[p.rank] = found
+            no_id.append(p)
+    ambiguous: list[str] = []
+    by_key = _registered_by_name(session, no_id)
+    for p in no_id:
+        key = name_key(p.name)
+        # A name with no letters or digits to compare matches nobody.
+        candidates = [c for c in by_key.get(key, []) if _agrees(p, c)] if key else []
+        if len(candidates) == 1:
+            ids[p.rank] = candidates[0].id
+        elif not candidates:
+            unknown.append(p)
+        else:
+            listed = "; ".join(describe(c) for c in candidates)
+            ambiguous.append(f"player {p.rank} {describe(p)} could be any of: {listed}")
+    if ambiguous:
+        raise AmbiguousPlayer(
+            f"{trf.source_name}: {' | '.join(ambiguous)} — name the right one with --match RANK=ID "
+            "(or --match RANK=new for a new player) and import again"
+        )
     if unknown:
-        created = session.scalars(
-            insert(Player).returning(Player.id, sort_by_parameter_order=True),
-            [
-                dict(
-                    fide_id=p.fide_id or None,
-                    national_id=p.national_id,
-                    name=p.name,
-                    federation=p.federation,
-                    sex=p.sex,
-                    title=p.title,
-                    birth_year=p.birth_year,
-                )
-                for p in unknown
-            ],
-        ).all()
-        for p, player_id in zip(unknown, created, strict=True):
-            ids[p.rank] = player_id
-            ident = (
-                f"FIDE {p.fide_id}"
-                if p.fide_id
-                else (f"national {p.national_id}" if p.national_id else "no ID")
+        assigned = iter(next_national_ids(driver, sum(1 for p in unknown if not _has_id(p)), matching.start))
+        details = [
+            Details(
+                name=p.name,
+                federation=p.federation,
+                sex=p.sex,
+                title=p.title,
+                birth_year=p.birth_year,
+                fide_id=p.fide_id or None,
+                national_id=p.national_id if _has_id(p) else next(assigned),
             )
-            new_players.append(f"{p.name} ({ident})")
+            for p in unknown
+        ]
+        registered = register_players(driver, details, matching.audit_id(session))
+        for p, d, reg in zip(unknown, details, registered, strict=True):
+            ids[p.rank] = reg.player_id
+            line = describe(d)
+            if not _has_id(p):
+                line = f"{line[:-1]}; national ID assigned)"
+                similar = similar_players(session, d.name, exclude={reg.player_id})
+                if similar:
+                    line += " — similar registered: " + "; ".join(describe(s) for s in similar)
+            new_players.append(line)
     return ids
+
+
+def _has_id(p: TrfPlayer) -> bool:
+    return bool(p.fide_id or p.national_id)
+
+
+def _with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
+    """With --id-field national, the 001 line's ID column (cols 58–68) is a national ID, not a FIDE ID."""
+    if id_field == "national" and p.fide_id:
+        return replace(p, fide_id=None, national_id=str(p.fide_id))
+    return p
+
+
+def _agrees(p: TrfPlayer, c: Player) -> bool:
+    """Birth year and federation agree wherever both the line and the register know them."""
+    return (p.birth_year is None or c.birth_year is None or p.birth_year == c.birth_year) and (
+        p.federation is None or c.federation is None or p.federation == c.federation
+    )
+
+
+def _registered_by_id(
+    session: Session, players: Sequence[TrfPlayer]
+) -> tuple[dict[int, int], dict[str, int]]:
+    fide_ids = [p.fide_id for p in players if p.fide_id]
+    national_ids = [p.national_id for p in players if p.national_id]
+    by_fide: dict[int, int] = {}
+    by_national: dict[str, int] = {}
+    for fide_id, national_id, player_id, merged_into in session.execute(
+        select(Player.fide_id, Player.national_id, Player.id, Player.merged_into).where(
+            or_(Player.fide_id.in_(fide_ids), Player.national_id.in_(national_ids))
+        )
+    ):
+        target = player_id if merged_into is None else kept(session, session.get_one(Player, player_id)).id
+        if fide_id in fide_ids:
+            by_fide[fide_id] = target
+        if national_id in national_ids:
+            by_national[national_id] = target
+    return by_fide, by_national
+
+
+def _registered_by_name(session: Session, players: Sequence[TrfPlayer]) -> dict[str, list[Player]]:
+    keys = {name_key(p.name) for p in players}
+    found: dict[str, list[Player]] = {}
+    if keys:
+        for c in session.scalars(
+            select(Player).where(Player.name_key.in_(keys), Player.merged_into.is_(None)).order_by(Player.id)
+        ):
+            found.setdefault(c.name_key, []).append(c)
+    return found
 
 
 def event_as_trf(session: Session, event_id: int) -> TrfEvent:
@@ -550,7 +683,9 @@ def delete_event(session: Session, event_id: int) -> str:
     """Remove a wrongly imported event of an open period with its games, and record it in the audit log.
 
     Refused for a closed period: its list and calculation record explain ratings with these games.
-    Players the import registered stay registered. Returns the sentence recorded.
+    Players the event's import registered are removed with it when nothing else refers to them (no
+    other event, no list entry, no merged duplicate); players registered otherwise always stay.
+    Returns the sentence recorded.
     """
     event = _event(session, event_id)
     if not event.is_current:
@@ -578,10 +713,14 @@ def delete_event(session: Session, event_id: int) -> str:
         withdraw(session, event, record_change(session, "delete-event", detail))
         return detail
     detail = f"deleted {what}"
+    player_ids = list(session.scalars(select(EventPlayer.player_id).where(EventPlayer.event_id == event_id)))
     session.execute(delete(EventRecord).where(EventRecord.event_id == event_id))
     session.execute(delete(Game).where(Game.event_id == event_id))
     session.execute(delete(EventPlayer).where(EventPlayer.event_id == event_id))
     session.execute(delete(Event).where(Event.id == event_id))
+    removed = remove_unreferenced_players(session, player_ids, registered_by="import-trf")
+    if removed:
+        detail += f"; removed {len(removed)} player(s) it had registered: {'; '.join(removed)}"
     record_change(session, "delete-event", detail)
     return detail
 

@@ -19,16 +19,23 @@ from typing import Any
 from sqlalchemy import ColumnElement, FromClause, exists, func, insert, literal, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import ImmutableList, ListInUse, ListWouldShrink, MissingList, NothingToUpdate
+from ratingdb.errors import (
+    DuplicatePlayer,
+    ImmutableList,
+    ListInUse,
+    ListWouldShrink,
+    MissingList,
+    NothingToUpdate,
+)
 from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import Event, ListEntry, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods, new_list, require_list
+from ratingdb.services.players import DETAIL_COLUMNS, Details, change_players, register_players
 from ratingdb.services.versions import next_list_version, record_change, seal, withdraw
 
 BATCH = 20_000
-PLAYER_FIELDS = ("name", "federation", "sex", "title", "birth_year")
 # A new list may leave out at most this share of the list in force's players without --replace-list:
 # FIDE's own monthly lists lose far fewer (deaths, transfers), a one-row "correction" loses nearly all.
 MAX_LEAVING_PERCENT = 5
@@ -96,6 +103,7 @@ def import_list(
         if previous is not None:
             _refuse_stranding(session, rating_type, previous, list_date)
             follows[rating_type] = previous
+    changes: list[int] = []
     for rating_type in rating_types:
         detail = f"imported the {rating_type} list dated {list_date.isoformat()} from {source}"
         if replace and rating_type in follows:
@@ -103,10 +111,12 @@ def import_list(
                 f" as a new full list (--replace-list) after the one dated {follows[rating_type].list_date}"
             )
         change = record_change(session, "import-list", detail, reason=reason)
+        changes.append(change.id)
         lists[rating_type] = new_list(
             session, rating_type, list_date, change, origin="imported", source=source
         )
-    _write_entries(session, rows, lists, {}, summary, progress)
+    # Players the file registers or whose details it changes: versions made by the import's first change.
+    _write_entries(session, rows, lists, {}, summary, progress, changes[0])
     if not replace:
         for rating_type, previous in follows.items():
             _refuse_shrinking(session, summary, source, previous, lists[rating_type])
@@ -145,6 +155,7 @@ def update_list(
         _refuse_if_used(session, target, "update")
         targets[rating_type] = target
     lists: dict[str, RatingList] = {}
+    changes: list[int] = []
     for rating_type, target in targets.items():
         version = next_list_version(session, rating_type, target.list_date)
         change = record_change(
@@ -155,11 +166,13 @@ def update_list(
             reason=reason,
         )
         withdraw(session, target, change)
+        changes.append(change.id)
         lists[rating_type] = new_list(
             session, rating_type, target.list_date, change, origin="imported", source=source
         )
     summary = ListImportSummary(list_date=min(t.list_date for t in targets.values()))
-    _write_entries(session, rows, lists, {t: lst.id for t, lst in targets.items()}, summary, progress)
+    bases = {t: lst.id for t, lst in targets.items()}
+    _write_entries(session, rows, lists, bases, summary, progress, changes[0])
     if not (any(summary.added.values()) or any(summary.changed.values()) or summary.updated_players):
         # Re-running an update is safe: the caller's rollback takes back the versions begun above.
         shown = "; ".join(f"{t} {x.list_date.isoformat()}, version {x.version}" for t, x in targets.items())
@@ -317,35 +330,43 @@ def _write_entries(
     bases: dict[str, int],
     summary: ListImportSummary,
     progress: Callable[[int], None] | None,
+    audit_id: int,
 ) -> None:
-    """Write the file's rows to `lists`; where `bases` names a type's list in force, correct its entries."""
+    """Write the file's rows to `lists`; where `bases` names a type's list in force, correct its entries.
+
+    Each entry records the version of the player's details it publishes: the version the file's row
+    made (a changed name, say) or the current one.
+    """
     summary.lists = {t: lst.id for t, lst in lists.items()}
     summary.entries = dict.fromkeys(lists, 0)
     summary.rated = dict.fromkeys(lists, 0)
     summary.added = dict.fromkeys(bases, 0)
     summary.changed = dict.fromkeys(bases, 0)
     driver = Driver(session)
+    # Registered players the list has named so far, one byte per player id (a FIDE list names millions).
+    seen = bytearray()
     try:
         done = 0
         for batch in _batches(iter(rows), BATCH):
-            ids = _upsert_players(driver, batch, summary)
+            ids = _upsert_players(driver, batch, summary, audit_id, seen)
             entries: list[tuple[Any, ...]] = []
             for rating_type, lst in lists.items():
                 base = bases.get(rating_type)
-                on_base = _entries_on(driver, base, list(ids.values())) if base is not None else {}
+                named = [player_id for player_id, _ in ids.values()]
+                on_base = _entries_on(driver, base, named) if base is not None else {}
                 list_date = lst.list_date
                 for row in batch:
                     rating = row.ratings.get(rating_type)
                     if rating is None:
                         continue
-                    player_id = ids[row.line]
+                    player_id, version_id = ids[row.line]
                     prior = on_base.get(player_id)
                     if prior is None:
-                        entry = _entry(lst.id, player_id, row, rating, list_date)
+                        entry = _entry(lst.id, player_id, version_id, row, rating, list_date)
                         if base is not None:
                             summary.added[rating_type] += 1
                     else:
-                        entry = _corrected(lst.id, prior, row, rating)
+                        entry = _corrected(lst.id, prior, row, rating, version_id)
                         summary.changed[rating_type] += entry[1:] != prior[1:]
                     entries.append(entry)
                     summary.entries[rating_type] += 1
@@ -363,7 +384,9 @@ def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
         yield batch
 
 
-def _entry(list_id: int, player_id: int, row: ListRow, r: ListRating, list_date: dt.date) -> tuple[Any, ...]:
+def _entry(
+    list_id: int, player_id: int, version_id: int, row: ListRow, r: ListRating, list_date: dt.date
+) -> tuple[Any, ...]:
     games_total, reached_2400, reached_2300 = derived_state(r, row.birth_year, list_date)
     rated = r.rating is not None
     flag = row.flag if rated and row.flag in ("i", "w", "wi") else None
@@ -383,6 +406,7 @@ def _entry(list_id: int, player_id: int, row: ListRow, r: ListRating, list_date:
         reached_2300,
         last_active,
         None,
+        version_id,
     )
 
 
@@ -404,13 +428,17 @@ def _entries_on(driver: Driver, list_id: int, player_ids: list[int]) -> dict[int
     return found
 
 
-def _corrected(list_id: int, prior: tuple[Any, ...], row: ListRow, r: ListRating) -> tuple[Any, ...]:
+def _corrected(
+    list_id: int, prior: tuple[Any, ...], row: ListRow, r: ListRating, version_id: int
+) -> tuple[Any, ...]:
     """The entry `prior` with what the file's row gives; a field the row leaves empty keeps its value.
 
     Reaching 2400 / 2300 is for life (§8.3.3): a corrected rating can set those marks, never clear them.
+    The entry shows the player's details as the row left them (`version_id`).
     """
     e = dict(zip(LIST_ENTRY_COLUMNS, prior, strict=True))
     e["list_id"] = list_id
+    e["player_version_id"] = version_id
     for column, given in (
         ("rating", r.rating),
         ("games", r.games),
@@ -460,38 +488,72 @@ def derived_state(r: ListRating, birth_year: int | None, list_date: dt.date) -> 
     return games_total, reached_2400, reached_2300
 
 
-def _upsert_players(driver: Driver, batch: list[ListRow], summary: ListImportSummary) -> dict[int, int]:
-    """Line number → player id for the batch; new players inserted, changed details updated."""
+def _upsert_players(
+    driver: Driver, batch: list[ListRow], summary: ListImportSummary, audit_id: int, seen: bytearray
+) -> dict[int, tuple[int, int]]:
+    """Line number → (player id, version id) for the batch; new players registered, changed details
+    made a new version (the file is silent about nothing it leaves empty: the database keeps those)."""
     known = _known_players(driver, batch)
-    ids: dict[int, int] = {}
+    ids: dict[int, tuple[int, int]] = {}
     new_rows: list[ListRow] = []
-    updates: list[tuple[Any, ...]] = []
+    changes: list[tuple[int, Details]] = []
+    changed_lines: list[tuple[int, int]] = []  # (line, player id)
     for r in batch:
         found = known.get(_key(r))
         if found is None:
             new_rows.append(r)
             continue
-        player_id, current = found
-        ids[r.line] = player_id
-        # Keep what the database knows where the file is silent (an empty birth year, say).
-        wanted = tuple(new if new is not None else old for new, old in zip(_details(r), current, strict=True))
+        player_id, version_id, current = found
+        if player_id < len(seen) and seen[player_id]:
+            raise DuplicatePlayer(
+                f"line {r.line} of the list names registered player {player_id} a second time (through a "
+                "merged duplicate's ID): list each player once"
+            )
+        if player_id >= len(seen):
+            seen.extend(bytes(player_id + 1 - len(seen) + 65_536))
+        seen[player_id] = 1
+        if current is None:
+            ids[r.line] = (player_id, version_id)
+            continue
+        kept = (new if new is not None else old for new, old in zip(_details(r), current[:7], strict=True))
+        wanted = Details._make((*kept, current.deceased))
         if wanted != current:
-            updates.append((*wanted, player_id))
+            changes.append((player_id, wanted))
+            changed_lines.append((r.line, player_id))
+        else:
+            ids[r.line] = (player_id, version_id)
     if new_rows:
-        driver.write(
-            "player",
-            ("fide_id", "national_id", *PLAYER_FIELDS),
-            [(r.fide_id, r.national_id, *_details(r)) for r in new_rows],
-        )
-        created = _known_players(driver, new_rows)
-        for r in new_rows:
-            ids[r.line] = created[_key(r)][0]
+        registered = register_players(driver, [Details(*_details(r)) for r in new_rows], audit_id)
+        for r, reg in zip(new_rows, registered, strict=True):
+            ids[r.line] = reg
         summary.new_players += len(new_rows)
-    if updates:
-        assignments = ", ".join(f"{name} = ?" for name in PLAYER_FIELDS)
-        driver.execute_many(f"UPDATE player SET {assignments} WHERE id = ?", updates)
-        summary.updated_players += len(updates)
+    if changes:
+        _refuse_taken_ids(driver, changes)
+        new_versions = change_players(driver, changes, audit_id)
+        for line, player_id in changed_lines:
+            ids[line] = (player_id, new_versions[player_id])
+        summary.updated_players += len(changes)
     return ids
+
+
+def _refuse_taken_ids(driver: Driver, changes: list[tuple[int, Details]]) -> None:
+    """A row that gives a registered player an ID another player holds names one person twice."""
+    for column in ("fide_id", "national_id"):
+        index = DETAIL_COLUMNS.index(column)
+        wanted = {d[index]: pid for pid, d in changes if d[index] is not None}
+        keys = list(wanted)
+        for start in range(0, len(keys), 10_000):
+            chunk = keys[start : start + 10_000]
+            marks = ", ".join("?" * len(chunk))
+            for holder, value, name in driver.rows(
+                f"SELECT id, {column}, name FROM player WHERE {column} IN ({marks})", chunk
+            ):
+                if holder != wanted[value]:
+                    what = "FIDE ID" if column == "fide_id" else "national ID"
+                    raise DuplicatePlayer(
+                        f"the list gives {what} {value} to player {wanted[value]}, but player {holder} "
+                        f"({name}) has it: if they are one person, run `ratingdb player merge` first"
+                    )
 
 
 def _key(r: ListRow) -> tuple[str, object]:
@@ -500,24 +562,42 @@ def _key(r: ListRow) -> tuple[str, object]:
 
 def _known_players(
     driver: Driver, rows: list[ListRow]
-) -> dict[tuple[str, object], tuple[int, tuple[Any, ...]]]:
-    """Registered players among `rows`, by FIDE ID (else national ID): id and current details."""
-    found: dict[tuple[str, object], tuple[int, tuple[Any, ...]]] = {}
-    columns = ", ".join(("id", "fide_id", "national_id", *PLAYER_FIELDS))
+) -> dict[tuple[str, object], tuple[int, int, Details | None]]:
+    """Registered players among `rows`, by FIDE ID (else national ID): id, current version, details.
+
+    The ID of a merged duplicate gives the player kept, with details None: a list that still names the
+    duplicate does not change the kept player's details (nor give it the duplicate's IDs).
+    """
+    found: dict[tuple[str, object], tuple[int, int, Details | None]] = {}
+    merged: dict[tuple[str, object], int] = {}
+    columns = ", ".join(("id", "current_version_id", *DETAIL_COLUMNS, "merged_into"))
     for kind, column in (("fide", "fide_id"), ("national", "national_id")):
         keys = [k for k_kind, k in map(_key, rows) if k_kind == kind]
         for start in range(0, len(keys), 10_000):
             chunk = keys[start : start + 10_000]
             marks = ", ".join("?" * len(chunk))
             for row in driver.rows(f"SELECT {columns} FROM player WHERE {column} IN ({marks})", chunk):
-                key = row[1] if kind == "fide" else row[2]
-                found[(kind, key)] = (row[0], tuple(row[3:]))
+                details = Details._make((*row[2:9], bool(row[9])))
+                key = details.fide_id if kind == "fide" else details.national_id
+                if row[10] is None:
+                    found[(kind, key)] = (row[0], row[1], details)
+                else:
+                    merged[(kind, key)] = row[10]
+    for merged_key, target in merged.items():
+        for _ in range(10):  # a chain of merges is short; ten steps end any loop
+            (player_id, version_id, into), *_ = driver.rows(
+                "SELECT id, current_version_id, merged_into FROM player WHERE id = ?", (target,)
+            )
+            if into is None:
+                break
+            target = into
+        found[merged_key] = (player_id, version_id, None)
     return found
 
 
 def _details(r: ListRow) -> tuple[Any, ...]:
-    # In PLAYER_FIELDS order; spelled out because it runs once per line of a 1.9-million-line list.
-    return (r.name, r.federation, r.sex, r.title, r.birth_year)
+    # In Details order up to the IDs; spelled out because it runs once per line of a 1.9-million-line list.
+    return (r.name, r.federation, r.sex, r.title, r.birth_year, r.fide_id, r.national_id)
 
 
 @dataclass

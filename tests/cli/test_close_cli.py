@@ -131,7 +131,10 @@ def test_list_json_player_history_and_calculation_page(db_url: str, tmp_path: Pa
         == "Ro 1980, K 40; 3 games, Σ(score − PD) = -0.82, K × Σ = -32.80 → change -33 (rounded once) → 1947"
     )
     unknown = run(db_url, "calculation", "999", "2025-10")
-    assert (unknown.exit_code, unknown.stderr) == (1, "Error: no player has FIDE ID or national ID '999'\n")
+    assert (unknown.exit_code, unknown.stderr) == (
+        1,
+        "Error: no player has FIDE ID or national ID '999': `ratingdb player find NAME` searches by name\n",
+    )
 
 
 def test_published_lists_cannot_be_changed_through_sql_either(db_url: str, tmp_path: Path) -> None:

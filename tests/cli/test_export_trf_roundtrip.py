@@ -166,6 +166,10 @@ def test_every_sample_exports_to_a_file_that_reimports_to_an_equal_event(
     for number, (sample, out) in enumerate(zip(SAMPLES, exported, strict=True), start=1):
         original = event_state(first, number)
         again = event_state(second, reimported[out.read_text(encoding="utf-8")])
+        # A player the file gave no ID gets a national ID at import (README: Players), and the export
+        # carries it on a national-rating line, which names a federation the original line did not have.
+        given = {p[0] for p in original["players"] if p[1] is None and p[-1] is None}
+        again["players"] = [p[:-1] + (None,) if p[0] in given else p for p in again["players"]]
         assert again == original, sample.name
         # Every header record of the sample file, in its order, verbatim.
         assert original["records"] == list(read_trf(sample).header_records), sample.name

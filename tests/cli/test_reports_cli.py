@@ -317,7 +317,9 @@ def test_report_history_refuses_a_chart_of_another_format(club_url: str, tmp_pat
 def test_report_history_of_an_unknown_player_is_refused(club_url: str) -> None:
     result = report(club_url, "history", "999")
     assert result.exit_code == 1
-    assert result.stderr == "Error: no player has FIDE ID or national ID '999'\n"
+    assert result.stderr == (
+        "Error: no player has FIDE ID or national ID '999': `ratingdb player find NAME` searches by name\n"
+    )
 
 
 def test_a_report_refuses_an_unknown_format(club_url: str) -> None:

@@ -117,6 +117,15 @@ VIEW_EXAMPLES = [
         ],
     ),
     (
+        # Birch was registered by the import of the October list and never edited: one version.
+        "SELECT version, name, federation, birth_year, is_current, action FROM v_player_version "
+        "WHERE fide_id = 300002 ORDER BY version",
+        [
+            "version,name,federation,birth_year,is_current,action",
+            '1,"Birch, Bea",IRL,2007,1,import-list',
+        ],
+    ),
+    (
         "SELECT event_id, name, period, natural_period, late, official, rated_games FROM v_event "
         "ORDER BY event_id",
         [

@@ -48,7 +48,8 @@ def test_no_row_can_be_added_to_a_sealed_list_or_its_calculation_record(engine: 
         _refused(
             engine,
             "INSERT INTO list_entry (list_id, player_id, rating, games, games_total, reached_2400, "
-            f"reached_2300) SELECT {list_id}, id, 2999, 0, 0, FALSE, FALSE FROM player WHERE name = 'Z, Z'",
+            f"reached_2300, player_version_id) SELECT {list_id}, id, 2999, 0, 0, FALSE, FALSE, "
+            "current_version_id FROM player WHERE name = 'Z, Z'",
             "no row can be added to a sealed list",
         )
     _refused(

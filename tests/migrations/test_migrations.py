@@ -89,3 +89,53 @@ def test_events_and_games_of_a_closed_period_refuse_changes_in_the_database(engi
         conn.execute(text(f"UPDATE event SET name = 'Next month (corrected)' WHERE id = {open_id}"))
     with engine.connect() as conn:
         assert conn.execute(text("SELECT white_result FROM game WHERE event_id = 1")).scalar_one() == "1"
+
+
+def test_the_player_register_upgrade_versions_existing_players_and_keeps_published_lists(
+    engine: Engine,
+) -> None:
+    db.downgrade(engine, "0011")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO player (id, name, fide_id, national_id, birth_year) VALUES "
+                "(1, 'Örr, Mârk', 300001, NULL, 1990), (2, 'Kowalski, Jan', NULL, '17', 2000), "
+                "(3, 'Byrne, Aoife', NULL, NULL, 2012)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO rating_list (id, rating_type, list_date, origin) "
+                "VALUES (1, 'standard', '2025-10-01', 'imported')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO list_entry (list_id, player_id, rating, games, games_total, reached_2400, "
+                "reached_2300) VALUES (1, 1, 2000, 0, 30, FALSE, FALSE), (1, 3, NULL, 0, 0, FALSE, FALSE)"
+            )
+        )
+    db.upgrade(engine)
+    with engine.connect() as conn:
+        # The published list still shows the ID-less junior as published: no ID.
+        assert conn.execute(
+            text("SELECT player_id, national_id, name FROM v_list_entry ORDER BY player_id")
+        ).all() == [(1, None, "Örr, Mârk"), (3, None, "Byrne, Aoife")]
+        # She now has the next national ID after the highest numeric one (17), as version 2.
+        assert conn.execute(text("SELECT id, national_id, name_key FROM player ORDER BY id")).all() == [
+            (1, None, "mark orr"),
+            (2, "17", "jan kowalski"),
+            (3, "18", "aoife byrne"),
+        ]
+        assert conn.execute(
+            text(
+                "SELECT player_id, version, national_id, CASE WHEN is_current THEN 1 ELSE 0 END "
+                "FROM player_version ORDER BY player_id, version"
+            )
+        ).all() == [(1, 1, None, 1), (2, 1, "17", 1), (3, 1, None, 0), (3, 2, "18", 1)]
+        assert conn.execute(
+            text("SELECT token, player_id FROM player_name_token ORDER BY player_id, token")
+        ).all() == [("mark", 1), ("orr", 1), ("jan", 2), ("kowalski", 2), ("aoife", 3), ("byrne", 3)]
+    # The list entries are still immutable after the column was added around the triggers.
+    with pytest.raises(DBAPIError, match="published lists are immutable"), engine.begin() as conn:
+        conn.execute(text("UPDATE list_entry SET player_version_id = 3"))

@@ -1,0 +1,110 @@
+"""Benchmark of `player find` on a big register (issue 13: at most 0.2 s on 1 M players on SQLite).
+
+    python bench/find_players.py [--players 1000000] [--engine sqlite|postgresql] [--url URL]
+
+Registers the players through the real write path (ratingdb.services.players.register_players: player
+rows, version 1 of each, the name-token index) with names drawn from a seeded generator (tens of
+thousands of surnames, a few thousand first names, some accented), then times `find_players` for
+typical searches, each the best of three runs in a new session. The last line printed is one JSON
+object with the figures. Imports ratingdb; nothing in ratingdb imports this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import DEFAULT_PG_URL, database, say  # noqa: E402
+
+from ratingdb import db  # noqa: E402
+from ratingdb.services.bulk import Driver  # noqa: E402
+from ratingdb.services.players import Details, find_players, register_players  # noqa: E402
+from ratingdb.services.versions import record_change  # noqa: E402
+
+SYLLABLES = ("ka", "mi", "lo", "ber", "an", "tor", "vic", "sen", "ol", "dur", "ré", "ni", "gan", "ström",
+             "wal", "sh", "ey", "mur", "phy", "ko", "ski", "ng", "ye", "čić", "son", "ma", "rt")  # fmt: skip
+FEDERATIONS = ("IRL", "ENG", "FRA", "GER", "ESP", "ITA", "NED", "BEL", "POL", "IND", "USA", "RUS", "CHN")
+BATCH = 50_000
+
+
+def word(rng: random.Random, parts: int) -> str:
+    return "".join(rng.choice(SYLLABLES) for _ in range(parts)).capitalize()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1_000_000)
+    parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--url", default=DEFAULT_PG_URL, help="PostgreSQL server for the bench database")
+    args = parser.parse_args(argv)
+    with database(args.engine, args.url) as url:
+        figures = run(url, args.players)
+    print(json.dumps({"engine": args.engine, "players": args.players} | figures))
+
+
+def run(url: str, count: int) -> dict[str, Any]:
+    rng = random.Random(20261130)
+    surnames = sorted({word(rng, rng.randint(2, 4)) for _ in range(60_000)})
+    first_names = sorted({word(rng, rng.randint(1, 3)) for _ in range(4_000)})
+    engine = db.make_engine(url)
+    db.upgrade(engine)
+    started = time.perf_counter()
+    with db.transaction(engine) as session:
+        audit_id = record_change(session, "bench", "players for the find benchmark").id
+        driver = Driver(session)
+        try:
+            for start in range(0, count, BATCH):
+                details = [
+                    Details(
+                        name=f"{rng.choice(surnames)}, {rng.choice(first_names)}",
+                        federation=FEDERATIONS[i % len(FEDERATIONS)],
+                        birth_year=rng.randint(1940, 2018),
+                        fide_id=10_000_000 + i,
+                    )
+                    for i in range(start, min(count, start + BATCH))
+                ]
+                register_players(driver, details, audit_id)
+                say(f"registered {min(count, start + BATCH):,}")
+        finally:
+            driver.restore()
+    register_s = time.perf_counter() - started
+    with engine.connect() as conn:
+        conn.exec_driver_sql("ANALYZE")
+    with engine.connect() as conn:  # a registered player's name, so the full-name searches find someone
+        registered = conn.exec_driver_sql(f"SELECT name FROM player WHERE id = {count // 3}").scalar_one()
+    surname, first = (part.strip() for part in registered.split(","))
+    queries = {
+        "surname": (surname, {}),
+        "first last": (f"{first} {surname}", {}),
+        "last, first": (f"{surname}, {first}", {}),
+        "surname prefix (4 letters)": (surname[:4], {}),
+        "surname, federation": (surname, {"federation": "IRL"}),
+        "surname, born": (surname, {"born": 1990}),
+        "FIDE ID": (str(10_000_000 + count // 2), {}),
+        "no match": ("Zzyzzx", {}),
+    }
+    timings: dict[str, float] = {}
+    found: dict[str, int] = {}
+    for label, (text, options) in queries.items():
+        best = float("inf")
+        for _ in range(3):
+            with db.transaction(engine) as session:
+                t = time.perf_counter()
+                result = find_players(session, text, **options)
+                best = min(best, time.perf_counter() - t)
+        timings[label] = round(best, 4)
+        found[label] = len(result)
+        say(f"{label:28} {text!r:40} {len(result):3} found in {best * 1000:.1f} ms")
+    engine.dispose()
+    return {"register_s": round(register_s, 1), "find_s": timings, "found": found}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,303 @@
+"""CLI: the `player` group — show, find, add, edit, merge, duplicates; `ratingdb player ID` still shows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ratingdb.cli.app import LOOKUP, RatingDbGroup, RatingDbTyper, app
+from ratingdb.cli.common import (
+    FormatOption,
+    OnlyTypeOption,
+    check_type,
+    player_heading,
+    render_rows,
+    transaction,
+    user_errors,
+)
+from ratingdb.errors import ConfigError
+
+if TYPE_CHECKING:  # the models import SQLAlchemy: only where a command runs (start-up time)
+    from ratingdb.models import Player
+
+TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+
+
+class _PlayerGroup(RatingDbGroup):
+    """`ratingdb player ID` (no sub-command) means `ratingdb player show ID`, as it did before the group."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["show", *args]
+        return super().resolve_command(ctx, args)
+
+
+player_app = RatingDbTyper(
+    cls=_PlayerGroup,
+    no_args_is_help=True,
+    help="The player register: show, find, add, edit, merge and list likely duplicates.",
+)
+app.add_typer(player_app, name="player", rich_help_panel=LOOKUP)
+
+IdArgument = Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")]
+ReasonOption = Annotated[
+    str, typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log with the change.")
+]
+NationalStart = Annotated[
+    int,
+    typer.Option(
+        "--national-id-start",
+        envvar="RATINGDB_NATIONAL_ID_START",
+        min=1,
+        metavar="N",
+        help="First national ID given to a player registered without any ID (a federation setting).",
+    ),
+]
+
+
+@player_app.command("show")
+@user_errors
+def show_command(
+    ident: IdArgument,
+    rating_type: OnlyTypeOption = None,
+    fmt: FormatOption = "table",
+) -> None:
+    """A player's details (every version) and ratings, changes, K and flags on every list."""
+    from ratingdb.reports.lists import player_history
+    from ratingdb.services.players import find_by_id, versions
+
+    if rating_type is not None:
+        check_type(rating_type)
+    with transaction() as session:
+        player = find_by_id(session, ident)
+        history = player_history(session, player, rating_type)
+        title = player_heading(player)
+        changes = [
+            [v.version, a.created_at, a.action, v.name, v.federation, v.sex, v.title, v.birth_year,
+             v.fide_id, v.national_id, "yes" if v.deceased else "", a.detail]
+            for v, a in versions(session, player.id)
+        ]  # fmt: skip
+    rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
+    if fmt == "table":
+        typer.echo(title)
+        render_rows(
+            ["version", "when", "by", "name", "fed", "sex", "title", "born", "fide_id", "national_id",
+             "deceased", "what"],
+            changes,
+            "table",
+            title="Details, every version",
+        )  # fmt: skip
+    render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
+
+
+FIND_COLUMNS = ["fide_id", "national_id", "name", "federation", "sex", "title", "birth_year"]
+
+
+@player_app.command("find")
+@user_errors
+def find_command(
+    text: Annotated[
+        str,
+        typer.Argument(
+            metavar="TEXT",
+            help='Part of a name ("Last, First" or "First Last"; case and accents ignored) or an ID.',
+        ),
+    ],
+    federation: Annotated[
+        str | None, typer.Option("--federation", metavar="FED", help="Only this federation, e.g. IRL.")
+    ] = None,
+    born: Annotated[int | None, typer.Option("--born", metavar="YYYY", help="Only this birth year.")] = None,
+    fmt: FormatOption = "table",
+    limit: Annotated[int, typer.Option(min=1, metavar="N", help="At most N players.")] = 50,
+) -> None:
+    """Find registered players by name, FIDE ID or national ID."""
+    from ratingdb.services.players import find_players
+
+    with transaction() as session:
+        found = find_players(session, text, federation=federation, born=born, limit=limit)
+        rows = [[getattr(p, c) for c in FIND_COLUMNS] for p in found]
+    if not rows and fmt == "table":
+        typer.echo(f"No registered player matches '{text}'.")
+        return
+    render_rows(FIND_COLUMNS, rows, fmt)
+
+
+def _details_options(
+    name: str | None,
+    federation: str | None,
+    sex: str | None,
+    title: str | None,
+    birth_year: int | None,
+    fide_id: int | None,
+    national_id: str | None,
+) -> dict[str, Any]:
+    """The details given on the command line, checked; only those given."""
+    given: dict[str, Any] = {}
+    if name is not None:
+        if not name.strip():
+            raise ConfigError("--name is empty: give the player's name, e.g. 'Murphy, Sean'")
+        given["name"] = " ".join(name.split())
+    if federation is not None:
+        fed = federation.strip().upper()
+        if not (len(fed) == 3 and fed.isalpha()):
+            raise ConfigError(f"--federation '{federation}' is not a three-letter code such as IRL")
+        given["federation"] = fed
+    if sex is not None:
+        if sex.upper() not in ("M", "F"):
+            raise ConfigError(f"--sex '{sex}' is not M or F")
+        given["sex"] = sex.upper()
+    if title is not None:
+        if title.upper() not in TITLES and title != "":
+            raise ConfigError(f"--title '{title}' is not one of {' '.join(TITLES)} (or '' for none)")
+        given["title"] = title.upper() or None
+    if birth_year is not None:
+        if not 1000 <= birth_year <= 9999:
+            raise ConfigError(f"--birth-year {birth_year} is not a four-digit year")
+        given["birth_year"] = birth_year
+    if fide_id is not None:
+        if fide_id <= 0:
+            raise ConfigError(f"--fide-id {fide_id} is not a FIDE ID")
+        given["fide_id"] = fide_id
+    if national_id is not None:
+        given["national_id"] = national_id.strip() or None
+    return given
+
+
+NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="'Last, First'.")]
+FedOption = Annotated[
+    str | None, typer.Option("--federation", metavar="FED", help="Three letters, e.g. IRL.")
+]
+SexOption = Annotated[str | None, typer.Option("--sex", metavar="M|F")]
+TitleOption = Annotated[str | None, typer.Option("--title", metavar="TITLE", help="GM, IM, FM, CM, WGM …")]
+BornOption = Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")]
+FideOption = Annotated[int | None, typer.Option("--fide-id", metavar="ID")]
+NationalOption = Annotated[str | None, typer.Option("--national-id", metavar="ID")]
+
+
+@player_app.command("add")
+@user_errors
+def add_command(
+    name: Annotated[str, typer.Option("--name", metavar="NAME", help="'Last, First'.")],
+    fide_id: FideOption = None,
+    national_id: NationalOption = None,
+    federation: FedOption = None,
+    sex: SexOption = None,
+    title: TitleOption = None,
+    birth_year: BornOption = None,
+    start: NationalStart = 1,
+) -> None:
+    """Register a player; without --fide-id or --national-id the next free national ID is given."""
+    from ratingdb.services.players import Details, add_player, describe, similar_players
+
+    given = _details_options(name, federation, sex, title, birth_year, fide_id, national_id)
+    with transaction() as session:
+        player = add_player(session, Details(**given), start=start)
+        line = f"Registered {describe(player)}."
+        similar = similar_players(session, player.name, exclude={player.id})
+    typer.echo(line)
+    if similar:
+        typer.echo("Similar registered players (if one is the same person, `ratingdb player merge`):")
+        for p in similar:
+            typer.echo(f"  {describe(p)}")
+
+
+@player_app.command("edit")
+@user_errors
+def edit_command(
+    ident: IdArgument,
+    reason: ReasonOption,
+    name: NameOption = None,
+    federation: FedOption = None,
+    sex: SexOption = None,
+    title: TitleOption = None,
+    birth_year: BornOption = None,
+    fide_id: FideOption = None,
+    national_id: NationalOption = None,
+    deceased: Annotated[
+        bool | None,
+        typer.Option("--deceased/--alive", help="Mark the player deceased (or not).", show_default=False),
+    ] = None,
+) -> None:
+    """Correct a player's details (a new version; the reason is kept).
+
+    Published lists keep showing the details they were published with; the next close uses the new
+    ones (a corrected birth year changes K from the next list on).
+    """
+    from ratingdb.services.players import edit_player, find_by_id
+
+    given = _details_options(name, federation, sex, title, birth_year, fide_id, national_id)
+    if deceased is not None:
+        given["deceased"] = deceased
+    if not given:
+        raise ConfigError("nothing to change: give at least one of --name, --federation, --sex, --title, "
+                          "--birth-year, --fide-id, --national-id, --deceased/--alive")  # fmt: skip
+    if not reason.strip():
+        raise ConfigError("--reason is empty: say why the details change")
+    with transaction() as session:
+        player = find_by_id(session, ident)
+        before, after = edit_player(session, player, given, reason.strip())
+        pid = player.id
+    changed = [c for c in before._fields if getattr(before, c) != getattr(after, c)]
+    typer.echo(
+        f"Player {pid} {after.name}: "
+        + ", ".join(f"{c} {_shown(getattr(before, c))} → {_shown(getattr(after, c))}" for c in changed)
+        + "."
+    )
+
+
+def _shown(value: object) -> str:
+    return "—" if value is None else str(value)
+
+
+@player_app.command("merge")
+@user_errors
+def merge_command(
+    duplicate: Annotated[
+        str, typer.Argument(metavar="DUPLICATE", help="FIDE or national ID of the duplicate.")
+    ],
+    keep: Annotated[str, typer.Argument(metavar="KEEP", help="FIDE or national ID of the player to keep.")],
+    reason: ReasonOption,
+) -> None:
+    """Merge a duplicate registration into the player kept.
+
+    The duplicate's events of open periods move to KEEP and its IDs find KEEP from now on. Refused when
+    both played in one event or the duplicate has games in a closed period.
+    """
+    from ratingdb.services.players import find_by_id, merge_players
+
+    if not reason.strip():
+        raise ConfigError("--reason is empty: say why the two are one person")
+    with transaction() as session:
+        detail = merge_players(
+            session, find_by_id(session, duplicate), find_by_id(session, keep), reason.strip()
+        )
+    typer.echo(f"Done: {detail}.")
+
+
+@player_app.command("duplicates")
+@user_errors
+def duplicates_command(
+    fmt: FormatOption = "table",
+    limit: Annotated[int, typer.Option(min=1, metavar="N", help="At most N pairs.")] = 200,
+) -> None:
+    """Likely duplicate registrations, with the merge command to run.
+
+    Pairs with the same name and birth year, or very similar names in the same federation and birth year.
+    """
+    from ratingdb.services.players import describe, likely_duplicates
+
+    with transaction() as session:
+        pairs = likely_duplicates(session, limit=limit)
+        rows = [[describe(d.first), describe(d.second), d.why, _merge_hint(d.second, d.first)] for d in pairs]
+    if not rows and fmt == "table":
+        typer.echo("No likely duplicates.")
+        return
+    render_rows(["player", "possible duplicate", "why", "to merge"], rows, fmt)
+
+
+def _merge_hint(duplicate: Player, keep: Player) -> str:
+    return (
+        f"ratingdb player merge {duplicate.fide_id or duplicate.national_id} "
+        f"{keep.fide_id or keep.national_id} --reason '...'"
+    )

@@ -1,0 +1,607 @@
+"""The player register: register, change, find, merge and remove players; every change of details versioned.
+
+Takes a Session, never commits. A player's details live in immutable `player_version` rows; the
+`player` row holds identity and a copy of the current version (lookups by ID read one row). Writes go
+through the bulk driver because list imports register or update players by the hundred thousand.
+Names are compared by ratingdb.names. No CLI, formats or report imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, delete, exists, func, or_, select, tuple_, update
+from sqlalchemy.orm import Session, aliased
+
+from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
+from ratingdb.models import (
+    AuditEntry,
+    CalcGame,
+    CalcPlayer,
+    Event,
+    EventPlayer,
+    Game,
+    ListEntry,
+    Player,
+    PlayerNameToken,
+    PlayerVersion,
+    RatingList,
+)
+from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
+from ratingdb.rating import Period
+from ratingdb.services.bulk import Driver
+from ratingdb.services.lists import is_closed
+from ratingdb.services.versions import record_change
+
+# A federation setting: the first national ID given to a player registered without any ID.
+NATIONAL_ID_START = 1
+# At most this many players sharing a word with a name are scored for similarity (common first names).
+SIMILAR_CANDIDATES = 5_000
+# `player find` reads the name-token index in pages of this many entries.
+FIND_PAGE = 500
+# `player duplicates` compares all pairs of a (federation, birth year) block up to this size, and each
+# name with its next DUPLICATE_WINDOW names in key order in bigger blocks.
+DUPLICATE_BLOCK = 3_000
+DUPLICATE_WINDOW = 20
+
+
+class Details(NamedTuple):
+    """A player's versioned details, in the column order of `player_version` (and of `player`)."""
+
+    name: str
+    federation: str | None = None
+    sex: str | None = None
+    title: str | None = None
+    birth_year: int | None = None
+    fide_id: int | None = None
+    national_id: str | None = None
+    deceased: bool = False
+
+
+DETAIL_COLUMNS = Details._fields
+PLAYER_COLUMNS = ("id", *DETAIL_COLUMNS, "name_key", "current_version_id")
+VERSION_COLUMNS = ("id", "player_id", "version", *DETAIL_COLUMNS, "created_by", "is_current")
+
+
+class Registered(NamedTuple):
+    player_id: int
+    version_id: int
+
+
+def details_of(player: Player) -> Details:
+    return Details(*(getattr(player, c) for c in DETAIL_COLUMNS))
+
+
+def register_players(driver: Driver, details: Sequence[Details], audit_id: int) -> list[Registered]:
+    """Register new players, each with version 1 of its details, made by the audit row `audit_id`."""
+    if not details:
+        return []
+    player_ids = driver.reserve_ids("player", len(details))
+    version_ids = driver.reserve_ids("player_version", len(details))
+    words = [tokens(d.name) for d in details]
+    driver.write(
+        "player",
+        PLAYER_COLUMNS,
+        [
+            (pid, *d, key_of(w), vid)
+            for pid, vid, d, w in zip(player_ids, version_ids, details, words, strict=True)
+        ],
+    )
+    driver.write(
+        "player_version",
+        VERSION_COLUMNS,
+        [
+            (vid, pid, 1, *d, audit_id, True)
+            for pid, vid, d in zip(player_ids, version_ids, details, strict=True)
+        ],
+    )
+    driver.write(
+        "player_name_token",
+        ("token", "player_id"),
+        [(t, pid) for pid, w in zip(player_ids, words, strict=True) for t in sorted(set(w))],
+    )
+    return [Registered(p, v) for p, v in zip(player_ids, version_ids, strict=True)]
+
+
+def change_players(driver: Driver, changes: Sequence[tuple[int, Details]], audit_id: int) -> dict[int, int]:
+    """Give each player a new version with the new details; returns player id → new version id.
+
+    The current version is withdrawn (never changed otherwise), the next one added, and the player row's
+    copy of the details updated. The search tokens follow a changed name.
+    """
+    if not changes:
+        return {}
+    current: dict[int, tuple[int, int, str]] = {}  # player → (version id, version number, name)
+    ids = [pid for pid, _ in changes]
+    for chunk in _chunks(ids, 500):
+        marks = ", ".join("?" * len(chunk))
+        for pid, vid, number, name in driver.rows(
+            "SELECT p.id, v.id, v.version, p.name FROM player p JOIN player_version v "
+            f"ON v.id = p.current_version_id WHERE p.id IN ({marks})",
+            chunk,
+        ):
+            current[pid] = (vid, number, name)
+    version_ids = driver.reserve_ids("player_version", len(changes))
+    driver.execute_many(
+        "UPDATE player_version SET is_current = NULL, withdrawn_by = ? WHERE id = ?",
+        [(audit_id, current[pid][0]) for pid in ids],
+    )
+    driver.write(
+        "player_version",
+        VERSION_COLUMNS,
+        [
+            (vid, pid, current[pid][1] + 1, *d, audit_id, True)
+            for vid, (pid, d) in zip(version_ids, changes, strict=True)
+        ],
+    )
+    assignments = ", ".join(f"{c} = ?" for c in (*DETAIL_COLUMNS, "name_key", "current_version_id"))
+    driver.execute_many(
+        f"UPDATE player SET {assignments} WHERE id = ?",
+        [(*d, name_key(d.name), vid, pid) for vid, (pid, d) in zip(version_ids, changes, strict=True)],
+    )
+    renamed = [(pid, d.name) for pid, d in changes if d.name != current[pid][2]]
+    if renamed:
+        driver.execute_many(
+            "DELETE FROM player_name_token WHERE player_id = ?", [(pid,) for pid, _ in renamed]
+        )
+        _write_tokens(driver, renamed)
+    return {pid: vid for vid, (pid, _) in zip(version_ids, changes, strict=True)}
+
+
+def _write_tokens(driver: Driver, names: Iterable[tuple[int, str]]) -> None:
+    driver.write(
+        "player_name_token",
+        ("token", "player_id"),
+        [(token, pid) for pid, name in names for token in sorted(set(tokens(name)))],
+    )
+
+
+def next_national_ids(driver: Driver, count: int, start: int = NATIONAL_ID_START) -> list[str]:
+    """`count` free numeric national IDs: after the highest numeric one registered, at least `start`."""
+    if count == 0:
+        return []
+    if driver.dialect == "postgresql":
+        # Two imports at once must not hand out the same numbers: the second waits for the first.
+        driver.rows("SELECT pg_advisory_xact_lock(hashtext('ratingdb-national-ids'))")
+        numeric = "national_id ~ '^[0-9]{1,18}$'"
+    elif driver.dialect == "sqlite":
+        numeric = "national_id <> '' AND national_id NOT GLOB '*[^0-9]*' AND length(national_id) <= 18"
+    else:
+        numeric = "national_id REGEXP '^[0-9]{1,18}$'"
+    number = "UNSIGNED" if driver.dialect == "mysql" else "BIGINT"
+    highest = driver.rows(f"SELECT MAX(CAST(national_id AS {number})) FROM player WHERE {numeric}")[0][0]
+    first = max(start, (highest or 0) + 1)
+    return [str(n) for n in range(first, first + count)]
+
+
+def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+# -- lookups ---------------------------------------------------------------------------------------------
+
+
+def find_by_id(session: Session, ident: str) -> Player:
+    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into."""
+    text = ident.strip()
+    found = None
+    if text.isdigit() and len(text) <= 18:
+        found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
+    if found is None:
+        found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()
+    if found is None:
+        raise UnknownPlayer(
+            f"no player has FIDE ID or national ID '{ident}': `ratingdb player find NAME` searches by name"
+        )
+    return kept(session, found)
+
+
+def kept(session: Session, player: Player) -> Player:
+    """The player a merged duplicate points to (itself when not merged)."""
+    seen = {player.id}
+    while player.merged_into is not None:
+        nxt = session.get(Player, player.merged_into)
+        if nxt is None or nxt.id in seen:  # pragma: no cover - merge refuses cycles
+            break
+        seen.add(nxt.id)
+        player = nxt
+    return player
+
+
+def versions(session: Session, player_id: int) -> list[tuple[PlayerVersion, AuditEntry]]:
+    """Every version of a player's details with the audit row that made it, oldest first."""
+    return [
+        (v, a)
+        for v, a in session.execute(
+            select(PlayerVersion, AuditEntry)
+            .join(AuditEntry, AuditEntry.id == PlayerVersion.created_by)
+            .where(PlayerVersion.player_id == player_id)
+            .order_by(PlayerVersion.version)
+        )
+    ]
+
+
+def find_players(
+    session: Session,
+    text: str,
+    *,
+    federation: str | None = None,
+    born: int | None = None,
+    limit: int = 50,
+) -> list[Player]:
+    """Players whose FIDE ID or national ID is `text`, or whose name has a word starting with each word
+    of `text` (case, accents, punctuation and word order ignored); merged duplicates left out.
+
+    At most `limit` players, sorted by name. Fast on a million players: the longest query word is looked
+    up in the name-token index (a range scan read in index order), and only those players are checked
+    for the other words; with more than `limit` matches, those whose matching word comes first are shown.
+    """
+    query_tokens = tokens(text)
+    if not query_tokens:
+        raise ConfigError(f"'{text}' has no letters or digits to search for: give part of a name or an ID")
+    fed = federation.strip().upper() if federation else None
+    found: dict[int, str] = {}  # player id → name key
+    stripped = text.strip()
+    by_id = select(Player.id, Player.name_key)
+    if stripped.isdigit() and len(stripped) <= 18:
+        found.update((pid, key) for pid, key in session.execute(by_id.where(Player.fide_id == int(stripped))))
+    found.update((pid, key) for pid, key in session.execute(by_id.where(Player.national_id == stripped)))
+    # Walk the name-token index from the longest query word in index order, a page at a time, until
+    # `limit` players match: a one- or two-letter word touches only the pages it needs, not every match.
+    longest = max(query_tokens, key=len)
+    low, high = prefix_range(longest)
+    after: tuple[str, int] | None = None
+    while len(found) < limit:
+        page = select(PlayerNameToken.token, PlayerNameToken.player_id).where(
+            PlayerNameToken.token >= low, PlayerNameToken.token < high
+        )
+        if after is not None:
+            page = page.where(tuple_(PlayerNameToken.token, PlayerNameToken.player_id) > tuple_(*after))
+        rows = session.execute(
+            page.order_by(PlayerNameToken.token, PlayerNameToken.player_id).limit(FIND_PAGE)
+        ).all()
+        if not rows:
+            break
+        after = (rows[-1][0], rows[-1][1])
+        candidates = select(Player.id, Player.name_key).where(
+            Player.id.in_([pid for _, pid in rows]), Player.merged_into.is_(None)
+        )
+        if fed is not None:
+            candidates = candidates.where(Player.federation == fed)
+        if born is not None:
+            candidates = candidates.where(Player.birth_year == born)
+        keys: dict[int, str] = {pid: key for pid, key in session.execute(candidates)}
+        for _, pid in rows:  # in index order
+            key = keys.get(pid)
+            if key is not None and pid not in found and matches_query(query_tokens, key.split()):
+                found[pid] = key
+        if len(rows) < FIND_PAGE:
+            break
+    ids = list(found)[:limit]
+    players = {p.id: kept(session, p) for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
+    chosen: dict[int, Player] = {}
+    for pid in ids:
+        p = players[pid]
+        if (fed is None or p.federation == fed) and (born is None or p.birth_year == born):
+            chosen.setdefault(p.id, p)
+    return sorted(chosen.values(), key=lambda p: (p.name_key, p.id))
+
+
+def count_players(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Player)) or 0
+
+
+def describe(player: Player | Details | Any) -> str:
+    """ "Name (FIDE 123, national 45, born 2010, IRL)": how a player is named in messages."""
+    parts = []
+    if player.fide_id:
+        parts.append(f"FIDE {player.fide_id}")
+    if player.national_id:
+        parts.append(f"national {player.national_id}")
+    if player.birth_year:
+        parts.append(f"born {player.birth_year}")
+    if player.federation:
+        parts.append(player.federation)
+    return f"{player.name} ({', '.join(parts) or 'no ID'})"
+
+
+def similar_players(
+    session: Session, name: str, *, exclude: Iterable[int] = (), limit: int = 5, cutoff: float = SIMILAR
+) -> list[Player]:
+    """Registered players whose names are like `name` (possible duplicates), most alike first.
+
+    Candidates share at least one word with the name (the token index), then rapidfuzz scores them;
+    a misspelt surname is still found through the first name.
+    """
+    words = sorted(set(tokens(name)), key=len, reverse=True)
+    if not words:
+        return []
+    skip = set(exclude)
+    candidates = [
+        p
+        for p in session.scalars(
+            select(Player)
+            .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
+            .where(PlayerNameToken.token.in_(words), Player.merged_into.is_(None))
+            .distinct()
+            .limit(SIMILAR_CANDIDATES)
+        )
+        if p.id not in skip
+    ]
+    best = most_similar(name, [p.name_key for p in candidates], limit=limit, cutoff=cutoff)
+    return [candidates[s.position] for s in best]
+
+
+def remove_unreferenced_players(
+    session: Session, player_ids: Sequence[int], *, registered_by: str
+) -> list[str]:
+    """Remove those of `player_ids` that nothing refers to any more and that an action `registered_by`
+    (such as "import-trf") registered; returns how each removed player is described.
+
+    Nothing refers to a player who has no list entry, no event line, no game, no calculation record and
+    no duplicate merged into it. Their versions and search tokens go with them.
+    """
+    if not player_ids:
+        return []
+    p = Player.__table__.c
+    dup = Player.__table__.alias("dup")
+    referenced = or_(
+        *(
+            exists().where(column == p.id)
+            for column in (
+                ListEntry.player_id,
+                EventPlayer.player_id,
+                Game.white_id,
+                Game.black_id,
+                CalcPlayer.player_id,
+                CalcGame.opponent_id,
+            )
+        ),
+        exists().where(dup.c.merged_into == p.id),
+    )
+    first = (
+        select(AuditEntry.action)
+        .join(PlayerVersion, PlayerVersion.created_by == AuditEntry.id)
+        .where(PlayerVersion.player_id == p.id, PlayerVersion.version == 1)
+    )
+    doomed = list(
+        session.scalars(
+            select(Player)
+            .where(Player.id.in_(player_ids), ~referenced, first.scalar_subquery() == registered_by)
+            .order_by(Player.id)
+        )
+    )
+    if not doomed:
+        return []
+    ids = [d.id for d in doomed]
+    described = [describe(d) for d in doomed]
+    # Their versions and search tokens go with them (ON DELETE CASCADE; the version guard allows it).
+    session.execute(delete(Player).where(Player.id.in_(ids)))
+    return described
+
+
+def register_player(session: Session, details: Details, audit_id: int) -> Player:
+    """Register one player (version 1 of `details`) and return it."""
+    driver = Driver(session)
+    try:
+        (registered,) = register_players(driver, [details], audit_id)
+    finally:
+        driver.restore()
+    return session.get_one(Player, registered.player_id)
+
+
+# -- the register's commands -----------------------------------------------------------------------------
+
+
+def _refuse_taken(session: Session, details: Details, player_id: int | None) -> None:
+    for column, what in (("fide_id", "FIDE ID"), ("national_id", "national ID")):
+        value = getattr(details, column)
+        if value is None:
+            continue
+        holder = session.scalars(select(Player).where(getattr(Player, column) == value)).one_or_none()
+        if holder is not None and holder.id != player_id:
+            raise DuplicatePlayer(
+                f"{what} {value} belongs to {describe(holder)} already: if that is the same person, "
+                f"`ratingdb player merge` the two instead"
+            )
+
+
+def add_player(session: Session, details: Details, *, start: int = NATIONAL_ID_START) -> Player:
+    """Register a player by hand; without any ID it gets the next free national ID."""
+    _refuse_taken(session, details, None)
+    driver = Driver(session)
+    try:
+        if details.fide_id is None and details.national_id is None:
+            details = details._replace(national_id=next_national_ids(driver, 1, start)[0])
+        audit_id = record_change(session, "player-add", f"registered {describe(details)} by hand").id
+        (registered,) = register_players(driver, [details], audit_id)
+    finally:
+        driver.restore()
+    return session.get_one(Player, registered.player_id)
+
+
+def edit_player(
+    session: Session, player: Player, changes: dict[str, Any], reason: str
+) -> tuple[Details, Details]:
+    """Give `player` a new version of its details with `changes`; returns (before, after).
+
+    Lists published before keep showing the earlier version; the next close uses the new details (a
+    corrected birth year changes K from the next list on).
+    """
+    if player.merged_into is not None:
+        raise DuplicatePlayer(
+            f"player {describe(player)} was merged into player {player.merged_into}: edit that player"
+        )
+    before = details_of(player)
+    after = before._replace(**changes)
+    if after == before:
+        raise ConfigError(f"nothing to change: {describe(player)} already has these details")
+    if not after.name.strip():
+        raise ConfigError("a player's name cannot be empty")
+    _refuse_taken(session, after, player.id)
+    what = ", ".join(
+        f"{c} {getattr(before, c)!r} → {getattr(after, c)!r}"
+        for c in DETAIL_COLUMNS
+        if getattr(before, c) != getattr(after, c)
+    )
+    audit_id = record_change(
+        session, "player-edit", f"player {player.id} {before.name}: {what}", reason=reason
+    ).id
+    driver = Driver(session)
+    try:
+        change_players(driver, [(player.id, after)], audit_id)
+    finally:
+        driver.restore()
+    session.expire(player)
+    return before, after
+
+
+def merge_players(session: Session, duplicate: Player, keep: Player, reason: str) -> str:
+    """Merge `duplicate` into `keep`: its events of open periods are re-pointed to `keep`, its IDs resolve
+    to `keep` from now on. Refused when both played in one event, when the duplicate has games in a
+    closed period (those explain a published list), or when it is on a list `keep` is not on.
+    """
+    if duplicate.id == keep.id:
+        raise ConfigError(f"{describe(keep)} cannot be merged into itself")
+    for p in (duplicate, keep):
+        if p.merged_into is not None:
+            raise DuplicatePlayer(f"{describe(p)} was merged into player {p.merged_into} already")
+    other = aliased(EventPlayer)
+    both = session.scalars(
+        select(Event)
+        .join(EventPlayer, EventPlayer.event_id == Event.id)
+        .where(EventPlayer.player_id == duplicate.id)
+        .where(Event.id.in_(select(other.event_id).where(other.player_id == keep.id)))
+        .order_by(Event.id)
+    ).all()
+    if both:
+        names = ", ".join(f"{e.id} '{e.name}'" for e in both)
+        raise DuplicatePlayer(
+            f"{describe(duplicate)} and {describe(keep)} both played in event {names}: two players of one "
+            "event are two people, so they are not merged"
+        )
+    events = session.scalars(
+        select(Event)
+        .join(EventPlayer, EventPlayer.event_id == Event.id)
+        .where(EventPlayer.player_id == duplicate.id)
+        .order_by(Event.id)
+    ).all()
+    closed = [e for e in events if is_closed(session, e.rating_type, Period.parse(e.period))]
+    if closed:
+        names = ", ".join(f"{e.id} '{e.name}' ({e.rating_type} {e.period})" for e in closed)
+        raise PeriodAlreadyClosed(
+            f"{describe(duplicate)} has games in closed periods (event {names}): their list is published "
+            "and explained by those games; reopen the period first (issue of corrections), then merge"
+        )
+    kept_entry = aliased(ListEntry)
+    on_lists = session.execute(
+        select(RatingList.rating_type, RatingList.list_date)
+        .join(ListEntry, ListEntry.list_id == RatingList.id)
+        .outerjoin(kept_entry, and_(kept_entry.list_id == RatingList.id, kept_entry.player_id == keep.id))
+        .where(ListEntry.player_id == duplicate.id, kept_entry.player_id.is_(None))
+        .order_by(RatingList.list_date.desc())
+    ).first()
+    if on_lists is not None:
+        raise DuplicatePlayer(
+            f"{describe(duplicate)} is on the {on_lists[0]} list dated {on_lists[1].isoformat()} and "
+            f"{describe(keep)} is not: keep the listed one (`ratingdb player merge "
+            f"{keep.fide_id or keep.national_id} {duplicate.fide_id or duplicate.national_id}`)"
+        )
+    ids = [e.id for e in events]
+    if ids:
+        session.execute(
+            update(EventPlayer)
+            .where(EventPlayer.event_id.in_(ids), EventPlayer.player_id == duplicate.id)
+            .values(player_id=keep.id)
+        )
+        for column in (Game.white_id, Game.black_id):
+            session.execute(
+                update(Game).where(Game.event_id.in_(ids), column == duplicate.id).values({column: keep.id})
+            )
+    detail = (
+        f"merged player {duplicate.id} {describe(duplicate)} into player {keep.id} {describe(keep)}; "
+        f"{len(ids)} event(s) re-pointed; reason: {reason}"
+    )
+    record_change(session, "player-merge", detail, reason=reason)
+    session.execute(update(Player).where(Player.id == duplicate.id).values(merged_into=keep.id))
+    session.expire_all()
+    return detail
+
+
+@dataclass(frozen=True)
+class LikelyDuplicate:
+    first: Player
+    second: Player
+    why: str
+
+
+def likely_duplicates(session: Session, *, limit: int = 200) -> list[LikelyDuplicate]:
+    """Pairs of registered players that may be one person: the same normalised name and birth year, or
+    very similar names (rapidfuzz) in the same federation and birth year.
+
+    Compared within (federation, birth year) blocks: a person's duplicate agrees on both, and the blocks
+    keep the comparisons few even on a million players.
+    """
+    from rapidfuzz import fuzz, process
+
+    found: list[LikelyDuplicate] = []
+    seen: set[tuple[int, int]] = set()
+    same = session.execute(
+        select(Player.name_key, Player.birth_year)
+        .where(Player.merged_into.is_(None))
+        .group_by(Player.name_key, Player.birth_year)
+        .having(func.count() > 1)
+        .order_by(Player.name_key, Player.birth_year)
+    ).all()
+    for key, born in same:
+        group = list(
+            session.scalars(
+                select(Player)
+                .where(
+                    Player.name_key == key,
+                    Player.birth_year.is_(None) if born is None else Player.birth_year == born,
+                )
+                .where(Player.merged_into.is_(None))
+                .order_by(Player.id)
+            )
+        )
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                seen.add((a.id, b.id))
+                found.append(LikelyDuplicate(a, b, "same name and birth year"))
+    blocks: dict[tuple[str | None, int | None], list[tuple[int, str]]] = {}
+    for pid, key, fed, born in session.execute(
+        select(Player.id, Player.name_key, Player.federation, Player.birth_year)
+        .where(Player.merged_into.is_(None), Player.federation.is_not(None))
+        .order_by(Player.id)
+    ):
+        blocks.setdefault((fed, born), []).append((pid, key))
+    pairs: list[tuple[int, int, float]] = []
+    for members in blocks.values():
+        if len(members) < 2:
+            continue
+        if len(members) > DUPLICATE_BLOCK:
+            # Too many for all pairs (a matrix of n²): compare each name with its neighbours in key order.
+            members.sort(key=lambda m: m[1])
+            for i, (a_id, a_key) in enumerate(members):
+                for b_id, b_key in members[i + 1 : i + 1 + DUPLICATE_WINDOW]:
+                    score = fuzz.token_sort_ratio(a_key, b_key, score_cutoff=SIMILAR)
+                    if score and a_key != b_key:
+                        pairs.append((min(a_id, b_id), max(a_id, b_id), float(score)))
+            continue
+        keys = [k for _, k in members]
+        scores = process.cdist(keys, keys, scorer=fuzz.token_sort_ratio, score_cutoff=SIMILAR)
+        for i, j in zip(*scores.nonzero(), strict=True):
+            if i < j and keys[i] != keys[j]:
+                pairs.append((members[i][0], members[j][0], float(scores[i, j])))
+    pairs.sort(key=lambda x: (-x[2], x[0], x[1]))
+    for a_id, b_id, score in pairs:
+        if (a_id, b_id) not in seen:
+            a, b = session.get_one(Player, a_id), session.get_one(Player, b_id)
+            found.append(
+                LikelyDuplicate(a, b, f"similar names ({score:.0f}%), same federation and birth year")
+            )
+    return found[:limit]
