@@ -293,7 +293,8 @@ def test_an_id_too_large_for_the_database_is_one_line(db_url: str) -> None:
     huge = str(10**23)
     for command in (["player", huge], ["report", "event", huge], ["export-trf", huge]):
         result = runner.invoke(app, ["--db", db_url, *command])
-        if make_url(db_url).get_backend_name() == "mysql":  # MySQL compares it as a decimal: not found
+        # MySQL compares it as a decimal, and `player` looks IDs up as text: "not found", in one line too.
+        if make_url(db_url).get_backend_name() == "mysql" or command[0] == "player":
             assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1, result.output
             continue
         assert (result.exit_code, result.stderr) == (
