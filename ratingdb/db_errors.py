@@ -26,6 +26,9 @@ class DatabaseRefused(RatingDbError):
     """The database refused a statement that ratingdb's own checks let through."""
 
 
+TOO_LARGE = "a number given is too large for the database — check the IDs and numbers on the command line"
+
+
 @contextmanager
 def explained(url: str) -> Iterator[None]:
     """Turn a driver error raised inside the block into a one-sentence RatingDbError about `url`."""
@@ -33,6 +36,17 @@ def explained(url: str) -> Iterator[None]:
         yield
     except DBAPIError as exc:
         raise explain(exc, url) from None
+    except OverflowError as exc:
+        refused = explain_overflow(exc)
+        if refused is None:
+            raise
+        raise refused from None
+
+
+def explain_overflow(exc: OverflowError) -> RatingDbError | None:
+    """sqlite3 refuses to bind an int beyond 64 bits before SQLAlchemy sees a driver error; such a number
+    can only have come from the user (an ID on the command line). Any other OverflowError is a bug."""
+    return DatabaseRefused(TOO_LARGE) if "SQLite INTEGER" in str(exc) else None
 
 
 def explain(exc: DBAPIError, url: str) -> RatingDbError:
@@ -53,6 +67,8 @@ def explain(exc: DBAPIError, url: str) -> RatingDbError:
         found = None
     if found is not None:
         return found
+    if re.search(r"\b(integer|bigint|smallint) out of range|out of range value", message, re.IGNORECASE):
+        return DatabaseRefused(TOO_LARGE)
     if exc.statement is None or exc.connection_invalidated:
         return DatabaseUnavailable(
             f"cannot connect to {_where(parsed)}: {_without_names(message)} — check the URL"

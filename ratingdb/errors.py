@@ -67,6 +67,17 @@ class TrfError(FormatError):
     """A tournament report file (TRF) that is refused."""
 
 
+class NotATrfFile(TrfError):
+    """A file given as a tournament report that is something else (a list, a spreadsheet, an archive)."""
+
+    def __init__(self, file: str, reason: str) -> None:
+        super().__init__(file, None, None, reason)
+        self.args = (f"{file} does not look like a TRF file: {reason}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class ListFormatError(FormatError):
     """A rating-list file (CSV, FIDE text or XML) that is refused."""
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ratingdb.cli.app import MONTHLY, app
+from ratingdb.cli.app import MONTHLY, Options, app
 from ratingdb.cli.common import (
     TypeOption,
     check_type,
@@ -18,7 +19,7 @@ from ratingdb.cli.common import (
 )
 from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
-from ratingdb.rating import Adjustment, RulesError
+from ratingdb.rating import Adjustment, Period, RulesError
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -92,6 +93,7 @@ def close_period_command(
     from ratingdb.services.close import close_period
 
     for p in periods:
+        copy_before_close(p, rating_type)
         with Status("closing…", console=stdout_console()) as status, transaction() as session:
             summary = close_period(
                 session, p, rating_type, progress=lambda msg: status.update(cell(msg)), adjustment=adjustment
@@ -130,6 +132,24 @@ def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
 
 SHOWN = 10  # players listed per kind (newly rated, below the floor); `report period` lists them all
 LATE_SHOWN = 5  # late events listed one a line; more are summarised in one line
+
+
+def copy_before_close(period: Period, rating_type: str) -> None:
+    """RATINGDB_BACKUPS=N on SQLite: a checked copy of the database before a close that will publish."""
+    from ratingdb.backup import backups_to_keep, pre_close_copy
+    from ratingdb.services.lists import is_closed
+
+    keep = backups_to_keep(os.environ.get("RATINGDB_BACKUPS"))
+    if not keep:
+        return
+    with transaction() as session:
+        if is_closed(session, rating_type, period):
+            return  # the close will change nothing: no copy, and the kept copies stay
+    copy = pre_close_copy(Options.url, keep, f"{period}-{rating_type}")
+    if copy is not None:
+        typer.echo(
+            f"Copied the database to {copy} before the close (RATINGDB_BACKUPS keeps the newest {keep})."
+        )
 
 
 def print_summary(summary: CloseSummary) -> None:

@@ -92,6 +92,10 @@ def _database_error(exc: Exception) -> RatingDbError | None:
     SQLAlchemy is looked up, not imported: a command that never loaded it cannot have raised its errors,
     and `calc` or `--help` must not pay for importing it (see ratingdb.db_errors for the sentences).
     """
+    if isinstance(exc, OverflowError):
+        from ratingdb.db_errors import explain_overflow
+
+        return explain_overflow(exc)
     sqlalchemy_exc = sys.modules.get("sqlalchemy.exc")
     if sqlalchemy_exc is None or not isinstance(exc, sqlalchemy_exc.DBAPIError):
         return None

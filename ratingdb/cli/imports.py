@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,8 +20,11 @@ from ratingdb.cli.common import (
 )
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
-from ratingdb.formats import ListFormat, detect_list_format, read_list, read_trf, write_trf16
+from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
 from ratingdb.rating import RATING_TYPES
+
+if TYPE_CHECKING:
+    from ratingdb.services.events import ImportedEvent
 
 
 @app.command("import-trf", rich_help_panel=MONTHLY)
@@ -59,6 +62,23 @@ def import_trf_command(
             metavar="YYYY-MM", help="Rate in this later period (a late report, at most the third list, §9.1)."
         ),
     ] = None,
+    max_bytes: Annotated[
+        int,
+        typer.Option(
+            "--max-file-size",
+            envvar="RATINGDB_TRF_MAX_BYTES",
+            metavar="BYTES",
+            min=1,
+            help="Refuse a file larger than this: a tournament report has kilobytes, not megabytes.",
+        ),
+    ] = MAX_TRF_BYTES,
+    type_override: Annotated[
+        bool,
+        typer.Option(
+            "--type-override",
+            help="Accept --type even where the file's time control (record 222 or 092) says another type.",
+        ),
+    ] = False,
     id_field: Annotated[
         str,
         typer.Option(
@@ -118,7 +138,7 @@ def import_trf_command(
     for f in files:
         if not f.is_file():
             raise ConfigError(f"{f}: no such file")
-    parsed = [read_trf(f) for f in files]
+    parsed = [read_trf(f, max_bytes=max_bytes) for f in files]
     from ratingdb.services.events import import_events
 
     with transaction() as session:
@@ -129,6 +149,7 @@ def import_trf_command(
             official=official,
             closing_days=closing_days,
             period=chosen,
+            type_override=type_override,
             matching=matching,
             distinct=distinct_event,
         )
@@ -139,11 +160,44 @@ def import_trf_command(
             f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
             f"({ev.rated_games} played games)."
         )
+        print_rating_notes(ev)
     if summary.new_players:
         count = len(summary.new_players)
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             echo(f"  {name}")
+
+
+SHOWN = 10
+
+
+def print_rating_notes(ev: ImportedEvent) -> None:
+    """What the file's ratings mean here: ratingdb rates from its lists, never from the file."""
+    n = ev.unrated_with_file_rating
+    they = "it is" if n == 1 else "they are"
+    if ev.list_in_force is None:
+        if n:
+            typer.echo(
+                f"  {_players(n)} with a rating in the file, but no {ev.rating_type} list is in force at the "
+                f"event's start: {they} rated as unrated (import the list first to rate them as rated)."
+            )
+        return
+    where = f"the {ev.rating_type} list of {ev.list_in_force.isoformat()}"
+    count = len(ev.rating_differences)
+    if count:
+        typer.echo(
+            f"  {_players(count)} with a rating in the file that differs from {where} (the list's is used):"
+        )
+        for d in ev.rating_differences[:SHOWN]:
+            echo(f"    {d.name}: file {d.file_rating}, list {d.list_rating}")
+        if count > SHOWN:
+            typer.echo(f"    and {count - SHOWN} more")
+    if n:
+        typer.echo(f"  {_players(n)} with a rating in the file but none on {where}: {they} rated as unrated.")
+
+
+def _players(n: int) -> str:
+    return f"{n} player{'s' if n != 1 else ''}"
 
 
 def _parse_matches(values: list[str], files: list[Path]) -> dict[tuple[str | None, int], str]:
@@ -253,12 +307,13 @@ def import_list_command(
         types = list(RATING_TYPES)
     else:
         types = ["standard"]
-    rows = read_list(file, format=detected, rating_types=types)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ratingdb.services.list_import import import_list, update_list
+    from ratingdb.services.list_import import ListAssumptions, import_list, update_list
 
     console = stdout_console()
+    assumed = ListAssumptions()
+    rows = assumed.watch(read_list(file, format=detected, rating_types=types))
     try:
         with (
             Progress(
@@ -317,6 +372,18 @@ def import_list_command(
                 f"{summary.entries[t]} entries, {summary.rated[t]} rated."
             )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
+    # An update keeps what the file does not give from the list in force: nothing is assumed then.
+    for t in () if update else types:
+        if n := assumed.established.get(t, 0):
+            typer.echo(
+                f"Assumed: {_players(n)} rated on the {t} list {'has' if n == 1 else 'have'} no K and no "
+                f"games_total in the file: taken as established (30 or more rated games)."
+            )
+        if n := assumed.from_k.get(t, 0):
+            typer.echo(
+                f"Derived from K: games toward 30 for {_players(n)} rated on the {t} list (K 40: fewer than "
+                "30; K 10 or 20: 30 or more), as the file has no games_total."
+            )
 
 
 @app.command("withdraw-list", rich_help_panel=MONTHLY)

@@ -12,6 +12,7 @@ from ratingdb.formats.lists import (
     write_fide_txt,
 )
 from ratingdb.formats.trf import (
+    MAX_TRF_BYTES,
     TrfEvent,
     TrfGame,
     TrfPlayer,
@@ -24,6 +25,7 @@ from ratingdb.formats.trf import (
 
 __all__ = [
     "CSV_COLUMNS",
+    "MAX_TRF_BYTES",
     "RATING_TYPES",
     "ListFormat",
     "ListRating",

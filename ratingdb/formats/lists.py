@@ -12,6 +12,7 @@ from typing import BinaryIO, Literal, TextIO, TypeVar
 from xml.parsers import expat
 
 from ratingdb.errors import ListFormatError
+from ratingdb.formats import limits
 
 __all__ = [
     "CSV_COLUMNS",
@@ -78,20 +79,52 @@ class _Fields:
     def error(self, line: int | None, column: int | None, reason: str) -> ListFormatError:
         return ListFormatError(self.name, line, column, reason)
 
-    def whole(self, text: str, line: int, column: int, what: str) -> int | None:
+    def whole(
+        self, text: str, line: int, column: int, what: str, most: int = limits.GAMES_TOTAL_MAX
+    ) -> int | None:
+        """A whole number from 0 to `most`; blank reads as None."""
         if not text:
             return None
-        try:
-            value = int(text)
-        except ValueError:
-            value = -1
-        if value < 0 or not text.isdigit():
-            raise self.error(line, column, f"{what} '{text}' is not a whole number")
-        return value
+        if not limits.ascii_digits(text):
+            raise self.error(line, column, f"{what} '{text[:40]}' is not a whole number")
+        if len(text) > len(str(most)) or int(text) > most:
+            raise self.error(
+                line, column, f"{what} {text[:40]} is more than {most:,}, the most ratingdb accepts"
+            )
+        return int(text)
 
     def rating(self, text: str, line: int, column: int) -> int | None:
         """A rating; 0 and blank mean unrated."""
-        return self.whole(text, line, column, "rating") or None
+        return self.whole(text, line, column, "rating", limits.RATING_MAX) or None
+
+    def games(self, text: str, line: int, column: int) -> int | None:
+        return self.whole(text, line, column, "games", limits.GAMES_MAX)
+
+    def k(self, text: str, line: int, column: int) -> int | None:
+        """K; 0 reads as None (FIDE writes 0 for unrated players)."""
+        return self.whole(text, line, column, "K", limits.K_MAX) or None
+
+    def player_name(self, text: str, line: int, column: int) -> str:
+        if not text:
+            raise self.error(line, column or None, "the row has no name")
+        if len(text) > limits.PLAYER_NAME:
+            raise self.error(
+                line,
+                column,
+                f"the name is {len(text)} characters long; at most {limits.PLAYER_NAME} are kept",
+            )
+        return text
+
+    def federation(self, text: str, line: int, column: int) -> str | None:
+        if len(text) > limits.FEDERATION:
+            raise self.error(line, column, f"federation '{text[:40]}' is not a three-letter code such as IRL")
+        return text.upper() or None
+
+    def plain(self, text: str, line: int, column: int) -> None:
+        """Refuse control and bidi-override characters anywhere in `text` (column: where it starts)."""
+        refused = limits.control_character(text)
+        if refused is not None:
+            raise self.error(line, column + refused[0], f"the control character {refused[1]} is not allowed")
 
     def birth_year(self, text: str, line: int, column: int) -> int | None:
         year = self.whole(text, line, column, "birth year")
@@ -127,7 +160,7 @@ class _Fields:
         return text
 
     def fide_id(self, text: str, line: int, column: int) -> int | None:
-        fide_id = self.whole(text, line, column, "FIDE ID")
+        fide_id = self.whole(text, line, column, "FIDE ID", limits.FIDE_ID_MAX)
         if fide_id is not None:
             if fide_id in self.seen_fide:
                 raise self.error(line, column, f"FIDE ID {fide_id} appears more than once in the file")
@@ -137,6 +170,10 @@ class _Fields:
     def national_id(self, text: str, line: int, column: int) -> str | None:
         if not text:
             return None
+        if len(text) > limits.NATIONAL_ID:
+            raise self.error(
+                line, column, f"national ID '{text[:40]}' is longer than {limits.NATIONAL_ID} characters"
+            )
         if text in self.seen_national:
             raise self.error(line, column, f"national ID '{text}' appears more than once in the file")
         self.seen_national.add(text)
@@ -272,6 +309,8 @@ def _csv_rows(
         if len(record) != width:
             raise fields.error(line, None, f"the row has {len(record)} fields but the header has {width}")
 
+        for i, value in enumerate(record):
+            fields.plain(value, line, i + 1)
         cells = {column: (record[i].strip(), i + 1) for column, i in index.items()}
 
         def get(column: str, cells: dict[str, tuple[str, int]] = cells) -> tuple[str, int]:
@@ -281,13 +320,11 @@ def _csv_rows(
         national_id = _csv_field(fields.national_id, get("national_id"), line)
         if fide_id is None and national_id is None:
             raise fields.error(line, None, "the row has neither a FIDE ID nor a national ID")
-        name, name_column = get("name")
-        if not name:
-            raise fields.error(line, name_column, "the row has no name")
+        name = _csv_field(fields.player_name, get("name"), line)
         rating = ListRating(
             rating=_csv_field(fields.rating, get("rating"), line),
-            games=_csv_whole(fields, get("games"), line, "games"),
-            k=_csv_whole(fields, get("k"), line, "K") or None,
+            games=_csv_field(fields.games, get("games"), line),
+            k=_csv_field(fields.k, get("k"), line),
             games_total=_csv_whole(fields, get("games_total"), line, "games_total"),
             reached_2400=_csv_bool(fields, get("reached_2400"), line, "reached_2400"),
             reached_2300=_csv_bool(fields, get("reached_2300"), line, "reached_2300"),
@@ -297,7 +334,7 @@ def _csv_rows(
             fide_id=fide_id,
             national_id=national_id,
             name=name,
-            federation=get("federation")[0].upper() or None,
+            federation=_csv_field(fields.federation, get("federation"), line),
             sex=_csv_field(fields.sex, get("sex"), line),
             title=_csv_field(fields.title, get("title"), line),
             birth_year=_csv_field(fields.birth_year, get("birth_year"), line),
@@ -379,6 +416,9 @@ _TXT_FIELDS = {
     "k": "single.k",
 }
 _REQUIRED = ("fide_id", "name")
+
+
+_LINE_BYTES = limits.LINE_MAX * 4  # a line of LINE_MAX characters in UTF-8
 
 
 def _decode_line(raw: bytes) -> str:
@@ -469,6 +509,7 @@ def _fide_txt_rows(handle: BinaryIO, fields: _Fields, types: tuple[str, ...]) ->
     women_title = remembered(fields.title, wtit_a + 1)
     birth_year = remembered(fields.birth_year, bday_a + 1)
     flag = remembered(fields.flag, flag_a + 1)
+    federation = remembered(fields.federation, fed_a + 1)
     readers = [
         (
             rating_type,
@@ -477,10 +518,10 @@ def _fide_txt_rows(handle: BinaryIO, fields: _Fields, types: tuple[str, ...]) ->
             remembered(fields.rating, ra + 1),
             ga,
             gb,
-            remembered(lambda t, li, c: fields.whole(t, li, c, "games"), ga + 1),
+            remembered(fields.games, ga + 1),
             ka,
             kb,
-            remembered(lambda t, li, c: fields.whole(t, li, c, "K") or None, ka + 1),
+            remembered(fields.k, ka + 1),
         )
         for rating_type, (ra, rb), (ga, gb), (ka, kb) in block_spans
     ]
@@ -488,22 +529,30 @@ def _fide_txt_rows(handle: BinaryIO, fields: _Fields, types: tuple[str, ...]) ->
     seen_ids = fields.seen_fide
 
     line = 1
-    for raw in handle:
+    while raw := handle.readline(_LINE_BYTES + 1):
         line += 1
-        text = _decode_line(raw)
+        if len(raw) > _LINE_BYTES:
+            raise fields.error(
+                line, None, f"the line is longer than the {limits.LINE_MAX:,} characters of a list line"
+            )
+        text = _decode_line(raw).rstrip("\r\n")
         if not text.strip():
             continue
+        fields.plain(text, line, 1)
         fide_text = text[id_a:id_b].strip()
-        if fide_text.isdigit() and int(fide_text) not in seen_ids:
+        if (
+            fide_text.isascii()
+            and fide_text.isdigit()
+            and len(fide_text) <= 11
+            and int(fide_text) not in seen_ids
+        ):
             fide_id: int | None = int(fide_text)
             seen_ids.add(fide_id)  # type: ignore[arg-type]
         else:
             fide_id = fields.fide_id(fide_text, line, id_a + 1)  # raises for a bad or repeated ID
             if fide_id is None:
                 raise fields.error(line, id_a + 1, "the row has no FIDE ID")
-        name = text[name_a:name_b].strip()
-        if not name:
-            raise fields.error(line, name_a + 1, "the row has no name")
+        name = fields.player_name(text[name_a:name_b].strip(), line, name_a + 1)
         ratings: dict[str, ListRating] = {}
         for rating_type, ra, rb, rating, ga, gb, games, ka, kb, k in readers:
             key = (
@@ -520,7 +569,7 @@ def _fide_txt_rows(handle: BinaryIO, fields: _Fields, types: tuple[str, ...]) ->
             fide_id,
             None,
             name,
-            text[fed_a:fed_b].strip() or None,
+            federation(text[fed_a:fed_b].strip(), line),  # type: ignore[arg-type]
             sex(text[sex_a:sex_b].strip(), line),  # type: ignore[arg-type]
             title(text[tit_a:tit_b].strip(), line) or women_title(text[wtit_a:wtit_b].strip(), line),  # type: ignore[arg-type]
             birth_year(text[bday_a:bday_b].strip(), line),  # type: ignore[arg-type]
@@ -585,6 +634,8 @@ def write_fide_txt(rows: Iterable[ListRow], out: TextIO, rating_type: str, list_
 # -- FIDE XML --------------------------------------------------------------------------------------------
 
 _XML_TYPES = {"standard": "", "rapid": "rapid_", "blitz": "blitz_"}
+XML_FIELD_MAX = 1_000  # characters in one field: the longest kept (a name) has 120
+XML_FIELDS_MAX = 100  # distinct fields in one <player>: FIDE's have about 20
 
 
 class _XmlPlayers:
@@ -597,6 +648,7 @@ class _XmlPlayers:
         self.player: tuple[int, dict[str, tuple[str, int, int]]] | None = None
         self.field: tuple[str, int, int] | None = None
         self.text: list[str] = []
+        self.size = 0
         self.done: list[tuple[int, dict[str, tuple[str, int, int]]]] = []
         parser.StartDoctypeDeclHandler = self.refuse_doctype
         parser.StartElementHandler = self.start
@@ -617,8 +669,11 @@ class _XmlPlayers:
         elif name == "player":
             self.player = (line, {})
         elif self.player is not None:
+            if len(self.player[1]) >= XML_FIELDS_MAX and name not in self.player[1]:
+                raise self.fields.error(line, None, f"the player has more than {XML_FIELDS_MAX} fields")
             self.field = (name, line, self.parser.CurrentColumnNumber + 1)
             self.text.clear()
+            self.size = 0
 
     def end(self, name: str) -> None:
         if self.field is not None and self.field[0] == name and self.player is not None:
@@ -631,6 +686,13 @@ class _XmlPlayers:
 
     def data(self, chunk: str) -> None:
         if self.field is not None:
+            # Capped while it streams in: a huge <name> is refused without ever being held whole.
+            self.size += len(chunk)
+            if self.size > XML_FIELD_MAX:
+                field, line, column = self.field
+                raise self.fields.error(
+                    line, column, f"<{field}> is longer than {XML_FIELD_MAX:,} characters"
+                )
             self.text.append(chunk)
 
 
@@ -668,12 +730,15 @@ def _xml_row(
     def get(name: str) -> tuple[str, int, int]:
         return values.get(name, ("", line, 0))
 
+    for text, text_line, column in values.values():
+        fields.plain(text, text_line, column)
     fide_text, fide_line, fide_col = get("fideid")
     if not fide_text:
         raise fields.error(line, None, "the player has no <fideid>")
-    name = get("name")[0]
-    if not name:
+    name_text, name_line, name_column = get("name")
+    if not name_text:
         raise fields.error(line, None, "the player has no <name>")
+    name = fields.player_name(name_text, name_line, name_column)
     ratings: dict[str, ListRating] = {}
     for rating_type, prefix in mode.items():
         r = get(f"{prefix}rating")
@@ -681,8 +746,8 @@ def _xml_row(
         k = get(f"{prefix}k")
         ratings[rating_type] = ListRating(
             fields.rating(r[0], r[1], r[2]),
-            fields.whole(g[0], g[1], g[2], "games"),
-            fields.whole(k[0], k[1], k[2], "K") or None,
+            fields.games(*g),
+            fields.k(*k),
         )
     sex, title, birthday, flag = get("sex"), get("title"), get("birthday"), get("flag")
     return ListRow(
@@ -690,7 +755,7 @@ def _xml_row(
         fide_id=fields.fide_id(fide_text, fide_line, fide_col),
         national_id=None,
         name=name,
-        federation=get("country")[0] or None,
+        federation=fields.federation(*get("country")),
         sex=fields.sex(*sex),
         title=fields.title(*title) or fields.title(*get("w_title")),
         birth_year=fields.birth_year(*birthday),

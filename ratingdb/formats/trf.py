@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
-from ratingdb.errors import TrfError
+from ratingdb.errors import NotATrfFile, TrfError
+from ratingdb.formats import limits
 
 __all__ = [
+    "MAX_TRF_BYTES",
     "TrfEvent",
     "TrfGame",
     "TrfPlayer",
@@ -80,11 +83,13 @@ class TrfEvent:
     end_date: date
     time_control: str | None  # record 122, free text
     encoded_time_control: str | None  # TRF26 record 222, e.g. "5400+30"
-    rating_type: str | None  # derived from 222; None without it
+    rating_type: str | None  # from 222, else from the words of 092 ("... (Rapid)"); None without them
     rounds: int
     round_dates: tuple[date | None, ...]
     players: tuple[TrfPlayer, ...]
     games: tuple[TrfGame, ...]
+    rating_type_record: str | None = None  # "222" or "092": where rating_type was read
+    tournament_type: str | None = None  # record 092, free text
     # Every line but the player and national-rating lines, verbatim and in file order (012, 022, 092,
     # 102 chief arbiter, 112 deputies, 132 round dates as written, TRF26 and program records …):
     # written back as they were by `write_trf16`, so that an exported file says what the import read.
@@ -120,7 +125,7 @@ SEXES: dict[str, Sex] = {"m": "M", "M": "M", "w": "F", "W": "F", "f": "F", "F": 
 TRF26_RECORDS = frozenset(
     {"142", "152", "162", "172", "182", "192", "202", "212", "222", "310", "352", "362"}
 )
-HEADER_RECORDS = frozenset({"012", "022", "032", "042", "052", "122", "132", "142", "222"})
+HEADER_RECORDS = frozenset({"012", "022", "032", "042", "052", "092", "122", "132", "142", "222"})
 
 FIRST_ROUND_COLUMN = 92
 ROUND_WIDTH = 10
@@ -173,15 +178,25 @@ class _Reader:
         """A whole number field; blank and 0 read as None."""
         if not text:
             return None
-        if not text.isdigit():
+        if not limits.ascii_digits(text):
             raise self.error(line, column, f"{what} '{text}' is not a whole number")
+        if len(text) > 11:  # the widest number field of a TRF (the FIDE ID)
+            raise self.error(line, column, f"{what} '{text[:20]}' is too large")
         value = int(text)
         return value or None
 
+    def text(self, value: str | None, line: int, column: int, what: str, longest: int) -> str | None:
+        """A free-text header value, refused when longer than the database keeps."""
+        if value is not None and len(value) > longest:
+            raise self.error(
+                line, column, f"{what} is {len(value)} characters long; at most {longest} are kept"
+            )
+        return value
+
     def birth_year(self, text: str, line: int) -> int | None:
-        if not any(ch.isdigit() for ch in text):
+        if not any(ch in "0123456789" for ch in text):
             return None  # blank, or an empty template such as ".  ."
-        parts = re.findall(r"\d+", text)
+        parts = re.findall(r"[0-9]+", text)
         year: str | None = None
         if len(parts) == 1 and len(parts[0]) == 4:
             year = parts[0]
@@ -189,7 +204,7 @@ class _Reader:
             year = parts[0]
         elif len(parts) == 3 and len(parts[2]) == 4:
             year = parts[2]
-        if year is None or re.fullmatch(r"[\d./\- ]+", text) is None:
+        if year is None or re.fullmatch(r"[0-9./\- ]+", text) is None:
             raise self.error(line, 70, f"birth date '{text}' is not a date")
         return int(year) or None
 
@@ -201,10 +216,9 @@ class _Reader:
             raise self.error(line, 5, "the player record has no starting rank")
         title_text = _field(text, 11, 13).upper()
         points_text = _field(text, 81, 84)
-        try:
-            points = Decimal(points_text) if points_text else None
-        except InvalidOperation:
-            raise self.error(line, 81, f"points '{points_text}' is not a number") from None
+        if points_text and re.fullmatch(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", points_text) is None:
+            raise self.error(line, 81, f"points '{points_text}' is not a number")
+        points = Decimal(points_text) if points_text else None
         player = TrfPlayer(
             rank=rank,
             line=line,
@@ -273,7 +287,14 @@ class _Reader:
 TWO_DIGIT_ORDERS = ("ymd", "ydm", "dmy", "mdy")
 
 
+# Events and rounds are dated inside these years: outside them a "date" is a misread, and the period
+# arithmetic (three lists later, the closing date) stays well inside what a date can hold.
+YEARS = range(1900, 2100)
+
+
 def _make_date(year: int, month: int, day: int) -> date | None:
+    if year not in YEARS:
+        return None
     try:
         return date(year, month, day)
     except ValueError:
@@ -286,8 +307,8 @@ def _century(two_digits: int) -> int:
 
 def _read_date(text: str, order: str) -> date | None:
     """`text` read in `order`; four-digit years fix the order (year first: Y-M-D, year last: D-M-Y)."""
-    parts = re.findall(r"\d+", text)
-    if len(parts) != 3 or re.fullmatch(r"[\d./\- ]+", text) is None:
+    parts = re.findall(r"[0-9]+", text)
+    if len(parts) != 3 or re.fullmatch(r"[0-9./\- ]+", text) is None:
         return None
     a, b, c = (int(p) for p in parts)
     if len(parts[0]) == 4:
@@ -302,7 +323,7 @@ def _read_date(text: str, order: str) -> date | None:
 
 
 def _has_fixed_order(text: str) -> bool:
-    parts = re.findall(r"\d+", text)
+    parts = re.findall(r"[0-9]+", text)
     return len(parts) == 3 and (len(parts[0]) == 4 or len(parts[2]) == 4)
 
 
@@ -319,7 +340,7 @@ def _read_dates(texts: Iterable[str]) -> dict[str, tuple[date | None, ...]]:
 
 # -- time control ----------------------------------------------------------------------------------------
 
-_PERIOD = re.compile(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?")
+_PERIOD = re.compile(r"(?:([0-9]+)/)?([0-9]+)(?:\+([0-9]+))?")
 
 
 def _time_for_60_moves(periods: str) -> int | None:
@@ -367,46 +388,103 @@ def rating_type_for_time_control(encoded: str) -> str | None:
 # -- the file --------------------------------------------------------------------------------------------
 
 
-def _decode(data: bytes) -> str:
-    """UTF-8 (with or without BOM), else CP1252, else Latin-1 (which always decodes)."""
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            pass
-    return data.decode("latin-1")
+# A tournament report of the largest open has a few hundred kilobytes; a file far beyond this is not one.
+MAX_TRF_BYTES = 20_000_000
+_LINE_BYTES = limits.LINE_MAX * 4  # a line of LINE_MAX characters in UTF-8
 
 
-def read_trf(path: Path) -> TrfEvent:
-    """Read the TRF file at `path`; errors name the file by its base name."""
-    return parse_trf(Path(path).name, Path(path).read_bytes())
+def read_trf(path: Path, *, max_bytes: int = MAX_TRF_BYTES) -> TrfEvent:
+    """Read the TRF file at `path` line by line; errors name the file by its base name.
+
+    A file larger than `max_bytes` is refused before it is read.
+    """
+    path = Path(path)
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise TrfError(
+            path.name,
+            None,
+            None,
+            f"the file has {size:,} bytes, more than the {max_bytes:,} a tournament report may have "
+            "(RATINGDB_TRF_MAX_BYTES) — check that it is the right file",
+        )
+    with path.open("rb") as handle:
+        return _parse(_Reader(path.name), handle)
 
 
 def parse_trf(name: str, data: bytes) -> TrfEvent:
     """Parse the bytes of a TRF16 or TRF26 file called `name`; raises TrfError(file, line, column, reason)."""
-    reader = _Reader(name)
+    return _parse(_Reader(name), io.BytesIO(data))
+
+
+def _raw_lines(reader: _Reader, handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) from the start of `handle`; a line longer than any TRF line is refused."""
+    handle.seek(0)
+    number = 0
+    while raw := handle.readline(_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > _LINE_BYTES:
+            raise reader.error(
+                number, None, f"the line is longer than the {limits.LINE_MAX:,} characters of any TRF"
+            )
+        yield number, raw
+
+
+def _encoding(reader: _Reader, handle: BinaryIO) -> tuple[str, str]:
+    """(encoding, SHA-256 of the bytes): UTF-8 (with or without BOM), else CP1252, else Latin-1.
+
+    Lines end at the byte 0x0A in all three, so each line can be tried on its own: the file is read
+    twice, never held whole.
+    """
+    digest = hashlib.sha256()
+    utf8 = cp1252 = True
+    for _, raw in _raw_lines(reader, handle):
+        digest.update(raw)
+        for encoding, fits in (("utf-8", utf8), ("cp1252", cp1252)):
+            if fits:
+                try:
+                    raw.decode(encoding)
+                except UnicodeDecodeError:
+                    utf8, cp1252 = (False, cp1252) if encoding == "utf-8" else (utf8, False)
+    return ("utf-8" if utf8 else "cp1252" if cp1252 else "latin-1"), digest.hexdigest()
+
+
+def _text_lines(reader: _Reader, handle: BinaryIO, encoding: str) -> Iterator[tuple[int, str]]:
+    for number, raw in _raw_lines(reader, handle):
+        text = raw.decode(encoding).rstrip("\n").rstrip("\r")
+        if number == 1 and encoding == "utf-8":
+            text = text.removeprefix("\ufeff")
+        yield number, text
+
+
+def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
+    name = reader.name
+    encoding, sha256 = _encoding(reader, handle)
     headers: dict[str, tuple[int, str]] = {}
     codes: set[str] = set()
     player_lines: list[_PlayerLine] = []
     national: dict[int, _National] = {}
     header_records: list[str] = []
 
-    lines = _decode(data).split("\n")
-    for number, text in enumerate(lines, start=1):
-        text = text.rstrip("\r")
+    for number, text in _text_lines(reader, handle, encoding):
         code = text[:3]
         if not text.strip():
             continue
+        # Every line is kept (header records are written back on export): none may carry a control.
+        refused = limits.control_character(text)
+        if refused is not None:
+            raise reader.error(number, refused[0] + 1, f"the control character {refused[1]} is not allowed")
         if code == "###" or code.startswith("XX"):
             header_records.append(text)
             continue
         codes.add(code)
+        is_national = re.fullmatch(r"[A-Z]{3}", code) is not None and limits.ascii_digits(_field(text, 5, 8))
         if code == "001":
             player_lines.append(reader.player(text, number))
         elif code in HEADER_RECORDS:
             headers.setdefault(code, (number, text))
             header_records.append(text)
-        elif re.fullmatch(r"[A-Z]{3}", code) and _field(text, 5, 8).isdigit():
+        elif is_national:
             record = reader.national(text, number)
             if record.rank in national:
                 first = national[record.rank].line
@@ -417,17 +495,23 @@ def parse_trf(name: str, data: bytes) -> TrfEvent:
                 )
             national[record.rank] = record
         else:
-            # Any other record (092, 102, 112, team records, program extensions) is not read for rating,
+            # Any other record (102, 112, team records, program extensions) is not read for rating,
             # only kept to be written back.
             header_records.append(text)
+    if not player_lines:
+        raise NotATrfFile(name, "no 001 player lines")
 
-    def header(code: str) -> str | None:
-        return _field(headers[code][1], 5, 10_000) or None if code in headers else None
+    def header(code: str, what: str = "", longest: int = 0) -> str | None:
+        if code not in headers:
+            return None
+        line, text = headers[code]
+        value = _field(text, 5, len(text)) or None
+        return reader.text(value, line, 5, what, longest) if longest else value
 
     players = _check_players(reader, player_lines, national)
     by_rank = {p.player.rank: p for p in player_lines}
 
-    event_name = header("012")
+    event_name = header("012", "the tournament name (012)", limits.EVENT_NAME)
     if event_name is None:
         raise reader.error(None, None, "the file has no tournament name (record 012)")
 
@@ -436,31 +520,57 @@ def parse_trf(name: str, data: bytes) -> TrfEvent:
     _check_pairings(reader, player_lines, by_rank)
     start, end = _event_dates(reader, headers, round_dates)
 
-    encoded = header("222")
-    rating_type = None
+    encoded = header("222", "the encoded time control (222)", limits.TIME_CONTROL)
+    tournament_type = header("092", "the type of tournament (092)", limits.EVENT_NAME)
+    rating_type, type_record = None, None
     if encoded is not None:
-        rating_type = rating_type_for_time_control(encoded)
+        rating_type, type_record = rating_type_for_time_control(encoded), "222"
         if rating_type is None:
             raise reader.error(headers["222"][0], 5, f"encoded time control '{encoded}' cannot be read")
+    elif tournament_type is not None:
+        rating_type = _rating_type_named(tournament_type)
+        type_record = "092" if rating_type is not None else None
 
     return TrfEvent(
         source_name=name,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=sha256,
         version=26 if codes & TRF26_RECORDS else 16,
         name=event_name,
-        city=header("022"),
-        federation=header("032"),
+        city=header("022", "the city (022)", limits.CITY),
+        federation=_federation(reader, headers),
         start_date=start,
         end_date=end,
-        time_control=header("122"),
+        time_control=header("122", "the time control (122)", limits.TIME_CONTROL),
         encoded_time_control=encoded,
         rating_type=rating_type,
         rounds=rounds,
         round_dates=round_dates,
         players=players,
         games=_games(player_lines, by_rank, rounds, round_dates),
+        rating_type_record=type_record,
+        tournament_type=tournament_type,
         header_records=tuple(header_records),
     )
+
+
+_TYPE_WORDS = {"standard": "standard", "classical": "standard", "rapid": "rapid", "rapidplay": "rapid",
+               "blitz": "blitz", "lightning": "blitz"}  # fmt: skip
+
+
+def _rating_type_named(text: str) -> str | None:
+    """The rating type that record 092 names ("Individual: Swiss-System (Rapid)"), if exactly one."""
+    named = {_TYPE_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _TYPE_WORDS}
+    return named.pop() if len(named) == 1 else None
+
+
+def _federation(reader: _Reader, headers: dict[str, tuple[int, str]]) -> str | None:
+    if "032" not in headers:
+        return None
+    line, text = headers["032"]
+    value = _field(text, 5, len(text))
+    if len(value) > limits.FEDERATION:
+        raise reader.error(line, 5, f"federation '{value}' (032) is not a three-letter code such as IRL")
+    return value or None
 
 
 def _check_players(
@@ -524,6 +634,12 @@ def _round_dates(reader: _Reader, headers: dict[str, tuple[int, str]]) -> tuple[
         texts.pop()
     if not texts:
         return ()
+    if len(texts) > limits.ROUNDS_MAX:
+        raise reader.error(
+            line,
+            FIRST_ROUND_COLUMN,
+            f"record 132 dates more than the {limits.ROUNDS_MAX} rounds ratingdb accepts",
+        )
     readings = _read_dates(texts)
     if not readings:
         raise reader.error(line, FIRST_ROUND_COLUMN, f"round dates '{' '.join(texts)}' are not dates")
@@ -550,7 +666,7 @@ def _round_dates(reader: _Reader, headers: dict[str, tuple[int, str]]) -> tuple[
 def _header_dates(reader: _Reader, headers: dict[str, tuple[int, str]]) -> tuple[date | None, date | None]:
     """Records 042 and 052, read the same way. Four-digit years fix the order; two-digit dates are read
     as YY/MM/DD (TRF's own order) when that fits, else in the only order that is valid with start <= end."""
-    texts = [_field(headers[c][1], 5, 10_000) if c in headers else "" for c in ("042", "052")]
+    texts = [_field(headers[c][1], 5, len(headers[c][1])) if c in headers else "" for c in ("042", "052")]
     for code, text in zip(("042", "052"), texts, strict=True):
         if text and not any(_read_date(text, o) for o in TWO_DIGIT_ORDERS):
             raise reader.error(headers[code][0], 5, f"date '{text}' is not a date")
@@ -607,7 +723,11 @@ def _rounds(
     declared: int | None = None
     if "142" in headers:
         line, text = headers["142"]
-        declared = reader.whole(_field(text, 5, 10_000), line, 5, "number of rounds")
+        declared = reader.whole(_field(text, 5, len(text)), line, 5, "number of rounds")
+        if declared is not None and declared > limits.ROUNDS_MAX:
+            raise reader.error(
+                line, 5, f"{declared} rounds (142) is more than the {limits.ROUNDS_MAX} ratingdb accepts"
+            )
     played = 0
     for entry in player_lines:
         for number, e in sorted(entry.entries.items()):
@@ -622,6 +742,12 @@ def _rounds(
                     entry.player.line,
                     e.column,
                     f"round {number} is beyond the {len(round_dates)} round dates of record 132",
+                )
+            if number > limits.ROUNDS_MAX:
+                raise reader.error(
+                    entry.player.line,
+                    e.column,
+                    f"round {number} is beyond the {limits.ROUNDS_MAX} rounds ratingdb accepts",
                 )
             played = max(played, number)
     return declared or (len(round_dates) if round_dates else played)

@@ -15,11 +15,18 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import AmbiguousPlayer, ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import CalcEvent, Event, EventPlayer, EventRecord, Game, Player
+from ratingdb.models import CalcEvent, Event, EventPlayer, EventRecord, Game, ListEntry, Player
 from ratingdb.names import name_key
-from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
+from ratingdb.rating import (
+    CLOSING_DAYS,
+    RULE_SETS,
+    Period,
+    RulesError,
+    latest_period_for_event,
+    period_for_event,
+)
 from ratingdb.services.bulk import Driver
-from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
+from ratingdb.services.lists import ensure_period_open, is_closed, latest_list, lock_periods
 from ratingdb.services.players import (
     NATIONAL_ID_START,
     Details,
@@ -31,7 +38,17 @@ from ratingdb.services.players import (
     remove_unreferenced_players,
     similar_players,
 )
+from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
 from ratingdb.services.versions import record_change, withdraw
+
+
+@dataclass(frozen=True)
+class RatingDifference:
+    """A player whose rating in the file is not the rating on the list in force (information only)."""
+
+    name: str
+    file_rating: int
+    list_rating: int
 
 
 @dataclass
@@ -45,6 +62,9 @@ class ImportedEvent:
     players: int
     games: int
     rated_games: int
+    list_in_force: dt.date | None = None  # the list the event's ratings come from (§3), if any
+    rating_differences: list[RatingDifference] = field(default_factory=list)
+    unrated_with_file_rating: int = 0  # a rating in the file, none on the list in force: rated as unrated
 
     @property
     def late(self) -> bool:
@@ -97,6 +117,7 @@ def import_events(
     official: bool = False,
     closing_days: int = CLOSING_DAYS,
     period: Period | None = None,
+    type_override: bool = False,
     distinct: bool = False,
     matching: Matching | None = None,
 ) -> EventImportSummary:
@@ -104,7 +125,9 @@ def import_events(
 
     The period comes from the end date (§7.1.3) unless `period` names a later one (a late rating, §9.1,
     at most the third list after the event ends). Nothing is written unless every file is accepted:
-    the caller's transaction covers all files. Players are matched as `_match_players` says.
+    the caller's transaction covers all files. A `rating_type` that contradicts the file's own time
+    control (record 222, or the words of 092) is refused unless `type_override`. Players are matched as
+    `_match_players` says.
     """
     summary = EventImportSummary()
     matching = matching or Matching()
@@ -123,7 +146,7 @@ def import_events(
                     session,
                     driver,
                     trf,
-                    rating_type,
+                    _checked_type(trf, rating_type, type_override),
                     official,
                     closing_days,
                     period,
@@ -154,7 +177,7 @@ def _import_one(
     if kind is None:
         raise ConfigError(
             f"{trf.source_name}: the rating type is unknown (the file has no TRF26 encoded time control, "
-            "record 222): give it with --type standard|rapid|blitz"
+            "record 222, and record 092 names none): give it with --type standard|rapid|blitz"
         )
     # The same file may feed two lists (the FIDE list and a national one): once per rating type.
     existing = session.scalars(
@@ -178,6 +201,7 @@ def _import_one(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
+    _require_rule_set(session, trf, kind, chosen)
     same = same_tournament(session, trf, kind)
     if same is not None and not distinct:
         raise _duplicate_or_correction(session, trf, same)
@@ -210,6 +234,7 @@ def _import_one(
     session.add(event)
     session.flush()
     games = _store_content(session, driver, event.id, trf, new_players, matching)
+    in_force, differences, unrated = _compare_ratings(session, trf, kind)
     return ImportedEvent(
         id=event.id,
         name=event.name,
@@ -220,7 +245,78 @@ def _import_one(
         players=len(trf.players),
         games=games,
         rated_games=sum(1 for g in trf.games if g.rated),
+        list_in_force=in_force,
+        rating_differences=differences,
+        unrated_with_file_rating=unrated,
     )
+
+
+def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str | None:
+    """`rating_type`, unless the file's time control says otherwise (and no --type-override)."""
+    if rating_type is None or trf.rating_type is None or rating_type == trf.rating_type or override:
+        return rating_type
+    said = trf.encoded_time_control if trf.rating_type_record == "222" else trf.tournament_type
+    raise ConfigError(
+        f"{trf.source_name}: --type {rating_type} does not match the file, whose record "
+        f"{trf.rating_type_record} ('{said}') says {trf.rating_type} — import it with --type "
+        f"{trf.rating_type}, or add --type-override if the file is wrong"
+    )
+
+
+def _require_rule_set(session: Session, trf: TrfEvent, rating_type: str, period: Period) -> None:
+    """An event no rule set can rate would wait for ever: refuse it, naming the rule sets there are."""
+    try:
+        rule_set_in_force(session, rating_type, period)
+    except RulesError:
+        spans = [
+            f"{r.name} ({r.effective_from or 'any time'} to {r.effective_to or 'now'})"
+            for r in RULE_SETS
+            if r.rating_type == rating_type
+        ] + [
+            f"{r.name} ({r.effective_from} to {r.effective_until or 'now'})"
+            for r in stored_rule_sets(session)
+            if r.rating_type == rating_type
+        ]
+        raise ConfigError(
+            f"{trf.source_name}: no {rating_type} rule set covers period {period}, so the event could never "
+            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; events of other "
+            "periods cannot be rated"
+        ) from None
+
+
+def _compare_ratings(
+    session: Session, trf: TrfEvent, rating_type: str
+) -> tuple[dt.date | None, list[RatingDifference], int]:
+    """The list in force at the event's start, the file ratings that differ from it, and how many players
+    have a file rating but no rating on that list (they are rated as unrated: ratingdb rates from lists).
+
+    Players are found as the import matches them: by FIDE ID, then by national ID."""
+    with_rating = [p for p in trf.players if p.fide_rating]
+    in_force = latest_list(session, rating_type, on_or_before=trf.start_date)
+    if in_force is None:
+        return None, [], len(with_rating)
+    on_list: dict[tuple[str, object], int | None] = {}
+    for kind, column in (("fide", Player.fide_id), ("national", Player.national_id)):
+        keys = [p.fide_id if kind == "fide" else p.national_id for p in with_rating]
+        present = [k for k in keys if k]
+        for start in range(0, len(present), 10_000):
+            query = (
+                select(column, ListEntry.rating)
+                .join(ListEntry, ListEntry.player_id == Player.id)
+                .where(ListEntry.list_id == in_force.id, column.in_(present[start : start + 10_000]))
+            )
+            on_list.update(((kind, key), rating) for key, rating in session.execute(query))
+    differences: list[RatingDifference] = []
+    unrated = 0
+    for p in with_rating:
+        rating = on_list.get(("fide", p.fide_id)) if p.fide_id else None
+        if rating is None and p.national_id:
+            rating = on_list.get(("national", p.national_id))
+        if rating is None:
+            unrated += 1
+        elif rating != p.fide_rating:
+            differences.append(RatingDifference(p.name, p.fide_rating, rating))  # type: ignore[arg-type]
+    return in_force.list_date, differences, unrated
 
 
 def _store_content(

@@ -598,3 +598,23 @@ def _known_players(
 def _details(r: ListRow) -> tuple[Any, ...]:
     # In Details order up to the IDs; spelled out because it runs once per line of a 1.9-million-line list.
     return (r.name, r.federation, r.sex, r.title, r.birth_year, r.fide_id, r.national_id)
+
+
+@dataclass
+class ListAssumptions:
+    """What an import assumes where a list is silent, counted per rating type as the rows stream past.
+
+    `established`: rated players with neither K nor games_total, taken as 30 or more rated games;
+    `from_k`: rated players without games_total whose games toward 30 follow from K (derived_state).
+    """
+
+    established: dict[str, int] = field(default_factory=dict)
+    from_k: dict[str, int] = field(default_factory=dict)
+
+    def watch(self, rows: Iterable[ListRow]) -> Iterator[ListRow]:
+        for row in rows:
+            for rating_type, r in row.ratings.items():
+                if r.rating is not None and r.games_total is None:
+                    counts = self.established if r.k is None else self.from_k
+                    counts[rating_type] = counts.get(rating_type, 0) + 1
+            yield row

@@ -26,6 +26,7 @@ LIST = Path(__file__).parents[1] / "fixtures" / "lists" / "list_minimal.csv"
 
 # Arguments that get each command past its own checks to the point where it opens the database.
 ARGS: dict[str, list[str]] = {
+    "backup": ["copy.backup"],
     "calc": ["--player", "25900011", "--opponent", "1800"],
     "calculation": ["25900011", "2025-10"],
     "close-period": ["2025-10"],
@@ -286,3 +287,18 @@ def test_a_driver_error_inside_a_command_is_one_line_but_a_bug_keeps_its_traceba
     monkeypatch.setattr(lists_report, "find_list", bug)
     result = runner.invoke(app, ["--db", db_url, "list"])
     assert isinstance(result.exception, KeyError)
+
+
+def test_an_id_too_large_for_the_database_is_one_line(db_url: str) -> None:
+    huge = str(10**23)
+    for command in (["player", huge], ["report", "event", huge], ["export-trf", huge]):
+        result = runner.invoke(app, ["--db", db_url, *command])
+        # MySQL compares it as a decimal, and `player` looks IDs up as text: "not found", in one line too.
+        if make_url(db_url).get_backend_name() == "mysql" or command[0] == "player":
+            assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1, result.output
+            continue
+        assert (result.exit_code, result.stderr) == (
+            1,
+            "Error: a number given is too large for the database — check the IDs and numbers on the command "
+            "line\n",
+        ), command

@@ -56,6 +56,8 @@ def test_a_round_robin_imports_with_every_game_and_new_players_listed(db_url: st
     assert result.stdout.splitlines() == [
         "Imported round_robin.trf as event 1 'Club round robin': standard, period 2025-10; 4 players, "
         "6 pairings (6 played games).",
+        "  4 players with a rating in the file, but no standard list is in force at the event's start: they "
+        "are rated as unrated (import the list first to rate them as rated).",
         "Registered 4 new players:",
         "  Kowalski, Jan (FIDE 200001, born 1980, IRL)",
         "  Novak, Petra (FIDE 200002, born 1980, IRL)",
@@ -105,7 +107,7 @@ def test_a_file_without_a_rating_type_is_refused(db_url: str) -> None:
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: round_robin.trf: the rating type is unknown (the file has no TRF26 encoded time control, "
-        "record 222): give it with --type standard|rapid|blitz\n"
+        "record 222, and record 092 names none): give it with --type standard|rapid|blitz\n"
     )
     assert counts(db_url)["event"] == 0
 

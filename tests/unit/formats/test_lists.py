@@ -264,7 +264,12 @@ def test_a_fide_rating_list_is_written_in_fides_layout_and_reads_back_the_same(t
 # -- round trips ------------------------------------------------------------------------------------------
 
 names = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp", "Zs")),
+    # Control characters and bidirectional overrides are refused by the readers (limits.control_character).
+    alphabet=st.characters(
+        codec="utf-8",
+        exclude_categories=("Cc", "Cs", "Zl", "Zp", "Zs"),
+        exclude_characters="\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+    ),
     min_size=1,
     max_size=20,
 ).map(lambda s: f"{s}, {s[::-1]}")
