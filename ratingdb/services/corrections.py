@@ -13,13 +13,14 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, ImmutableList, MissingList
 from ratingdb.formats import TrfEvent
-from ratingdb.models import CalcPlayer, Event, RatingList
+from ratingdb.models import CalcPlayer, RatingList
 from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
 from ratingdb.services.events import (
     Content,
     _event,
     _store_content,
     content_driver,
+    event_from_file,
     file_content,
 )
 from ratingdb.services.events import stored_content as stored_event_content
@@ -177,22 +178,13 @@ def replace_event(
     )
     # The old version stays, withdrawn: withdrawn lists explain their ratings with its games.
     withdraw(session, event, change)
-    new = Event(
-        name=trf.name,
-        city=trf.city,
-        federation=trf.federation,
-        start_date=trf.start_date,
-        end_date=trf.end_date,
+    new = event_from_file(
+        trf,
         rating_type=event.rating_type,
         official=event.official,
-        time_control=trf.encoded_time_control or trf.time_control,
-        rounds=trf.rounds,
-        period=event.period,
-        natural_period=str(natural),
-        source_name=trf.source_name,
-        source_hash=trf.sha256,
+        period=period,
+        natural_period=natural,
         version=event.version + 1,
-        is_current=True,
         created_by=change.id,
         replaces=event.id,
     )

@@ -216,21 +216,7 @@ def _import_one(
         f"--type {kind} --reason TEXT`",
     )
 
-    event = Event(
-        name=trf.name,
-        city=trf.city,
-        federation=trf.federation,
-        start_date=trf.start_date,
-        end_date=trf.end_date,
-        rating_type=kind,
-        official=official,
-        time_control=trf.encoded_time_control or trf.time_control,
-        rounds=trf.rounds,
-        period=str(chosen),
-        natural_period=str(natural),
-        source_name=trf.source_name,
-        source_hash=trf.sha256,
-    )
+    event = event_from_file(trf, rating_type=kind, official=official, period=chosen, natural_period=natural)
     session.add(event)
     session.flush()
     games = _store_content(session, driver, event.id, trf, new_players, matching)
@@ -317,6 +303,34 @@ def _compare_ratings(
         elif rating != p.fide_rating:
             differences.append(RatingDifference(p.name, p.fide_rating, rating))  # type: ignore[arg-type]
     return in_force.list_date, differences, unrated
+
+
+def event_from_file(
+    trf: TrfEvent,
+    *,
+    rating_type: str,
+    official: bool,
+    period: Period,
+    natural_period: Period,
+    **versioned: int,
+) -> Event:
+    """The event row of a tournament file (`versioned`: version, created_by, replaces of a correction)."""
+    return Event(
+        name=trf.name,
+        city=trf.city,
+        federation=trf.federation,
+        start_date=trf.start_date,
+        end_date=trf.end_date,
+        rating_type=rating_type,
+        official=official,
+        time_control=trf.encoded_time_control or trf.time_control,
+        rounds=trf.rounds,
+        period=str(period),
+        natural_period=str(natural_period),
+        source_name=trf.source_name,
+        source_hash=trf.sha256,
+        **versioned,
+    )
 
 
 def _store_content(
