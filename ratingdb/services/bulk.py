@@ -67,13 +67,17 @@ class Driver:
 
     BATCH = 50_000
 
-    def __init__(self, session: Session, *, background: bool = False) -> None:
+    def __init__(self, session: Session, *, background: bool = False, binary: bool = False) -> None:
         connection = session.connection()
         self.dialect = connection.dialect.name
         self.raw: Any = cast(Any, connection.connection.driver_connection)
         self.pending: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
         self.cache_size: int | None = None
         self.writer: _Writer | None = None
+        # PostgreSQL: COPY in binary (the server parses no text), for callers whose values have exactly
+        # the columns' types (bool for booleans, int for integers).
+        self.binary = binary and self.dialect == "postgresql"
+        self.copy_types: dict[str, list[str]] = {}
         if self.dialect == "sqlite":
             self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
             self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
@@ -142,7 +146,11 @@ class Driver:
         try:
             if self.dialect == "postgresql":
                 # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
-                with cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN") as copy:
+                binary = " (FORMAT BINARY)" if self.binary else ""
+                types = self._copy_types(cursor, table, columns) if self.binary else None
+                with cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN{binary}") as copy:
+                    if types is not None:
+                        copy.set_types(types)
                     for row in rows:
                         copy.write_row(row)
             elif self.dialect == "mysql":
@@ -159,6 +167,19 @@ class Driver:
                 cursor.executemany(f"INSERT INTO {table} ({column_list(columns)}) VALUES ({marks})", rows)
         finally:
             cursor.close()
+
+    def _copy_types(self, cursor: Any, table: str, columns: tuple[str, ...]) -> list[str]:
+        """The PostgreSQL type names of `columns` of `table`, as binary COPY needs them (read once)."""
+        key = f"{table}({','.join(columns)})"
+        if key not in self.copy_types:
+            cursor.execute(
+                "SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+                "WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped",
+                (table,),
+            )
+            names = dict(cursor.fetchall())
+            self.copy_types[key] = [names[column] for column in columns]
+        return self.copy_types[key]
 
     def write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
         """Write `rows` now (executemany on SQLite, COPY on PostgreSQL, multi-row INSERTs on MySQL)."""

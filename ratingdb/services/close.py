@@ -235,7 +235,7 @@ def close_period(
 
     rules = chosen.rules
     summary.rules, summary.floor = rules.name, rules.floor
-    driver = Driver(session, background=True)
+    driver = Driver(session, background=True, binary=True)
     try:
         return _publish(session, driver, period, rating_type, in_force, chosen, summary, say, adjustment)
     finally:
