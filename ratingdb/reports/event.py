@@ -99,8 +99,9 @@ def event_report(session: Session, event_id: int) -> EventReport:
     published: dict[int, int | None] = {}
     opponents: dict[int, list[int]] = defaultdict(list)
     ratings_from = None
-    # The record is keyed by list and player: reach the event's rows through its players.
-    players = select(EventPlayer.player_id).where(EventPlayer.event_id == event_id)
+    # The record is keyed by list and player: reach the event's rows through its players, named as
+    # values (the engines push those into calc_event's view; a subquery they do not).
+    players = list(session.scalars(select(EventPlayer.player_id).where(EventPlayer.event_id == event_id)))
     if rated_by is not None:
         for ce in session.scalars(
             select(CalcEvent).where(
