@@ -95,22 +95,35 @@ def drop_versioned_table_guard(dialect: str, table: str) -> list[str]:
 
 
 def sealed_rows_guard(
-    dialect: str, table: str, parent: str = "rating_list", key: str = "list_id"
+    dialect: str,
+    table: str,
+    parent: str = "rating_list",
+    key: str = "list_id",
+    *,
+    refuse_missing: bool = False,
 ) -> list[str]:
     """Triggers: rows of `table` are never updated or deleted, and never inserted under a sealed parent.
 
-    The parent row (a list) is written unsealed, filled, then sealed in the same transaction.
+    The parent row (a list) is written unsealed, filled, then sealed in the same transaction. With
+    `refuse_missing` (migration 0015, which dropped the tables' foreign keys), a row whose parent does
+    not exist is refused too: the insert side of the list's foreign key, checked once per statement on
+    PostgreSQL instead of once per row.
     """
     change_msg = f"published lists are immutable: the rows of {table} never change"
     insert_msg = f"published lists are immutable: no row can be added to a sealed list ({table})"
+    if refuse_missing:
+        insert_msg = (
+            f"published lists are immutable: no row can be added to a sealed list, or to no list ({table})"
+        )
     if dialect == "postgresql":
         # One check per statement over the inserted rows (a close inserts millions: COPY fires it once).
+        join, refused = ("LEFT JOIN", "p.id IS NULL OR p.sealed") if refuse_missing else ("JOIN", "p.sealed")
         return [
             f"""CREATE FUNCTION ratingdb_sealed_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF TG_OP = 'INSERT' THEN
                     IF EXISTS (SELECT 1 FROM (SELECT DISTINCT {key} FROM new_rows) n
-                               JOIN {parent} p ON p.id = n.{key} WHERE p.sealed) THEN
+                               {join} {parent} p ON p.id = n.{key} WHERE {refused}) THEN
                         {_raise(dialect, insert_msg)}
                     END IF;
                     RETURN NULL;
@@ -125,6 +138,8 @@ def sealed_rows_guard(
             *no_truncate(dialect, table),
         ]
     sealed = f"(SELECT sealed FROM {parent} WHERE id = NEW.{key})"
+    if refuse_missing:  # no parent row: NULL, refused like a sealed one
+        sealed = f"COALESCE({sealed}, TRUE)"
     if dialect == "mysql":
         return [
             f"CREATE TRIGGER trg_{table}_sealed_insert BEFORE INSERT ON {table} FOR EACH ROW "
@@ -261,3 +276,29 @@ def mysql_refusal(name: str, action: str, table: str, message: str, condition: s
 def mysql_published_list_date(period: str) -> str:
     """SQL for the first day after a period (`period` is a 'YYYY-MM' expression): its list's date."""
     return f"(CAST(CONCAT({period}, '-01') AS DATE) + INTERVAL 1 MONTH)"
+
+
+PLAYER_REFERENCED_MESSAGE = "a player that a list, an event or a game refers to cannot be deleted"
+
+
+def player_referenced_guard(dialect: str) -> list[str]:
+    """PostgreSQL: a player on a list cannot be deleted (SQLite and MySQL have had this trigger since 0006;
+    PostgreSQL relied on list_entry's foreign key, which migration 0015 dropped). Events and games keep
+    their foreign keys to the player."""
+    assert dialect == "postgresql"
+    return [
+        f"""CREATE FUNCTION ratingdb_player_referenced() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM list_entry WHERE player_id = OLD.id) THEN
+                {_raise(dialect, PLAYER_REFERENCED_MESSAGE)}
+            END IF;
+            RETURN OLD;
+        END $$""",
+        "CREATE TRIGGER trg_player_referenced BEFORE DELETE ON player "
+        "FOR EACH ROW EXECUTE FUNCTION ratingdb_player_referenced()",
+    ]
+
+
+def drop_player_referenced_guard(dialect: str) -> list[str]:
+    assert dialect == "postgresql"
+    return ["DROP TRIGGER trg_player_referenced ON player", "DROP FUNCTION ratingdb_player_referenced()"]

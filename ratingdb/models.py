@@ -147,7 +147,9 @@ class RatingList(Versioned, Base):
     sealed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
 
-    entries: Mapped[list[ListEntry]] = relationship(back_populates="rating_list", viewonly=True)
+    entries: Mapped[list[ListEntry]] = relationship(
+        back_populates="rating_list", viewonly=True, primaryjoin="RatingList.id == foreign(ListEntry.list_id)"
+    )
 
     __table_args__ = (
         UniqueConstraint("rating_type", "list_date", "is_current", name="uq_rating_list_current"),
@@ -165,10 +167,12 @@ class ListEntry(Base):
 
     __tablename__ = "list_entry"
 
-    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    # No foreign keys (migration 0014): the guards keep these ids valid (README, "The calculation
+    # record's shape").
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
     # The player's details as published on this list (names and IDs are printed from this version).
-    player_version_id: Mapped[int] = mapped_column(ForeignKey("player_version.id"))
+    player_version_id: Mapped[int] = mapped_column(Integer)
     rating: Mapped[int | None] = mapped_column(Integer)  # NULL = unrated
     games: Mapped[int] = mapped_column(Integer, default=0)  # rated games in the period that made the list
     k: Mapped[int | None] = mapped_column(Integer)  # K for the next period (published base K)
@@ -181,7 +185,9 @@ class ListEntry(Base):
     last_active: Mapped[str | None] = mapped_column(String(7))  # last period with a rated game
     pool_from: Mapped[str | None] = mapped_column(String(7))  # unrated pool counts periods from here
 
-    rating_list: Mapped[RatingList] = relationship(back_populates="entries", viewonly=True)
+    rating_list: Mapped[RatingList] = relationship(
+        back_populates="entries", viewonly=True, primaryjoin="RatingList.id == foreign(ListEntry.list_id)"
+    )
 
     __table_args__ = (CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"),)
 
@@ -276,8 +282,8 @@ class CalcPlayer(Base):
 
     __tablename__ = "calc_player"
 
-    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)  # no foreign keys: migration 0014
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
     method: Mapped[str] = mapped_column(String(10))  # change | initial | pool
     ro: Mapped[int | None] = mapped_column(Integer)  # rating on the list in force
     k_base: Mapped[int | None] = mapped_column(Integer)
@@ -310,13 +316,13 @@ class CalcListEvent(Base):
 class CalcGame(Base):
     """Calculation record, per player and game: the ratings used, D after the cap, PD and score.
 
-    Keys: the primary key (every read is by list and player) and the list's; the other ids are ones the
-    close read in its own transaction, and the guards keep them valid (migration 0013, README).
+    Keys: the primary key (every read is by list and player) only; the ids are ones the close read in its
+    own transaction, and the guards keep them valid (migrations 0013 and 0014, README).
     """
 
     __tablename__ = "calc_game"
 
-    list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(Integer)

@@ -27,7 +27,7 @@ def entry(engine: Engine, player_id: int, list_date: dt.date, rating_type: str =
     with db.transaction(engine) as s:
         return s.scalars(
             select(ListEntry)
-            .join(RatingList)
+            .join(RatingList, RatingList.id == ListEntry.list_id)
             .where(
                 ListEntry.player_id == player_id,
                 RatingList.list_date == list_date,

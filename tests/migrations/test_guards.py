@@ -61,6 +61,25 @@ def test_no_row_can_be_added_to_a_sealed_list_or_its_calculation_record(engine: 
     assert {t: _count(engine, t) for t in before} == before
 
 
+def test_no_row_can_be_added_to_a_list_that_does_not_exist(engine: Engine) -> None:
+    # The sealed tables have no foreign keys since migration 0014: their insert guard refuses a row whose
+    # list does not exist (the insert side of the list's key, checked per statement on PostgreSQL).
+    _published(engine)
+    before = {t: _count(engine, t) for t in ("list_entry", "calc_player", "calc_game", "calc_list_event")}
+    for statement in (
+        "INSERT INTO list_entry (list_id, player_id, rating, games, games_total, reached_2400, "
+        "reached_2300, player_version_id) SELECT 999, id, 2999, 0, 0, FALSE, FALSE, current_version_id "
+        "FROM player WHERE name = 'Z, Z'",
+        "INSERT INTO calc_player (list_id, player_id, method, n, score_x100) "
+        "SELECT 999, id, 'change', 1, 100 FROM player WHERE name = 'Z, Z'",
+        "INSERT INTO calc_game (list_id, player_id, game_id, event_id, kind, opponent_id, opponent_rating, "
+        "score_x100) SELECT 999, id, 1, 1, 'rated', id, 2000, 100 FROM player WHERE name = 'Z, Z'",
+        "INSERT INTO calc_list_event (list_id, event_id, ratings_list_id) VALUES (999, 1, 1)",
+    ):
+        _refused(engine, statement, "published lists are immutable|foreign key|FOREIGN KEY")
+    assert {t: _count(engine, t) for t in before} == before
+
+
 def test_a_list_can_only_be_withdrawn_never_edited_unsealed_or_brought_back(engine: Engine) -> None:
     _published(engine)
     for statement in (
@@ -129,3 +148,13 @@ def test_alembic_version_changes_only_through_the_migrations(engine: Engine) -> 
     db.upgrade(engine)
     assert db.current_revision(engine) == head
     _refused(engine, "DELETE FROM alembic_version", "alembic_version changes only through|ratingdb_migrating")
+
+
+def test_a_player_only_on_a_list_cannot_be_deleted(engine: Engine) -> None:
+    # No event, no game: only the list refers to W, and list_entry has no foreign key since 0014, so the
+    # player guard alone refuses (a trigger on every engine; PostgreSQL's added by 0014).
+    with db.transaction(engine) as s:
+        w = b.player(s, "W, W")
+        b.imported_list(s, "standard", Period(2025, 10).first_day, {w: (1800, 20)})
+    _refused(engine, "DELETE FROM player WHERE name = 'W, W'", "cannot be deleted")
+    assert _count(engine, "player") == 1
