@@ -32,8 +32,8 @@ LIST_ENTRY_COLUMNS = (
 class _Writer(threading.Thread):
     """Writes the batches handed to it, in order, on the caller's connection, while the caller goes on.
 
-    The drivers release the GIL while the database works (sqlite3 while SQLite steps a statement,
-    psycopg while PostgreSQL takes the COPY), so on two cores the caller's Python work and the writes
+    The server drivers release the GIL while they wait for the server (psycopg while PostgreSQL takes
+    the COPY, PyMySQL while MySQL runs the INSERT), so the caller's Python work and the server's writes
     overlap. The connection is never used by both at once: the caller drains the writer first.
     """
 
@@ -82,9 +82,10 @@ class Driver:
             self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
             self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
         if background and self.dialect == "sqlite":
-            # An in-memory database's connection belongs to the thread that made it (SQLAlchemy's pool
-            # for it checks the thread): written in the foreground.
-            background = bool(self.rows("PRAGMA database_list")[0][2])
+            # sqlite3 takes the GIL back for every row of an executemany (it binds the row's values), so
+            # a writer thread beside a busy caller waits for the GIL row by row: written in the
+            # foreground. The servers' drivers wait on the network for the server's work, GIL released.
+            background = False
         if background:
             self.writer = _Writer(self._write)
             self.writer.start()
