@@ -29,58 +29,67 @@ from ratingdb.formats.lists import ListFormat, ListRating, ListRow, read_list
 FRAME_ROWS = 5_000
 FRAMES_AHEAD = 8  # with FRAME_ROWS, 40,000 rows parsed ahead: two of the import's batches
 
-# A frame of rows: the distinct ratings (ListRating fields); the distinct combinations of them a row
-# carries (positions in the first list, one per rating type asked for, None where a row has none); the
-# rows, each as the ListRow fields with `ratings` replaced by the position of its combination.
-Frame = tuple[list[tuple[Any, ...]], list[tuple[int | None, ...]], list[tuple[Any, ...]]]
+# A frame of rows: each row as the ListRow fields, with `ratings` replaced by its ratings' fields (a
+# tuple of ListRating fields per rating type asked for, None where the row has none). Equal values are
+# one object in the frame, which pickle then sends once.
+Frame = list[tuple[Any, ...]]
+# The reader keeps at most this many distinct combinations of ratings (their mappings) between frames.
+DISTINCT_RATINGS = 100_000
 
 
 def encode(rows: Sequence[ListRow], types: Sequence[str]) -> Frame:
-    """Rows as a frame: tuples of plain values, each distinct rating and combination of ratings once."""
-    ratings: list[tuple[Any, ...]] = []
-    rating_at: dict[int, int] = {}  # id of a ListRating → its position (the rows keep them alive)
-    combinations: list[tuple[int | None, ...]] = []
-    combination_at: dict[tuple[int, ...], int] = {}
+    """Rows as a frame of plain tuples."""
+    same: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     encoded: list[tuple[Any, ...]] = []
     for row in rows:
-        found = [row.ratings.get(t) for t in types]
-        key = tuple(map(id, found))
-        at = combination_at.get(key)
-        if at is None:
-            slots: list[int | None] = []
-            for rating in found:
-                if rating is None:
-                    slots.append(None)
-                    continue
-                slot = rating_at.get(id(rating))
-                if slot is None:
-                    slot = rating_at[id(rating)] = len(ratings)
-                    ratings.append(
-                        (rating.rating, rating.games, rating.k, rating.games_total, rating.reached_2400,
-                         rating.reached_2300)
-                    )  # fmt: skip
-                slots.append(slot)
-            at = combination_at[key] = len(combinations)
-            combinations.append(tuple(slots))
+        combination = tuple(
+            None if r is None else (r.rating, r.games, r.k, r.games_total, r.reached_2400, r.reached_2300)
+            for r in map(row.ratings.get, types)
+        )
+        combination = same.setdefault(combination, combination)
         encoded.append(
             (row.line, row.fide_id, row.national_id, row.name, row.federation, row.sex, row.title,
-             row.birth_year, row.flag, at)
+             row.birth_year, row.flag, combination)
         )  # fmt: skip
-    return ratings, combinations, encoded
+    return encoded
+
+
+class Decoder:
+    """Frames back into rows, as `read_list` yields them: rows with equal ratings share one `ratings`
+    mapping and equal ratings one ListRating (nothing changes them), which keeps reading a frame a
+    fraction of the cost of parsing its lines."""
+
+    def __init__(self, types: Sequence[str]) -> None:
+        self.types = tuple(types)
+        self.mappings: dict[tuple[Any, ...], dict[str, ListRating]] = {}
+        self.ratings: dict[tuple[Any, ...], ListRating] = {}
+
+    def rows(self, frame: Frame) -> list[ListRow]:
+        mappings = self.mappings
+        if len(mappings) > DISTINCT_RATINGS:  # memory stays flat, however varied the file
+            mappings.clear()
+            self.ratings.clear()
+        for combination in {row[9] for row in frame} - mappings.keys():
+            mappings[combination] = {
+                t: self._rating(fields) for t, fields in zip(self.types, combination, strict=True) if fields
+            }
+        return [
+            ListRow(
+                line, fide_id, national_id, name, federation, sex, title, born, flag, mappings[combination]
+            )
+            for line, fide_id, national_id, name, federation, sex, title, born, flag, combination in frame
+        ]
+
+    def _rating(self, fields: tuple[Any, ...]) -> ListRating:
+        found = self.ratings.get(fields)
+        if found is None:
+            found = self.ratings[fields] = ListRating(*fields)
+        return found
 
 
 def decode(frame: Frame, types: Sequence[str]) -> list[ListRow]:
-    """The rows of a frame, as `read_list` yields them. Rows with equal ratings share one `ratings`
-    mapping (nothing changes a row's ratings), which keeps this a third of the cost of parsing."""
-    table = [ListRating(*fields) for fields in frame[0]]
-    maps = [
-        {t: table[slot] for t, slot in zip(types, slots, strict=True) if slot is not None}
-        for slots in frame[1]
-    ]
-    return [
-        ListRow(line, fide_id, national_id, name, federation, sex, title, born, flag, maps[at])
-        for line, fide_id, national_id, name, federation, sex, title, born, flag, at in frame[2]
-    ]
+    """The rows of one frame (`Decoder` for a stream of them)."""
+    return Decoder(types).rows(frame)
 
 
 def produce(path: Path, fmt: ListFormat, types: Sequence[str], out: BinaryIO) -> None:
@@ -143,6 +152,7 @@ def read_ahead(path: Path, fmt: ListFormat, types: Sequence[str]) -> Iterator[Li
         env=env,
     )
     assert process.stdout is not None
+    decoder = Decoder(types)
     try:
         while True:
             try:
@@ -152,7 +162,7 @@ def read_ahead(path: Path, fmt: ListFormat, types: Sequence[str]) -> Iterator[Li
                     f"the process reading {path.name} ended without a word (exit code {process.wait()})"
                 ) from None
             if kind == "rows":
-                yield from decode(payload, types)
+                yield from decoder.rows(payload)
             elif kind == "end":
                 return
             elif kind == "error":
