@@ -422,10 +422,9 @@ def _entries_on(driver: Driver, list_id: int, player_ids: list[int]) -> dict[int
     columns = column_list(LIST_ENTRY_COLUMNS)
     for start in range(0, len(player_ids), 10_000):
         chunk = player_ids[start : start + 10_000]
-        marks = ", ".join("?" * len(chunk))
+        among, values = driver.among("player_id", chunk)
         for row in driver.rows(
-            f"SELECT {columns} FROM list_entry WHERE list_id = ? AND player_id IN ({marks})",
-            [list_id, *chunk],
+            f"SELECT {columns} FROM list_entry WHERE list_id = ? AND {among}", [list_id, *values]
         ):
             found[row[1]] = tuple(row)
     return found
@@ -547,9 +546,9 @@ def _refuse_taken_ids(driver: Driver, changes: list[tuple[int, Details]]) -> Non
         keys = list(wanted)
         for start in range(0, len(keys), 10_000):
             chunk = keys[start : start + 10_000]
-            marks = ", ".join("?" * len(chunk))
+            among, values = driver.among(column, chunk)
             for holder, value, name in driver.rows(
-                f"SELECT id, {column}, name FROM player WHERE {column} IN ({marks})", chunk
+                f"SELECT id, {column}, name FROM player WHERE {among}", values
             ):
                 if holder != wanted[value]:
                     what = "FIDE ID" if column == "fide_id" else "national ID"
@@ -582,8 +581,8 @@ def _known_players(
         keys = by_kind[kind]
         for start in range(0, len(keys), 10_000):
             chunk = keys[start : start + 10_000]
-            marks = ", ".join("?" * len(chunk))
-            for row in driver.rows(f"SELECT {columns} FROM player WHERE {column} IN ({marks})", chunk):
+            among, values = driver.among(column, chunk)
+            for row in driver.rows(f"SELECT {columns} FROM player WHERE {among}", values):
                 details = Details._make((*row[2:9], bool(row[9])))
                 key = details.fide_id if kind == "fide" else details.national_id
                 if row[10] is None:

@@ -117,11 +117,11 @@ def change_players(driver: Driver, changes: Sequence[tuple[int, Details]], audit
     current: dict[int, tuple[int, int, str]] = {}  # player → (version id, version number, name)
     ids = [pid for pid, _ in changes]
     for chunk in _chunks(ids, 500):
-        marks = ", ".join("?" * len(chunk))
+        among, values = driver.among("p.id", chunk)
         for pid, vid, number, name in driver.rows(
             "SELECT p.id, v.id, v.version, p.name FROM player p JOIN player_version v "
-            f"ON v.id = p.current_version_id WHERE p.id IN ({marks})",
-            chunk,
+            f"ON v.id = p.current_version_id WHERE {among}",
+            values,
         ):
             current[pid] = (vid, number, name)
     version_ids = driver.reserve_ids("player_version", len(changes))
