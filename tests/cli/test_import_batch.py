@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from ratingdb.formats import ListRating, ListRow, write_fide_txt
 from tests.cli.test_players_cli import OCT_LIST, Line, ok, query, run, trf
+from tests.unit.formats.test_read_ahead import long_fide_list
 
 TABLES = (
     "player",
@@ -145,14 +145,7 @@ def test_a_big_list_read_by_a_second_process_is_refused_whole_at_its_bad_line(
 ) -> None:
     monkeypatch.setattr("ratingdb.formats.lists.AHEAD_BYTES", 1)  # every list is read ahead
     path = tmp_path / "standard.txt"
-    rows = [
-        ListRow(line, 900_000 + line, None, f"Player, {line}", "IRL", "M", None, 1990, None,
-                {"standard": ListRating(1500 + line % 700, line % 9, 20)})
-        for line in range(2, 45_002)
-    ]  # fmt: skip
-    with path.open("w", encoding="utf-8") as out:
-        write_fide_txt(rows, out, "standard", dt.date(2025, 11, 1))
-        out.write("945002".ljust(15) + "Broken, Row".ljust(98) + "15x0\n")  # line 45,002, rating at col 114
+    long_fide_list(path, 45_000, 900_000, last_rating="15x0")  # line 45,002 is the bad one
     before = counts(db_url)
     result = run(db_url, "import-list", path, "--date", "2025-11-01", "--type", "standard")
     assert result.exit_code == 1  # type: ignore[attr-defined]
@@ -167,13 +160,7 @@ def test_a_big_list_read_by_a_second_process_imports_every_row(
 ) -> None:
     monkeypatch.setattr("ratingdb.formats.lists.AHEAD_BYTES", 1)
     path = tmp_path / "standard.txt"
-    rows = [
-        ListRow(line, 900_000 + line, None, f"Player, {line}", "IRL", "M", None, 1990, None,
-                {"standard": ListRating(1500 + line % 700 if line % 3 else None, line % 9, 20)})
-        for line in range(2, 25_002)
-    ]  # fmt: skip
-    with path.open("w", encoding="utf-8") as out:
-        write_fide_txt(rows, out, "standard", dt.date(2025, 11, 1))
+    rows = long_fide_list(path, 25_000, 900_000)
     out_text = ok(db_url, "import-list", path, "--date", "2025-11-01", "--type", "standard")
     rated = sum(1 for r in rows if r.ratings["standard"].rating)
     assert out_text.splitlines()[:2] == [

@@ -52,17 +52,24 @@ def test_an_error_read_ahead_comes_after_the_same_rows_with_the_same_sentence(
     assert read(ahead=True) == read(ahead=False)
 
 
-def test_a_late_error_in_a_long_list_is_raised_after_every_row_before_it(tmp_path: Path) -> None:
-    path = tmp_path / "long.txt"
+def long_fide_list(path: Path, players: int, first_id: int, last_rating: str | None = None) -> list[ListRow]:
+    """A FIDE text list of `players` rated players (lines 2 on); with `last_rating`, one more line whose
+    rating column (col 114) holds that text. Returns the rows written."""
     rows = [
-        ListRow(line, 1_000 + line, None, f"Player, {line}", "IRL", "M", None, 1990, None,
-                {"standard": ListRating(1500 + line % 700, line % 9, 20)})
-        for line in range(2, 30_002)
+        ListRow(line, first_id + line, None, f"Player, {line}", "IRL", "M", None, 1990, None,
+                {"standard": ListRating(1500 + line % 700 if line % 3 else None, line % 9, 20)})
+        for line in range(2, players + 2)
     ]  # fmt: skip
     with path.open("w", encoding="utf-8") as out:
         write_fide_txt(rows, out, "standard", dt.date(2025, 11, 1))
-        # Line 30,002: its rating column starts at col 114 (offset 113 of FIDE's layout).
-        out.write("1031999".ljust(15) + "Broken, Row".ljust(98) + "abcd\n")
+        if last_rating is not None:  # FIDE's layout: the name at offset 15, the rating at 113
+            out.write(str(first_id + players + 2).ljust(15) + "Broken, Row".ljust(98) + last_rating + "\n")
+    return rows
+
+
+def test_a_late_error_in_a_long_list_is_raised_after_every_row_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    long_fide_list(path, 30_000, 1_000, last_rating="abcd")
     seen = 0
     with pytest.raises(ListFormatError) as error:
         for _ in read_list(path, rating_types=["standard"], ahead=True):
