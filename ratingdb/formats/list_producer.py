@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import pickle
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -180,6 +181,8 @@ def read_ahead(path: Path, fmt: ListFormat, types: Sequence[str]) -> Iterator[Li
 
 def main(argv: Sequence[str]) -> None:
     path, fmt, *types = argv
+    # Ctrl-C reaches the whole process group: the importing process answers it and ends this one.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print must not corrupt the frames
     produce(Path(path), fmt, types, out)  # type: ignore[arg-type]
