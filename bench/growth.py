@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import json
 import statistics
 import sys
@@ -206,8 +205,8 @@ def player_show(session: Session, ident: str) -> None:
 
 def list_first(session: Session, list_date: Any) -> None:
     rating_list = find_list(session, RATING_TYPE, list_date)
-    with contextlib.closing(list_lines(session, rating_list, rated_only=True)) as entries:
-        lines = list(itertools.islice(entries, LIST_LIMIT))
+    with contextlib.closing(list_lines(session, rating_list, rated_only=True, limit=LIST_LIMIT)) as entries:
+        lines = list(entries)
     assert len(lines) == LIST_LIMIT
 
 
