@@ -81,6 +81,10 @@ class Driver:
         if self.dialect == "sqlite":
             self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
             self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
+        if background and self.dialect == "sqlite":
+            # An in-memory database's connection belongs to the thread that made it (SQLAlchemy's pool
+            # for it checks the thread): written in the foreground.
+            background = bool(self.rows("PRAGMA database_list")[0][2])
         if background:
             self.writer = _Writer(self._write)
             self.writer.start()
@@ -206,6 +210,18 @@ class Driver:
             used = self.rows("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
             highest = max(highest, int(used[0][0]) if used else 0)
         return list(range(highest + 1, highest + 1 + count))
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement written with `?` placeholders; the number of rows it changed."""
+        self.drain()
+        if self.dialect != "sqlite":
+            sql = sql.replace("?", "%s")
+        cursor = self.raw.cursor()
+        try:
+            cursor.execute(sql, tuple(params))
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
 
     def execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """executemany of a statement written with `?` placeholders (an UPDATE, say)."""
