@@ -2,7 +2,7 @@
 
 The readers refuse what these constraints refuse, with a file, line and column; the constraints make the
 same hold for any other writer (a raw INSERT through `sqlite3`, `psql` or `mariadb`), on every engine.
-The numbers are the readers' own (ratingdb.formats.limits): one place states them. Migration 0014 adds
+The numbers are the readers' own (ratingdb.formats.limits): one place states them. Migration 0015 adds
 the constraints and ratingdb.models declares them, both from `CHECKS` below. A rule changed here is a
 schema change: it needs a new migration that replaces the constraints it touches.
 
@@ -111,7 +111,7 @@ def _player_details(table: str) -> list[Check]:
     ]
 
 
-# Table by table, in the order migration 0014 adds them.
+# Table by table, in the order migration 0015 adds them.
 CHECKS: tuple[Check, ...] = (
     *_player_details("player"),
     *_player_details("player_version"),

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -219,7 +220,12 @@ class ListEntry(Base):
 
     rating_list: Mapped[RatingList] = relationship(back_populates="entries", viewonly=True)
 
-    __table_args__ = (CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"), *data_checks("list_entry"))
+    __table_args__ = (
+        CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"),
+        # The first N entries of a list by rating without sorting the list (reports.lists.list_lines).
+        Index("ix_list_entry_list_rating", "list_id", "rating"),
+        *data_checks("list_entry"),
+    )
 
 
 class Event(Versioned, Base):

@@ -22,7 +22,7 @@ def init() -> None:
     from ratingdb import db
 
     eng = engine(require_schema=False)
-    try:  # a migration that refuses (0014, with rows it cannot keep) must not leave the connection open
+    try:  # a migration that refuses (0015, with rows it cannot keep) must not leave the connection open
         before = db.current_revision(eng)
         db.upgrade(eng)
         after = db.current_revision(eng)

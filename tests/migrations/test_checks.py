@@ -1,4 +1,4 @@
-"""The CHECK constraints of migration 0014 (ratingdb.checks), attacked with raw SQL on every engine.
+"""The CHECK constraints of migration 0015 (ratingdb.checks), attacked with raw SQL on every engine.
 
 Every statement here bypasses ratingdb's readers and services, as a client of `sqlite3`, `psql` or
 `mariadb` would: the database alone must refuse it and leave the data as it was. PostgreSQL and MariaDB
@@ -28,13 +28,13 @@ from ratingdb.models import Base, Player
 from ratingdb.services.players import edit_player
 from tests import builders as b
 
-BEFORE = "0013"  # the migration before the checks
+BEFORE = "0014"  # the migration before the checks
 runner = CliRunner()
 
 
 def _migration() -> ModuleType:
-    path = next(Path(db.migrations_path(), "versions").glob("0014_*.py"))
-    spec = importlib.util.spec_from_file_location("ratingdb_migration_0014", path)
+    path = next(Path(db.migrations_path(), "versions").glob("0015_*.py"))
+    spec = importlib.util.spec_from_file_location("ratingdb_migration_0015", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -310,7 +310,7 @@ def _schema(engine: Engine) -> set[tuple[str, str, str, str]]:
 
 
 def test_on_sqlite_the_schema_differs_only_by_the_checks(engine: Engine) -> None:
-    # Compared within one database: the text of tables that Alembic's batch mode rebuilt before 0014
+    # Compared within one database: the text of tables that Alembic's batch mode rebuilt before 0015
     # lists their constraints in an order that can differ from one run to the next.
     if engine.dialect.name != "sqlite":
         pytest.skip("the rebuild of tables is SQLite's")
@@ -330,7 +330,7 @@ def test_on_sqlite_the_schema_differs_only_by_the_checks(engine: Engine) -> None
 
 
 def _store_bad_rows(engine: Engine) -> dict[str, int]:
-    """Rows the readers now refuse, written before migration 0014 (as SQLite kept them), one on a
+    """Rows the readers now refuse, written before migration 0015 (as SQLite kept them), one on a
     published list; the engine at BEFORE."""
     ids = _seed(engine)
     db.downgrade(engine, BEFORE)

@@ -1,7 +1,7 @@
 """CHECK constraints on the federation's data: lengths, ranges, codes, periods, no control characters
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-11-30
 
 The readers already refuse a 300-character name, a NUL in a name, federation 'IRELAND', rating
@@ -40,8 +40,8 @@ from alembic import op
 from ratingdb import checks
 from ratingdb.errors import RatingDbError
 
-revision = "0014"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
@@ -178,13 +178,13 @@ def upgrade() -> None:
                 op.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({sql})")
     if kept:
         for line in kept:
-            log.warning("migration 0014: %s", line)
+            log.warning("migration 0015: %s", line)
         bind.execute(
             sa.text(
                 "INSERT INTO audit_log (action, detail, reason) VALUES ('migrate-checks', :detail, :reason)"
             ),
             {
-                "detail": "rows stored before the CHECK constraints of migration 0014, kept as exceptions: "
+                "detail": "rows stored before the CHECK constraints of migration 0015, kept as exceptions: "
                 + " | ".join(kept),
                 "reason": "published data is never rewritten (docs/versioning.md); the readers refuse such "
                 "values now",
