@@ -105,7 +105,7 @@ def sealed_rows_guard(
     """Triggers: rows of `table` are never updated or deleted, and never inserted under a sealed parent.
 
     The parent row (a list) is written unsealed, filled, then sealed in the same transaction. With
-    `refuse_missing` (migration 0015, which dropped the tables' foreign keys), a row whose parent does
+    `refuse_missing` (migration 0016, which dropped the tables' foreign keys), a row whose parent does
     not exist is refused too: the insert side of the list's foreign key, checked once per statement on
     PostgreSQL instead of once per row.
     """
@@ -283,7 +283,7 @@ PLAYER_REFERENCED_MESSAGE = "a player that a list, an event or a game refers to 
 
 def player_referenced_guard(dialect: str) -> list[str]:
     """PostgreSQL: a player on a list cannot be deleted (SQLite and MySQL have had this trigger since 0006;
-    PostgreSQL relied on list_entry's foreign key, which migration 0015 dropped). Events and games keep
+    PostgreSQL relied on list_entry's foreign key, which migration 0016 dropped). Events and games keep
     their foreign keys to the player."""
     assert dialect == "postgresql"
     return [

@@ -204,7 +204,7 @@ class ListEntry(Base):
 
     __tablename__ = "list_entry"
 
-    # No foreign keys (migration 0014): the guards keep these ids valid (README, "The calculation
+    # No foreign keys (migration 0016): the guards keep these ids valid (README, "The calculation
     # record's shape").
     list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
@@ -335,7 +335,7 @@ class CalcPlayer(Base):
 
     __tablename__ = "calc_player"
 
-    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)  # no foreign keys: migration 0014
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)  # no foreign keys: migration 0016
     player_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
     method: Mapped[str] = mapped_column(String(10))  # change | initial | pool
     ro: Mapped[int | None] = mapped_column(Integer)  # rating on the list in force
@@ -370,7 +370,7 @@ class CalcGame(Base):
     """Calculation record, per player and game: the ratings used, D after the cap, PD and score.
 
     Keys: the primary key (every read is by list and player) only; the ids are ones the close read in its
-    own transaction, and the guards keep them valid (migrations 0013 and 0014, README).
+    own transaction, and the guards keep them valid (migrations 0013 and 0016, README).
     """
 
     __tablename__ = "calc_game"

@@ -29,6 +29,7 @@ from ratingdb.services.players import edit_player
 from tests import builders as b
 
 BEFORE = "0014"  # the migration before the checks
+CHECKS_REVISION = "0015"  # the checks' own migration (later ones change other things)
 runner = CliRunner()
 
 
@@ -314,6 +315,7 @@ def test_on_sqlite_the_schema_differs_only_by_the_checks(engine: Engine) -> None
     # lists their constraints in an order that can differ from one run to the next.
     if engine.dialect.name != "sqlite":
         pytest.skip("the rebuild of tables is SQLite's")
+    db.downgrade(engine, CHECKS_REVISION)
     at_head = _schema(engine)
     db.downgrade(engine, BEFORE)
     before_checks = _schema(engine)
@@ -325,8 +327,17 @@ def test_on_sqlite_the_schema_differs_only_by_the_checks(engine: Engine) -> None
     } == before_checks
     assert len([r for r in at_head - before_checks if r[0] == "table"]) == len(names)
     assert {r for r in at_head - before_checks if r[0] != "table"} == set()
-    db.upgrade(engine)
-    assert _schema(engine) == at_head
+    db.upgrade(engine, CHECKS_REVISION)
+    # Upgraded again, the rebuilt tables may list their constraints in another order (0016's downgrade
+    # added the foreign keys back at the end): compared line by line.
+    assert _unordered(_schema(engine)) == _unordered(at_head)
+
+
+def _unordered(schema: set[tuple[str, str, str, str]]) -> set[tuple[str, str, str, frozenset[str]]]:
+    return {
+        (kind, name, table, frozenset(line.strip().rstrip(",") for line in sql.splitlines()))
+        for kind, name, table, sql in schema
+    }
 
 
 def _store_bad_rows(engine: Engine) -> dict[str, int]:

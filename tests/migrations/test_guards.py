@@ -62,7 +62,7 @@ def test_no_row_can_be_added_to_a_sealed_list_or_its_calculation_record(engine: 
 
 
 def test_no_row_can_be_added_to_a_list_that_does_not_exist(engine: Engine) -> None:
-    # The sealed tables have no foreign keys since migration 0014: their insert guard refuses a row whose
+    # The sealed tables have no foreign keys since migration 0016: their insert guard refuses a row whose
     # list does not exist (the insert side of the list's key, checked per statement on PostgreSQL).
     _published(engine)
     before = {t: _count(engine, t) for t in ("list_entry", "calc_player", "calc_game", "calc_list_event")}
@@ -151,8 +151,8 @@ def test_alembic_version_changes_only_through_the_migrations(engine: Engine) -> 
 
 
 def test_a_player_only_on_a_list_cannot_be_deleted(engine: Engine) -> None:
-    # No event, no game: only the list refers to W, and list_entry has no foreign key since 0014, so the
-    # player guard alone refuses (a trigger on every engine; PostgreSQL's added by 0014).
+    # No event, no game: only the list refers to W, and list_entry has no foreign key since 0016, so the
+    # player guard alone refuses (a trigger on every engine; PostgreSQL's added by 0016).
     with db.transaction(engine) as s:
         w = b.player(s, "W, W")
         b.imported_list(s, "standard", Period(2025, 10).first_day, {w: (1800, 20)})

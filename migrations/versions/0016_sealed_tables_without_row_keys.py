@@ -1,7 +1,7 @@
 """sealed tables without per-row keys: the guards hold what list_entry's and calc_*'s foreign keys held
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-11-30
 
 A close writes a million list entries and two million calculation rows; PostgreSQL checks a foreign
@@ -30,8 +30,8 @@ from alembic import op
 
 from ratingdb import guards
 
-revision = "0014"
-down_revision = "0013"
+revision = "0016"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 
