@@ -7,8 +7,6 @@ the usage line reads `import-trf [OPTIONS] FILE...` instead of `{files}...`. tes
 rejects any `<type>` placeholder left in a command's help: give new options a `metavar=`.
 """
 
-from __future__ import annotations
-
 import inspect
 from typing import Annotated, Any
 

@@ -18,6 +18,8 @@ GAMES_TOTAL_MAX = 999_999
 K_MAX = 100
 ROUNDS_MAX = 199
 LINE_MAX = 65_536  # characters in one line of a TRF or FIDE text list: 6,500 rounds, far beyond any event
+# A tournament report of the largest open has a few hundred kilobytes; a file far beyond this is not one.
+MAX_TRF_BYTES = 20_000_000
 
 # C0 and C1 control characters, DEL, line/paragraph separators and the bidirectional overrides and
 # isolates: never part of a name, and on a terminal they can rewrite what is shown.

@@ -388,8 +388,7 @@ def rating_type_for_time_control(encoded: str) -> str | None:
 # -- the file --------------------------------------------------------------------------------------------
 
 
-# A tournament report of the largest open has a few hundred kilobytes; a file far beyond this is not one.
-MAX_TRF_BYTES = 20_000_000
+MAX_TRF_BYTES = limits.MAX_TRF_BYTES
 _LINE_BYTES = limits.LINE_MAX * 4  # a line of LINE_MAX characters in UTF-8
 
 
