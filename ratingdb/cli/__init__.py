@@ -35,6 +35,7 @@ for _module in (
 
 def main() -> None:
     """Entry point of the `ratingdb` console script."""
+    import gc
     import shlex
     import sys
 
@@ -43,7 +44,14 @@ def main() -> None:
     # The audit log records the command line of every change (docs/versioning.md); never the URL,
     # which can carry a password.
     current_command.set(shlex.join(["ratingdb", *_without_url(sys.argv[1:])]))
-    app()
+    try:
+        app()
+    finally:
+        # The process ends here, and CPython's exit runs the cycle collector over every object still
+        # alive: the hundreds of thousands the imports made, SQLAlchemy's most (0.14 s of CPU for `list`).
+        # Frozen, they are skipped; the operating system takes the memory back at once. Nothing relies on
+        # that collection: the commands close their files and dispose of their engines themselves.
+        gc.freeze()
 
 
 def _without_url(args: list[str]) -> list[str]:
