@@ -1,11 +1,14 @@
 """Benchmark of the period close at a chosen scale, against the I/O floor of the same engine.
 
     python bench/close_period.py --scale national|large|fide --engine sqlite|postgresql|mysql [--url URL]
+                                 [--pg-cluster tuned|default]
 
 Builds a synthetic federation (bench/synthetic.py) in a new database, runs the real `close_period` in a
 fresh process (so its peak memory is its own), then measures the I/O floor: reading the same inputs
 and writing the same number of rows with plain bulk SQL on the same engine. The last line printed is
-one JSON object with the figures. Imports ratingdb; nothing in ratingdb imports this.
+one JSON object with the figures (PostgreSQL runs include the server's settings). With `--pg-cluster` the
+PostgreSQL run gets a throwaway cluster of its own (bench/pg_cluster.py). Imports ratingdb; nothing in
+ratingdb imports this.
 """
 
 from __future__ import annotations
@@ -26,7 +29,18 @@ from sqlalchemy import event, text
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synthetic  # noqa: E402
-from common import ENGINES, SERVER_HELP, database, peak_rss_mb, say  # noqa: E402
+from common import (  # noqa: E402
+    ENGINES,
+    PG_CLUSTER_HELP,
+    SERVER_HELP,
+    database,
+    load_average,
+    peak_rss_mb,
+    say,
+    server,
+    server_activity,
+    server_settings,
+)
 
 from ratingdb import db  # noqa: E402
 from ratingdb.rating import Period  # noqa: E402
@@ -38,6 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", choices=sorted(synthetic.SCALES), default="national")
     parser.add_argument("--engine", choices=ENGINES, default="sqlite")
     parser.add_argument("--url", help=SERVER_HELP)
+    parser.add_argument("--pg-cluster", choices=("tuned", "default"), help=PG_CLUSTER_HELP)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the close to stderr")
     parser.add_argument("--close-only", metavar="URL", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args(argv)
@@ -45,9 +60,16 @@ def main(argv: list[str] | None = None) -> None:
         _close_child(args.close_only, args.profile)
         return
     scale = synthetic.SCALES[args.scale]
-    with database(args.engine, args.url) as url:
-        figures = run(scale, url, profile=args.profile)
-    figures = {"scale": scale.name, "engine": args.engine} | figures
+    load_before = load_average()
+    with server(args.engine, args.url, args.pg_cluster) as server_url:
+        with database(args.engine, server_url) as url:
+            figures = run(scale, url, profile=args.profile)
+            settings = server_settings(url)
+    figures = (
+        {"scale": scale.name, "engine": args.engine, "pg_cluster": args.pg_cluster}
+        | figures
+        | {"load_before": load_before, "load_after": load_average(), "pg_settings": settings}
+    )
     print(json.dumps(figures))
 
 
@@ -63,14 +85,15 @@ def run(scale: synthetic.Scale, url: str, *, profile: bool = False) -> dict[str,
     )
     engine.dispose()
 
-    child = subprocess.run(
-        [sys.executable, __file__, "--close-only", url] + (["--profile"] if profile else []),
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    with server_activity(url) as activity:
+        child = subprocess.run(
+            [sys.executable, __file__, "--close-only", url] + (["--profile"] if profile else []),
+            check=True,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
     close = json.loads(child.stdout.strip().splitlines()[-1])
-    say(f"close: {close['close_s']:.2f} s, peak {close['peak_rss_mb']:.0f} MB")
+    say(f"close: {close['close_s']:.2f} s, peak {close['peak_rss_mb']:.0f} MB {activity}")
 
     engine = db.make_engine(url)
     if engine.dialect.name == "sqlite":
@@ -98,6 +121,7 @@ def run(scale: synthetic.Scale, url: str, *, profile: bool = False) -> dict[str,
         "players_rated": close["players_rated"],
         "rows_written": sum(rows.values()),
         "build_s": round(build_s, 1),
+        "close_server": activity,
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
     }

@@ -13,17 +13,93 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pg_cluster
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from ratingdb import db
 
-DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+# bench/pg_cluster.py points this variable at a throwaway cluster for the command it runs.
+DEFAULT_PG_URL = os.environ.get(
+    pg_cluster.URL_VARIABLE, "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
 DEFAULT_MYSQL_URL = "mysql+pymysql://root@127.0.0.1:3306/test"
 ENGINES = ("sqlite", "postgresql", "mysql")
 SERVER_HELP = (
     f"server for the bench database (default: {DEFAULT_PG_URL} for postgresql, {DEFAULT_MYSQL_URL} for mysql)"
 )
+
+
+PG_CLUSTER_HELP = (
+    "run PostgreSQL on a throwaway cluster of its own (bench/pg_cluster.py) with the tuned settings or "
+    "initdb's defaults, instead of the shared server"
+)
+# The settings that decide write and read speed: printed with each PostgreSQL run's figures.
+PG_SETTINGS = (
+    "shared_buffers", "max_wal_size", "checkpoint_timeout", "checkpoint_completion_target", "wal_buffers",
+    "maintenance_work_mem", "work_mem", "effective_cache_size", "random_page_cost", "fsync",
+    "synchronous_commit", "full_page_writes",
+)  # fmt: skip
+
+
+@contextmanager
+def server(engine_name: str, server_url: str | None, cluster: str | None) -> Iterator[str | None]:
+    """The server to create the bench database on: `server_url` (None: the default), or with `cluster`
+    (`tuned` or `default`) a throwaway PostgreSQL cluster started for this run and deleted after it."""
+    if cluster is None:
+        yield server_url
+        return
+    if engine_name != "postgresql" or server_url is not None:
+        raise SystemExit("--pg-cluster goes with --engine postgresql and without --url")
+    with pg_cluster.cluster(pg_cluster.cluster_settings(cluster)) as url:
+        say(f"throwaway PostgreSQL cluster ({cluster} settings) at {url}")
+        yield url
+
+
+def server_settings(url: str) -> dict[str, str]:
+    """The PostgreSQL settings of PG_SETTINGS as the server reports them (empty for other engines)."""
+    engine = db.make_engine(url)
+    try:
+        if engine.dialect.name != "postgresql":
+            return {}
+        with engine.connect() as conn:
+            return {name: conn.execute(text(f"SHOW {name}")).scalar_one() for name in PG_SETTINGS}
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def server_activity(url: str) -> Iterator[dict[str, int]]:
+    """On PostgreSQL, fills the dict with the WAL bytes written and the checkpoints taken (by the timer,
+    and requested because the WAL reached max_wal_size) while the block ran, by the whole server: a
+    throwaway cluster (--pg-cluster) runs nothing else. Stays empty on other engines."""
+    figures: dict[str, int] = {}
+    engine = db.make_engine(url)
+    query = text(
+        "SELECT pg_current_wal_lsn() - '0/0'::pg_lsn, checkpoints_timed, checkpoints_req "
+        "FROM pg_stat_bgwriter"
+    )
+    try:
+        if engine.dialect.name != "postgresql":
+            yield figures
+            return
+        with engine.connect() as conn:
+            wal, timed, requested = conn.execute(query).one()
+        yield figures
+        with engine.connect() as conn:
+            wal_after, timed_after, requested_after = conn.execute(query).one()
+        figures |= {
+            "wal_mb": round(int(wal_after - wal) / 1e6),
+            "checkpoints_timed": timed_after - timed,
+            "checkpoints_requested": requested_after - requested,
+        }
+    finally:
+        engine.dispose()
+
+
+def load_average() -> float:
+    """The one-minute load average: the machine is shared, so every figure is printed with it."""
+    return round(os.getloadavg()[0], 2)
 
 
 @contextmanager

@@ -13,7 +13,6 @@ and size. The last line printed is one JSON object. Imports ratingdb; nothing in
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import resource
@@ -63,53 +62,9 @@ def build_year(url: str, months: int) -> dict[str, Any]:
     fed = synthetic.build(engine, synthetic.SCALES["national"])
     first = Period.parse(synthetic.PERIOD)
     with engine.begin() as conn:
-        events = conn.execute(
-            text(f"SELECT {', '.join(synthetic.EVENT_COLUMNS)} FROM event ORDER BY id")
-        ).all()
-        games = conn.execute(text(f"SELECT {', '.join(synthetic.GAME_COLUMNS)} FROM game ORDER BY id")).all()
-        raw = conn.connection.driver_connection
-        dialect = engine.dialect.name
-        next_event, next_game = len(events) + 1, len(games) + 1
+        following = synthetic.FollowingMonths.read(conn)
         for month in range(1, months):
-            new_id: dict[int, int] = {}
-            copies = []
-            for event in events:
-                new_id[event.id] = next_event
-                copies.append(
-                    (
-                        next_event,
-                        event.name,
-                        event.city,
-                        event.federation,
-                        _shift(event.start_date, month),
-                        _shift(event.end_date, month),
-                        event.rating_type,
-                        event.official,
-                        event.time_control,
-                        event.rounds,
-                        str(first.shift(month)),
-                        str(Period.parse(event.natural_period).shift(month)),
-                        f"bench-{next_event}.trf",
-                        f"{next_event:064x}",
-                    )
-                )
-                next_event += 1
-            synthetic.write_rows(raw, dialect, "event", synthetic.EVENT_COLUMNS, copies)
-            game_rows = []
-            for game in games:
-                game_rows.append(
-                    (next_game, new_id[game.event_id], game.round, _shift(game.date, month), *game[4:])
-                )
-                next_game += 1
-            synthetic.write_rows(raw, dialect, "game", synthetic.GAME_COLUMNS, game_rows)
-        if dialect == "postgresql":
-            for table in ("event", "game"):
-                conn.execute(
-                    text(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                        f"(SELECT MAX(id) FROM {table}))"
-                    )
-                )
+            following.write(conn, month)
     say(
         f"built national: {fed.players} players, {months} periods of {fed.events} events "
         f"({time.perf_counter() - started:.1f} s)"
@@ -131,13 +86,6 @@ def build_year(url: str, months: int) -> dict[str, Any]:
         "events": fed.events * months,
         "calc_games": calc_games,
     }
-
-
-def _shift(value: Any, months: int) -> str:
-    """The same day `months` later (the 28th at most, so every month has it), as YYYY-MM-DD."""
-    day = dt.date.fromisoformat(str(value))
-    total = day.year * 12 + day.month - 1 + months
-    return dt.date(total // 12, total % 12 + 1, min(day.day, 28)).isoformat()
 
 
 def run(url: str, folder: Path) -> dict[str, Any]:

@@ -9,16 +9,17 @@ from a seeded generator, so a scale gives the same database on every run and eng
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from ratingdb.names import name_key, tokens
-from ratingdb.rating import activity_flag
+from ratingdb.rating import Period, activity_flag
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, MYSQL_STATEMENT_BYTES
 
 PERIOD = "2025-10"
@@ -215,15 +216,7 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
         fed.events = write_rows(raw, dialect, "event", EVENT_COLUMNS, events)
         fed.games = write_rows(raw, dialect, "game", GAME_COLUMNS, games)
         fed.played_games = sum(1 for g in games if g[8])
-        if dialect == "postgresql":
-            # Explicit ids do not move the sequences; the close inserts its list through one.
-            for table in ("player", "player_version", "audit_log", "rating_list", "event", "game"):
-                conn.execute(
-                    text(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                        f"(SELECT MAX(id) FROM {table}))"
-                    )
-                )
+        move_sequences(conn, ("player", "player_version", "audit_log", "rating_list", "event", "game"))
     if dialect == "postgresql":
         with engine.connect() as conn:
             conn.execution_options(isolation_level="AUTOCOMMIT").execute(text("ANALYZE"))
@@ -234,6 +227,82 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
         with engine.connect() as conn:
             conn.exec_driver_sql("ANALYZE")
     return fed
+
+
+def move_sequences(conn: Connection, tables: Iterable[str]) -> None:
+    """On PostgreSQL, move each table's id sequence past the ids written explicitly (they do not move it;
+    the close and the imports insert through it). Nothing to do on the other engines."""
+    if conn.dialect.name != "postgresql":
+        return
+    for table in tables:
+        conn.execute(
+            text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))")
+        )
+
+
+@dataclass
+class FollowingMonths:
+    """The synthetic period's events and games, to be written again for each following month: the same
+    pairings and results with new ids, dates and periods moved `month` months on.
+
+    A federation's later months for the benchmarks that close several periods (publish.py, growth.py)."""
+
+    events: list[Any]
+    games: list[Any]
+    next_event: int
+    next_game: int
+
+    @classmethod
+    def read(cls, conn: Connection) -> FollowingMonths:
+        """The events and games `build` wrote (the template month)."""
+        events = conn.execute(text(f"SELECT {', '.join(EVENT_COLUMNS)} FROM event ORDER BY id")).all()
+        games = conn.execute(text(f"SELECT {', '.join(GAME_COLUMNS)} FROM game ORDER BY id")).all()
+        return cls(list(events), list(games), events[-1].id + 1, games[-1].id + 1)
+
+    def write(self, conn: Connection, month: int) -> None:
+        """Write the template month's events and games as those of period PERIOD + `month`."""
+        raw = conn.connection.driver_connection
+        dialect = conn.dialect.name
+        first = Period.parse(PERIOD)
+        new_id: dict[int, int] = {}
+        copies = []
+        for event in self.events:
+            new_id[event.id] = self.next_event
+            copies.append(
+                (
+                    self.next_event,
+                    event.name,
+                    event.city,
+                    event.federation,
+                    shift_date(event.start_date, month),
+                    shift_date(event.end_date, month),
+                    event.rating_type,
+                    event.official,
+                    event.time_control,
+                    event.rounds,
+                    str(first.shift(month)),
+                    str(Period.parse(event.natural_period).shift(month)),
+                    f"bench-{self.next_event}.trf",
+                    f"{self.next_event:064x}",
+                )
+            )
+            self.next_event += 1
+        write_rows(raw, dialect, "event", EVENT_COLUMNS, copies)
+        game_rows = []
+        for game in self.games:
+            game_rows.append(
+                (self.next_game, new_id[game.event_id], game.round, shift_date(game.date, month), *game[4:])
+            )
+            self.next_game += 1
+        write_rows(raw, dialect, "game", GAME_COLUMNS, game_rows)
+        move_sequences(conn, ("event", "game"))
+
+
+def shift_date(value: Any, months: int) -> str:
+    """The same day `months` later (the 28th at most, so every month has it), as YYYY-MM-DD."""
+    day = dt.date.fromisoformat(str(value))
+    total = day.year * 12 + day.month - 1 + months
+    return dt.date(total // 12, total % 12 + 1, min(day.day, 28)).isoformat()
 
 
 def _entries(
