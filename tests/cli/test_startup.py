@@ -87,6 +87,23 @@ def test_a_database_command_loads_sqlalchemy_but_not_alembic_or_the_postgresql_d
     assert not loaded & {"alembic", "matplotlib", "psycopg", "mako", "pydantic"}
 
 
+def test_showing_a_list_loads_neither_the_file_formats_nor_the_player_services(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'startup.sqlite'}"
+    engine = db.make_engine(url)
+    db.upgrade(engine)
+    engine.dispose()
+    run = (
+        "from ratingdb.cli import app\n"
+        "try:\n"
+        f"    app(['--db', {url!r}, 'list', '--limit', '10'])\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 1, exc.code  # there is no list yet: the queries ran all the same\n"
+    )
+    heavy = ("ratingdb.formats.", "ratingdb.services.players", "ratingdb.rating.catalogue", "pydantic")
+    loaded = [name for name in loaded_after(run, heavy) if name.startswith(heavy)]  # not the error line
+    assert [name for name in loaded if name != "ratingdb.formats.limits"] == []
+
+
 def test_the_schema_head_read_from_the_files_is_alembics_head() -> None:
     from alembic.script import ScriptDirectory
 
