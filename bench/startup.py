@@ -120,8 +120,8 @@ def main() -> None:
             verdict = "✔" if wall <= target else "✘"
             costly = ", ".join(f"{name} {seconds:.3f}" for seconds, name in profiles[0][1])
             shown = " ".join(args).replace(demo_url, "DEMO")
-            uncached = f"{uncached_wall:.3f} / {uncached_cpu:.3f}"
-            figures = f"{wall:.3f} | {cpu:.3f} | {imports:.3f} | {uncached} | ≤ {target} s {verdict}"
+            no_bytecode = f"{uncached_wall:.3f} / {uncached_cpu:.3f}"
+            figures = f"{wall:.3f} | {cpu:.3f} | {imports:.3f} | {no_bytecode} | ≤ {target} s {verdict}"
             print(f"| `ratingdb {shown}` | {figures} | {costly} |")
 
 
