@@ -52,7 +52,7 @@ def _outcome(runtime: Any, param: Any, ctx: Context, value: Any) -> tuple[str, A
         result = runtime.coerce(value, param=param, ctx=ctx)
     except typer.BadParameter as exc:
         return "refused", exc.format_message()
-    return type(result).__name__, result
+    return type(result).__name__, repr(result)  # repr: nan equals nan, -0.0 differs from 0.0
 
 
 def test_every_parameter_is_converted_by_ratingdb_cli_values() -> None:
