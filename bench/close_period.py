@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import Column, MetaData, Table, event, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -43,6 +43,7 @@ from common import (  # noqa: E402
 )
 
 from ratingdb import db  # noqa: E402
+from ratingdb.models import Base  # noqa: E402
 from ratingdb.rating import Period  # noqa: E402
 from ratingdb.services.bulk import SQLITE_CACHE_KIB  # noqa: E402
 
@@ -104,8 +105,11 @@ def run(scale: synthetic.Scale, url: str, *, profile: bool = False) -> dict[str,
 
     rows = _rows_written(engine, close["list_id"])
     floor_s = io_floor(engine, rows)
+    say(f"I/O floor, the schema's tables: {floor_s:.2f} s for {sum(rows.values())} rows written {rows}")
+    _create_bare_tables(engine)
+    bare_s = io_floor(engine, rows, prefix="bare_")
     engine.dispose()
-    say(f"I/O floor: {floor_s:.2f} s for {sum(rows.values())} rows written {rows}")
+    say(f"bare I/O floor, tables with primary keys only: {bare_s:.2f} s")
     return {
         "players": fed.players,
         "games": fed.played_games,
@@ -114,6 +118,8 @@ def run(scale: synthetic.Scale, url: str, *, profile: bool = False) -> dict[str,
         "close_s": round(close["close_s"], 3),
         "floor_s": round(floor_s, 3),
         "ratio": round(close["close_s"] / floor_s, 2),
+        "bare_floor_s": round(bare_s, 3),
+        "bare_ratio": round(close["close_s"] / bare_s, 2),
         "peak_rss_mb": round(close["peak_rss_mb"], 1),
         "games_per_s": round(fed.played_games / close["close_s"]),
         "players_per_s": round(close["players_on_list"] / close["close_s"]),
@@ -163,7 +169,7 @@ def _close_child(url: str, profile: bool) -> None:
     )
 
 
-TABLES = ("list_entry", "calc_player", "calc_event", "calc_game")
+TABLES = ("list_entry", "calc_player", "calc_list_event", "calc_game")
 
 
 def _rows_written(engine: Any, list_id: int) -> dict[str, int]:
@@ -174,12 +180,27 @@ def _rows_written(engine: Any, list_id: int) -> dict[str, int]:
         }
 
 
-def io_floor(engine: Any, rows: dict[str, int]) -> float:
+def _create_bare_tables(engine: Any) -> None:
+    """`bare_<table>` for each table the close writes: the same columns, the primary key only (no foreign
+    keys, secondary indexes, checks or triggers): what the rows cost the engine with nothing else."""
+    bare = MetaData()
+    for name in TABLES:
+        table = Base.metadata.tables[name]
+        Table(
+            f"bare_{name}",
+            bare,
+            *(Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable) for c in table.columns),
+        )
+    bare.create_all(engine)
+
+
+def io_floor(engine: Any, rows: dict[str, int], prefix: str = "") -> float:
     """Seconds to read the close's inputs and write as many rows to the same tables with plain bulk SQL.
 
     Reads what the close must read (both lists, the period's events and games, the players) with one
     query each, builds rows of the same shape from them with no rules at all, writes them with
-    executemany (SQLite) or COPY (PostgreSQL) under a list of its own, and commits.
+    executemany (SQLite) or COPY (PostgreSQL) under a list of its own, and commits. With `prefix`
+    "bare_", the rows go to the tables of `_create_bare_tables` instead.
     """
     dialect = engine.dialect.name
     started = time.perf_counter()
@@ -208,18 +229,18 @@ def io_floor(engine: Any, rows: dict[str, int]) -> float:
         players = cur.fetchall()
         assert previous and events
         # A list of its own (blitz, 2999) so the rows do not collide with the close's.
+        day = "2998-01-01" if prefix else "2999-01-01"
         cur.execute(
-            "INSERT INTO rating_list (rating_type, list_date, origin) "
-            "VALUES ('blitz', '2999-01-01', 'computed')"
+            f"INSERT INTO rating_list (rating_type, list_date, origin) VALUES ('blitz', '{day}', 'computed')"
         )
-        cur.execute("SELECT id FROM rating_list WHERE list_date = '2999-01-01'")
+        cur.execute(f"SELECT id FROM rating_list WHERE list_date = '{day}'")
         list_id = cur.fetchone()[0]
         cur.close()
         pairs = _sides(games)
         synthetic.write_rows(
             raw,
             dialect,
-            "list_entry",
+            f"{prefix}list_entry",
             synthetic.ENTRY_COLUMNS,
             (
                 (list_id, p[0], e[1], 0, e[2], e[8], None, e[3], e[4], e[5], e[6], e[7], p[4])
@@ -227,14 +248,12 @@ def io_floor(engine: Any, rows: dict[str, int]) -> float:
             ),
         )
         first_sides: dict[int, tuple] = {}
-        by_event: dict[tuple[int, int], tuple] = {}
         for side in pairs:
             first_sides.setdefault(side[0], side)
-            by_event.setdefault((side[0], side[2]), side)
         synthetic.write_rows(
             raw,
             dialect,
-            "calc_player",
+            f"{prefix}calc_player",
             ("list_id", "player_id", "method", "ro", "k_base", "k", "n", "score_x100", "sum_dr_x100",
              "k_sum_dr_x100", "change", "new_rating"),
             (
@@ -245,18 +264,14 @@ def io_floor(engine: Any, rows: dict[str, int]) -> float:
         synthetic.write_rows(
             raw,
             dialect,
-            "calc_event",
-            ("list_id", "player_id", "event_id", "ratings_list_id", "ro", "rc_x100", "n", "score_x100",
-             "sum_dr_x100", "k", "k_sum_dr_x100"),
-            (
-                (list_id, pid, event_id, 2, 2000, 200000, 1, 50, 0, 20, 0)
-                for pid, event_id in list(by_event)[: rows["calc_event"]]
-            ),
-        )  # fmt: skip
+            f"{prefix}calc_list_event",
+            ("list_id", "event_id", "ratings_list_id"),
+            ((list_id, event_id, 2) for event_id, _start in events[: rows["calc_list_event"]]),
+        )
         synthetic.write_rows(
             raw,
             dialect,
-            "calc_game",
+            f"{prefix}calc_game",
             ("list_id", "player_id", "game_id", "event_id", "kind", "opponent_id", "own_rating",
              "opponent_rating", "d", "pd_x100", "score_x100"),
             (

@@ -99,9 +99,16 @@ def event_report(session: Session, event_id: int) -> EventReport:
     published: dict[int, int | None] = {}
     opponents: dict[int, list[int]] = defaultdict(list)
     ratings_from = None
+    # The record is keyed by list and player: reach the event's rows through its players, named as
+    # values (the engines push those into calc_event's view; a subquery they do not).
+    players = list(session.scalars(select(EventPlayer.player_id).where(EventPlayer.event_id == event_id)))
     if rated_by is not None:
         for ce in session.scalars(
-            select(CalcEvent).where(CalcEvent.list_id == rated_by.id, CalcEvent.event_id == event_id)
+            select(CalcEvent).where(
+                CalcEvent.list_id == rated_by.id,
+                CalcEvent.player_id.in_(players),
+                CalcEvent.event_id == event_id,
+            )
         ):
             records[ce.player_id] = ce
         for player_id, method in session.execute(
@@ -110,6 +117,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
             .where(
                 CalcPlayer.list_id == rated_by.id,
                 CalcEvent.list_id == rated_by.id,
+                CalcEvent.player_id.in_(players),
                 CalcEvent.event_id == event_id,
             )
         ):
@@ -126,7 +134,11 @@ def event_report(session: Session, event_id: int) -> EventReport:
         }
         for player_id, opponent_rating in session.execute(
             select(CalcGame.player_id, CalcGame.opponent_rating)
-            .where(CalcGame.list_id == rated_by.id, CalcGame.event_id == event_id)
+            .where(
+                CalcGame.list_id == rated_by.id,
+                CalcGame.player_id.in_(players),
+                CalcGame.event_id == event_id,
+            )
             .order_by(CalcGame.player_id, CalcGame.game_id)
         ):
             opponents[player_id].append(opponent_rating)

@@ -6,6 +6,8 @@ than the database itself there. Inside the caller's transaction; never commits. 
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
@@ -27,28 +29,87 @@ LIST_ENTRY_COLUMNS = (
 )  # fmt: skip
 
 
+class _Writer(threading.Thread):
+    """Writes the batches handed to it, in order, on the caller's connection, while the caller goes on.
+
+    The drivers release the GIL while the database works (sqlite3 while SQLite steps a statement,
+    psycopg while PostgreSQL takes the COPY), so on two cores the caller's Python work and the writes
+    overlap. The connection is never used by both at once: the caller drains the writer first.
+    """
+
+    def __init__(self, write: Any) -> None:
+        super().__init__(name="ratingdb-writer", daemon=True)
+        self.write = write
+        self.jobs: queue.Queue[tuple[str, tuple[str, ...], list[tuple[Any, ...]]] | None] = queue.Queue(2)
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        while True:
+            job = self.jobs.get()
+            try:
+                if job is None:
+                    return
+                if self.error is None:  # after a failure the rest is skipped: the caller rolls back
+                    self.write(*job)
+            except BaseException as exc:  # handed to the caller by drain()
+                self.error = exc
+            finally:
+                self.jobs.task_done()
+
+
 class Driver:
-    """The session's own driver connection, for reads and writes of plain tuples in its transaction."""
+    """The session's own driver connection, for reads and writes of plain tuples in its transaction.
+
+    With `background`, `flush` hands full buffers to a writer thread and returns at once; every other
+    use of the connection waits for the writes handed over so far (`drain`). A caller that also uses
+    the session itself calls `drain` first.
+    """
 
     BATCH = 50_000
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, background: bool = False, binary: bool = False) -> None:
         connection = session.connection()
         self.dialect = connection.dialect.name
         self.raw: Any = cast(Any, connection.connection.driver_connection)
         self.pending: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
         self.cache_size: int | None = None
+        self.writer: _Writer | None = None
+        # PostgreSQL: COPY in binary (the server parses no text), for callers whose values have exactly
+        # the columns' types (bool for booleans, int for integers).
+        self.binary = binary and self.dialect == "postgresql"
+        self.copy_types: dict[str, list[str]] = {}
         if self.dialect == "sqlite":
             self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
             self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
+        if background:
+            self.writer = _Writer(self._write)
+            self.writer.start()
+
+    def drain(self) -> None:
+        """Wait until every batch handed to the writer is written; raise the writer's error, if any."""
+        if self.writer is None:
+            return
+        self.writer.jobs.join()
+        if self.writer.error is not None:
+            error, self.writer.error = self.writer.error, None
+            self.stop()
+            raise error
+
+    def stop(self) -> None:
+        if self.writer is not None:
+            writer, self.writer = self.writer, None
+            writer.jobs.put(None)
+            writer.join()
 
     def restore(self) -> None:
-        """Give the connection back as it came (the pool hands it to others)."""
+        """Give the connection back as it came (the pool hands it to others), the writer stopped."""
+        self.stop()
         if self.cache_size is not None:
             self.raw.execute(f"PRAGMA cache_size = {int(self.cache_size)}")
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a query written with `?` placeholders and return its rows as tuples."""
+        self.drain()
         if self.dialect != "sqlite":
             sql = sql.replace("?", "%s")
         cursor = self.raw.cursor()
@@ -70,16 +131,26 @@ class Driver:
 
     def flush(self) -> None:
         for name, (columns, batch) in self.pending.items():
-            if batch:
+            if not batch:
+                continue
+            if self.writer is None:
                 self._write(name, columns, batch)
-                batch.clear()
+            else:
+                if self.writer.error is not None:
+                    self.drain()  # raises it
+                self.writer.jobs.put((name, columns, batch[:]))
+            batch.clear()
 
     def _write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
         cursor = self.raw.cursor()
         try:
             if self.dialect == "postgresql":
                 # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
-                with cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN") as copy:
+                binary = " (FORMAT BINARY)" if self.binary else ""
+                types = self._copy_types(cursor, table, columns) if self.binary else None
+                with cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN{binary}") as copy:
+                    if types is not None:
+                        copy.set_types(types)
                     for row in rows:
                         copy.write_row(row)
             elif self.dialect == "mysql":
@@ -97,8 +168,22 @@ class Driver:
         finally:
             cursor.close()
 
+    def _copy_types(self, cursor: Any, table: str, columns: tuple[str, ...]) -> list[str]:
+        """The PostgreSQL type names of `columns` of `table`, as binary COPY needs them (read once)."""
+        key = f"{table}({','.join(columns)})"
+        if key not in self.copy_types:
+            cursor.execute(
+                "SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+                "WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped",
+                (table,),
+            )
+            names = dict(cursor.fetchall())
+            self.copy_types[key] = [names[column] for column in columns]
+        return self.copy_types[key]
+
     def write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
         """Write `rows` now (executemany on SQLite, COPY on PostgreSQL, multi-row INSERTs on MySQL)."""
+        self.drain()
         if rows:
             self._write(table, columns, rows)
 
@@ -110,6 +195,7 @@ class Driver:
         """
         if count <= 0:
             return []
+        self.drain()
         if self.dialect == "postgresql":
             sequence = f"pg_get_serial_sequence('{table}', 'id')"
             rows = self.rows(f"SELECT nextval({sequence}) FROM generate_series(1, ?)", (count,))
@@ -125,6 +211,7 @@ class Driver:
         """executemany of a statement written with `?` placeholders (an UPDATE, say)."""
         if not rows:
             return
+        self.drain()
         if self.dialect != "sqlite":
             sql = sql.replace("?", "%s")
         cursor = self.raw.cursor()

@@ -195,10 +195,7 @@ CALC_PLAYER_COLUMNS = (
     "list_id", "player_id", "method", "ro", "k_base", "k", "n", "score_x100", "sum_dr_x100", "k_sum_dr_x100",
     "change", "opponent_sum", "p_x100", "dp", "new_rating", "note",
 )  # fmt: skip
-CALC_EVENT_COLUMNS = (
-    "list_id", "player_id", "event_id", "ratings_list_id", "ro", "rc_x100", "n", "score_x100", "sum_dr_x100",
-    "k", "k_sum_dr_x100", "note",
-)  # fmt: skip
+CALC_LIST_EVENT_COLUMNS = ("list_id", "event_id", "ratings_list_id", "note")
 CALC_GAME_COLUMNS = (
     "list_id", "player_id", "game_id", "event_id", "kind", "opponent_id", "own_rating", "opponent_rating",
     "d", "pd_x100", "score_x100",
@@ -238,7 +235,7 @@ def close_period(
 
     rules = chosen.rules
     summary.rules, summary.floor = rules.name, rules.floor
-    driver = Driver(session)
+    driver = Driver(session, background=True, binary=True)
     try:
         return _publish(session, driver, period, rating_type, in_force, chosen, summary, say, adjustment)
     finally:
@@ -279,9 +276,13 @@ def _publish(
     summary.version = new_list.version
     summary.list_id = list_id
 
+    # Everything the rest reads is read now: from here on a writer thread writes while the rules run.
+    history = _pool_history(driver, rating_type, period, sorted(pool_sides))
+    k_new = _KCache(list_date, _rules_of_list(session, rating_type, period.shift(1), rules))
     say(f"rating {len(rated_sides)} rated players")
     player_rows = driver.buffer("calc_player", CALC_PLAYER_COLUMNS)
-    event_rows = driver.buffer("calc_event", CALC_EVENT_COLUMNS)
+    driver.buffer("calc_list_event", CALC_LIST_EVENT_COLUMNS)
+    rated_events: set[int] = set()  # events with a game in the record: calc_list_event (calc_event's view)
     game_rows = driver.buffer("calc_game", CALC_GAME_COLUMNS)  # the longest: checked for a full batch
     new_state: dict[int, tuple[int | None, int, str | None]] = {}  # player → (rating, games, pool_from)
     # §8.3.3 counts rated games and the games that produced an initial rating: a pool player's games
@@ -323,13 +324,7 @@ def _publish(
             (list_id, player_id, "change", rating, k_base, k_used, result.n, result.score, result.sum_dr,
              result.k_sum_dr, result.change, None, None, None, result.new_rating, note)
         )  # fmt: skip
-        for event_id, n, score, sum_dr, ro, rc_sum in result.events:
-            info = events[event_id]
-            event_rows.append(
-                (list_id, player_id, event_id, info.ratings_list_id, ro,
-                 round_half_away_from_zero(rc_sum * 100, n), n, score, sum_dr, k_used, k_used * sum_dr,
-                 info.note)
-            )  # fmt: skip
+        rated_events.update(e[0] for e in result.events)
         for (game_id, event_id, opponent_id, own, opponent, score), d, pd in zip(
             sides, result.ds, result.pds, strict=True
         ):
@@ -342,7 +337,6 @@ def _publish(
     del rated_sides
 
     say(f"pooling results of {len(pool_sides)} unrated players")
-    history = _pool_history(driver, rating_type, period, sorted(pool_sides))
     for player_id in sorted(pool_sides):
         results = pool_sides[player_id]
         entry = entries[player_id]
@@ -383,12 +377,8 @@ def _publish(
             (list_id, player_id, "initial" if rated else "pool", None, None, None, pooled.n, pooled.wins_x100,
              None, None, None, pooled.opponent_sum, pooled.p, pooled.dp, pooled.rating, note)
         )  # fmt: skip
-        by_event: dict[int, list[int]] = {}  # event → [n, score, opponents' ratings]
         for game_id, event_id, opponent_id, _own, opponent, score in results:
-            sums = by_event.setdefault(event_id, [0, 0, 0])
-            sums[0] += 1
-            sums[1] += score
-            sums[2] += opponent
+            rated_events.add(event_id)
             game_rows.append(
                 (
                     list_id,
@@ -404,20 +394,17 @@ def _publish(
                     score,
                 )
             )
-        for event_id, (n, score, rc_sum) in by_event.items():
-            info = events[event_id]
-            event_rows.append(
-                (list_id, player_id, event_id, info.ratings_list_id, None,
-                 round_half_away_from_zero(rc_sum * 100, n), n, score, None, None, None, info.note)
-            )  # fmt: skip
         if len(game_rows) >= driver.BATCH:
             driver.flush()
+    driver.add(
+        "calc_list_event",
+        ((list_id, e, events[e].ratings_list_id, events[e].note) for e in sorted(rated_events)),
+    )
     driver.flush()
     del pool_sides
 
     say("writing the new list")
     entry_rows = driver.buffer("list_entry", LIST_ENTRY_COLUMNS)
-    k_new = _KCache(list_date, _rules_of_list(session, rating_type, period.shift(1), rules))
     flags: dict[tuple[str | None, bool], str | None] = {}
     closed = str(period)
     changes: list[tuple[int, int | None, int | None, int]] = []  # (player, old, new, games) for the summary
@@ -453,6 +440,7 @@ def _publish(
         if len(entry_rows) >= driver.BATCH:
             driver.flush()
     driver.flush()
+    driver.drain()
     if adjustment is not None:
         detail = (
             f"close of {rating_type} period {period} (list {list_date.isoformat()}) applied the adjustment "
@@ -720,17 +708,27 @@ def _pool_history(
     driver: Driver, rating_type: str, period: Period, player_ids: list[int]
 ) -> dict[int, list[PoolGame]]:
     """Pool games recorded by earlier closes, all of them: §8.2.1 judges the player's first event even
-    after it has left the 26-month window (§7.1.4), which `initial_rating` then applies."""
+    after it has left the 26-month window (§7.1.4), which `initial_rating` then applies.
+
+    Found through the player's own games (game's player indexes), then the record of the list that
+    closed each game's period by its primary key: the cost follows the player's games, not the number
+    of lists or the size of the record.
+    """
     history: dict[int, list[PoolGame]] = defaultdict(list)
     periods: dict[str, Period] = {}
     for chunk in _chunks(player_ids, 500):
         marks = ", ".join("?" * len(chunk))
         rows = driver.rows(
             "SELECT c.player_id, c.opponent_rating, c.score_x100, l.period, e.id, e.start_date "
-            "FROM calc_game c JOIN rating_list l ON l.id = c.list_id JOIN event e ON e.id = c.event_id "
-            f"WHERE c.player_id IN ({marks}) AND c.kind = 'pool' AND l.rating_type = ? "
-            "AND l.is_current = TRUE AND l.period < ?",
-            [*chunk, rating_type, str(period)],
+            "FROM (SELECT id, event_id, white_id AS player_id FROM game "
+            f"      WHERE white_id IN ({marks}) AND rated = TRUE "
+            "      UNION ALL SELECT id, event_id, black_id FROM game "
+            f"      WHERE black_id IN ({marks}) AND rated = TRUE) g "
+            "JOIN event e ON e.id = g.event_id "
+            "JOIN rating_list l ON l.period = e.period AND l.rating_type = ? AND l.is_current = TRUE "
+            "JOIN calc_game c ON c.list_id = l.id AND c.player_id = g.player_id AND c.game_id = g.id "
+            "WHERE c.kind = 'pool' AND e.period < ? AND e.rating_type = ? AND l.origin = 'computed'",
+            [*chunk, *chunk, rating_type, str(period), rating_type],
         )
         for player_id, opponent, score, game_period, event_id, start in rows:
             if game_period not in periods:

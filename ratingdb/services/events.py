@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import AmbiguousPlayer, ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import CalcEvent, Event, EventPlayer, EventRecord, Game, ListEntry, Player
+from ratingdb.models import CalcListEvent, Event, EventPlayer, EventRecord, Game, ListEntry, Player
 from ratingdb.names import name_key
 from ratingdb.rating import (
     CLOSING_DAYS,
@@ -715,7 +715,7 @@ def delete_event(session: Session, event_id: int) -> str:
         f"{event.rating_type} --reason TEXT`, then delete the event and close the period again",
     )
     games = session.scalar(select(func.count()).where(Game.event_id == event_id)) or 0
-    explains = session.scalar(select(func.count()).where(CalcEvent.event_id == event_id)) or 0
+    explains = session.scalar(select(func.count()).where(CalcListEvent.event_id == event_id)) or 0
     what = (
         f"event {event_id} '{event.name}' ({event.rating_type}, period {event.period}, "
         f"{event.start_date.isoformat()} … {event.end_date.isoformat()}, {games} pairings) imported from "

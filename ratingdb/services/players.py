@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session, aliased
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
 from ratingdb.models import (
     AuditEntry,
-    CalcGame,
     CalcPlayer,
     Event,
     EventPlayer,
@@ -357,7 +356,6 @@ def remove_unreferenced_players(
                 Game.white_id,
                 Game.black_id,
                 CalcPlayer.player_id,
-                CalcGame.opponent_id,
             )
         ),
         exists().where(dup.c.merged_into == p.id),

@@ -492,3 +492,29 @@ def test_games_of_a_disregarded_first_event_do_not_count_toward_the_30_games(eng
     close(engine, NOV)
     rated = entry(engine, new_id, dt.date(2025, 12, 1))
     assert (rated.rating, rated.games, rated.games_total, rated.k) == (1800, 5, 5, 40)
+
+
+def test_the_per_event_record_rounds_the_opponents_average_half_away_from_zero(engine: Engine) -> None:
+    # calc_event is computed from calc_game (migration 0013). 2000, K 20, wins 8 games against seven 2000s
+    # and one 2001: Rc = 16001 / 8 = 2000.125 → × 100 = 200012.5 → 200013 (half away from zero, §8.3.4).
+    # D 0 and −1 both give PD .50 (§8.1.2), so Σ(score − PD) = 8 × .50 = 4.00, K × Σ = 80.00 → 2080.
+    with db.transaction(engine) as s:
+        hero = b.player(s, "Hero, H")
+        opps = [b.player(s, f"Opp, {i}") for i in range(8)]
+        ratings = {hero: (2000, 20)} | {p: (2000, 20) for p in opps[:7]} | {opps[7]: (2001, 20)}
+        b.imported_list(s, "standard", OCT.first_day, ratings)
+        b.event(s, "Eight", dt.date(2025, 10, 4), dt.date(2025, 10, 6), [(hero, p, "1") for p in opps])
+        hero_id = hero.id
+    close(engine, OCT)
+    assert entry(engine, hero_id, NOV.first_day).rating == 2080
+    with db.transaction(engine) as s:
+        ce = s.scalars(select(CalcEvent).where(CalcEvent.player_id == hero_id)).one()
+        assert (ce.ro, ce.rc_x100, ce.n, ce.score_x100, ce.sum_dr_x100, ce.k, ce.k_sum_dr_x100) == (
+            2000,
+            200013,
+            8,
+            800,
+            400,
+            20,
+            8000,
+        )

@@ -139,3 +139,36 @@ def test_the_player_register_upgrade_versions_existing_players_and_keeps_publish
     # The list entries are still immutable after the column was added around the triggers.
     with pytest.raises(DBAPIError, match="published lists are immutable"), engine.begin() as conn:
         conn.execute(text("UPDATE list_entry SET player_version_id = 3"))
+
+
+def test_the_calculation_record_reshape_keeps_every_per_event_row_down_and_up(engine: Engine) -> None:
+    # 0013 made calc_event a view over calc_game; its downgrade writes the view's rows into the table
+    # again, and its upgrade first checks that the view gives exactly the stored rows.
+    from ratingdb.rating import Period
+    from ratingdb.services.close import close_period
+    from tests import builders as b
+
+    with db.transaction(engine) as s:
+        hero = b.player(s, "Hero, H")
+        newcomer = b.player(s, "New, N")
+        opps = [b.player(s, f"Opp, {i}") for i in range(5)]
+        b.imported_list(
+            s, "standard", dt.date(2025, 10, 1), {hero: (2000, 20)} | {p: (1900, 20) for p in opps}
+        )
+        b.event(s, "One", dt.date(2025, 10, 4), dt.date(2025, 10, 6), [(hero, p, "1") for p in opps[:3]])
+        b.event(s, "Two", dt.date(2025, 10, 11), dt.date(2025, 10, 12), [(newcomer, p, "=") for p in opps])
+    with db.transaction(engine) as s:
+        close_period(s, Period(2025, 10), "standard")
+    query = text("SELECT * FROM calc_event ORDER BY list_id, player_id, event_id")
+    with engine.connect() as conn:
+        before = conn.execute(query).all()
+    assert len(before) == 5  # One: the hero and his three opponents; Two: the newcomer's pool games only
+    db.downgrade(engine, "0012")
+    with engine.connect() as conn:
+        assert conn.execute(query).all() == before
+    with pytest.raises(DBAPIError, match="published lists are immutable"), engine.begin() as conn:
+        conn.execute(text("DELETE FROM calc_event"))
+    db.upgrade(engine)
+    with engine.connect() as conn:
+        assert conn.execute(query).all() == before
+        assert conn.execute(text("SELECT COUNT(*) FROM calc_list_event")).scalar_one() == 2
