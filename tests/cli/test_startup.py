@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from ratingdb import db
@@ -70,35 +71,31 @@ def test_the_help_and_the_calculator_load_no_database_module() -> None:
     assert loaded_after(run) == []
 
 
-def test_a_database_command_loads_sqlalchemy_but_not_alembic_or_the_postgresql_driver(tmp_path) -> None:
+def command_on_a_new_database(tmp_path: Path, args: list[str], exit_code: int = 0) -> str:
+    """Code running `ratingdb --db URL ARGS` on a freshly migrated SQLite database (for loaded_after)."""
     url = f"sqlite:///{tmp_path / 'startup.sqlite'}"
     engine = db.make_engine(url)
     db.upgrade(engine)
     engine.dispose()
-    run = (
+    return (
         "from ratingdb.cli import app\n"
         "try:\n"
-        f"    app(['--db', {url!r}, 'sql', 'SELECT 1 AS one'])\n"
+        f"    app(['--db', {url!r}, *{args!r}])\n"
         "except SystemExit as exc:\n"
-        "    assert exc.code == 0, exc.code\n"
+        f"    assert exc.code == {exit_code}, exc.code\n"
     )
+
+
+def test_a_database_command_loads_sqlalchemy_but_not_alembic_or_the_postgresql_driver(tmp_path) -> None:
+    run = command_on_a_new_database(tmp_path, ["sql", "SELECT 1 AS one"])
     loaded = {name.split(".")[0] for name in loaded_after(run)}
     assert "sqlalchemy" in loaded
     assert not loaded & {"alembic", "matplotlib", "psycopg", "mako", "pydantic"}
 
 
 def test_showing_a_list_loads_neither_the_file_formats_nor_the_player_services(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'startup.sqlite'}"
-    engine = db.make_engine(url)
-    db.upgrade(engine)
-    engine.dispose()
-    run = (
-        "from ratingdb.cli import app\n"
-        "try:\n"
-        f"    app(['--db', {url!r}, 'list', '--limit', '10'])\n"
-        "except SystemExit as exc:\n"
-        "    assert exc.code == 1, exc.code  # there is no list yet: the queries ran all the same\n"
-    )
+    # There is no list yet (exit code 1), but the command has imported and queried all the same.
+    run = command_on_a_new_database(tmp_path, ["list", "--limit", "10"], exit_code=1)
     heavy = ("ratingdb.formats.", "ratingdb.services.players", "ratingdb.rating.catalogue", "pydantic")
     loaded = [name for name in loaded_after(run, heavy) if name.startswith(heavy)]  # not the error line
     assert [name for name in loaded if name != "ratingdb.formats.limits"] == []
