@@ -81,6 +81,10 @@ class Driver:
         if self.dialect == "sqlite":
             self.cache_size = int(self.rows("PRAGMA cache_size")[0][0])
             self.raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
+        if background and self.dialect == "sqlite":
+            # An in-memory database's connection belongs to the thread that made it (SQLAlchemy's pool
+            # for it checks the thread): written in the foreground.
+            background = bool(self.rows("PRAGMA database_list")[0][2])
         if background:
             self.writer = _Writer(self._write)
             self.writer.start()

@@ -1,0 +1,45 @@
+"""The bulk driver's writer thread (the close writes while it rates): order, errors, nothing half-done."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Engine, text
+
+from ratingdb import db
+from ratingdb.services.bulk import Driver
+
+COLUMNS = ("name", "federation")
+
+
+def _players(engine: Engine) -> list[str]:
+    with engine.connect() as conn:
+        return list(conn.execute(text("SELECT name FROM player ORDER BY id")).scalars())
+
+
+def test_batches_handed_to_the_writer_are_all_written_before_the_next_read(engine: Engine) -> None:
+    with db.transaction(engine) as session:
+        driver = Driver(session, background=True)
+        rows = driver.buffer("player", COLUMNS)
+        try:
+            for batch in range(5):
+                rows.extend((f"Player {batch}-{i}", "IRL") for i in range(3))
+                driver.flush()  # returns at once; the reads below wait for the writes
+                assert driver.rows("SELECT COUNT(*) FROM player")[0][0] == 3 * (batch + 1)
+        finally:
+            driver.restore()
+    assert _players(engine)[:4] == ["Player 0-0", "Player 0-1", "Player 0-2", "Player 1-0"]
+
+
+def test_a_failed_background_write_is_raised_to_the_caller_and_nothing_is_kept(engine: Engine) -> None:
+    # A player without a name breaks NOT NULL on every engine; the driver's error happens in the writer
+    # thread and reaches the caller at its next use of the connection, and the transaction rolls back.
+    with pytest.raises(engine.dialect.dbapi.Error), db.transaction(engine) as session:
+        driver = Driver(session, background=True)
+        try:
+            driver.write("player", COLUMNS, [("Fine, F", "IRL")])
+            driver.buffer("player", COLUMNS).append((None, "IRL"))
+            driver.flush()
+            driver.drain()
+        finally:
+            driver.restore()
+    assert _players(engine) == []
