@@ -211,6 +211,18 @@ class Driver:
             highest = max(highest, int(used[0][0]) if used else 0)
         return list(range(highest + 1, highest + 1 + count))
 
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement written with `?` placeholders; the number of rows it changed."""
+        self.drain()
+        if self.dialect != "sqlite":
+            sql = sql.replace("?", "%s")
+        cursor = self.raw.cursor()
+        try:
+            cursor.execute(sql, tuple(params))
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
     def execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """executemany of a statement written with `?` placeholders (an UPDATE, say)."""
         if not rows:

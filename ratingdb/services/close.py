@@ -46,7 +46,7 @@ from ratingdb.rating import (
     round_with,
     upgraded_games,
 )
-from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
+from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods
 from ratingdb.services.lists import new_list as new_list_for
 from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force
@@ -408,10 +408,17 @@ def _publish(
     flags: dict[tuple[str | None, bool], str | None] = {}
     closed = str(period)
     changes: list[tuple[int, int | None, int | None, int]] = []  # (player, old, new, games) for the summary
+    # A player without games this period keeps the entry of the list in force with a new K and flag:
+    # the database copies those rows (most of a FIDE-size list) with K and flag looked up by the few
+    # distinct inputs the rules see, computed here. Not when an adjustment changes ratings, and not for
+    # an entry whose reached-2400/2300 flags its rating contradicts (an imported list's): both below.
+    unchanged = _UnchangedEntries(k_new, flags, period) if adjustment is None else None
     for player_id in sorted(entries):
         entry = entries[player_id]
         old = entry[_RATING]
         state = new_state.get(player_id)
+        if state is None and unchanged is not None and unchanged.take(entry):
+            continue
         rating, games, pool_from = state if state is not None else (old, 0, entry[_POOL_FROM])
         if adjustment is not None and rating is not None:
             adjusted = adjust_rating(rating, adjustment)
@@ -440,6 +447,8 @@ def _publish(
         if len(entry_rows) >= driver.BATCH:
             driver.flush()
     driver.flush()
+    if unchanged is not None:
+        unchanged.copy(driver, in_force.id, list_id)
     driver.drain()
     if adjustment is not None:
         detail = (
@@ -476,6 +485,87 @@ def _rules_of_list(session: Session, rating_type: str, served: Period, closing: 
         return rule_set_in_force(session, rating_type, served).rules
     except RulesError:
         return closing
+
+
+class _UnchangedEntries:
+    """The entries of players without games this period, copied from the list in force by the database.
+
+    `take` accepts an entry (and notes the inputs of its K and flag) when the copy gives what the
+    close's own loop would write: the same rating, no games, games total, reached flags, last active
+    period, pool start and the player's current version, with K and flag from `k_on` and
+    `activity_flag` for its inputs. `copy` writes them all with one INSERT … SELECT.
+    """
+
+    def __init__(
+        self, k_on: _KCache, flags: dict[tuple[str | None, bool], str | None], period: Period
+    ) -> None:
+        self.k_on = k_on
+        self.flags = flags
+        self.period = period
+        self.k_keys: set[tuple[bool, bool, int | None, int]] = set()
+        self.flag_keys: set[tuple[str | None, bool]] = set()
+        self.count = 0
+
+    def take(self, entry: tuple[Any, ...]) -> bool:
+        rating = entry[_RATING]
+        if rating is not None:
+            r2400, r2300 = bool(entry[_R2400]), bool(entry[_R2300])
+            if (rating >= 2400 and not r2400) or (rating >= 2300 and not r2300):
+                return False  # the loop sets the flag the rating has earned
+            self.k_keys.add((r2400, r2300, entry[_BIRTH_YEAR], min(entry[_GAMES_TOTAL], self.k_on.games_cap)))
+            self.flag_keys.add((entry[_LAST_ACTIVE], entry[_SEX] == "F"))
+        self.count += 1
+        return True
+
+    def copy(self, driver: Driver, in_force_id: int, list_id: int) -> None:
+        for key in self.flag_keys:
+            if key not in self.flags:
+                last_active = key[0]
+                active = is_active(Period.parse(last_active), self.period) if last_active else False
+                self.flags[key] = activity_flag(female=key[1], active=active) or None
+        cap = int(self.k_on.games_cap)
+        temporary = "TEMPORARY TABLE"
+        drop = "DROP TEMPORARY TABLE" if driver.dialect == "mysql" else "DROP TABLE"  # MySQL: no commit
+        for name, columns in (
+            ("ratingdb_close_k", "r2400 BOOLEAN, r2300 BOOLEAN, birth_year INTEGER, games INTEGER, "
+             "k INTEGER, PRIMARY KEY (r2400, r2300, birth_year, games)"),
+            ("ratingdb_close_flag", "last_active VARCHAR(7), female INTEGER, flag VARCHAR(2), "
+             "PRIMARY KEY (last_active, female)"),
+        ):  # fmt: skip
+            driver.execute(f"{drop} IF EXISTS {name}")
+            driver.execute(f"CREATE {temporary} {name} ({columns})")
+        driver.write(
+            "ratingdb_close_k",
+            ("r2400", "r2300", "birth_year", "games", "k"),
+            [(*key[:2], -1 if key[2] is None else key[2], key[3], self.k_on(*key)) for key in self.k_keys],
+        )
+        driver.write(
+            "ratingdb_close_flag",
+            ("last_active", "female", "flag"),
+            [(key[0] or "", int(key[1]), self.flags[key]) for key in self.flag_keys],
+        )
+        rated = "CASE WHEN e.rating IS NULL THEN NULL ELSE {} END"
+        copied = driver.execute(
+            f"INSERT INTO list_entry ({column_list(LIST_ENTRY_COLUMNS)}) "
+            f"SELECT ?, e.player_id, e.rating, 0, {rated.format('kk.k')}, {rated.format('ff.flag')}, "
+            f"{rated.format('0')}, e.games_total, e.reached_2400, e.reached_2300, e.last_active, "
+            "e.pool_from, p.current_version_id "
+            "FROM list_entry e JOIN player p ON p.id = e.player_id "
+            "LEFT JOIN ratingdb_close_k kk ON kk.r2400 = e.reached_2400 AND kk.r2300 = e.reached_2300 "
+            "AND kk.birth_year = COALESCE(p.birth_year, -1) "
+            f"AND kk.games = CASE WHEN e.games_total < {cap} THEN e.games_total ELSE {cap} END "
+            "LEFT JOIN ratingdb_close_flag ff ON ff.last_active = COALESCE(e.last_active, '') "
+            "AND ff.female = CASE WHEN p.sex = 'F' THEN 1 ELSE 0 END "
+            "WHERE e.list_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM list_entry n WHERE n.list_id = ? AND n.player_id = e.player_id)",
+            (list_id, in_force_id, list_id),
+        )
+        for name in ("ratingdb_close_k", "ratingdb_close_flag"):
+            driver.execute(f"{drop} {name}")
+        if copied != self.count:
+            raise RuntimeError(
+                f"the close copied {copied} unchanged entries of the list in force, expected {self.count}"
+            )
 
 
 class _KCache:

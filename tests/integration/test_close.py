@@ -518,3 +518,96 @@ def test_the_per_event_record_rounds_the_opponents_average_half_away_from_zero(e
             20,
             8000,
         )
+
+
+def test_entries_copied_by_the_database_equal_what_the_close_would_write_itself(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Players without games keep their entry with a new K and flag; the close has the database copy
+    # those rows (K and flag looked up by their inputs). Closing the same period again with the copy
+    # turned off must give the same list, entry for entry: a junior (K 40 by age), a player with fewer
+    # than 30 games (K 40), an imported 2450 whose reached-2400 flag is missing (K 10 once set), a 2350
+    # without reached-2300, women active and inactive, a player never active, one without a birth year,
+    # and an unrated player waiting in a pool. Two of them play, so the period has an event.
+    from ratingdb.models import ListEntry as LE
+    from ratingdb.services import close as close_module
+    from ratingdb.services.corrections import reopen
+
+    with db.transaction(engine) as s:
+        people = {
+            "junior": b.player(s, "Junior, J", birth_year=2012),
+            "new": b.player(s, "Fresh, F"),
+            "high": b.player(s, "High, H"),
+            "mid": b.player(s, "Mid, M"),
+            "active_w": b.player(s, "Active, A", sex="F"),
+            "idle_w": b.player(s, "Idle, I", sex="F"),
+            "never": b.player(s, "Never, N"),
+            "no_year": b.player(s, "Yearless, Y", birth_year=None),
+            "pool": b.player(s, "Pool, P"),
+            "a": b.player(s, "Player, A"),
+            "b": b.player(s, "Player, B"),
+        }
+        lst = RatingList(rating_type="standard", list_date=OCT.first_day, origin="imported", sealed=False)
+        s.add(lst)
+        s.flush()
+        rows = {  # rating, games_total, reached 2400, reached 2300, last active, pool from
+            "junior": (1500, 60, False, False, "2025-09", None),
+            "new": (1700, 12, False, False, "2025-08", None),
+            "high": (2450, 200, False, True, "2025-06", None),
+            "mid": (2350, 200, False, False, "2025-05", None),
+            "active_w": (2000, 80, False, False, "2025-09", None),
+            "idle_w": (1900, 80, False, False, "2023-01", None),
+            "never": (1800, 40, False, False, None, None),
+            "no_year": (1600, 35, False, False, "2024-12", None),
+            "pool": (None, 0, False, False, None, "2025-07"),
+            "a": (2000, 100, False, False, "2025-09", None),
+            "b": (2000, 100, False, False, "2025-09", None),
+        }
+        for key, (rating, total, r2400, r2300, active, pool_from) in rows.items():
+            p = people[key]
+            s.add(
+                LE(list_id=lst.id, player_id=p.id, rating=rating, games=0, k=None, flag=None, change=None,
+                   games_total=total, reached_2400=r2400, reached_2300=r2300, last_active=active,
+                   pool_from=pool_from, player_version_id=p.current_version_id)
+            )  # fmt: skip
+        s.flush()
+        lst.sealed = True
+        b.event(s, "Pair", dt.date(2025, 10, 4), dt.date(2025, 10, 4), [(people["a"], people["b"], "1")])
+
+    def entries() -> list[tuple]:
+        with engine.connect() as conn:
+            return conn.execute(
+                text(
+                    "SELECT e.player_id, e.rating, e.games, e.k, e.flag, e.change, e.games_total, "
+                    "e.reached_2400, e.reached_2300, e.last_active, e.pool_from, e.player_version_id "
+                    "FROM list_entry e JOIN rating_list l ON l.id = e.list_id "
+                    "WHERE l.list_date = :day AND l.is_current = TRUE ORDER BY e.player_id"
+                ),
+                {"day": NOV.first_day},
+            ).all()
+
+    copied = []
+    original = close_module._UnchangedEntries.take
+
+    def counting(self, entry):  # type: ignore[no-untyped-def]
+        taken = original(self, entry)
+        copied.append(taken)
+        return taken
+
+    monkeypatch.setattr(close_module._UnchangedEntries, "take", counting)
+    close(engine, OCT)
+    with_copy = entries()
+    assert copied.count(True) == 7  # all but the two players and the two contradicted flags
+    with db.transaction(engine) as s:
+        reopen(s, OCT, "standard", "the same close with every entry written by the close itself")
+    monkeypatch.setattr(close_module._UnchangedEntries, "take", lambda self, entry: False)
+    close(engine, OCT)
+    assert entries() == with_copy
+    by_player = {row[0]: row for row in with_copy}
+    # Spot checks by hand (§8.3.3, §9): the junior keeps K 40; the 2450 gets reached-2400 and K 10; the
+    # woman idle since 2023 is listed 'wi', the active one 'w'; the pool player stays unrated, no K.
+    assert by_player[people["junior"].id][3] == 40
+    assert by_player[people["high"].id][3:4] == (10,) and by_player[people["high"].id][7]
+    assert by_player[people["idle_w"].id][4] == "wi"
+    assert by_player[people["active_w"].id][4] == "w"
+    assert by_player[people["pool"].id][1:5] == (None, 0, None, None)
