@@ -9,10 +9,12 @@ month again, dates moved on). After each close it reports the database's size (S
 WAL; PostgreSQL: pg_database_size; MariaDB: data and indexes) and its growth, and times the lookups of
 four commands on the newest and on the oldest computed list, through the same report and service functions
 the commands call: `player show ID`, `list DATE --limit 100`, `calculation ID PERIOD` and
-`report history ID`. Each time is the median of `--runs` runs, each on a new connection (as a command
-has; connecting is not timed), of the queries alone: no start-up, no rendering. The player is the one
+`report history ID`. Each time is the median of `--runs` runs of the queries alone (no start-up, no
+rendering), measured twice: each run on a new connection, as a command has (connecting is not timed, but
+a new PostgreSQL backend's catalogue lookups and SQLite's empty page cache are), and on one connection
+already used (warm: the queries' own time). The player is the one
 with the most games in the synthetic month, so on every list. With `--explain`, the plan of every query
-of the two slowest lookups after the last close is printed (SQLite EXPLAIN QUERY PLAN, PostgreSQL
+of the two slowest commands' lookups after the last close is printed (SQLite EXPLAIN QUERY PLAN, PostgreSQL
 EXPLAIN ANALYZE, MariaDB EXPLAIN), recorded as the report functions send them. The last line printed is
 one JSON object.
 Imports ratingdb; nothing in ratingdb imports this.
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import json
 import statistics
 import sys
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--url", help=SERVER_HELP)
     parser.add_argument("--pg-cluster", choices=("tuned", "default"), help=PG_CLUSTER_HELP)
     parser.add_argument("--runs", type=int, default=5, help="runs of each lookup; the median is reported")
-    parser.add_argument("--explain", action="store_true", help="print the plans of the two slowest lookups")
+    parser.add_argument("--explain", action="store_true", help="print the plans of the slowest two commands")
     args = parser.parse_args(argv)
     if args.closes < 1 or args.runs < 1:
         parser.error("--closes and --runs are at least 1")
@@ -87,6 +88,7 @@ def main(argv: list[str] | None = None) -> None:
         "runs": args.runs,
         "target_ms": TARGET_MS,
         "slowest_ms": max(ms for row in rows for ms in row["lookup_ms"].values()),
+        "slowest_warm_ms": max(ms for row in rows for ms in row["lookup_warm_ms"].values()),
         "load_before": load_before,
         "load_after": load_average(),
         "pg_settings": settings,
@@ -130,7 +132,7 @@ def run(
             with engine.connect() as conn:
                 conn.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql("ANALYZE")
         size = database_mb(engine)
-        lookups = time_lookups(engine, ident, newest=period, oldest=first, runs=runs)
+        lookups, warm = time_lookups(engine, ident, newest=period, oldest=first, runs=runs)
         rows.append(
             {
                 "close": month + 1,
@@ -140,19 +142,24 @@ def run(
                 "events_s": round(events_s, 2),
                 "close_s": round(close_s, 2),
                 "lookup_ms": lookups,
+                "lookup_warm_ms": warm,
                 "load": load_average(),
             }
         )
         size_before = size
         say(
             f"close {month + 1} ({period}): {close_s:.1f} s, {size:.0f} MB (+{rows[-1]['growth_mb']:.0f}); "
-            + ", ".join(f"{name} {ms:.1f}" for name, ms in lookups.items())
+            + ", ".join(f"{name} {ms:.1f} ({warm[name]:.1f})" for name, ms in lookups.items())
             + f" ms; load {rows[-1]['load']}"
         )
     if explain:
         last = rows[-1]["lookup_ms"]
         lookups = _lookups(ident, newest=first.shift(closes - 1), oldest=first)
-        for name in sorted(last, key=last.__getitem__, reverse=True)[:2]:
+        # The two slowest commands (calculation on the newest and on the oldest list are one command).
+        slowest: dict[str, str] = {}
+        for name in sorted(last, key=last.__getitem__, reverse=True):
+            slowest.setdefault(name.removesuffix("_newest").removesuffix("_oldest"), name)
+        for name in list(slowest.values())[:2]:
             say(f"\n## {name}: {last[name]:.1f} ms\n")
             for statement, plan in plans(engine, lookups[name]):
                 say(f"{statement}\n\n{plan}\n")
@@ -206,8 +213,8 @@ def player_show(session: Session, ident: str) -> None:
 
 def list_first(session: Session, list_date: Any) -> None:
     rating_list = find_list(session, RATING_TYPE, list_date)
-    with contextlib.closing(list_lines(session, rating_list, rated_only=True)) as entries:
-        lines = list(itertools.islice(entries, LIST_LIMIT))
+    with contextlib.closing(list_lines(session, rating_list, rated_only=True, limit=LIST_LIMIT)) as entries:
+        lines = list(entries)
     assert len(lines) == LIST_LIMIT
 
 
@@ -222,10 +229,14 @@ def report_history(session: Session, ident: str) -> None:
 
 def time_lookups(
     engine: Engine, ident: str, *, newest: Period, oldest: Period, runs: int
-) -> dict[str, float]:
-    """Median milliseconds of each lookup on the newest and the oldest computed list."""
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Median milliseconds of each lookup on the newest and the oldest computed list: each run on a new
+    connection (as a command runs), and again on one connection used before (the server's catalogue and
+    SQLite's page cache warm), which leaves the queries' own time."""
     lookups = _lookups(ident, newest=newest, oldest=oldest)
-    return {name: round(median_ms(engine, lookup, runs), 2) for name, lookup in lookups.items()}
+    new = {name: round(median_ms(engine, lookup, runs, fresh=True), 2) for name, lookup in lookups.items()}
+    warm = {name: round(median_ms(engine, lookup, runs, fresh=False), 2) for name, lookup in lookups.items()}
+    return new, warm
 
 
 def _lookups(ident: str, *, newest: Period, oldest: Period) -> dict[str, Callable[[Session], None]]:
@@ -239,10 +250,14 @@ def _lookups(ident: str, *, newest: Period, oldest: Period) -> dict[str, Callabl
     }
 
 
-def median_ms(engine: Engine, lookup: Callable[[Session], None], runs: int) -> float:
+def median_ms(engine: Engine, lookup: Callable[[Session], None], runs: int, *, fresh: bool) -> float:
     times = []
+    if not fresh:
+        with db.transaction(engine) as session:
+            lookup(session)  # once untimed, on the connection the timed runs reuse
     for _ in range(runs):
-        engine.dispose()  # a new connection, as each command opens: SQLite's page cache starts empty
+        if fresh:
+            engine.dispose()  # a new connection, as each command opens: SQLite's page cache starts empty
         with db.transaction(engine) as session:
             session.connection()  # connect and BEGIN outside the timing
             started = time.perf_counter()
@@ -293,7 +308,7 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     names = list(rows[0]["lookup_ms"])
     lines = [
         "| close | period | size MB | growth MB | close s | "
-        + " | ".join(f"{n} ms" for n in names)
+        + " | ".join(f"{n} ms, new / warm" for n in names)
         + " | load |",
         "|---:|---|---:|---:|---:|" + "---:|" * len(names) + "---:|",
     ]
@@ -301,7 +316,7 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {row['close']} | {row['period']} | {row['size_mb']:,.1f} | {row['growth_mb']:,.1f} | "
             f"{row['close_s']:.1f} | "
-            + " | ".join(f"{row['lookup_ms'][n]:.1f}" for n in names)
+            + " | ".join(f"{row['lookup_ms'][n]:.1f} / {row['lookup_warm_ms'][n]:.1f}" for n in names)
             + f" | {row['load']} |"
         )
     return "\n".join(lines)

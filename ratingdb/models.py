@@ -16,6 +16,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -183,7 +184,11 @@ class ListEntry(Base):
 
     rating_list: Mapped[RatingList] = relationship(back_populates="entries", viewonly=True)
 
-    __table_args__ = (CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"),)
+    __table_args__ = (
+        CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"),
+        # The first N entries of a list by rating without sorting the list (reports.lists.list_lines).
+        Index("ix_list_entry_list_rating", "list_id", "rating"),
+    )
 
 
 class Event(Versioned, Base):

@@ -129,7 +129,7 @@ def import_trf_command(
         check_type(rating_type)
     if id_field not in ("fide", "national"):
         raise ConfigError(f"--id-field '{id_field}' is not fide or national")
-    from ratingdb.services.events import Matching
+    from ratingdb.services.matching import Matching
 
     matching = Matching(id_field=id_field, matches=_parse_matches(match or [], files), start=start)
     chosen = parse_period(period) if period else None

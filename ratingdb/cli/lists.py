@@ -1,7 +1,6 @@
 """CLI: `list` and `calculation` — published lists and a stored calculation (`player` is in players.py)."""
 
 import contextlib
-import itertools
 import sys
 from typing import TYPE_CHECKING, Annotated, TextIO
 
@@ -95,10 +94,12 @@ def list_command(
             if output:
                 echo(f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}.")
             return
-        with contextlib.closing(list_lines(session, rating_list, rated_only=fmt == "table")) as entries:
+        with contextlib.closing(
+            list_lines(session, rating_list, rated_only=fmt == "table", limit=limit)
+        ) as entries:
             table = [
                 [rank if line.rating is not None else None, *(getattr(line, c) for c in LIST_COLUMNS[1:])]
-                for rank, line in enumerate(itertools.islice(entries, limit), 1)
+                for rank, line in enumerate(entries, 1)
             ]
         title = f"{rating_type} list {rating_list.list_date.isoformat()} ({rating_list.origin})"
         if rating_list.version > 1 or rating_list.is_current is None:

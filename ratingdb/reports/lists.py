@@ -102,9 +102,9 @@ def find_list(
 
 
 def list_lines(
-    session: Session, rating_list: RatingList, *, rated_only: bool = False
+    session: Session, rating_list: RatingList, *, rated_only: bool = False, limit: int | None = None
 ) -> Generator[ListLine, None, None]:
-    """The entries of a list, best rating first, unrated last (streamed)."""
+    """The entries of a list, best rating first, unrated last (streamed); the first `limit` only if given."""
     # Names and IDs as the list published them: a later edit of the player never changes this.
     query = (
         select(
@@ -133,6 +133,20 @@ def list_lines(
     )
     if rated_only:
         query = query.where(ListEntry.rating.is_not(None))
+    if limit is not None:
+        limit = max(limit, 0)
+        query = query.limit(limit)
+        # The first `limit` entries all have at least the `limit`-th best rating: read from the index on
+        # (list_id, rating), that bound leaves a few hundred rows to join and sort, not the whole list.
+        bound = session.scalar(
+            select(ListEntry.rating)
+            .where(ListEntry.list_id == rating_list.id, ListEntry.rating.is_not(None))
+            .order_by(ListEntry.rating.desc())
+            .offset(max(limit - 1, 0))
+            .limit(1)
+        )
+        if bound is not None:  # else fewer rated entries than `limit` (or none asked for): no bound
+            query = query.where(ListEntry.rating >= bound)
     result = session.execute(query.execution_options(yield_per=10_000))
     try:
         for row in result:

@@ -123,6 +123,16 @@ class Driver:
         finally:
             cursor.close()
 
+    def among(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """The condition "`column` is one of `values`" and its parameters, for `rows`.
+
+        PostgreSQL gets one array parameter (`= ANY(?)`): ten thousand separate parameters cost it
+        a quarter of a second a query to plan; the other engines get `IN (?, ?, …)`.
+        """
+        if self.dialect == "postgresql":
+            return f"{column} = ANY(?)", [list(values)]
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
     def buffer(self, table: str, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
         """A list to append rows of `table` to; `flush` writes what it holds (callers check its size)."""
         batch: list[tuple[Any, ...]] = []

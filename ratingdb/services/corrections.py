@@ -18,10 +18,10 @@ from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, perio
 from ratingdb.services.events import (
     Content,
     _event,
-    _store_content,
     content_driver,
     event_from_file,
     file_content,
+    store_content,
 )
 from ratingdb.services.events import stored_content as stored_event_content
 from ratingdb.services.lists import CURRENT, ensure_period_open, list_on, lock_periods
@@ -193,7 +193,7 @@ def replace_event(
     result.new_event_id = new.id
     driver = content_driver(session)
     try:
-        _store_content(session, driver, new.id, trf, result.new_players)
+        store_content(session, driver, new.id, trf, result.new_players)
         driver.flush()
     finally:
         driver.restore()

@@ -6,17 +6,25 @@ Takes a Session, never commits. Parsing lives in ratingdb.formats; list assignme
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import AmbiguousPlayer, ConfigError, DuplicateEvent, UnknownEvent
+from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
-from ratingdb.models import CalcListEvent, Event, EventPlayer, EventRecord, Game, ListEntry, Player
-from ratingdb.names import name_key
+from ratingdb.models import (
+    CalcListEvent,
+    Event,
+    EventPlayer,
+    EventRecord,
+    Game,
+    ListEntry,
+    Player,
+    RatingList,
+)
 from ratingdb.rating import (
     CLOSING_DAYS,
     RULE_SETS,
@@ -26,18 +34,9 @@ from ratingdb.rating import (
     period_for_event,
 )
 from ratingdb.services.bulk import Driver
-from ratingdb.services.lists import ensure_period_open, is_closed, latest_list, lock_periods
-from ratingdb.services.players import (
-    NATIONAL_ID_START,
-    Details,
-    describe,
-    find_by_id,
-    kept,
-    next_national_ids,
-    register_players,
-    remove_unreferenced_players,
-    similar_players,
-)
+from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
+from ratingdb.services.matching import Entrants, Matching, PlayerRef
+from ratingdb.services.players import remove_unreferenced_players
 from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
 from ratingdb.services.versions import record_change, withdraw
 
@@ -77,38 +76,6 @@ class EventImportSummary:
     new_players: list[str] = field(default_factory=list)  # "Name (FIDE 123, born 1980, IRL)"
 
 
-@dataclass
-class Matching:
-    """How player lines find registered players: what the TRF16 ID column holds, choices made by hand."""
-
-    id_field: str = "fide"  # fide | national: the register the 001 line's ID column (cols 58–68) refers to
-    # (file name, or None for the only file; starting rank) → FIDE or national ID, or "new"
-    matches: Mapping[tuple[str | None, int], str] = field(default_factory=dict)
-    start: int = NATIONAL_ID_START  # the first national ID given to a player registered without one
-    sources: str = ""
-    _audit_id: int | None = None
-
-    def audit_id(self, session: Session) -> int:
-        """The audit row of this import's registrations (written once, when the first player is new)."""
-        if self._audit_id is None:
-            change = record_change(session, "import-trf", f"players registered by importing {self.sources}")
-            self._audit_id = change.id
-        return self._audit_id
-
-    def for_file(self, session: Session, trf: TrfEvent, ranks: set[int]) -> dict[int, int | None]:
-        """Starting rank → the player chosen with --match (None: register a new player)."""
-        chosen: dict[int, int | None] = {}
-        for (file, rank), ident in self.matches.items():
-            if file is not None and file != trf.source_name:
-                continue
-            if rank not in ranks:
-                raise ConfigError(
-                    f"--match {rank}={ident}: {trf.source_name} has no player with starting rank {rank}"
-                )
-            chosen[rank] = None if ident.strip().lower() == "new" else find_by_id(session, ident).id
-        return chosen
-
-
 def import_events(
     session: Session,
     parsed: Sequence[TrfEvent],
@@ -127,52 +94,157 @@ def import_events(
     at most the third list after the event ends). Nothing is written unless every file is accepted:
     the caller's transaction covers all files. A `rating_type` that contradicts the file's own time
     control (record 222, or the words of 092) is refused unless `type_override`. Players are matched as
-    `_match_players` says.
+    `Entrants.match` says.
+
+    The files are checked in order, each against the database and the files before it, and the first
+    refusal is the one raised; then each table is written once for the whole batch, so that many files
+    cost a few round trips rather than a few per file.
     """
     summary = EventImportSummary()
     matching = matching or Matching()
     matching.sources = ", ".join(trf.source_name for trf in parsed)
+    stored = _StoredEvents(session, parsed, rating_type)
+    for kind in dict.fromkeys(k for trf in parsed if (k := rating_type or trf.rating_type)):
+        lock_periods(session, kind)
     seen_hashes: dict[str, str] = {}
+    accepted: list[_Accepted] = []
     driver = content_driver(session)
     try:
-        for trf in parsed:
-            if trf.sha256 in seen_hashes:
-                raise DuplicateEvent(
-                    f"{trf.source_name} has the same content as {seen_hashes[trf.sha256]}: import it once"
+        entrants = Entrants(session, driver, matching, parsed)
+        checks = _PeriodChecks(session)
+        # The events are written together below; a query in between must not write them one by one.
+        with session.no_autoflush:
+            for trf in parsed:
+                if trf.sha256 in seen_hashes:
+                    raise DuplicateEvent(
+                        f"{trf.source_name} has the same content as {seen_hashes[trf.sha256]}: import it once"
+                    )
+                seen_hashes[trf.sha256] = trf.source_name
+                asked = _checked_type(trf, rating_type, type_override)
+                event = _accepted_event(
+                    session, trf, asked, official, closing_days, period, distinct, stored, checks
                 )
-            seen_hashes[trf.sha256] = trf.source_name
-            summary.events.append(
-                _import_one(
-                    session,
-                    driver,
-                    trf,
-                    _checked_type(trf, rating_type, type_override),
-                    official,
-                    closing_days,
-                    period,
-                    summary.new_players,
-                    distinct,
-                    matching,
-                )
-            )
+                session.add(event)
+                accepted.append(_Accepted(trf, event, entrants.match(trf)))
+        session.flush()
+        summary.new_players = entrants.register()
+        for a in accepted:
+            _queue_content(driver, a.event.id, a.trf, entrants.player_ids(a.players))
         driver.flush()
     finally:
         driver.restore()
+    notes = _rating_notes(session, [(a.trf, a.event.rating_type) for a in accepted])
+    for a, (in_force, differences, unrated) in zip(accepted, notes, strict=True):
+        trf, event = a.trf, a.event
+        summary.events.append(
+            ImportedEvent(
+                id=event.id,
+                name=event.name,
+                source_name=trf.source_name,
+                rating_type=event.rating_type,
+                period=event.period,
+                natural_period=event.natural_period,
+                players=len(trf.players),
+                games=len(trf.games),
+                rated_games=sum(1 for g in trf.games if g.rated),
+                list_in_force=in_force,
+                rating_differences=differences,
+                unrated_with_file_rating=unrated,
+            )
+        )
     return summary
 
 
-def _import_one(
+@dataclass
+class _Accepted:
+    """A file that passed every check: its event (written with the batch) and its lines' players."""
+
+    trf: TrfEvent
+    event: Event
+    players: dict[int, PlayerRef]
+
+
+class _StoredEvents:
+    """The stored events the batch's files could repeat, read at once: by file hash and by start date."""
+
+    def __init__(self, session: Session, parsed: Sequence[TrfEvent], rating_type: str | None) -> None:
+        self.session = session
+        self.by_hash: dict[tuple[str, str], Event] = {}
+        self.by_start: dict[tuple[dt.date, str], list[Event]] = {}
+        self.pending: dict[tuple[dt.date, str, str], Event] = {}  # the batch's own, not written yet
+        kinds = sorted({k for trf in parsed if (k := rating_type or trf.rating_type)})
+        if not parsed or not kinds:
+            return
+        hashes = sorted({trf.sha256 for trf in parsed})
+        dates = sorted({trf.start_date for trf in parsed})
+        for event in session.scalars(
+            select(Event)
+            .where(Event.source_hash.in_(hashes), Event.rating_type.in_(kinds))
+            .order_by(Event.id)
+        ):
+            self.by_hash.setdefault((event.source_hash, event.rating_type), event)
+        current = select(Event).where(
+            Event.start_date.in_(dates), Event.rating_type.in_(kinds), Event.is_current.is_(True)
+        )
+        for event in session.scalars(current.order_by(Event.id)):
+            self.by_start.setdefault((event.start_date, event.rating_type), []).append(event)
+
+    def same_tournament(self, trf: TrfEvent, rating_type: str) -> Event | None:
+        """`same_tournament`, over the stored events and the batch's earlier files (written first)."""
+        key = _name_key(trf.name)
+        for event in self.by_start.get((trf.start_date, rating_type), ()):
+            if _name_key(event.name) == key:
+                return event
+        earlier = self.pending.get((trf.start_date, rating_type, key))
+        if earlier is not None:
+            self.session.flush()  # the refusal names it by id, as if the files had come one by one
+        return earlier
+
+    def add(self, event: Event) -> None:
+        self.pending.setdefault((event.start_date, event.rating_type, _name_key(event.name)), event)
+
+
+class _PeriodChecks:
+    """Rule sets in force and open periods, asked once per (rating type, period) in a batch."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.ruled: set[tuple[str, Period]] = set()
+        self.open: set[tuple[str, Period]] = set()
+
+    def require_rule_set(self, trf: TrfEvent, rating_type: str, period: Period) -> None:
+        if (rating_type, period) not in self.ruled:
+            _require_rule_set(self.session, trf, rating_type, period)
+            self.ruled.add((rating_type, period))
+
+    def ensure_open(self, trf: TrfEvent, rating_type: str, period: Period) -> None:
+        if (rating_type, period) in self.open:
+            return
+        ensure_period_open(
+            self.session,
+            rating_type,
+            period,
+            f"cannot add {trf.source_name} ({trf.name})",
+            advice=f"a late event can go into a later, open period with --period (at most the third list "
+            f"after it ends, §9.1); to rate it in {period} itself, reopen that period first: "
+            f"`ratingdb reopen {period} --type {rating_type} --reason TEXT`",
+        )
+        self.open.add((rating_type, period))
+
+
+def _accepted_event(
     session: Session,
-    driver: Driver,
     trf: TrfEvent,
     rating_type: str | None,
     official: bool,
     closing_days: int,
     period: Period | None,
-    new_players: list[str],
-    distinct: bool = False,
-    matching: Matching | None = None,
-) -> ImportedEvent:
+    distinct: bool,
+    stored: _StoredEvents,
+    checks: _PeriodChecks,
+) -> Event:
+    """The event row of `trf`, or the refusal: unknown type, imported before, wrong period, no rule set,
+    the same tournament stored already, a closed period."""
     kind = rating_type or trf.rating_type
     if kind is None:
         raise ConfigError(
@@ -180,9 +252,7 @@ def _import_one(
             "record 222, and record 092 names none): give it with --type standard|rapid|blitz"
         )
     # The same file may feed two lists (the FIDE list and a national one): once per rating type.
-    existing = session.scalars(
-        select(Event).where(Event.source_hash == trf.sha256, Event.rating_type == kind)
-    ).one_or_none()
+    existing = stored.by_hash.get((trf.sha256, kind))
     if existing is not None:
         raise DuplicateEvent(
             f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
@@ -201,40 +271,14 @@ def _import_one(
             f"{trf.source_name}: period {chosen} is too late: an event that ended {trf.end_date.isoformat()} "
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
-    _require_rule_set(session, trf, kind, chosen)
-    same = same_tournament(session, trf, kind)
+    checks.require_rule_set(trf, kind, chosen)
+    same = stored.same_tournament(trf, kind)
     if same is not None and not distinct:
         raise _duplicate_or_correction(session, trf, same)
-    lock_periods(session, kind)
-    ensure_period_open(
-        session,
-        kind,
-        chosen,
-        f"cannot add {trf.source_name} ({trf.name})",
-        advice=f"a late event can go into a later, open period with --period (at most the third list after "
-        f"it ends, §9.1); to rate it in {chosen} itself, reopen that period first: `ratingdb reopen {chosen} "
-        f"--type {kind} --reason TEXT`",
-    )
-
+    checks.ensure_open(trf, kind, chosen)
     event = event_from_file(trf, rating_type=kind, official=official, period=chosen, natural_period=natural)
-    session.add(event)
-    session.flush()
-    games = _store_content(session, driver, event.id, trf, new_players, matching)
-    in_force, differences, unrated = _compare_ratings(session, trf, kind)
-    return ImportedEvent(
-        id=event.id,
-        name=event.name,
-        source_name=trf.source_name,
-        rating_type=kind,
-        period=str(chosen),
-        natural_period=str(natural),
-        players=len(trf.players),
-        games=games,
-        rated_games=sum(1 for g in trf.games if g.rated),
-        list_in_force=in_force,
-        rating_differences=differences,
-        unrated_with_file_rating=unrated,
-    )
+    stored.add(event)
+    return event
 
 
 def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str | None:
@@ -270,39 +314,73 @@ def _require_rule_set(session: Session, trf: TrfEvent, rating_type: str, period:
         ) from None
 
 
-def _compare_ratings(
-    session: Session, trf: TrfEvent, rating_type: str
-) -> tuple[dt.date | None, list[RatingDifference], int]:
-    """The list in force at the event's start, the file ratings that differ from it, and how many players
-    have a file rating but no rating on that list (they are rated as unrated: ratingdb rates from lists).
+def _rating_notes(
+    session: Session, files: Sequence[tuple[TrfEvent, str]]
+) -> list[tuple[dt.date | None, list[RatingDifference], int]]:
+    """For each (file, rating type): the list in force at the event's start, the file ratings that differ
+    from it, and how many players have a file rating but no rating on that list (they are rated as
+    unrated: ratingdb rates from lists).
 
-    Players are found as the import matches them: by FIDE ID, then by national ID."""
-    with_rating = [p for p in trf.players if p.fide_rating]
-    in_force = latest_list(session, rating_type, on_or_before=trf.start_date)
-    if in_force is None:
-        return None, [], len(with_rating)
-    on_list: dict[tuple[str, object], int | None] = {}
-    for kind, column in (("fide", Player.fide_id), ("national", Player.national_id)):
-        keys = [p.fide_id if kind == "fide" else p.national_id for p in with_rating]
-        present = [k for k in keys if k]
-        for start in range(0, len(present), 10_000):
-            query = (
-                select(column, ListEntry.rating)
-                .join(ListEntry, ListEntry.player_id == Player.id)
-                .where(ListEntry.list_id == in_force.id, column.in_(present[start : start + 10_000]))
+    Players are found as the import matches them: by FIDE ID, then by national ID. The lists are read
+    once per rating type and each list's entries once for all the files it is in force for."""
+    dates: dict[str, list[tuple[dt.date, int]]] = {}
+    for kind in sorted({kind for _, kind in files}):
+        dates[kind] = [
+            (day, list_id)
+            for day, list_id in session.execute(
+                select(RatingList.list_date, RatingList.id)
+                .where(RatingList.rating_type == kind, RatingList.is_current.is_(True))
+                .order_by(RatingList.list_date.desc())
             )
-            on_list.update(((kind, key), rating) for key, rating in session.execute(query))
-    differences: list[RatingDifference] = []
-    unrated = 0
-    for p in with_rating:
-        rating = on_list.get(("fide", p.fide_id)) if p.fide_id else None
-        if rating is None and p.national_id:
-            rating = on_list.get(("national", p.national_id))
-        if rating is None:
-            unrated += 1
-        elif rating != p.fide_rating:
-            differences.append(RatingDifference(p.name, p.fide_rating, rating))  # type: ignore[arg-type]
-    return in_force.list_date, differences, unrated
+        ]
+    in_force = [
+        next(((day, list_id) for day, list_id in dates[kind] if day <= trf.start_date), None)
+        for trf, kind in files
+    ]
+    wanted: dict[int, tuple[set[int], set[str]]] = {}
+    for (trf, _), found in zip(files, in_force, strict=True):
+        if found is not None:
+            fide, national = wanted.setdefault(found[1], (set(), set()))
+            for p in trf.players:
+                if p.fide_rating:
+                    if p.fide_id:
+                        fide.add(p.fide_id)
+                    if p.national_id:
+                        national.add(p.national_id)
+    on_list: dict[int, dict[tuple[str, object], int | None]] = {}
+    for list_id, (fide, national) in wanted.items():
+        ratings = on_list[list_id] = {}
+        for kind, column, keys in (
+            ("fide", Player.fide_id, fide),
+            ("national", Player.national_id, national),
+        ):
+            present = sorted(keys)
+            for start in range(0, len(present), 10_000):
+                query = (
+                    select(column, ListEntry.rating)
+                    .join(ListEntry, ListEntry.player_id == Player.id)
+                    .where(ListEntry.list_id == list_id, column.in_(present[start : start + 10_000]))
+                )
+                ratings.update(((kind, key), rating) for key, rating in session.execute(query))
+    notes: list[tuple[dt.date | None, list[RatingDifference], int]] = []
+    for (trf, _), found in zip(files, in_force, strict=True):
+        with_rating = [p for p in trf.players if p.fide_rating]
+        if found is None:
+            notes.append((None, [], len(with_rating)))
+            continue
+        ratings = on_list[found[1]]
+        differences: list[RatingDifference] = []
+        unrated = 0
+        for p in with_rating:
+            rating = ratings.get(("fide", p.fide_id)) if p.fide_id else None
+            if rating is None and p.national_id:
+                rating = ratings.get(("national", p.national_id))
+            if rating is None:
+                unrated += 1
+            elif rating != p.fide_rating:
+                differences.append(RatingDifference(p.name, p.fide_rating, rating))  # type: ignore[arg-type]
+        notes.append((found[0], differences, unrated))
+    return notes
 
 
 def event_from_file(
@@ -333,7 +411,7 @@ def event_from_file(
     )
 
 
-def _store_content(
+def store_content(
     session: Session,
     driver: Driver,
     event_id: int,
@@ -341,8 +419,16 @@ def _store_content(
     new_players: list[str],
     matching: Matching | None = None,
 ) -> int:
+    """Queue one file's player lines and pairings under `event_id`, its new players registered now;
+    returns the number of pairings (`replace-event`: one file, so nothing to batch)."""
+    entrants = Entrants(session, driver, matching or Matching(sources=trf.source_name), [trf])
+    players = entrants.match(trf)
+    new_players.extend(entrants.register())
+    return _queue_content(driver, event_id, trf, entrants.player_ids(players))
+
+
+def _queue_content(driver: Driver, event_id: int, trf: TrfEvent, ids: dict[int, int]) -> int:
     """Queue the file's player lines and pairings under `event_id`; returns the number of pairings."""
-    ids = _match_players(session, driver, trf, matching or Matching(sources=trf.source_name), new_players)
     # Rows of every file go out together at the end: one bulk write per table, not per file.
     driver.add(
         "event_player",
@@ -361,7 +447,7 @@ def _store_content(
 
 
 def content_driver(session: Session) -> Driver:
-    """A bulk driver with the buffers `_store_content` fills (flush it, then restore it)."""
+    """A bulk driver with the buffers `store_content` fills (flush it, then restore it)."""
     driver = Driver(session)
     driver.buffer("event_player", EVENT_PLAYER_COLUMNS)
     driver.buffer("game", GAME_COLUMNS)
@@ -497,133 +583,6 @@ def _game_row(event_id: int, g: TrfGame, ids: dict[int, int]) -> tuple[object, .
         g.rated,
         g.colour_known,
     )
-
-
-def _match_players(
-    session: Session, driver: Driver, trf: TrfEvent, matching: Matching, new_players: list[str]
-) -> dict[int, int]:
-    """Starting rank → player id, registering the players the register does not know.
-
-    By FIDE ID, then national ID (a merged duplicate's IDs give the player it was merged into). A line
-    without an ID is matched by name (ratingdb.names.name_key) to the one registered player whose
-    birth year and federation agree where both are known; with several such players the whole import
-    is refused listing them, unless `--match RANK=ID` (or `RANK=new`) names the right one.
-    """
-    players = [_with_id_field(p, matching.id_field) for p in trf.players]
-    chosen = matching.for_file(session, trf, {p.rank for p in players})
-    by_fide, by_national = _registered_by_id(session, players)
-    ids: dict[int, int] = {}
-    unknown: list[TrfPlayer] = []
-    no_id: list[TrfPlayer] = []
-    for p in players:
-        if p.rank in chosen:
-            target = chosen[p.rank]
-            if target is None:
-                unknown.append(p)
-            else:
-                ids[p.rank] = target
-            continue
-        found = by_fide.get(p.fide_id) if p.fide_id else None
-        if found is None and p.national_id:
-            found = by_national.get(p.national_id)
-        if found is not None:
-            ids[p.rank] = found
-        elif p.fide_id or p.national_id:
-            unknown.append(p)
-        else:
-            no_id.append(p)
-    ambiguous: list[str] = []
-    by_key = _registered_by_name(session, no_id)
-    for p in no_id:
-        key = name_key(p.name)
-        # A name with no letters or digits to compare matches nobody.
-        candidates = [c for c in by_key.get(key, []) if _agrees(p, c)] if key else []
-        if len(candidates) == 1:
-            ids[p.rank] = candidates[0].id
-        elif not candidates:
-            unknown.append(p)
-        else:
-            listed = "; ".join(describe(c) for c in candidates)
-            ambiguous.append(f"player {p.rank} {describe(p)} could be any of: {listed}")
-    if ambiguous:
-        raise AmbiguousPlayer(
-            f"{trf.source_name}: {' | '.join(ambiguous)} — name the right one with --match RANK=ID "
-            "(or --match RANK=new for a new player) and import again"
-        )
-    if unknown:
-        assigned = iter(next_national_ids(driver, sum(1 for p in unknown if not _has_id(p)), matching.start))
-        details = [
-            Details(
-                name=p.name,
-                federation=p.federation,
-                sex=p.sex,
-                title=p.title,
-                birth_year=p.birth_year,
-                fide_id=p.fide_id or None,
-                national_id=p.national_id if _has_id(p) else next(assigned),
-            )
-            for p in unknown
-        ]
-        registered = register_players(driver, details, matching.audit_id(session))
-        for p, d, reg in zip(unknown, details, registered, strict=True):
-            ids[p.rank] = reg.player_id
-            line = describe(d)
-            if not _has_id(p):
-                line = f"{line[:-1]}; national ID assigned)"
-                similar = similar_players(session, d.name, exclude={reg.player_id})
-                if similar:
-                    line += " — similar registered: " + "; ".join(describe(s) for s in similar)
-            new_players.append(line)
-    return ids
-
-
-def _has_id(p: TrfPlayer) -> bool:
-    return bool(p.fide_id or p.national_id)
-
-
-def _with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
-    """With --id-field national, the 001 line's ID column (cols 58–68) is a national ID, not a FIDE ID."""
-    if id_field == "national" and p.fide_id:
-        return replace(p, fide_id=None, national_id=str(p.fide_id))
-    return p
-
-
-def _agrees(p: TrfPlayer, c: Player) -> bool:
-    """Birth year and federation agree wherever both the line and the register know them."""
-    return (p.birth_year is None or c.birth_year is None or p.birth_year == c.birth_year) and (
-        p.federation is None or c.federation is None or p.federation == c.federation
-    )
-
-
-def _registered_by_id(
-    session: Session, players: Sequence[TrfPlayer]
-) -> tuple[dict[int, int], dict[str, int]]:
-    fide_ids = [p.fide_id for p in players if p.fide_id]
-    national_ids = [p.national_id for p in players if p.national_id]
-    by_fide: dict[int, int] = {}
-    by_national: dict[str, int] = {}
-    for fide_id, national_id, player_id, merged_into in session.execute(
-        select(Player.fide_id, Player.national_id, Player.id, Player.merged_into).where(
-            or_(Player.fide_id.in_(fide_ids), Player.national_id.in_(national_ids))
-        )
-    ):
-        target = player_id if merged_into is None else kept(session, session.get_one(Player, player_id)).id
-        if fide_id in fide_ids:
-            by_fide[fide_id] = target
-        if national_id in national_ids:
-            by_national[national_id] = target
-    return by_fide, by_national
-
-
-def _registered_by_name(session: Session, players: Sequence[TrfPlayer]) -> dict[str, list[Player]]:
-    keys = {name_key(p.name) for p in players}
-    found: dict[str, list[Player]] = {}
-    if keys:
-        for c in session.scalars(
-            select(Player).where(Player.name_key.in_(keys), Player.merged_into.is_(None)).order_by(Player.id)
-        ):
-            found.setdefault(c.name_key, []).append(c)
-    return found
 
 
 def event_as_trf(session: Session, event_id: int) -> TrfEvent:

@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import ColumnElement, FromClause, exists, func, insert, literal, select
@@ -352,9 +353,9 @@ def _write_entries(
             entries: list[tuple[Any, ...]] = []
             for rating_type, lst in lists.items():
                 base = bases.get(rating_type)
-                named = [player_id for player_id, _ in ids.values()]
+                named = [player_id for player_id, _ in ids.values()] if base is not None else []
                 on_base = _entries_on(driver, base, named) if base is not None else {}
-                list_date = lst.list_date
+                list_id, list_date = lst.id, lst.list_date  # read once: ORM attributes cost per access
                 for row in batch:
                     rating = row.ratings.get(rating_type)
                     if rating is None:
@@ -362,15 +363,16 @@ def _write_entries(
                     player_id, version_id = ids[row.line]
                     prior = on_base.get(player_id)
                     if prior is None:
-                        entry = _entry(lst.id, player_id, version_id, row, rating, list_date)
+                        entry = _entry(list_id, player_id, version_id, row, rating, list_date)
                         if base is not None:
                             summary.added[rating_type] += 1
                     else:
-                        entry = _corrected(lst.id, prior, row, rating, version_id)
+                        entry = _corrected(list_id, prior, row, rating, version_id)
                         summary.changed[rating_type] += entry[1:] != prior[1:]
                     entries.append(entry)
                     summary.entries[rating_type] += 1
                     summary.rated[rating_type] += entry[_RATING] is not None
+            entries.sort(key=_LIST_AND_PLAYER)  # key order: the primary key's B-tree fills page by page
             driver.write("list_entry", LIST_ENTRY_COLUMNS, entries)
             done += len(batch)
             if progress is not None:
@@ -411,6 +413,7 @@ def _entry(
 
 
 _RATING = LIST_ENTRY_COLUMNS.index("rating")
+_LIST_AND_PLAYER = itemgetter(0, 1)
 
 
 def _entries_on(driver: Driver, list_id: int, player_ids: list[int]) -> dict[int, tuple[Any, ...]]:
@@ -419,10 +422,9 @@ def _entries_on(driver: Driver, list_id: int, player_ids: list[int]) -> dict[int
     columns = column_list(LIST_ENTRY_COLUMNS)
     for start in range(0, len(player_ids), 10_000):
         chunk = player_ids[start : start + 10_000]
-        marks = ", ".join("?" * len(chunk))
+        among, values = driver.among("player_id", chunk)
         for row in driver.rows(
-            f"SELECT {columns} FROM list_entry WHERE list_id = ? AND player_id IN ({marks})",
-            [list_id, *chunk],
+            f"SELECT {columns} FROM list_entry WHERE list_id = ? AND {among}", [list_id, *values]
         ):
             found[row[1]] = tuple(row)
     return found
@@ -544,9 +546,9 @@ def _refuse_taken_ids(driver: Driver, changes: list[tuple[int, Details]]) -> Non
         keys = list(wanted)
         for start in range(0, len(keys), 10_000):
             chunk = keys[start : start + 10_000]
-            marks = ", ".join("?" * len(chunk))
+            among, values = driver.among(column, chunk)
             for holder, value, name in driver.rows(
-                f"SELECT id, {column}, name FROM player WHERE {column} IN ({marks})", chunk
+                f"SELECT id, {column}, name FROM player WHERE {among}", values
             ):
                 if holder != wanted[value]:
                     what = "FIDE ID" if column == "fide_id" else "national ID"
@@ -571,12 +573,16 @@ def _known_players(
     found: dict[tuple[str, object], tuple[int, int, Details | None]] = {}
     merged: dict[tuple[str, object], int] = {}
     columns = ", ".join(("id", "current_version_id", *DETAIL_COLUMNS, "merged_into"))
+    by_kind: dict[str, list[Any]] = {
+        "fide": [r.fide_id for r in rows if r.fide_id],
+        "national": [r.national_id for r in rows if not r.fide_id],  # as _key: FIDE ID first
+    }
     for kind, column in (("fide", "fide_id"), ("national", "national_id")):
-        keys = [k for k_kind, k in map(_key, rows) if k_kind == kind]
+        keys = by_kind[kind]
         for start in range(0, len(keys), 10_000):
             chunk = keys[start : start + 10_000]
-            marks = ", ".join("?" * len(chunk))
-            for row in driver.rows(f"SELECT {columns} FROM player WHERE {column} IN ({marks})", chunk):
+            among, values = driver.among(column, chunk)
+            for row in driver.rows(f"SELECT {columns} FROM player WHERE {among}", values):
                 details = Details._make((*row[2:9], bool(row[9])))
                 key = details.fide_id if kind == "fide" else details.national_id
                 if row[10] is None:

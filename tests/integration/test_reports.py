@@ -21,11 +21,12 @@ from ratingdb.rating import Period
 from ratingdb.reports.chart import k_changes, write_history_chart
 from ratingdb.reports.diff import Bin, list_diff
 from ratingdb.reports.event import event_report
-from ratingdb.reports.lists import find_list, find_player, player_history
+from ratingdb.reports.lists import find_list, find_player, list_lines, player_history
 from ratingdb.reports.period import period_report
 from ratingdb.reports.sql import run_read_only
 from ratingdb.reports.top import top_list
 from ratingdb.services.lists import require_list
+from tests import builders
 from tests.conftest import ENGINES, new_database_url
 from tests.fixtures.reports.club import CLUB_AUTUMN, LATE_OPEN, NEWCOMER_CUP, build_club, run
 
@@ -107,6 +108,22 @@ def test_top_filters_by_federation_activity_and_limit(session: Session) -> None:
 def test_top_refuses_a_limit_below_one(session: Session) -> None:
     with pytest.raises(ConfigError, match="--limit must be at least 1, not 0"):
         top_list(session, find_list(session, "standard", NOV_1), limit=0)
+
+
+# --- list ---------------------------------------------------------------------------------------------
+
+
+def test_the_first_n_entries_of_a_list_are_the_full_list_cut_after_n(engine: Engine) -> None:
+    # Ties at every cut (two 2000s, three 1900s: name then id breaks them) and unrated players last.
+    ratings = [1900, 2000, None, 1800, 1900, 2000, 1900, None]
+    with db.transaction(engine) as session:
+        players = [builders.player(session, f"Name{(7 * i) % 8}, P") for i in range(len(ratings))]
+        lst = builders.imported_list(session, "standard", OCT_1, dict(zip(players, ratings, strict=True)))
+        for rated_only in (False, True):
+            full = list(list_lines(session, lst, rated_only=rated_only))
+            assert len(full) == (6 if rated_only else 8)
+            for n in range(len(full) + 2):
+                assert list(list_lines(session, lst, rated_only=rated_only, limit=n)) == full[:n], n
 
 
 # --- event --------------------------------------------------------------------------------------------
