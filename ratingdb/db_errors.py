@@ -67,6 +67,9 @@ def explain(exc: DBAPIError, url: str) -> RatingDbError:
         found = None
     if found is not None:
         return found
+    refused_check = _check_refusal(message)
+    if refused_check is not None:
+        return refused_check
     if re.search(r"\b(integer|bigint|smallint) out of range|out of range value", message, re.IGNORECASE):
         return DatabaseRefused(TOO_LARGE)
     if exc.statement is None or exc.connection_invalidated:
@@ -76,6 +79,23 @@ def explain(exc: DBAPIError, url: str) -> RatingDbError:
     return DatabaseRefused(
         f"the database refused the command: {message} — nothing was written; if the input looks right, "
         "please report this as a ratingdb bug"
+    )
+
+
+def _check_refusal(message: str) -> RatingDbError | None:
+    """A CHECK constraint refused a row (SQLite: "CHECK constraint failed: ck_x", PostgreSQL: 'violates
+    check constraint "ck_x"', MariaDB: "CONSTRAINT `ck_x` failed"): say which column and what it takes."""
+    found = re.search(r"(?:CHECK constraint failed: |check constraint \"|CONSTRAINT `)(ck_\w+)", message)
+    if found is None:
+        return None
+    from ratingdb.checks import by_name
+
+    name = found.group(1)
+    check = by_name(name)
+    what = f"{check.describe()} ({name})" if check is not None else f"it breaks the constraint {name}"
+    return DatabaseRefused(
+        f"the database refused a value: {what} — nothing was written; ratingdb's readers refuse such "
+        "values, so if this came from a ratingdb command please report it as a bug"
     )
 
 

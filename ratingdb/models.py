@@ -1,7 +1,9 @@
 """SQLAlchemy 2 typed models: players, events, games, lists, entries and the calculation record.
 
 No rules here (they live in ratingdb.rating) and no services. The schema is created only by the
-migrations in migrations/; `alembic check` in the tests keeps the two in step.
+migrations in migrations/; `alembic check` in the tests keeps the two in step, and a test compares the
+CHECK constraints (which Alembic does not compare) by name. The CHECKs on the federation's data come from
+ratingdb.checks, written for each engine when compiled.
 """
 
 from __future__ import annotations
@@ -28,7 +30,12 @@ from sqlalchemy import (
     text,
     true,
 )
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ColumnElement
+
+from ratingdb import checks
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -41,6 +48,29 @@ NAMING_CONVENTION = {
 # standard, rapid, blitz, or a type a stored rule set defines (e.g. "national"); the commands check that
 # the type is known, the database that it is a lowercase name (migration 0007).
 RATING_TYPE_CHECK = "rating_type <> '' AND rating_type = lower(rating_type)"
+
+
+class CheckCondition(ColumnElement[bool]):
+    """The condition of a ratingdb.checks CHECK, compiled in the SQL of the engine it is created on."""
+
+    inherit_cache = False
+
+    def __init__(self, check: checks.Check) -> None:
+        self.check = check
+
+
+@compiles(CheckCondition)
+def _compile_check(element: CheckCondition, compiler: SQLCompiler, **_: object) -> str:
+    return element.check.sql(compiler.dialect.name)
+
+
+def data_checks(table: str) -> tuple[CheckConstraint, ...]:
+    """The CHECK constraints ratingdb.checks states for `table` (named ck_<table>_<column>)."""
+    prefix = f"ck_{table}_"
+    return tuple(
+        CheckConstraint(CheckCondition(c), name=c.name.removeprefix(prefix)) for c in checks.checks_of(table)
+    )
+
 
 # Repeated column types.
 intpk = Annotated[int, mapped_column(Integer, primary_key=True)]
@@ -91,7 +121,11 @@ class Player(Base):
     current_version_id: Mapped[int] = mapped_column(Integer)
     merged_into: Mapped[int | None] = mapped_column(Integer)  # a duplicate's master record (player id)
 
-    __table_args__ = (CheckConstraint("sex IN ('M', 'F')", name="sex"), {"sqlite_autoincrement": True})
+    __table_args__ = (
+        CheckConstraint("sex IN ('M', 'F')", name="sex"),
+        *data_checks("player"),
+        {"sqlite_autoincrement": True},
+    )
 
 
 class PlayerVersion(Versioned, Base):
@@ -117,6 +151,7 @@ class PlayerVersion(Versioned, Base):
         CheckConstraint("sex IN ('M', 'F')", name="sex"),
         CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
         CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        *data_checks("player_version"),
         {"sqlite_autoincrement": True},
     )
 
@@ -157,6 +192,7 @@ class RatingList(Versioned, Base):
         CheckConstraint("origin IN ('imported', 'computed')", name="origin"),
         CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
         CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        *data_checks("rating_list"),
         {"sqlite_autoincrement": True},
     )
 
@@ -188,6 +224,7 @@ class ListEntry(Base):
         CheckConstraint("flag IN ('i', 'w', 'wi')", name="flag"),
         # The first N entries of a list by rating without sorting the list (reports.lists.list_lines).
         Index("ix_list_entry_list_rating", "list_id", "rating"),
+        *data_checks("list_entry"),
     )
 
 
@@ -222,6 +259,10 @@ class Event(Versioned, Base):
         CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
         CheckConstraint("end_date >= start_date", name="dates"),
         CheckConstraint("period >= natural_period", name="period"),
+        # As migration 0007 made them (the model had left them out until a test compared the CHECKs).
+        CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
+        CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        *data_checks("event"),
         {"sqlite_autoincrement": True},
     )
 
@@ -241,7 +282,10 @@ class EventPlayer(Base):
     national_rating: Mapped[int | None] = mapped_column(Integer)  # its TRF26 national-rating line
     national_federation: Mapped[str | None] = mapped_column(String(3))  # the code opening that line
 
-    __table_args__ = (UniqueConstraint("event_id", "player_id", name="uq_event_player_event_player"),)
+    __table_args__ = (
+        UniqueConstraint("event_id", "player_id", name="uq_event_player_event_player"),
+        *data_checks("event_player"),
+    )
 
 
 class EventRecord(Base):
@@ -257,6 +301,8 @@ class EventRecord(Base):
     event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, 3 … in the order of the file
     text: Mapped[str] = mapped_column(Text)  # the whole line, record code included
+
+    __table_args__ = data_checks("event_record")
 
 
 class Game(Base):
@@ -274,6 +320,8 @@ class Game(Base):
     black_result: Mapped[str | None] = mapped_column(String(1))
     rated: Mapped[bool] = mapped_column(Boolean)  # played over the board (§5.1)
     colour_known: Mapped[bool] = mapped_column(Boolean, default=True)
+
+    __table_args__ = data_checks("game")
 
 
 class CalcPlayer(Base):
@@ -412,6 +460,7 @@ class StoredRuleSet(Versioned, Base):
         CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
         CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
         CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        *data_checks("rule_set"),
         {"sqlite_autoincrement": True},
     )
 

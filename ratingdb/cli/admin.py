@@ -20,9 +20,12 @@ def init() -> None:
     from ratingdb import db
 
     eng = engine(require_schema=False)
-    before = db.current_revision(eng)
-    db.upgrade(eng)
-    after = db.current_revision(eng)
+    try:  # a migration that refuses (0015, with rows it cannot keep) must not leave the connection open
+        before = db.current_revision(eng)
+        db.upgrade(eng)
+        after = db.current_revision(eng)
+    finally:
+        eng.dispose()
     where = db.display_url(Options.url)
     if before == after:
         typer.echo(f"Database {where} is up to date (migration {after}).")
@@ -30,7 +33,6 @@ def init() -> None:
         typer.echo(f"Created the ratingdb schema in {where} (migration {after}).")
     else:
         typer.echo(f"Upgraded {where} from migration {before} to {after}.")
-    eng.dispose()
 
 
 @db_app.command("current")

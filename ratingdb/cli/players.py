@@ -19,6 +19,8 @@ from ratingdb.errors import ConfigError
 if TYPE_CHECKING:  # the models import SQLAlchemy: only where a command runs (start-up time)
     from ratingdb.models import Player
 
+# As ratingdb.formats.limits.TITLES (a test keeps them equal): importing the readers here would cost every
+# command's start-up.
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 
 
@@ -130,12 +132,23 @@ def _details_options(
     fide_id: int | None,
     national_id: str | None,
 ) -> dict[str, Any]:
-    """The details given on the command line, checked; only those given."""
+    """The details given on the command line, checked as the readers check a file's (and the database's
+    CHECK constraints again); only those given."""
+    from ratingdb.formats import limits
+
     given: dict[str, Any] = {}
+    for option, value in (("--name", name), ("--national-id", national_id)):
+        refused = limits.control_character(value or "")
+        if refused is not None:
+            raise ConfigError(f"{option} holds the control character {refused[1]}, which is not allowed")
     if name is not None:
         if not name.strip():
             raise ConfigError("--name is empty: give the player's name, e.g. 'Murphy, Sean'")
         given["name"] = " ".join(name.split())
+        if len(given["name"]) > limits.PLAYER_NAME:
+            raise ConfigError(
+                f"--name is {len(given['name'])} characters long; at most {limits.PLAYER_NAME} are kept"
+            )
     if federation is not None:
         fed = federation.strip().upper()
         if not (len(fed) == 3 and fed.isalpha()):
@@ -154,11 +167,13 @@ def _details_options(
             raise ConfigError(f"--birth-year {birth_year} is not a four-digit year")
         given["birth_year"] = birth_year
     if fide_id is not None:
-        if fide_id <= 0:
+        if not 0 < fide_id <= limits.FIDE_ID_MAX:
             raise ConfigError(f"--fide-id {fide_id} is not a FIDE ID")
         given["fide_id"] = fide_id
     if national_id is not None:
         given["national_id"] = national_id.strip() or None
+        if len(national_id.strip()) > limits.NATIONAL_ID:
+            raise ConfigError(f"--national-id is longer than {limits.NATIONAL_ID} characters")
     return given
 
 

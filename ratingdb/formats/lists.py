@@ -29,7 +29,7 @@ __all__ = [
 ListFormat = Literal["csv", "fide-txt", "fide-xml"]
 T = TypeVar("T")
 RATING_TYPES = ("standard", "rapid", "blitz")
-TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"})
+TITLES = frozenset(limits.TITLES)
 FLAGS = frozenset({"i", "w", "wi"})
 MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
@@ -132,7 +132,7 @@ class _Fields:
         year = self.whole(text, line, column, "birth year")
         if not year:
             return None  # FIDE writes 0 for an unknown birth year
-        if not 1000 <= year <= 9999:
+        if not limits.BIRTH_YEARS[0] <= year <= limits.BIRTH_YEARS[1]:
             raise self.error(line, column, f"birth year '{text}' is not a four-digit year")
         return year
 
@@ -162,7 +162,7 @@ class _Fields:
         return text
 
     def fide_id(self, text: str, line: int, column: int) -> int | None:
-        fide_id = self.whole(text, line, column, "FIDE ID", limits.FIDE_ID_MAX)
+        fide_id = self.whole(text, line, column, "FIDE ID", limits.FIDE_ID_MAX) or None  # 0: none
         if fide_id is not None:
             if fide_id in self.seen_fide:
                 raise self.error(line, column, f"FIDE ID {fide_id} appears more than once in the file")

@@ -206,7 +206,16 @@ class _Reader:
             year = parts[2]
         if year is None or re.fullmatch(r"[0-9./\- ]+", text) is None:
             raise self.error(line, 70, f"birth date '{text}' is not a date")
+        if int(year) and not limits.BIRTH_YEARS[0] <= int(year) <= limits.BIRTH_YEARS[1]:
+            raise self.error(line, 70, f"birth date '{text}' does not have a four-digit year")
         return int(year) or None
+
+    def rating(self, text: str, line: int, column: int, what: str) -> int | None:
+        """A rating field; blank and 0 read as None (unrated)."""
+        rating = self.whole(text, line, column, what)
+        if rating is not None and rating > limits.RATING_MAX:
+            raise self.error(line, column, f"{what} {rating} is more than {limits.RATING_MAX}")
+        return rating
 
     # -- records --------------------------------------------------------------------------------------
 
@@ -222,10 +231,10 @@ class _Reader:
         player = TrfPlayer(
             rank=rank,
             line=line,
-            name=_field(text, 15, 47),
+            name=self.name_of(text, line),
             sex=SEXES.get(_field(text, 10, 10)),
             title=TITLES.get(title_text),
-            fide_rating=self.whole(_field(text, 49, 52), line, 49, "FIDE rating"),
+            fide_rating=self.rating(_field(text, 49, 52), line, 49, "FIDE rating"),
             federation=_field(text, 54, 56) or None,
             fide_id=self.whole(_field(text, 58, 68), line, 58, "FIDE ID"),
             national_id=None,
@@ -246,6 +255,12 @@ class _Reader:
             round_number += 1
             column += ROUND_WIDTH
         return _PlayerLine(player, entries)
+
+    def name_of(self, text: str, line: int) -> str:
+        name = _field(text, 15, 47)
+        if not name:
+            raise self.error(line, 15, "the player record has no name")
+        return name
 
     def entry(self, chunk: str, line: int, column: int, rank: int) -> _Entry:
         chunk = chunk.ljust(8)
@@ -276,7 +291,7 @@ class _Reader:
         if rank is None:
             raise self.error(line, 5, "the national-rating line has no starting rank")
         national_id = _field(text, 58, 68) or None
-        rating = self.whole(_field(text, 49, 52), line, 49, "national rating")
+        rating = self.rating(_field(text, 49, 52), line, 49, "national rating")
         return _National(line, rank, text[:3], national_id, rating)
 
 

@@ -489,3 +489,24 @@ def test_a_list_naming_a_merged_duplicate_gives_the_entry_to_the_player_kept(
         "Error: line 3 of the list names registered player 1 a second time (through a merged duplicate's "
         "ID): list each player once\n",
     )
+
+
+def test_add_refuses_what_the_readers_and_the_database_refuse_in_one_line(db_url: str) -> None:
+    for args, error in (
+        (["--name", "x" * 121], "--name is 121 characters long; at most 120 are kept"),
+        (["--name", "Evil\x1b[2J"], "--name holds the control character U+001B, which is not allowed"),
+        (["--name", "A", "--national-id", "x" * 21], "--national-id is longer than 20 characters"),
+        (["--name", "A", "--national-id", "N\u202e1"], "--national-id holds the control character U+202E, "
+                                                         "which is not allowed"),
+        (["--name", "A", "--fide-id", str(10**11)], "--fide-id 100000000000 is not a FIDE ID"),
+    ):  # fmt: skip
+        result = run(db_url, "player", "add", *args)
+        assert (result.exit_code, result.stderr) == (1, f"Error: {error}\n"), args  # type: ignore[attr-defined]
+    assert "No registered player" in ok(db_url, "player", "find", "A")
+
+
+def test_the_player_command_knows_the_readers_titles() -> None:
+    from ratingdb.cli.players import TITLES
+    from ratingdb.formats import limits
+
+    assert TITLES == limits.TITLES

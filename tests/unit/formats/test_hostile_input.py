@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratingdb import models
+from ratingdb import checks, models
 from ratingdb.errors import FormatError, ListFormatError, NotATrfFile, TrfError
 from ratingdb.formats import ListRow, TrfEvent, detect_list_format, limits, parse_trf, read_list, read_trf
 
@@ -63,11 +63,23 @@ def check_text(value: str | None, longest: int) -> None:
         assert len(value) <= longest and limits.control_character(value) is None, value
 
 
+def admitted(table: str, **values: object) -> None:
+    """The database's CHECKs on `table` (ratingdb.checks) admit every value a reader returned."""
+    for column, value in values.items():
+        assert checks.admits(table, column, value), (table, column, value)
+
+
 def check_event(event: TrfEvent) -> None:
     check_text(event.name, limits.EVENT_NAME)
     check_text(event.city, limits.CITY)
     check_text(event.federation, limits.FEDERATION)
     check_text(event.time_control, limits.TIME_CONTROL)
+    admitted(
+        "event", name=event.name, city=event.city, federation=event.federation, rounds=event.rounds,
+        time_control=event.encoded_time_control or event.time_control, source_name=event.source_name,
+    )  # fmt: skip
+    for seq, record in enumerate(event.header_records, 1):
+        admitted("event_record", seq=seq, text=record)
     assert 1900 <= event.start_date.year <= event.end_date.year < 2100
     assert event.rounds <= limits.ROUNDS_MAX
     assert event.players
@@ -77,6 +89,17 @@ def check_event(event: TrfEvent) -> None:
         check_text(p.federation, limits.FEDERATION)
         assert p.fide_id is None or 0 < p.fide_id <= limits.FIDE_ID_MAX
         assert p.points is None or p.points.is_finite()
+        admitted(
+            "player", name=p.name, federation=p.federation, title=p.title, birth_year=p.birth_year,
+            fide_id=p.fide_id, national_id=p.national_id,
+        )  # fmt: skip
+        admitted(
+            "event_player", start_rank=p.rank, file_rating=p.fide_rating, final_rank=p.final_rank,
+            national_rating=p.national_rating, national_federation=p.national_federation,
+        )  # fmt: skip
+    for g in event.games:
+        admitted("game", round=g.round, white_result=g.white_result, black_result=g.black_result)
+        assert g.white != g.black
 
 
 def check_row(row: ListRow) -> None:
@@ -84,10 +107,15 @@ def check_row(row: ListRow) -> None:
     check_text(row.national_id, limits.NATIONAL_ID)
     check_text(row.federation, limits.FEDERATION)
     assert row.fide_id is None or row.fide_id <= limits.FIDE_ID_MAX
+    admitted(
+        "player", name=row.name, federation=row.federation, title=row.title, birth_year=row.birth_year,
+        fide_id=row.fide_id, national_id=row.national_id, sex=row.sex,
+    )  # fmt: skip
     for r in row.ratings.values():
         assert r.rating is None or 0 < r.rating <= limits.RATING_MAX
         assert r.k is None or 0 < r.k <= limits.K_MAX
         assert r.games is None or r.games <= limits.GAMES_MAX
+        admitted("list_entry", rating=r.rating, k=r.k, games=r.games, games_total=r.games_total)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,6 +186,18 @@ def test_a_control_character_in_a_name_is_refused_with_line_and_column() -> None
     number = ROUND_ROBIN.splitlines().index(line) + 1
     bad = ROUND_ROBIN.replace(line, line[:16] + "\x1b" + line[17:])
     assert trf_error(bad) == f"t.trf line {number} col 17: the control character U+001B is not allowed"
+
+
+def test_a_player_line_the_database_would_refuse_is_refused_with_line_and_column() -> None:
+    line = next(x for x in ROUND_ROBIN.splitlines() if x.startswith("001"))
+    number = ROUND_ROBIN.splitlines().index(line) + 1
+    for start, text, reason in (
+        (14, " " * 33, "col 15: the player record has no name"),
+        (48, "4000", "col 49: FIDE rating 4000 is more than 3999"),
+        (69, "0950/01/01", "col 70: birth date '0950/01/01' does not have a four-digit year"),
+    ):
+        bad = ROUND_ROBIN.replace(line, line[:start] + text + line[start + len(text) :])
+        assert trf_error(bad) == f"t.trf line {number} {reason}"
 
 
 def test_a_federation_that_is_not_a_code_is_refused() -> None:
