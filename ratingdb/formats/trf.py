@@ -98,7 +98,7 @@ class TrfEvent:
 
 # Result codes. Played results are rated (§5.1) when both sides have one against a real opponent.
 PLAYED = frozenset("1=0")
-RESULT_CODES = frozenset("1=0+-WDLHFUZ")
+RESULT_CODES = limits.RESULT_CODES
 BYE_CODES = frozenset("HFUZ")
 # What the opponent's line must show for each result on a player's line ("-" against "-" is a double forfeit).
 COMPLEMENTS: dict[str, frozenset[str]] = {
