@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass
 
 from ratingdb.formats import limits
-from ratingdb.formats.trf import RESULT_CODES
 
 
 @dataclass(frozen=True)
@@ -142,8 +141,8 @@ CHECKS: tuple[Check, ...] = (
     Check("event_record", Whole("seq", 1)),
     Check("event_record", Text("text", limits.LINE_MAX)),
     Check("game", Whole("round", 1, limits.ROUNDS_MAX)),
-    Check("game", OneOf("white_result", tuple(sorted(RESULT_CODES)))),
-    Check("game", OneOf("black_result", tuple(sorted(RESULT_CODES)))),
+    Check("game", OneOf("white_result", tuple(sorted(limits.RESULT_CODES)))),
+    Check("game", OneOf("black_result", tuple(sorted(limits.RESULT_CODES)))),
     Check("game", Differ("black_id", "white_id"), "opponents"),
     Check("rule_set", Text("name", limits.RULE_SET_NAME)),
     Check("rule_set", PeriodText("effective_from")),

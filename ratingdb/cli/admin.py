@@ -3,8 +3,6 @@
 ratingdb.db and Alembic are imported inside the commands: other commands do not pay for them.
 """
 
-from __future__ import annotations
-
 import typer
 
 from ratingdb.cli.app import SETUP, Options, RatingDbTyper, app

@@ -7,13 +7,13 @@ the usage line reads `import-trf [OPTIONS] FILE...` instead of `{files}...`. tes
 rejects any `<type>` placeholder left in a command's help: give new options a `metavar=`.
 """
 
-from __future__ import annotations
-
 import inspect
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+from ratingdb.cli.values import quick_runtime_param
 
 DEFAULT_URL = "sqlite:///ratingdb.sqlite"
 
@@ -25,7 +25,12 @@ TOOLS = "Calculator and demo"
 
 
 class _PlainArgument(TyperArgument):
-    """A positional argument shown by its metavar alone: `FILE...`, not `{files}... <list[Path]>`."""
+    """A positional argument shown by its metavar alone: `FILE...`, not `{files}... <list[Path]>`.
+
+    Its value is converted by ratingdb.cli.values (Typer's result, without importing pydantic)."""
+
+    def get_runtime_param(self) -> Any:
+        return quick_runtime_param(self)
 
     def display_type_rich(self, ctx: Any) -> str | None:
         return None if self.metavar is not None else super().display_type_rich(ctx)
@@ -37,12 +42,22 @@ class _PlainArgument(TyperArgument):
         return name if self.required else f"[{name}]"
 
 
+class _QuickOption(TyperOption):
+    """An option whose value is converted by ratingdb.cli.values (Typer's result, without pydantic)."""
+
+    def get_runtime_param(self) -> Any:
+        return quick_runtime_param(self)
+
+
 def _plain_params(params: list[Any]) -> None:
     for param in params:
+        # Typer makes its own TyperOption and TyperArgument; only the help display and the conversion of
+        # simple values differ, so the class is swapped.
+        if type(param) is TyperOption:
+            param.__class__ = _QuickOption
         if isinstance(param, TyperOption) and (param.is_flag or param.count) and param.metavar is None:
             param.metavar = ""  # a flag takes no value: show none
         elif type(param) is TyperArgument:
-            # Typer makes its own TyperArgument; only the help display differs, so the class is swapped.
             param.__class__ = _PlainArgument
 
 

@@ -1,7 +1,5 @@
 """CLI: `backup` — a consistent, checked copy of the database; the work is in ratingdb.backup."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,9 +1,8 @@
 """CLI: `calc` — the rating calculator; parses options, reads --player from the database, prints the steps.
 
 The calculation itself is ratingdb.calculator (pure); this module only reads input and renders output.
+The calculator and the rules are imported when the command runs: `ratingdb --help` does not load them.
 """
-
-from __future__ import annotations
 
 import csv
 import json
@@ -14,24 +13,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ratingdb.calculator import (
-    FORMULAS,
-    CalcRequest,
-    Formula,
-    Game,
-    KState,
-    calculate,
-    parse_game,
-    parse_rating,
-    parse_score,
-    parse_target,
-)
 from ratingdb.cli.app import TOOLS, app
 from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnknownRuleSet
-from ratingdb.rating import RATING_TYPES, RULE_SETS, Period, RulesError, RuleSet, rule_set_for
 
 if TYPE_CHECKING:
+    from ratingdb.calculator import Formula, Game
+    from ratingdb.rating import Period, RuleSet
     from ratingdb.reports.player_state import PlayerState
 
 OUTPUT_FORMATS = ("text", "json")
@@ -149,6 +137,16 @@ def calc_command(
       ratingdb calc 1500 --game 1400:1 --game 1600:0.5 --game 1550:0 --k 20
       ratingdb calc unrated --game 1902:0.5 --game 1877:0.5 --game 1884:1 --game 2012:0 --game 1832:1
     """
+    from ratingdb.calculator import (
+        FORMULAS,
+        CalcRequest,
+        KState,
+        calculate,
+        parse_game,
+        parse_rating,
+        parse_target,
+    )
+
     if output_format not in OUTPUT_FORMATS:
         raise ConfigError(f"'{output_format}' is not an output format: use text or json")
     if formula not in FORMULAS:
@@ -220,15 +218,19 @@ def calc_command(
             typer.echo(line)
 
 
-def _formula(text: str) -> Formula:
+def _formula(text: str) -> "Formula":
+    from ratingdb.calculator import FORMULAS
+
     for known in FORMULAS:
         if text == known:
             return known
     raise ConfigError(f"'{text}' is not a formula: use table or logistic")
 
 
-def _rules(rating_type: str, rules: str | None, no_cap: bool) -> tuple[RuleSet, str, date]:
+def _rules(rating_type: str, rules: str | None, no_cap: bool) -> "tuple[RuleSet, str, date]":
     """The rule set of --rules PERIOD or NAME, or of the current period (today's date); the list date."""
+    from ratingdb.rating import Period
+
     today = Period.of(date.today())
     if rules is not None and not _PERIOD_TEXT.fullmatch(rules.strip()):
         chosen = _named_rule_set(rules.strip())
@@ -250,8 +252,10 @@ def _rules(rating_type: str, rules: str | None, no_cap: bool) -> tuple[RuleSet, 
 _PERIOD_TEXT = re.compile(r"[0-9-]+")  # digits only: meant as a period (names have letters)
 
 
-def _named_rule_set(name: str) -> RuleSet:
+def _named_rule_set(name: str) -> "RuleSet":
     """FIDE's built-in rule set of that name (no database needed), else a stored one."""
+    from ratingdb.rating import RULE_SETS
+
     for builtin in RULE_SETS:
         if builtin.name == name:
             return builtin
@@ -269,8 +273,10 @@ def _named_rule_set(name: str) -> RuleSet:
         ) from None
 
 
-def _rule_set_in_force(rating_type: str, period: Period) -> RuleSet:
+def _rule_set_in_force(rating_type: str, period: "Period") -> "RuleSet":
     """The rule set of `rating_type` in `period`: FIDE's without a database; a stored type's from it."""
+    from ratingdb.rating import RATING_TYPES, RulesError, rule_set_for
+
     try:
         if rating_type in RATING_TYPES:
             return rule_set_for(rating_type, period)
@@ -282,13 +288,15 @@ def _rule_set_in_force(rating_type: str, period: Period) -> RuleSet:
         raise ConfigError(str(exc)) from exc
 
 
-def _player_label(state: PlayerState) -> str:
+def _player_label(state: "PlayerState") -> str:
     listed = f"{state.rating_type} list dated {state.list_date.isoformat()}"
     return f"{state.name} (FIDE ID {state.fide_id}), {listed}"
 
 
-def read_games_file(path: Path) -> list[Game]:
+def read_games_file(path: Path) -> "list[Game]":
     """Games from a CSV of `opponent,score` rows; a first row that is not a game is taken as a header."""
+    from ratingdb.calculator import Game, parse_rating, parse_score
+
     name = str(path)
     try:
         text = path.read_text(encoding="utf-8-sig")

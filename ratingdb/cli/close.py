@@ -1,9 +1,6 @@
 """CLI: `close-period` — rate a period and publish the next list, in one transaction."""
 
-from __future__ import annotations
-
 import os
-from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -19,11 +16,11 @@ from ratingdb.cli.common import (
 )
 from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
-from ratingdb.rating import Adjustment, Period, RulesError
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from ratingdb.rating import Adjustment, Period
     from ratingdb.services.close import CloseSummary
 
 
@@ -79,6 +76,7 @@ def close_period_command(
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
     # Every period must have its rule set (FIDE's or a stored one) before any is closed.
+    from ratingdb.rating import RulesError
     from ratingdb.services.rules import rule_set_in_force
 
     with transaction() as session:
@@ -104,7 +102,7 @@ def close_period_command(
             echo(line)
 
 
-def _against_withdrawn(session: Session, summary: CloseSummary) -> list[str]:
+def _against_withdrawn(session: "Session", summary: "CloseSummary") -> list[str]:
     """After a reopen: how the new version of the list differs from the one it replaces."""
     from ratingdb.models import RatingList
     from ratingdb.reports.diff import version_diff, withdrawn_version
@@ -134,7 +132,7 @@ SHOWN = 10  # players listed per kind (newly rated, below the floor); `report pe
 LATE_SHOWN = 5  # late events listed one a line; more are summarised in one line
 
 
-def copy_before_close(period: Period, rating_type: str) -> None:
+def copy_before_close(period: "Period", rating_type: str) -> None:
     """RATINGDB_BACKUPS=N on SQLite: a checked copy of the database before a close that will publish."""
     from ratingdb.backup import backups_to_keep, pre_close_copy
     from ratingdb.services.lists import is_closed
@@ -152,7 +150,7 @@ def copy_before_close(period: Period, rating_type: str) -> None:
         )
 
 
-def print_summary(summary: CloseSummary) -> None:
+def print_summary(summary: "CloseSummary") -> None:
     """The close's summary as the command prints it (also used by the demo)."""
     date = summary.list_date.isoformat()
     if summary.already_closed:
@@ -202,8 +200,12 @@ def _shown(rating: int | None) -> str:
     return "unrated" if rating is None else str(rating)
 
 
-def parse_adjustment(text: str) -> Adjustment:
+def parse_adjustment(text: str) -> "Adjustment":
     """`THRESHOLD:FACTOR[:ROUNDING]`, e.g. `2000:0.4` or `2000:2/5:down`."""
+    from fractions import Fraction
+
+    from ratingdb.rating import Adjustment
+
     parts = text.split(":")
     try:
         if len(parts) not in (2, 3):

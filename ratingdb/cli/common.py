@@ -1,7 +1,7 @@
 """What every command shares: the engine from --db, one transaction, user errors as one line, output.
 
 Start-up time matters here: this module is imported by every command, also by `--help` and `calc`, so
-it imports neither SQLAlchemy nor rich at the top; the functions that need them import them.
+it imports neither SQLAlchemy, rich nor the rules at the top; the functions that need them import them.
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ import typer
 from ratingdb.cli.app import Options
 from ratingdb.cli.output import cell, output_file, spreadsheet_safe, terminal_text
 from ratingdb.errors import ConfigError, RatingDbError
-from ratingdb.rating import RATING_TYPES, Period
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
+
+    from ratingdb.rating import Period
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -143,6 +144,8 @@ def read_transaction() -> Iterator[Session]:
 
 
 def parse_period(text: str) -> Period:
+    from ratingdb.rating import Period
+
     try:
         return Period.parse(text)
     except ValueError as exc:
@@ -158,6 +161,8 @@ def parse_date(text: str) -> dt.date:
 
 def check_type(rating_type: str) -> str:
     """A rating type FIDE's rules or a stored rule set define (the database is read only for the latter)."""
+    from ratingdb.rating import RATING_TYPES
+
     if rating_type in RATING_TYPES:
         return rating_type
     from ratingdb.services.rules import rating_types

@@ -1,7 +1,5 @@
 """CLI: `reopen` and `replace-event` — corrections after publication, every published version kept."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
@@ -11,8 +9,6 @@ from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import EventArgument, TypeOption, check_type, parse_period, transaction, user_errors
 from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError
-from ratingdb.formats import read_trf
-from ratingdb.rating import Period
 
 
 @app.command("reopen", rich_help_panel=MONTHLY)
@@ -59,6 +55,8 @@ def reopen_command(
         f"Correct the events, then close again: `ratingdb close-period {p} --type {rating_type}"
         + (f" --through {last}`" if str(last) != str(p) else "`")
     )
+    from ratingdb.rating import Period
+
     for kind in sorted({kind for kind, _ in dependent}):
         dates = [day for k, day in dependent if k == kind]
         first = Period.parse(dates[0][:7]).shift(-1)  # the period whose close published the earliest
@@ -89,6 +87,8 @@ def replace_event_command(
     """
     if not file.is_file():
         raise ConfigError(f"{file}: no such file")
+    from ratingdb.formats import read_trf
+
     trf = read_trf(file)
     from ratingdb.services.corrections import replace_event
 

@@ -3,8 +3,6 @@
 Imports the other command modules' functions, the demo plan service and the reports; no rules here.
 """
 
-from __future__ import annotations
-
 from itertools import islice
 from typing import TYPE_CHECKING, Annotated
 
@@ -126,7 +124,7 @@ def _demo_url(ctx: typer.Context, db_url: str | None) -> str:
     return db_url or global_url or DEFAULT_DEMO_URL
 
 
-def _run(plan: DemoPlan) -> None:
+def _run(plan: "DemoPlan") -> None:
     """The demo proper: each call is the real command with its own transaction and output."""
     for rule_file in plan.rule_files:
         _step(f"ratingdb rules add {rule_file.name}")
@@ -153,7 +151,7 @@ def _step(command: str) -> None:
     typer.echo(f"$ {command}")
 
 
-def _explore(shown: str, found: list[Highlight]) -> None:
+def _explore(shown: str, found: "list[Highlight]") -> None:
     prefix = f"ratingdb --db {shown}"
     typer.echo("")
     typer.echo("What the seeds show (each is a player's stored calculation):")

@@ -1,7 +1,5 @@
 """CLI: `events` — the imported events with their IDs, for `report event`, `export-trf` and `delete-event`."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

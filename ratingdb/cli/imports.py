@@ -1,7 +1,5 @@
 """CLI: `import-trf`, `import-list`, `export-trf` — files in and out, each command one transaction."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,10 +18,10 @@ from ratingdb.cli.common import (
 )
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
-from ratingdb.formats import MAX_TRF_BYTES, ListFormat, detect_list_format, read_list, read_trf, write_trf16
-from ratingdb.rating import RATING_TYPES
+from ratingdb.formats.limits import MAX_TRF_BYTES
 
 if TYPE_CHECKING:
+    from ratingdb.formats import ListFormat
     from ratingdb.services.events import ImportedEvent
 
 
@@ -138,6 +136,8 @@ def import_trf_command(
     for f in files:
         if not f.is_file():
             raise ConfigError(f"{f}: no such file")
+    from ratingdb.formats import read_trf
+
     parsed = [read_trf(f, max_bytes=max_bytes) for f in files]
     from ratingdb.services.events import import_events
 
@@ -171,7 +171,7 @@ def import_trf_command(
 SHOWN = 10
 
 
-def print_rating_notes(ev: ImportedEvent) -> None:
+def print_rating_notes(ev: "ImportedEvent") -> None:
     """What the file's ratings mean here: ratingdb rates from its lists, never from the file."""
     n = ev.unrated_with_file_rating
     they = "it is" if n == 1 else "they are"
@@ -300,6 +300,9 @@ def import_list_command(
         raise ConfigError(f"{file}: no such file")
     if fmt is not None and fmt not in ("csv", "fide-txt", "fide-xml"):
         raise ConfigError(f"'{fmt}' is not a list format: use csv, fide-txt or fide-xml")
+    from ratingdb.formats import detect_list_format, read_list
+    from ratingdb.rating import RATING_TYPES
+
     detected: ListFormat = fmt or detect_list_format(file)  # type: ignore[assignment]
     if rating_type is not None:
         types: list[str] = [check_type(rating_type)]
@@ -445,6 +448,8 @@ def export_trf_command(
 
     with transaction() as session:
         trf = event_as_trf(session, event_id)
+    from ratingdb.formats import write_trf16
+
     text = write_trf16(trf)
     if output is None:
         typer.echo(text, nl=False)

@@ -1,7 +1,5 @@
 """CLI: `list` and `calculation` — published lists and a stored calculation (`player` is in players.py)."""
 
-from __future__ import annotations
-
 import contextlib
 import sys
 from typing import TYPE_CHECKING, Annotated, TextIO

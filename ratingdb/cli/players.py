@@ -1,7 +1,5 @@
 """CLI: the `player` group — show, find, add, edit, merge, duplicates; `ratingdb player ID` still shows."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -311,7 +309,7 @@ def duplicates_command(
     render_rows(["player", "possible duplicate", "why", "to merge"], rows, fmt)
 
 
-def _merge_hint(duplicate: Player, keep: Player) -> str:
+def _merge_hint(duplicate: "Player", keep: "Player") -> str:
     return (
         f"ratingdb player merge {duplicate.fide_id or duplicate.national_id} "
         f"{keep.fide_id or keep.national_id} --reason '...'"

@@ -5,8 +5,6 @@ ratingdb.site.publish and prints what changed. The site package (and Jinja2 with
 when the command runs, so other commands do not pay for it.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +13,6 @@ import typer
 from ratingdb.cli.app import LOOKUP, app
 from ratingdb.cli.common import check_type, read_transaction, user_errors
 from ratingdb.errors import ConfigError
-from ratingdb.rating import RATING_TYPES
 
 
 @app.command("publish", rich_help_panel=LOOKUP)
@@ -50,6 +47,8 @@ def publish_command(
     Publishing again into the same folder rewrites only the files that changed and removes pages that no
     longer exist; a folder holding anything else is refused. Any web server, or the folder itself, serves it.
     """
+    from ratingdb.rating import RATING_TYPES
+
     chosen = tuple(check_type(t) for t in rating_types) if rating_types else RATING_TYPES
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"'{base_url}' is not a web address: give one such as https://ratings.example.org/")

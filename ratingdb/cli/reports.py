@@ -4,8 +4,6 @@ Each command parses, opens one transaction (or one read-only connection for `sql
 ratingdb.reports and renders. No rules and no SQL of its own here.
 """
 
-from __future__ import annotations
-
 import contextlib
 import datetime as dt
 import json
@@ -257,7 +255,7 @@ def _event_row(line: Any) -> list[Any]:
     ]
 
 
-def _event_heading_fields(report: EventReport) -> dict[str, Any]:
+def _event_heading_fields(report: "EventReport") -> dict[str, Any]:
     return {
         "event_id": report.event_id,
         "name": report.name,
@@ -271,7 +269,7 @@ def _event_heading_fields(report: EventReport) -> dict[str, Any]:
     }
 
 
-def _event_heading(report: EventReport) -> list[str]:
+def _event_heading(report: "EventReport") -> list[str]:
     late = f" (late: its own period is {report.natural_period})" if report.late else ""
     lines = [
         f"Event {report.event_id} '{report.name}' "
@@ -328,7 +326,7 @@ def period_command(
     _print_sections(heading, [("", PERIOD_COLUMNS, rows)], output, force)
 
 
-def _period_counts(report: PeriodReport) -> dict[str, int]:
+def _period_counts(report: "PeriodReport") -> dict[str, int]:
     return {
         "players_on_list": report.players_on_list,
         "players_rated": report.players_rated,
@@ -342,7 +340,7 @@ def _period_counts(report: PeriodReport) -> dict[str, int]:
     }
 
 
-def _period_document(report: PeriodReport) -> dict[str, Any]:
+def _period_document(report: "PeriodReport") -> dict[str, Any]:
     return {
         "rating_type": report.rating_type,
         "period": str(report.period),
@@ -366,10 +364,10 @@ def _period_document(report: PeriodReport) -> dict[str, Any]:
     }
 
 
-def _period_rows(report: PeriodReport) -> list[list[Any]]:
+def _period_rows(report: "PeriodReport") -> list[list[Any]]:
     rows: list[list[Any]] = []
 
-    def moves(section: str, items: list[PlayerMove], flags: bool = False) -> None:
+    def moves(section: str, items: "list[PlayerMove]", flags: bool = False) -> None:
         for m in items:
             detail = f"flag {m.flag_before or '-'} → {m.flag_after or '-'}" if flags else None
             rows.append(
@@ -529,11 +527,11 @@ def _version_diff(list_date: dt.date, rating_type: str, fmt: str, output: Path |
     render_rows(VERSION_COLUMNS, rows, fmt, title=title, output=output, force=force)
 
 
-def _diff_counts(diff: ListDiff) -> dict[str, int]:
+def _diff_counts(diff: "ListDiff") -> dict[str, int]:
     return {**{name: len(getattr(diff, name)) for name in DIFF_SECTIONS}, "unchanged": diff.unchanged}
 
 
-def _diff_rows(diff: ListDiff) -> list[list[Any]]:
+def _diff_rows(diff: "ListDiff") -> list[list[Any]]:
     rows: list[list[Any]] = []
     for section in DIFF_SECTIONS:
         for line in getattr(diff, section):

@@ -1,9 +1,7 @@
 """CLI: `rules add|list|show` — FIDE's built-in rule sets and a federation's own, stored as versions."""
 
-from __future__ import annotations
-
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,7 +9,9 @@ from ratingdb.cli.app import SETUP, RatingDbTyper, app
 from ratingdb.cli.common import FormatOption, render_rows, transaction, user_errors
 from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError, UnknownRuleSet
-from ratingdb.rating import RULE_SETS, RuleSet, fide_rule_file
+
+if TYPE_CHECKING:
+    from ratingdb.rating import RuleSet
 
 rules_app = RatingDbTyper(
     help="Rule sets: FIDE's built-in ones and your federation's own (TOML files, kept as versions).",
@@ -20,7 +20,7 @@ rules_app = RatingDbTyper(
 app.add_typer(rules_app, name="rules", rich_help_panel=SETUP)
 
 
-def _span(rules: RuleSet) -> str:
+def _span(rules: "RuleSet") -> str:
     if rules.effective_to is None:
         return f"{rules.effective_from} on"
     return f"{rules.effective_from} … {rules.effective_to}"
@@ -66,6 +66,7 @@ def list_rules(
     fmt: FormatOption = "table",
 ) -> None:
     """FIDE's built-in rule sets and the current version of every stored one."""
+    from ratingdb.rating import RULE_SETS
     from ratingdb.services.rules import stored_rule_sets
 
     rows: list[list[object]] = [
@@ -100,6 +101,8 @@ def show(
     ] = None,
 ) -> None:
     """Print a rule set's file exactly as stored (or as shipped, for FIDE's)."""
+    from ratingdb.rating import fide_rule_file
+
     builtin = fide_rule_file(name)
     if builtin is not None and version is None:
         echo(f"# {name}: FIDE, built in")

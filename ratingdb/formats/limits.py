@@ -27,6 +27,11 @@ K_STORED_MAX = 1000  # K on a computed list: a federation's rule file may set up
 ROUNDS_MAX = 199
 BIRTH_YEARS = (1000, 9999)  # a birth year has four digits
 LINE_MAX = 65_536  # characters in one line of a TRF or FIDE text list: 6,500 rounds, far beyond any event
+# A tournament report of the largest open has a few hundred kilobytes; a file far beyond this is not one.
+MAX_TRF_BYTES = 20_000_000
+# The result codes a TRF game may carry (the database's CHECK on game results is made from them, and
+# reads them here so that loading the models does not load the TRF reader).
+RESULT_CODES = frozenset("1=0+-WDLHFUZ")
 
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 

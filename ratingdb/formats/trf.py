@@ -98,7 +98,7 @@ class TrfEvent:
 
 # Result codes. Played results are rated (§5.1) when both sides have one against a real opponent.
 PLAYED = frozenset("1=0")
-RESULT_CODES = frozenset("1=0+-WDLHFUZ")
+RESULT_CODES = limits.RESULT_CODES
 BYE_CODES = frozenset("HFUZ")
 # What the opponent's line must show for each result on a player's line ("-" against "-" is a double forfeit).
 COMPLEMENTS: dict[str, frozenset[str]] = {
@@ -403,8 +403,7 @@ def rating_type_for_time_control(encoded: str) -> str | None:
 # -- the file --------------------------------------------------------------------------------------------
 
 
-# A tournament report of the largest open has a few hundred kilobytes; a file far beyond this is not one.
-MAX_TRF_BYTES = 20_000_000
+MAX_TRF_BYTES = limits.MAX_TRF_BYTES
 _LINE_BYTES = limits.LINE_MAX * 4  # a line of LINE_MAX characters in UTF-8
 
 

@@ -5,8 +5,10 @@ Points are integers in hundredths (a win is 100, PD 0.36 is 36), so every sum is
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
-from .catalogue import RULE_SETS, fide_rule_file, rule_set_for
 from .change import (
     EventSum,
     GameLine,
@@ -56,7 +58,6 @@ from .points import (
     round_half_away_from_zero,
     round_with,
 )
-from .rulefile import RuleFileError, parse_rule_set
 from .rules import (
     CAP,
     MAX_K_TIMES_GAMES,
@@ -77,6 +78,30 @@ from .tables import (
     expected_score_logistic,
     expected_score_logistic_hundredths,
 )
+
+if TYPE_CHECKING:
+    from .catalogue import RULE_SETS, fide_rule_file, rule_set_for
+    from .rulefile import RuleFileError, parse_rule_set
+
+# FIDE's rule sets are parsed from their TOML files when first asked for (PEP 562), not when the package
+# is imported: a command that only needs a Period (`list`, `player`, every read) does not pay for it.
+_LOADED_ON_USE = {
+    "RULE_SETS": "catalogue",
+    "fide_rule_file": "catalogue",
+    "rule_set_for": "catalogue",
+    "RuleFileError": "rulefile",
+    "parse_rule_set": "rulefile",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LOADED_ON_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value  # found once; later lookups do not come here
+    return value
+
 
 __all__ = [
     "FIDE_2024_INITIAL",

@@ -16,7 +16,6 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList
-from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
 from ratingdb.models import (
     AuditEntry,
     CalcEvent,
@@ -32,7 +31,6 @@ from ratingdb.models import (
 )
 from ratingdb.rating import Period
 from ratingdb.services.lists import latest_list, list_version, require_list
-from ratingdb.services.players import find_by_id
 
 ExportFormat = Literal["csv", "fide-txt"]
 AnySelect = Select[*tuple[Any, ...]]
@@ -159,6 +157,8 @@ def list_lines(
 
 def find_player(session: Session, ident: str) -> Player:
     """A player by FIDE ID, else by national ID (a merged duplicate's IDs give the player kept)."""
+    from ratingdb.services.players import find_by_id  # imported here: `list` and the other reads need none
+
     return find_by_id(session, ident)
 
 
@@ -478,36 +478,39 @@ def event_summary(ev: EventRecord) -> str:
 # --- list files (the `list` command's CSV and FIDE text, and the site's downloads) -------------------------
 
 
-def as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
-    """A list entry as a row of the list file formats."""
-    return ListRow(
-        line=line_no,
-        fide_id=line.fide_id,
-        national_id=line.national_id,
-        name=line.name,
-        federation=line.federation,
-        sex=as_sex(line.sex),
-        title=line.title,
-        birth_year=line.birth_year,
-        flag=line.flag,
-        ratings={
-            rating_type: ListRating(
-                rating=line.rating,
-                games=line.games,
-                k=line.k,
-                games_total=line.games_total,
-                reached_2400=line.reached_2400,
-                reached_2300=line.reached_2300,
-            )
-        },
-    )
-
-
 def write_list_file(
     lines: Iterable[ListLine], out: TextIO, fmt: ExportFormat, rating_type: str, list_date: dt.date
 ) -> None:
     """Write entries as the ratingdb CSV list or FIDE fixed-width text; both re-import to the same entries."""
-    rows = (as_list_row(i, line, rating_type) for i, line in enumerate(lines, 2))
+    # The file formats are imported here, not with the module: `list` as a table and the other reads
+    # do not load them.
+    from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
+
+    def as_list_row(line_no: int, line: ListLine) -> ListRow:
+        """A list entry as a row of the list file formats."""
+        return ListRow(
+            line=line_no,
+            fide_id=line.fide_id,
+            national_id=line.national_id,
+            name=line.name,
+            federation=line.federation,
+            sex=as_sex(line.sex),
+            title=line.title,
+            birth_year=line.birth_year,
+            flag=line.flag,
+            ratings={
+                rating_type: ListRating(
+                    rating=line.rating,
+                    games=line.games,
+                    k=line.k,
+                    games_total=line.games_total,
+                    reached_2400=line.reached_2400,
+                    reached_2300=line.reached_2300,
+                )
+            },
+        )
+
+    rows = (as_list_row(i, line) for i, line in enumerate(lines, 2))
     if fmt == "csv":
         write_csv_list(rows, out, rating_type)
     else:

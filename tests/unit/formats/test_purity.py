@@ -37,3 +37,25 @@ def test_each_format_module_starts_with_a_one_line_docstring_naming_its_import_l
     for path in MODULES:
         docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
         assert "\n" not in docstring and "import" in docstring, path.name
+
+
+def test_every_name_the_package_offers_is_its_modules_own() -> None:
+    # The package imports its modules on first use (ratingdb/formats/__init__.py): its table of names
+    # must match __all__, and each name must be the object its module defines.
+    import importlib
+
+    assert sorted(formats._MODULE_OF) == sorted(formats.__all__)
+    for name, module in formats._MODULE_OF.items():
+        assert getattr(formats, name) is getattr(importlib.import_module(f"ratingdb.formats.{module}"), name)
+
+
+def test_the_limits_module_loads_without_the_readers() -> None:
+    # The command line reads its defaults from ratingdb.formats.limits; `ratingdb --help` loads no reader.
+    import subprocess
+
+    code = "import sys, ratingdb.formats.limits; print(*sys.modules)"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert [name for name in loaded.split() if name.startswith("ratingdb.")] == [
+        "ratingdb.formats",
+        "ratingdb.formats.limits",
+    ]

@@ -75,3 +75,16 @@ def test_every_public_function_names_the_paragraph_it_implements() -> None:
 def test_everything_in_all_is_importable_from_the_package() -> None:
     for name in rating.__all__:
         assert hasattr(rating, name), name
+
+
+def test_the_rule_files_are_read_when_a_rule_set_is_asked_for_not_on_import() -> None:
+    # A command that needs only a Period (every read) should not parse FIDE's TOML rule files.
+    script = (
+        "import sys, ratingdb.rating as rating\n"
+        "print('ratingdb.rating.catalogue' in sys.modules)\n"
+        "print(len(rating.RULE_SETS) > 0, 'ratingdb.rating.catalogue' in sys.modules)\n"
+    )
+    lines = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True).stdout
+    assert lines.split("\n")[:2] == ["False", "True True"]
+    for name, module in rating._LOADED_ON_USE.items():
+        assert getattr(rating, name) is getattr(sys.modules[f"ratingdb.rating.{module}"], name)
