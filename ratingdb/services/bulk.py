@@ -9,6 +9,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Iterable, Sequence
+from contextlib import closing
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
@@ -114,15 +115,15 @@ class Driver:
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a query written with `?` placeholders and return its rows as tuples."""
-        self.drain()
-        if self.dialect != "sqlite":
-            sql = sql.replace("?", "%s")
-        cursor = self.raw.cursor()
-        try:
+        sql = self._native(sql)  # first: the cursor is made once the writer is done with the connection
+        with closing(self.raw.cursor()) as cursor:
             cursor.execute(sql, tuple(params))
             return cursor.fetchall()
-        finally:
-            cursor.close()
+
+    def _native(self, sql: str) -> str:
+        """`sql` with the driver's placeholders, once the writes handed over so far are done."""
+        self.drain()
+        return sql if self.dialect == "sqlite" else sql.replace("?", "%s")
 
     def among(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """The condition "`column` is one of `values`" and its parameters, for `rows`.
@@ -224,28 +225,18 @@ class Driver:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement written with `?` placeholders; the number of rows it changed."""
-        self.drain()
-        if self.dialect != "sqlite":
-            sql = sql.replace("?", "%s")
-        cursor = self.raw.cursor()
-        try:
+        sql = self._native(sql)
+        with closing(self.raw.cursor()) as cursor:
             cursor.execute(sql, tuple(params))
             return int(cursor.rowcount)
-        finally:
-            cursor.close()
 
     def execute_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """executemany of a statement written with `?` placeholders (an UPDATE, say)."""
         if not rows:
             return
-        self.drain()
-        if self.dialect != "sqlite":
-            sql = sql.replace("?", "%s")
-        cursor = self.raw.cursor()
-        try:
+        sql = self._native(sql)
+        with closing(self.raw.cursor()) as cursor:
             cursor.executemany(sql, rows)
-        finally:
-            cursor.close()
 
 
 def column_list(columns: tuple[str, ...]) -> str:

@@ -405,14 +405,14 @@ def _publish(
 
     say("writing the new list")
     entry_rows = driver.buffer("list_entry", LIST_ENTRY_COLUMNS)
-    flags: dict[tuple[str | None, bool], str | None] = {}
+    flag_on = _FlagCache(period)
     closed = str(period)
     changes: list[tuple[int, int | None, int | None, int]] = []  # (player, old, new, games) for the summary
     # A player without games this period keeps the entry of the list in force with a new K and flag:
     # the database copies those rows (most of a FIDE-size list) with K and flag looked up by the few
     # distinct inputs the rules see, computed here. Not when an adjustment changes ratings, and not for
     # an entry whose reached-2400/2300 flags its rating contradicts (an imported list's): both below.
-    unchanged = _UnchangedEntries(k_new, flags, period) if adjustment is None else None
+    unchanged = _UnchangedEntries(k_new, flag_on) if adjustment is None else None
     for player_id in sorted(entries):
         entry = entries[player_id]
         old = entry[_RATING]
@@ -432,11 +432,7 @@ def _publish(
         flag: str | None = None
         if rating is not None:
             k = k_new(reached_2400, reached_2300, entry[_BIRTH_YEAR], games_total)
-            key = (last_active, entry[_SEX] == "F")
-            if key not in flags:
-                active = is_active(Period.parse(last_active), period) if last_active else False
-                flags[key] = activity_flag(female=key[1], active=active) or None
-            flag = flags[key]
+            flag = flag_on(last_active, entry[_SEX] == "F")
         entry_rows.append(
             (list_id, player_id, rating, games, k, flag,
              rating - old if rating is not None and old is not None else None, games_total, reached_2400,
@@ -496,12 +492,9 @@ class _UnchangedEntries:
     `activity_flag` for its inputs. `copy` writes them all with one INSERT … SELECT.
     """
 
-    def __init__(
-        self, k_on: _KCache, flags: dict[tuple[str | None, bool], str | None], period: Period
-    ) -> None:
+    def __init__(self, k_on: _KCache, flag_on: _FlagCache) -> None:
         self.k_on = k_on
-        self.flags = flags
-        self.period = period
+        self.flag_on = flag_on
         self.k_keys: set[tuple[bool, bool, int | None, int]] = set()
         self.flag_keys: set[tuple[str | None, bool]] = set()
         self.count = 0
@@ -518,11 +511,6 @@ class _UnchangedEntries:
         return True
 
     def copy(self, driver: Driver, in_force_id: int, list_id: int) -> None:
-        for key in self.flag_keys:
-            if key not in self.flags:
-                last_active = key[0]
-                active = is_active(Period.parse(last_active), self.period) if last_active else False
-                self.flags[key] = activity_flag(female=key[1], active=active) or None
         cap = int(self.k_on.games_cap)
         temporary = "TEMPORARY TABLE"
         drop = "DROP TEMPORARY TABLE" if driver.dialect == "mysql" else "DROP TABLE"  # MySQL: no commit
@@ -542,7 +530,7 @@ class _UnchangedEntries:
         driver.write(
             "ratingdb_close_flag",
             ("last_active", "female", "flag"),
-            [(key[0] or "", int(key[1]), self.flags[key]) for key in self.flag_keys],
+            [(key[0] or "", int(key[1]), self.flag_on(*key)) for key in self.flag_keys],
         )
         rated = "CASE WHEN e.rating IS NULL THEN NULL ELSE {} END"
         copied = driver.execute(
@@ -566,6 +554,22 @@ class _UnchangedEntries:
             raise RuntimeError(
                 f"the close copied {copied} unchanged entries of the list in force, expected {self.count}"
             )
+
+
+class _FlagCache:
+    """The activity flag on a list closing `period` (§9) by `activity_flag`, remembered per distinct input
+    (last active period, woman or not): a million entries share a few hundred."""
+
+    def __init__(self, period: Period) -> None:
+        self.period = period
+        self.known: dict[tuple[str | None, bool], str | None] = {}
+
+    def __call__(self, last_active: str | None, female: bool) -> str | None:
+        key = (last_active, female)
+        if key not in self.known:
+            active = is_active(Period.parse(last_active), self.period) if last_active else False
+            self.known[key] = activity_flag(female=female, active=active) or None
+        return self.known[key]
 
 
 class _KCache:
