@@ -1,4 +1,4 @@
-"""Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013): one rating period's update; stdlib only.
+"""Glicko-2 (Glickman, "Example of the Glicko-2 system"): a rating period's update; imports only the stdlib.
 
 Pure: no database, no I/O, nothing from the rest of ratingdb. The steps and their names follow the
 paper, so a reader can put the two side by side:
@@ -38,6 +38,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Final
 
 from .errors import RulesError
+from .periods import Period
+from .rules import RuleSet
 
 SCALE: Final = 173.7178  # Step 2: the Glicko-2 scale's unit in Glicko points (400 / ln 10)
 CENTRE: Final = 1500.0  # Step 2: the rating at μ = 0
@@ -340,3 +342,24 @@ def published(rating: Glicko2Rating) -> PublishedGlicko2:
         int(_half_up(rating.deviation, 2).scaleb(2)),
         int(_half_up(rating.volatility, 6).scaleb(6)),
     )
+
+
+@dataclass(frozen=True)
+class Glicko2RuleSet(RuleSet):
+    """A rule set rating its type by Glicko-2 (`system = "glicko2"` in a rule file): the span of periods
+    and the type as for Elo, the Elo rules switched off, and the Glicko-2 parameters."""
+
+    glicko2: Glicko2Parameters = Glicko2Parameters()
+    system: str = "glicko2"
+
+
+def glicko2_rule_set(
+    name: str, rating_type: str, effective_from: Period | None, effective_to: Period | None,
+    params: Glicko2Parameters,
+) -> Glicko2RuleSet:  # fmt: skip
+    """The rule set of a Glicko-2 rule file: no cap, no exclusion, no floor; the parameters given."""
+    return Glicko2RuleSet(
+        name=name, rating_type=rating_type, effective_from=effective_from, effective_to=effective_to,
+        cap=None, cap_exempt_from=None, exclusion_difference=None, exclusion_above=None, floor=0,
+        k_times_games_max=None, glicko2=params,
+    )  # fmt: skip
