@@ -34,12 +34,15 @@ _SCORES: Final = {"1": WIN, "1.0": WIN, "w": WIN, "0.5": DRAW, ".5": DRAW, "½":
 _SCORE_TEXT: Final = {WIN: "1", DRAW: "0.5", LOSS: "0"}
 
 
-def _f(value: float, places: int = 4) -> str:
+def decimals(value: float, places: int = 4) -> str:
     """A float to `places` decimals with the true minus sign (−0.4839)."""
     text = f"{value:.{places}f}"
     if text.startswith("-"):
         return MINUS + text[1:] if text.strip("-0.") else text[1:]
     return text
+
+
+_f = decimals
 
 
 def _number(text: str, what: str, game: str) -> float:

@@ -17,6 +17,7 @@ from sqlalchemy import (
     CheckConstraint,
     Date,
     DateTime,
+    Double,
     ForeignKey,
     Index,
     Integer,
@@ -388,6 +389,72 @@ class CalcGame(Base):
     score_x100: Mapped[Hundredths]
 
     __table_args__ = (CheckConstraint("kind IN ('rated', 'pool')", name="kind"),)
+
+
+class Glicko2Entry(Base):
+    """A Glicko-2 list's figures per player, beside its list_entry row (whose rating is these rounded to
+    the whole point): rating and deviation in hundredths, volatility in millionths (ratingdb.rating.glicko2
+    `published`). Sealed with the list like list_entry (migration 0017); no foreign keys, as 0016."""
+
+    __tablename__ = "glicko2_entry"
+
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rating_x100: Mapped[int] = mapped_column(Integer)
+    deviation_x100: Mapped[int] = mapped_column(Integer)
+    volatility_x1e6: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        CheckConstraint("deviation_x100 > 0", name="deviation"),
+        CheckConstraint("volatility_x1e6 > 0", name="volatility"),
+    )
+
+
+class Glicko2CalcPlayer(Base):
+    """Calculation record of a Glicko-2 close, per player (Glickman's steps 2–8), played or only widened.
+
+    The figures before (as the list in force published them) and after (unrounded floats; the list rounds
+    them), with μ, φ, v, Δ, σ′, φ* and the Illinois iterations; v and Δ are NULL for a period without games.
+    """
+
+    __tablename__ = "glicko2_calc_player"
+
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
+    games: Mapped[int] = mapped_column(Integer)
+    newcomer: Mapped[bool] = mapped_column(Boolean)  # not rated on the list in force: Step 1's values
+    rating_x100: Mapped[int] = mapped_column(Integer)  # before the period
+    deviation_x100: Mapped[int] = mapped_column(Integer)
+    volatility_x1e6: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Double)
+    phi: Mapped[float] = mapped_column(Double)
+    v: Mapped[float | None] = mapped_column(Double)
+    delta: Mapped[float | None] = mapped_column(Double)
+    new_sigma: Mapped[float] = mapped_column(Double)
+    phi_star: Mapped[float] = mapped_column(Double)
+    phi_star_capped: Mapped[bool] = mapped_column(Boolean)
+    new_phi: Mapped[float] = mapped_column(Double)
+    new_mu: Mapped[float] = mapped_column(Double)
+    iterations: Mapped[int] = mapped_column(Integer)
+    note: Mapped[str | None] = mapped_column(Text)
+
+
+class Glicko2CalcGame(Base):
+    """Calculation record of a Glicko-2 close, per player and game: the opponent's rating and deviation
+    before the period, g(φⱼ), E and the score."""
+
+    __tablename__ = "glicko2_calc_game"
+
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(Integer)
+    opponent_id: Mapped[int] = mapped_column(Integer)
+    opponent_rating_x100: Mapped[int] = mapped_column(Integer)
+    opponent_deviation_x100: Mapped[int] = mapped_column(Integer)
+    g: Mapped[float] = mapped_column(Double)
+    e: Mapped[float] = mapped_column(Double)
+    score_x100: Mapped[Hundredths]
 
 
 class View(DeclarativeBase):

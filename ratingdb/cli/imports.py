@@ -21,6 +21,10 @@ from ratingdb.errors import ConfigError, NothingToUpdate
 from ratingdb.formats.limits import MAX_TRF_BYTES
 
 if TYPE_CHECKING:
+    import datetime as dt
+
+    from sqlalchemy.orm import Session
+
     from ratingdb.formats import ListFormat
     from ratingdb.services.events import ImportedEvent
 
@@ -335,7 +339,27 @@ def import_list_command(
             def advance(done: int) -> None:
                 progress.update(task, completed=done)
 
-            if update:
+            glicko2 = types[0] not in RATING_TYPES and _rated_by_glicko2(session, types[0], list_date)
+            if glicko2 and update:
+                raise ConfigError(
+                    f"--update does not correct a Glicko-2 list yet: import the corrected {types[0]} list "
+                    "with its deviations under a new date, or reopen the period and close it again"
+                )
+            if glicko2:
+                from ratingdb.services.glicko2_lists import import_glicko2_list
+
+                assert list_date is not None
+                detected = "csv"
+                summary = import_glicko2_list(
+                    session,
+                    file,
+                    list_date=list_date,
+                    rating_type=types[0],
+                    replace=replace_list,
+                    reason=reason,
+                    progress=advance,
+                )
+            elif update:
                 summary = update_list(
                     session,
                     rows,
@@ -387,6 +411,20 @@ def import_list_command(
                 f"Derived from K: games toward 30 for {_players(n)} rated on the {t} list (K 40: fewer than "
                 "30; K 10 or 20: 30 or more), as the file has no games_total."
             )
+
+
+def _rated_by_glicko2(session: "Session", rating_type: str, list_date: "dt.date | None") -> bool:
+    """Whether the list is of a type rated by Glicko-2 (its rule set in the list's period, or now)."""
+    from ratingdb.rating import Period
+    from ratingdb.services.glicko2_lists import glicko2_parameters
+    from ratingdb.services.lists import latest_list
+
+    if list_date is None:
+        newest = latest_list(session, rating_type)
+        if newest is None:
+            return False
+        list_date = newest.list_date
+    return glicko2_parameters(session, rating_type, Period.of(list_date)) is not None
 
 
 @app.command("withdraw-list", rich_help_panel=MONTHLY)

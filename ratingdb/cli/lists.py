@@ -24,6 +24,12 @@ from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, o
 from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlalchemy.orm import Session
+
+    from ratingdb.models import Player, RatingList
+    from ratingdb.rating.glicko2 import Glicko2Parameters
     from ratingdb.reports.lists import ExportFormat
 LIST_COLUMNS = [
     "rank",
@@ -82,9 +88,13 @@ def list_command(
     if output is not None:
         check_output(output, force=force)
     from ratingdb.reports.lists import find_list, list_lines, write_list_file
+    from ratingdb.services.glicko2_lists import list_parameters
 
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date, version)
+        if fmt != "fide-txt" and (params := list_parameters(session, rating_list)) is not None:
+            _glicko2_list(session, rating_list, params, fmt, output, force, limit)
+            return
         if fmt in ("csv", "fide-txt"):
             export: ExportFormat = "csv" if fmt == "csv" else "fide-txt"
             with output_file(output, force=force) if output else _stdout() as out:
@@ -106,6 +116,64 @@ def list_command(
             state = "current" if rating_list.is_current else "withdrawn"
             title += f", version {rating_list.version} ({state})"
     render_rows(LIST_COLUMNS, table, fmt, title=title, output=output, force=force)
+
+
+GLICKO2_COLUMNS = [
+    "rank", "fide_id", "national_id", "name", "federation", "sex", "title", "birth_year", "rating", "rd",
+    "volatility", "provisional", "change", "games",
+]  # fmt: skip
+
+
+def _glicko2_list(
+    session: "Session",
+    rating_list: "RatingList",
+    params: "Glicko2Parameters",
+    fmt: str,
+    output: "Path | None",
+    force: bool,
+    limit: int | None,
+) -> None:
+    """`list` of a Glicko-2 list: rating and deviation to hundredths, volatility, provisional marked "?";
+    CSV is the Glicko-2 list format, which re-imports to the same figures."""
+    from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
+    from ratingdb.reports.lists import list_lines
+    from ratingdb.services.glicko2_lists import glicko2_figures
+
+    figures = glicko2_figures(session, rating_list.id, params)
+    with contextlib.closing(list_lines(session, rating_list, rated_only=fmt == "table")) as entries:
+        lines = list(entries)
+    # Best first by the published rating in hundredths (list_entry's whole-point rating ties).
+    lines.sort(key=lambda line: (line.player_id not in figures, -figures[line.player_id].rating
+               if line.player_id in figures else 0, line.name, line.player_id))  # fmt: skip
+    rating_type, date = rating_list.rating_type, rating_list.list_date.isoformat()
+    if fmt == "csv":
+        from ratingdb.reports.lists import as_list_row
+
+        def figures_of(player_id: int) -> Glicko2Figures | None:
+            shown = figures.get(player_id)
+            return None if shown is None else shown.figures
+
+        rows = (
+            (as_list_row(i, line, rating_type), figures_of(line.player_id)) for i, line in enumerate(lines, 2)
+        )
+        with output_file(output, force=force) if output else _stdout() as out:
+            write_glicko2_list(rows, out)
+        if output:
+            echo(f"Wrote the {rating_type} list dated {date} to {output}.")
+        return
+    table = []
+    for rank, line in enumerate(lines[:limit] if limit is not None else lines, 1):
+        shown = figures.get(line.player_id)
+        table.append(
+            [rank if shown else None, line.fide_id, line.national_id, line.name, line.federation, line.sex,
+             line.title, line.birth_year, f"{shown.rating:.2f}" if shown else None,
+             f"{shown.deviation:.2f}" if shown else None, f"{shown.volatility:.6f}" if shown else None,
+             ("?" if shown.provisional else "") if shown else None, line.change, line.games]
+        )  # fmt: skip
+    title = f"{rating_type} list {date} ({rating_list.origin}, Glicko-2)"
+    if params.provisional_deviation is not None:
+        title += f"; ? = provisional, RD above {params.provisional_deviation:g}"
+    render_rows(GLICKO2_COLUMNS, table, fmt, title=title, output=output, force=force)
 
 
 def _stdout() -> contextlib.nullcontext[TextIO]:
@@ -148,6 +216,7 @@ def calculation_command(
     """The player's calculation for a closed period, per event and per game (FIDE's calculation page)."""
     check_type(rating_type)
     p = parse_period(period)
+    from ratingdb.reports.glicko2 import glicko2_list
     from ratingdb.reports.lists import (
         calculation,
         calculation_summary,
@@ -158,6 +227,9 @@ def calculation_command(
     )
 
     with transaction() as session:
+        if glicko2 := glicko2_list(session, rating_type, p):
+            _glicko2_calculation(session, find_player(session, ident), *glicko2)
+            return
         calc = calculation(session, find_player(session, ident), p, rating_type)
         heading = player_heading(calc.player)
     echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
@@ -186,3 +258,27 @@ def calculation_command(
             for g in ev.games
         ]
         render_rows(["rd", "opponent", "fide_id", "rating", "D", "PD", "score", "score − PD"], rows, "table")
+
+
+def _glicko2_calculation(
+    session: "Session", player: "Player", new_list: "RatingList", params: "Glicko2Parameters"
+) -> None:
+    """`calculation` of a Glicko-2 list: the stored steps, then the games with the opponents' figures."""
+    from ratingdb.reports.glicko2 import glicko2_calculation, glicko2_summary
+
+    calc = glicko2_calculation(session, player, new_list, params)
+    echo(
+        f"{player_heading(player)}: {calc.rating_type} (Glicko-2), period {calc.period}, "
+        f"list dated {calc.list_date.isoformat()}"
+    )
+    for line in glicko2_summary(calc):
+        echo(line)
+    if calc.games:
+        rows = [
+            [g.event_id, g.round, g.opponent, g.opponent_fide_id, f"{g.opponent_rating_x100 / 100:.2f}",
+             f"{g.opponent_deviation_x100 / 100:.2f}", f"{g.g:.4f}", f"{g.e:.4f}", f"{g.score_x100 / 100:g}"]
+            for g in calc.games
+        ]  # fmt: skip
+        render_rows(
+            ["event", "rd", "opponent", "fide_id", "rating", "RD", "g(φj)", "E", "score"], rows, "table"
+        )

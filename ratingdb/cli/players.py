@@ -78,7 +78,20 @@ def show_command(
              v.fide_id, v.national_id, "yes" if v.deceased else "", a.detail]
             for v, a in versions(session, player.id)
         ]  # fmt: skip
+        from ratingdb.services.glicko2_lists import player_glicko2
+
+        glicko2 = player_glicko2(session, player.id)
     rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
+    columns = ["type", "list_date", "origin", "rating", "change", "games", "k", "flag"]
+    if glicko2:  # a Glicko-2 list: its rating to hundredths, the deviation, "?" while provisional
+        columns += ["glicko2", "rd", "provisional"]
+        for row, h in zip(rows, history, strict=True):
+            shown = glicko2.get((h.rating_type, h.list_date))
+            row += (
+                [f"{shown.rating:.2f}", f"{shown.deviation:.2f}", "?" if shown.provisional else ""]
+                if shown
+                else [None] * 3
+            )
     if fmt == "table":
         typer.echo(title)
         render_rows(
@@ -88,7 +101,7 @@ def show_command(
             "table",
             title="Details, every version",
         )  # fmt: skip
-    render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
+    render_rows(columns, rows, fmt)
 
 
 FIND_COLUMNS = ["fide_id", "national_id", "name", "federation", "sex", "title", "birth_year"]

@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TextIO
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
@@ -31,6 +31,9 @@ from ratingdb.models import (
 )
 from ratingdb.rating import Period
 from ratingdb.services.lists import latest_list, list_version, require_list
+
+if TYPE_CHECKING:
+    from ratingdb.formats import ListRow
 
 ExportFormat = Literal["csv", "fide-txt"]
 AnySelect = Select[*tuple[Any, ...]]
@@ -484,37 +487,40 @@ def write_list_file(
     """Write entries as the ratingdb CSV list or FIDE fixed-width text; both re-import to the same entries."""
     # The file formats are imported here, not with the module: `list` as a table and the other reads
     # do not load them.
-    from ratingdb.formats import ListRating, ListRow, as_sex, write_csv_list, write_fide_txt
+    from ratingdb.formats import write_csv_list, write_fide_txt
 
-    def as_list_row(line_no: int, line: ListLine) -> ListRow:
-        """A list entry as a row of the list file formats."""
-        return ListRow(
-            line=line_no,
-            fide_id=line.fide_id,
-            national_id=line.national_id,
-            name=line.name,
-            federation=line.federation,
-            sex=as_sex(line.sex),
-            title=line.title,
-            birth_year=line.birth_year,
-            flag=line.flag,
-            ratings={
-                rating_type: ListRating(
-                    rating=line.rating,
-                    games=line.games,
-                    k=line.k,
-                    games_total=line.games_total,
-                    reached_2400=line.reached_2400,
-                    reached_2300=line.reached_2300,
-                )
-            },
-        )
-
-    rows = (as_list_row(i, line) for i, line in enumerate(lines, 2))
+    rows = (as_list_row(i, line, rating_type) for i, line in enumerate(lines, 2))
     if fmt == "csv":
         write_csv_list(rows, out, rating_type)
     else:
         write_fide_txt(rows, out, rating_type, list_date)
+
+
+def as_list_row(line_no: int, line: ListLine, rating_type: str) -> ListRow:
+    """A list entry as a row of the list file formats."""
+    from ratingdb.formats import ListRating, ListRow, as_sex
+
+    return ListRow(
+        line=line_no,
+        fide_id=line.fide_id,
+        national_id=line.national_id,
+        name=line.name,
+        federation=line.federation,
+        sex=as_sex(line.sex),
+        title=line.title,
+        birth_year=line.birth_year,
+        flag=line.flag,
+        ratings={
+            rating_type: ListRating(
+                rating=line.rating,
+                games=line.games,
+                k=line.k,
+                games_total=line.games_total,
+                reached_2400=line.reached_2400,
+                reached_2300=line.reached_2300,
+            )
+        },
+    )
 
 
 @dataclass(frozen=True)

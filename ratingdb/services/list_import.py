@@ -79,11 +79,14 @@ def import_list(
     replace: bool = False,
     reason: str | None = None,
     progress: Callable[[int], None] | None = None,
+    before_seal: Callable[[dict[str, RatingList]], None] | None = None,
 ) -> ListImportSummary:
     """Record `rows` as the imported list(s) dated `list_date`, creating or updating players.
 
     Refused when it would leave imported events unrated for good, and — unless `replace` — when it would
     drop more than MAX_LEAVING_PERCENT of the players of the list it follows (the list in force then).
+    `before_seal` is handed the new lists by type once their entries are written, to add the rows a
+    rating system keeps beside them (a Glicko-2 list's deviations) before they are sealed.
     """
     if list_date.day != 1:
         raise ImmutableList(f"a list is dated the first day of a month, not {list_date.isoformat()}")
@@ -121,6 +124,8 @@ def import_list(
     if not replace:
         for rating_type, previous in follows.items():
             _refuse_shrinking(session, summary, source, previous, lists[rating_type])
+    if before_seal is not None:
+        before_seal(lists)
     for lst in lists.values():
         seal(session, lst)
     return summary

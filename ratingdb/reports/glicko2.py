@@ -1,0 +1,143 @@
+"""Read-only queries of Glicko-2 lists: a player's stored calculation, written out; a list's figures.
+
+Takes a Session; reads only. Never recomputes: every figure comes from glicko2_entry and the calculation
+record (glicko2_calc_player, glicko2_calc_game) that the close stored (migration 0017).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.calculator_glicko2 import decimals as _f
+from ratingdb.models import Event, Game, Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry, Player, RatingList
+from ratingdb.rating import Period
+from ratingdb.rating.glicko2 import EPSILON, SCALE, Glicko2Parameters
+from ratingdb.reports.lists import computed_list
+from ratingdb.services.glicko2_lists import list_parameters
+
+
+@dataclass(frozen=True)
+class Glicko2GameRecord:
+    """One game of a player's Glicko-2 period, as the close used it."""
+
+    round: int
+    event_id: int
+    event: str
+    opponent: str
+    opponent_fide_id: int | None
+    opponent_rating_x100: int
+    opponent_deviation_x100: int
+    g: float
+    e: float
+    score_x100: int
+
+
+@dataclass(frozen=True)
+class Glicko2Calculation:
+    player: Player
+    rating_type: str
+    period: Period
+    list_date: dt.date
+    params: Glicko2Parameters
+    record: Glicko2CalcPlayer | None  # None: not on the list in force and no games
+    entry: Glicko2Entry | None  # None: unrated on the new list
+    games: list[Glicko2GameRecord]
+
+
+def glicko2_list(
+    session: Session, rating_type: str, period: Period
+) -> tuple[RatingList, Glicko2Parameters] | None:
+    """The list the close of `period` published and its Glicko-2 parameters; None if it is not Glicko-2."""
+    new_list = computed_list(session, rating_type, period)
+    params = list_parameters(session, new_list)
+    return None if params is None else (new_list, params)
+
+
+def glicko2_calculation(
+    session: Session, player: Player, new_list: RatingList, params: Glicko2Parameters
+) -> Glicko2Calculation:
+    """The stored Glicko-2 calculation of `player` in the close that published `new_list`."""
+    record = session.get(Glicko2CalcPlayer, (new_list.id, player.id))
+    entry = session.get(Glicko2Entry, (new_list.id, player.id))
+    opponent = Player.__table__.alias("opponent")
+    games = [
+        Glicko2GameRecord(*row)
+        for row in session.execute(
+            select(
+                Game.round,
+                Event.id,
+                Event.name,
+                opponent.c.name,
+                opponent.c.fide_id,
+                Glicko2CalcGame.opponent_rating_x100,
+                Glicko2CalcGame.opponent_deviation_x100,
+                Glicko2CalcGame.g,
+                Glicko2CalcGame.e,
+                Glicko2CalcGame.score_x100,
+            )  # fmt: skip
+            .join(Game, Game.id == Glicko2CalcGame.game_id)
+            .join(Event, Event.id == Glicko2CalcGame.event_id)
+            .join(opponent, opponent.c.id == Glicko2CalcGame.opponent_id)
+            .where(Glicko2CalcGame.list_id == new_list.id, Glicko2CalcGame.player_id == player.id)
+            .order_by(Event.start_date, Event.id, Game.round, Game.id)
+        )
+    ]
+    period = Period.parse(new_list.period or "")
+    return Glicko2Calculation(
+        player, new_list.rating_type, period, new_list.list_date, params, record, entry, games
+    )
+
+
+def provisional_text(params: Glicko2Parameters, deviation: float) -> str:
+    """ "provisional (RD above 110)" or "established (RD at most 110)"; "" without a threshold."""
+    if params.provisional_deviation is None:
+        return ""
+    if params.is_provisional(deviation):
+        return f"provisional (RD above {params.provisional_deviation:g})"
+    return f"established (RD at most {params.provisional_deviation:g})"
+
+
+def glicko2_summary(calc: Glicko2Calculation) -> list[str]:
+    """The steps of the stored calculation in sentences (Glickman's step numbers), before the games."""
+    rec, entry, p = calc.record, calc.entry, calc.params
+    if rec is None:
+        return ["Not rated on the list in force and no games in this period: unrated on the new list."]
+    before = (
+        f"Before: r {rec.rating_x100 / 100:.2f}, RD {rec.deviation_x100 / 100:.2f}, "
+        f"σ {rec.volatility_x1e6 / 1e6:.6f}" + (" (a newcomer: Step 1)" if rec.newcomer else "")
+    )
+    lines = [before, f"Step 2: μ = {_f(rec.mu)}, φ = {_f(rec.phi)}"]
+    cap = f", capped at the initial deviation {p.initial_deviation:g}" if rec.phi_star_capped else ""
+    if rec.games == 0:
+        lines.append(
+            f"No games: the deviation widens (Step 6): φ′ = φ* = √(φ² + σ²) = {_f(rec.phi_star)}{cap}, "
+            f"RD′ = {SCALE} × φ′ = {_f(SCALE * rec.phi_star, 2)}"
+        )
+    else:
+        assert rec.v is not None and rec.delta is not None
+        lines += [
+            f"Step 3: v = [Σ g(φj)² E (1 − E)]⁻¹ = {_f(rec.v)} over {rec.games} games (below)",
+            f"Step 4: Δ = v Σ g(φj)(s − E) = {_f(rec.delta)}",
+            f"Step 5: σ′ = {_f(rec.new_sigma, 6)} (Illinois algorithm, τ = {p.tau:g}, ε = {EPSILON:.6f}, "
+            f"{rec.iterations} iteration{'s' * (rec.iterations != 1)})",
+            f"Step 6: φ* = √(φ² + σ′²) = {_f(rec.phi_star)}{cap}",
+            f"Step 7: φ′ = 1 / √(1/φ*² + 1/v) = {_f(rec.new_phi)}; "
+            f"μ′ = μ + φ′² Σ g(φj)(s − E) = {_f(rec.new_mu)}",
+            f"Step 8: r′ = {SCALE} × μ′ + 1500 = {_f(SCALE * rec.new_mu + 1500)}; "
+            f"RD′ = {SCALE} × φ′ = {_f(SCALE * rec.new_phi)}",
+        ]
+    if rec.note:
+        lines.append(f"Note: {rec.note}")
+    if entry is not None:
+        state = provisional_text(p, entry.deviation_x100 / 100)
+        lines.append(
+            f"New list: rating {entry.rating_x100 / 100:.2f}, RD {entry.deviation_x100 / 100:.2f}, "
+            f"σ {entry.volatility_x1e6 / 1e6:.6f}"
+            + (f"; {state}" if state else "")
+            + " (rounded once: hundredths, σ to millionths)"
+        )
+    return lines

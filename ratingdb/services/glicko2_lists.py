@@ -1,0 +1,167 @@
+"""Glicko-2 lists: import a starting list with deviations, and read a list's Glicko-2 figures; never commits.
+
+A Glicko-2 list is an ordinary list (rating_list, list_entry with the whole-point rating) plus one
+glicko2_entry row per rated player (migration 0017). Must not import the CLI or the reports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import ConfigError, RatingDbError
+from ratingdb.formats import ListRow
+from ratingdb.formats.glicko2_list import Glicko2Figures, read_glicko2_list
+from ratingdb.models import Glicko2Entry, RatingList
+from ratingdb.rating import Period, RulesError
+from ratingdb.rating.glicko2 import Glicko2Parameters, Glicko2RuleSet
+from ratingdb.services.bulk import Driver
+from ratingdb.services.list_import import ListImportSummary, import_list
+from ratingdb.services.rules import list_rule_set, rule_set_in_force
+
+ENTRY_COLUMNS = ("list_id", "player_id", "rating_x100", "deviation_x100", "volatility_x1e6")
+
+
+def glicko2_parameters(session: Session, rating_type: str, period: Period) -> Glicko2Parameters | None:
+    """The Glicko-2 parameters of the rule set rating `rating_type` in `period`; None: not Glicko-2."""
+    try:
+        rules = rule_set_in_force(session, rating_type, period).rules
+    except RulesError:
+        return None
+    return rules.glicko2 if isinstance(rules, Glicko2RuleSet) else None
+
+
+def list_parameters(session: Session, lst: RatingList) -> Glicko2Parameters | None:
+    """The Glicko-2 parameters a list is shown with: its own rule set's (computed), else the type's."""
+    stored = list_rule_set(session, lst.id)
+    if stored is not None:
+        from ratingdb.rating import parse_rule_set
+
+        rules = parse_rule_set(stored.content, source=stored.name)
+        return rules.glicko2 if isinstance(rules, Glicko2RuleSet) else None
+    return glicko2_parameters(session, lst.rating_type, Period.of(lst.list_date))
+
+
+@dataclass(frozen=True)
+class Glicko2Shown:
+    """A player's figures on a Glicko-2 list, as published, and whether the rating is provisional."""
+
+    figures: Glicko2Figures
+    provisional: bool
+
+    @property
+    def rating(self) -> float:
+        return self.figures.rating_x100 / 100
+
+    @property
+    def deviation(self) -> float:
+        return self.figures.deviation_x100 / 100
+
+    @property
+    def volatility(self) -> float:
+        return self.figures.volatility_x1e6 / 1e6
+
+
+def glicko2_figures(
+    session: Session, list_id: int, params: Glicko2Parameters, player_id: int | None = None
+) -> dict[int, Glicko2Shown]:
+    """Player id → the Glicko-2 figures of a list (of one player if given; rated players only)."""
+    query = select(Glicko2Entry).where(Glicko2Entry.list_id == list_id)
+    if player_id is not None:
+        query = query.where(Glicko2Entry.player_id == player_id)
+    return {
+        row.player_id: Glicko2Shown(
+            Glicko2Figures(row.rating_x100, row.deviation_x100, row.volatility_x1e6),
+            params.is_provisional(row.deviation_x100 / 100),
+        )
+        for row in session.scalars(query)
+    }
+
+
+def import_glicko2_list(
+    session: Session,
+    path: Path,
+    *,
+    list_date: dt.date,
+    rating_type: str,
+    replace: bool = False,
+    reason: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ListImportSummary:
+    """Record a Glicko-2 CSV list (rating, deviation, volatility) as the imported list of `rating_type`.
+
+    Refused (ConfigError) when the type is not rated by Glicko-2 in the list's period; the file's rows are
+    checked by ratingdb.formats.glicko2_list, and the list follows import_list's rules otherwise.
+    """
+    if glicko2_parameters(session, rating_type, Period.of(list_date)) is None:
+        raise ConfigError(
+            f"the {rating_type} list dated {list_date.isoformat()} is not rated by Glicko-2 (no rule set "
+            f'with system = "glicko2" covers {Period.of(list_date)}): import it without deviations'
+        )
+    figures: dict[tuple[str, object], Glicko2Figures] = {}
+
+    def rows() -> Iterator[ListRow]:
+        for row, found in read_glicko2_list(path, rating_type):
+            if found is not None:
+                figures[_key(row.fide_id, row.national_id)] = found
+            yield row
+
+    def write_figures(lists: dict[str, RatingList]) -> None:
+        list_id = lists[rating_type].id
+        driver = Driver(session)
+        try:
+            written = []
+            for player_id, fide_id, national_id in driver.rows(
+                "SELECT e.player_id, p.fide_id, p.national_id FROM list_entry e "
+                "JOIN player p ON p.id = e.player_id WHERE e.list_id = ? AND e.rating IS NOT NULL",
+                (list_id,),
+            ):
+                found = figures.get(("fide", fide_id)) if fide_id is not None else None
+                if found is None:
+                    found = figures.get(("national", national_id))
+                if found is None:
+                    raise RatingDbError(f"no Glicko-2 figures for player {player_id} of the imported list")
+                written.append(
+                    (list_id, player_id, found.rating_x100, found.deviation_x100, found.volatility_x1e6)
+                )
+            if len(written) != len(figures):
+                raise RatingDbError(f"{len(figures)} rated rows in {path.name}, {len(written)} rated entries")
+            driver.write("glicko2_entry", ENTRY_COLUMNS, sorted(written))
+        finally:
+            driver.restore()
+
+    return import_list(
+        session,
+        rows(),
+        list_date=list_date,
+        rating_types=[rating_type],
+        source=path.name,
+        replace=replace,
+        reason=reason,
+        progress=progress,
+        before_seal=write_figures,
+    )
+
+
+def _key(fide_id: int | None, national_id: str | None) -> tuple[str, object]:
+    return ("fide", fide_id) if fide_id is not None else ("national", national_id)
+
+
+def player_glicko2(session: Session, player_id: int) -> dict[tuple[str, dt.date], Glicko2Shown]:
+    """(rating type, list date) → the player's Glicko-2 figures on each current Glicko-2 list."""
+    found: dict[tuple[str, dt.date], Glicko2Shown] = {}
+    for lst in session.scalars(
+        select(RatingList)
+        .join(Glicko2Entry, Glicko2Entry.list_id == RatingList.id)
+        .where(Glicko2Entry.player_id == player_id, RatingList.is_current.is_(True))
+    ):
+        params = list_parameters(session, lst)
+        if params is not None:
+            for shown in glicko2_figures(session, lst.id, params, player_id).values():
+                found[(lst.rating_type, lst.list_date)] = shown
+    return found
