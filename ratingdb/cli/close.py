@@ -163,7 +163,9 @@ def print_summary(summary: "CloseSummary") -> None:
     )
     typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
     dropped = len(summary.dropped_below_floor)
-    typer.echo(f"  newly rated: {len(summary.newly_rated)}; dropped below {summary.floor}: {dropped}")
+    # A system without a floor (Glicko-2) drops nobody.
+    below = f"; dropped below {summary.floor}: {dropped}" if summary.floor is not None else ""
+    typer.echo(f"  newly rated: {len(summary.newly_rated)}{below}")
     report = f"ratingdb report period {summary.period}" + (
         f" --type {summary.rating_type}" if summary.rating_type != "standard" else ""
     )

@@ -9,9 +9,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from typer.testing import CliRunner, Result
 
+from ratingdb import db
 from ratingdb.cli import app
+from ratingdb.rating.glicko2 import (
+    LOSS,
+    WIN,
+    Glicko2Game,
+    Glicko2Parameters,
+    Glicko2Rating,
+    published,
+    update,
+)
 
 runner = CliRunner()
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -69,7 +82,8 @@ def test_a_starting_list_refuses_a_row_that_leaves_out_the_deviation(db_url: str
     bad = tmp_path / "club.csv"
     bad.write_text('fide_id,name,rating,deviation,volatility\n200101,"Example, Paper",1500,,0.06\n', "utf-8")
     assert refused(db_url, "import-list", bad, "--type", "club", "--date", "2025-10-01") == (
-        "Error: club.csv line 2: the row is rated but has no deviation: give rating, deviation and volatility\n"
+        "Error: club.csv line 2: the row is rated but has no deviation: "
+        "give rating, deviation and volatility\n"
     )
     bad.write_text('fide_id,name,rating,deviation\n200101,"Example, Paper",1500,200\n', "utf-8")
     assert refused(db_url, "import-list", bad, "--type", "club", "--date", "2025-10-01") == (
@@ -84,3 +98,121 @@ def test_a_starting_list_refuses_a_row_that_leaves_out_the_deviation(db_url: str
     assert ok(db_url, "lists", "--format", "csv") == [
         "type,date,version,state,origin,period,rules,players,withdrawn_at,reason"
     ]
+
+
+def close_october(db_url: str) -> list[str]:
+    start(db_url)
+    ok(db_url, "import-trf", EVENT, "--type", "club")
+    return ok(db_url, "close-period", "2025-10", "--type", "club")
+
+
+def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_url: str) -> None:
+    assert close_october(db_url) == [
+        "Closed club period 2025-10: published the list dated 2025-11-01 (rules club-glicko).",
+        "  events rated: 1; games rated: 6",
+        "  players on the list: 5; players rated: 4",
+        "  newly rated: 0",
+        "    biggest gain: Opponent, Brian 1550 → 1557 (+7, 3 games)",
+        "    biggest gain: Opponent, Aoife 1400 → 1403 (+3, 3 games)",
+        "    biggest loss: Opponent, Ciara 1700 → 1531 (-169, 3 games)",
+        "    biggest loss: Example, Paper 1500 → 1464 (-36, 3 games)",
+        "    note: 1 rated player without games: deviation widened (Glicko-2 Step 6)",
+    ]
+    listed = ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv")
+    # The paper's player: 1464.0507 → 1464.05 (the paper prints 1464.06 from μ′ rounded to −0.2069),
+    # RD 151.5165 → 151.52, σ 0.0599960 → 0.059996. Ida did not play: √(80² + (0.06 × 173.7178)²) = 80.68.
+    assert '200101,,"Example, Paper",IRL,M,,1980,1464.05,151.52,0.059996' in listed
+    assert '200105,,"Idle, Ida",IRL,F,,1980,1612.5,80.68,0.06' in listed
+    table = ok(db_url, "list", "2025-11-01", "--type", "club")
+    assert "(computed, Glicko-2); ? = provisional, RD above 110" in table[0]
+    paper = next(line for line in table if "Example, Paper" in line)
+    assert "1464.05" in paper and "151.52" in paper and "?" in paper
+    calc = ok(db_url, "calculation", "200101", "2025-10", "--type", "club")
+    assert calc[:11] == [
+        "Example, Paper (FIDE 200101), born 1980, IRL: club (Glicko-2), period 2025-10, "
+        "list dated 2025-11-01",
+        "Before: r 1500.00, RD 200.00, σ 0.060000",
+        "Step 2: μ = 0.0000, φ = 1.1513",
+        "Step 3: v = [Σ g(φj)² E (1 − E)]⁻¹ = 1.7790 over 3 games (below)",
+        "Step 4: Δ = v Σ g(φj)(s − E) = −0.4839",
+        "Step 5: σ′ = 0.059996 (Illinois algorithm, τ = 0.5, ε = 0.000001, 2 iterations)",
+        "Step 6: φ* = √(φ² + σ′²) = 1.1529",
+        "Step 7: φ′ = 1 / √(1/φ*² + 1/v) = 0.8722; μ′ = μ + φ′² Σ g(φj)(s − E) = −0.2069",
+        "Step 8: r′ = 173.7178 × μ′ + 1500 = 1464.0507; RD′ = 173.7178 × φ′ = 151.5165",
+        "New list: rating 1464.05, RD 151.52, σ 0.059996; provisional (RD above 110) "
+        "(rounded once: hundredths, σ to millionths)",
+        "┏━━━━━━━┳━━━━┳━━━━━━━━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━┓",
+    ]
+    # The paper's table: g(φj) 0.9955, 0.9531, 0.7242; E 0.639, 0.432, 0.303 (here to four decimals).
+    assert any(
+        "1400.00" in line and "30.00" in line and "0.9955" in line and "0.6395" in line for line in calc
+    )
+    assert any(
+        "1700.00" in line and "300.00" in line and "0.7242" in line and "0.3028" in line for line in calc
+    )
+    idle = ok(db_url, "calculation", "200105", "2025-10", "--type", "club")
+    assert idle[1:4] == [
+        "Before: r 1612.50, RD 80.00, σ 0.060000",
+        "Step 2: μ = 0.6476, φ = 0.4605",  # 112.5 / 173.7178, 80 / 173.7178
+        "No games: the deviation widens (Step 6): φ′ = φ* = √(φ² + σ²) = 0.4644, RD′ = 173.7178 × φ′ = 80.68",
+    ]
+    player = "\n".join(ok(db_url, "player", "200101"))
+    assert "1464.05" in player and "151.52" in player
+
+
+def test_each_close_widens_the_players_who_do_not_play_and_rates_newcomers_from_step_1(db_url: str) -> None:
+    close_october(db_url)
+    # November: one game between the paper's player and a newcomer; everybody else only widens.
+    november = FIXTURES / "trf" / "glicko_november.trf"
+    imported = run(db_url, "import-trf", november, "--type", "club")
+    assert imported.exit_code == 0, imported.output
+    closed = ok(db_url, "close-period", "2025-11", "--type", "club")
+    assert "  players on the list: 6; players rated: 2" in closed
+    assert "  newly rated: 1" in closed
+    assert "    note: 4 rated players without games: deviation widened (Glicko-2 Step 6)" in closed
+    listed = ok(db_url, "list", "2025-12-01", "--type", "club", "--format", "csv")
+    # Ida again: √(80.68² + 10.42²) = 81.35 (from the published 80.68), still σ 0.06.
+    assert '200105,,"Idle, Ida",IRL,F,,1980,1612.5,81.35,0.06' in listed
+    # The next period starts from the published figures: the close equals the rules on them.
+    params = Glicko2Parameters(0.5, 1500, 350, 0.06, 110)
+    paper = Glicko2Rating(1464.05, 151.52, 0.059996)
+    nora = published(update(params.newcomer, [Glicko2Game(1464.05, 151.52, WIN)], params).after)
+    lost = published(update(paper, [Glicko2Game(1500, 350, LOSS)], params).after)
+    assert (nora.rating_x100, nora.deviation_x100, nora.volatility_x1e6) == (165861, 25964, 59999)
+    assert '200106,,"Newcomer, Nora",IRL,F,,1990,1658.61,259.64,0.059999' in listed
+    assert (lost.rating_x100, lost.deviation_x100, lost.volatility_x1e6) == (142594, 14580, 59996)
+    assert '200101,,"Example, Paper",IRL,M,,1980,1425.94,145.8,0.059996' in listed
+    calc = ok(db_url, "calculation", "200106", "2025-11", "--type", "club")
+    assert calc[1] == "Before: r 1500.00, RD 350.00, σ 0.060000 (a newcomer: Step 1)"
+
+
+def test_a_published_glicko2_list_is_sealed_and_a_reopen_publishes_a_new_version(db_url: str) -> None:
+    close_october(db_url)
+    engine = db.make_engine(db_url)
+    try:
+        for statement in (
+            "UPDATE glicko2_entry SET rating_x100 = 200000",
+            "DELETE FROM glicko2_calc_player",
+            "UPDATE glicko2_calc_game SET e = 0.5",
+        ):
+            with pytest.raises(DBAPIError, match="published lists are immutable"), engine.begin() as conn:
+                conn.execute(text(statement))
+    finally:
+        engine.dispose()
+    before = ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv")
+    reopened = run(db_url, "reopen", "2025-10", "--type", "club", "--reason", "result check")
+    assert reopened.exit_code == 0, reopened.output
+    again = ok(db_url, "close-period", "2025-10", "--type", "club")
+    assert again[0] == "Closed club period 2025-10: published the list dated 2025-11-01 (rules club-glicko)."
+    assert ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv") == before
+    assert ok(db_url, "list", "2025-11-01", "--type", "club", "--version", "1", "--format", "csv") == before
+    versions = ok(db_url, "lists", "--type", "club", "--format", "csv")
+    assert sorted(line.split(",")[:5] for line in versions[1:]) == [
+        ["club", "2025-10-01", "1", "current", "imported (club-2025-10-01.csv)"],
+        ["club", "2025-11-01", "1", "withdrawn", "computed"],
+        ["club", "2025-11-01", "2", "current", "computed"],
+    ]
+    assert refused(db_url, "close-period", "2025-11", "--type", "club", "--adjust", "2000:0.4") == (
+        "Error: --adjust changes Elo ratings (spec §10): a Glicko-2 list has no such adjustment; "
+        "close without it\n"
+    )

@@ -1,7 +1,7 @@
 """The rating systems a close can run, by the name a rule set gives (`RuleSet.system`).
 
 Each system is a module here implementing `RatingSystem` (base.py says what it is handed and when).
-FIDE's Elo is `elo`. Must not import the CLI, the formats or the reports.
+FIDE's Elo is `elo`; Glickman's Glicko-2 is `glicko2`. Must not import the CLI, the formats or the reports.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from ratingdb.errors import ConfigError
 from ratingdb.rating import RuleSet
 from ratingdb.services.systems.base import Close, CloseSummary, EventInfo, PlayerChange, RatingSystem
 from ratingdb.services.systems.elo import Elo
+from ratingdb.services.systems.glicko2 import Glicko2
 
-SYSTEMS: dict[str, type[RatingSystem]] = {"elo": Elo}
+SYSTEMS: dict[str, type[RatingSystem]] = {"elo": Elo, "glicko2": Glicko2}
 
 
 def rating_system(rules: RuleSet) -> type[RatingSystem]:

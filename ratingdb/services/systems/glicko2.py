@@ -1,0 +1,207 @@
+"""Glicko-2 through the close's seam: rate every player of the period at once, widen the others (Step 6).
+
+The stages `close_period` runs for a rule set of system "glicko2" (ratingdb.services.systems.base). The
+rules are ratingdb.rating.glicko2; this module reads the list in force and the period's games, applies
+them and writes the list (list_entry with the whole-point rating, glicko2_entry with rating, deviation
+and volatility as published) and the calculation record (glicko2_calc_player, glicko2_calc_game).
+Must not import the CLI, the formats or the reports.
+
+Readings taken, each also in the README's Glicko-2 section:
+- The rating period is the month closed; every game of the period is rated against the opponent's
+  figures on the list in force (Glickman rates a period at once, from the ratings before it), also for
+  an event that started in an earlier period.
+- A player not rated on the list in force starts as the rule set's newcomer (Step 1) and is rated from
+  the first game; there is no pool. A rated entry of an imported list without Glicko-2 figures (an Elo
+  list taken as the starting list) starts at its rating with the initial deviation and volatility.
+- A rated player without games widens (Step 6); an unrated one without games stays unrated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ratingdb.errors import ConfigError
+from ratingdb.rating import RuleSet
+from ratingdb.rating.glicko2 import (
+    Glicko2Game,
+    Glicko2Parameters,
+    Glicko2Rating,
+    Glicko2RuleSet,
+    Glicko2Update,
+    published,
+    update,
+)
+from ratingdb.services.bulk import chunks
+from ratingdb.services.rows import CALC_LIST_EVENT_COLUMNS, LIST_ENTRY_COLUMNS
+from ratingdb.services.systems.base import Close
+
+SCORE: Final = {"1": 1.0, "=": 0.5, "0": 0.0}
+ENTRY_COLUMNS: Final = ("list_id", "player_id", "rating_x100", "deviation_x100", "volatility_x1e6")
+CALC_PLAYER_COLUMNS: Final = (
+    "list_id", "player_id", "games", "newcomer", "rating_x100", "deviation_x100", "volatility_x1e6",
+    "mu", "phi", "v", "delta", "new_sigma", "phi_star", "phi_star_capped", "new_phi", "new_mu", "iterations",
+    "note",
+)  # fmt: skip
+CALC_GAME_COLUMNS: Final = (
+    "list_id", "player_id", "game_id", "event_id", "opponent_id", "opponent_rating_x100",
+    "opponent_deviation_x100", "g", "e", "score_x100",
+)  # fmt: skip
+
+
+def parameters(rules: RuleSet) -> Glicko2Parameters:
+    """The Glicko-2 parameters of a rule set of system "glicko2"."""
+    assert isinstance(rules, Glicko2RuleSet), rules
+    return rules.glicko2
+
+
+class Glicko2:
+    """One close under a Glicko-2 rule set: its stages, and what each leaves for the next."""
+
+    def __init__(self, close: Close) -> None:
+        if close.adjustment is not None:
+            raise ConfigError(
+                "--adjust changes Elo ratings (spec §10): a Glicko-2 list has no such adjustment; "
+                "close without it"
+            )
+        self.close = close
+        self.params = parameters(close.rules)
+        close.summary.floor = None  # Glicko-2 has no floor
+        # player → (rating, deviation, volatility in the list's units or None, games_total, last_active,
+        # version id, rated on the list in force)
+        self.entries: dict[int, tuple[Any, ...]] = {}
+        self.sides: dict[int, list[tuple[int, int, int, float]]] = {}  # player → (game, event, opponent, s)
+        self.updates: dict[int, Glicko2Update] = {}
+        self.start: dict[int, tuple[int, int, int]] = {}  # player → published (r, RD, σ) before the period
+        self.notes: dict[int, str] = {}
+
+    def read_inputs(self) -> None:
+        """The list in force with its Glicko-2 figures, and each played game of the period."""
+        close = self.close
+        driver = close.driver
+        for row in driver.rows(
+            "SELECT e.player_id, e.rating, g.rating_x100, g.deviation_x100, g.volatility_x1e6, "
+            "e.games_total, e.last_active, p.current_version_id "
+            "FROM list_entry e JOIN player p ON p.id = e.player_id "
+            "LEFT JOIN glicko2_entry g ON g.list_id = e.list_id AND g.player_id = e.player_id "
+            "WHERE e.list_id = ?",
+            (close.in_force.id,),
+        ):
+            self.entries[row[0]] = row[1:]
+        games = driver.rows(
+            "SELECT g.id, g.event_id, g.white_id, g.black_id, g.white_result, g.black_result FROM game g "
+            "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ? "
+            "AND is_current = TRUE) "
+            "AND g.rated = TRUE AND g.black_id IS NOT NULL ORDER BY g.event_id, g.round, g.id",
+            (str(close.period), close.rating_type),
+        )
+        for game_id, event_id, white, black, white_result, black_result in games:
+            self.sides.setdefault(white, []).append((game_id, event_id, black, SCORE[white_result]))
+            self.sides.setdefault(black, []).append((game_id, event_id, white, SCORE[black_result]))
+        close.summary.games_rated = len(games)
+        newcomers = sorted(set(self.sides) - set(self.entries))
+        for chunk in chunks(newcomers, 500):
+            condition, params = driver.among("id", chunk)
+            for player_id, version_id in driver.rows(
+                f"SELECT id, current_version_id FROM player WHERE {condition}", params
+            ):
+                self.entries[player_id] = (None, None, None, None, 0, None, version_id)
+
+    def _before(self, player_id: int) -> tuple[int, int, int] | None:
+        """The player's published (r × 100, RD × 100, σ × 10⁶) before the period; None: not rated."""
+        rating, r100, d100, s1e6 = self.entries[player_id][:4]
+        if r100 is not None:
+            return (r100, d100, s1e6)
+        if rating is None:
+            return None
+        p = published(Glicko2Rating(rating, self.params.initial_deviation, self.params.initial_volatility))
+        self.notes[player_id] = (
+            f"no Glicko-2 deviation on the list in force: started at its rating {rating} with the initial "
+            f"deviation {self.params.initial_deviation:g} and volatility {self.params.initial_volatility:g}"
+        )
+        return (p.rating_x100, p.deviation_x100, p.volatility_x1e6)
+
+    def rate_rated(self) -> None:
+        """Every player with games (newcomers from Step 1), and every rated player without, widened."""
+        close = self.close
+        driver, list_id = close.driver, close.list_id
+        newcomer = published(self.params.newcomer)
+        for player_id in self.entries:
+            before = self._before(player_id)
+            if before is None and player_id in self.sides:
+                before = (newcomer.rating_x100, newcomer.deviation_x100, newcomer.volatility_x1e6)
+                self.notes[player_id] = "not rated on the list in force: the newcomer's figures (Step 1)"
+            if before is not None:
+                self.start[player_id] = before
+        close.say(f"rating {len(self.sides)} players, widening the deviation of the others")
+        player_rows = driver.buffer("glicko2_calc_player", CALC_PLAYER_COLUMNS)
+        game_rows = driver.buffer("glicko2_calc_game", CALC_GAME_COLUMNS)
+        rated_events: set[int] = set()
+        for player_id in sorted(self.start):
+            r100, d100, s1e6 = self.start[player_id]
+            player = Glicko2Rating(r100 / 100, d100 / 100, s1e6 / 1e6)
+            sides = self.sides.get(player_id, [])
+            games = []
+            for _game, _event, opponent, score in sides:
+                o100, od100, _os = self.start[opponent]
+                games.append(Glicko2Game(o100 / 100, od100 / 100, score))
+            u = update(player, games, self.params)
+            self.updates[player_id] = u
+            is_new = self.entries[player_id][0] is None and self.entries[player_id][1] is None
+            player_rows.append(
+                (list_id, player_id, len(games), is_new, r100, d100, s1e6, u.mu, u.phi, u.v, u.delta, u.sigma,
+                 u.phi_star, u.phi_star_capped, u.new_phi, u.new_mu, u.iterations, self.notes.get(player_id))
+            )  # fmt: skip
+            for (game_id, event_id, opponent, score), step in zip(sides, u.games, strict=True):
+                o100, od100, _os = self.start[opponent]
+                rated_events.add(event_id)
+                game_rows.append(
+                    (list_id, player_id, game_id, event_id, opponent, o100, od100, step.g, step.e,
+                     round(score * 100))
+                )  # fmt: skip
+            if len(game_rows) >= driver.BATCH:
+                driver.flush()
+        driver.flush()
+        driver.buffer("calc_list_event", CALC_LIST_EVENT_COLUMNS)
+        driver.add("calc_list_event", ((list_id, e, close.in_force.id, None) for e in sorted(rated_events)))
+        driver.flush()
+        close.summary.players_rated = len(self.sides)
+
+    def pool_unrated(self) -> None:
+        """Nothing: Glicko-2 rates a newcomer from the first game (Step 1), there is no pool."""
+
+    def write_list(self) -> None:
+        """list_entry (the whole-point rating) and glicko2_entry (the published figures) for every player."""
+        close = self.close
+        driver, list_id, closed = close.driver, close.list_id, str(close.period)
+        close.say("writing the new list")
+        entry_rows = driver.buffer("list_entry", LIST_ENTRY_COLUMNS)
+        glicko_rows = driver.buffer("glicko2_entry", ENTRY_COLUMNS)
+        for player_id in sorted(self.entries):
+            old, _r, _d, _s, games_total, last_active, version = self.entries[player_id]
+            u = self.updates.get(player_id)
+            games = len(self.sides.get(player_id, []))
+            rating = None
+            if u is not None:
+                shown = published(u.after)
+                rating = shown.whole_rating
+                glicko_rows.append(
+                    (list_id, player_id, shown.rating_x100, shown.deviation_x100, shown.volatility_x1e6)
+                )
+            change = rating - old if rating is not None and old is not None else None
+            entry_rows.append(
+                (list_id, player_id, rating, games, None, None, change, games_total + games, False, False,
+                 closed if games else last_active, None, version)
+            )  # fmt: skip
+            if games or (old is None) != (rating is None):
+                close.changes.append((player_id, old, rating, games))
+            if len(entry_rows) >= driver.BATCH:
+                driver.flush()
+        driver.flush()
+        driver.drain()
+        close.summary.players_on_list = len(self.entries)
+        widened = sum(1 for player_id, u in self.updates.items() if not u.played)
+        if widened:
+            close.summary.notes.append(
+                f"{widened} rated player{'s' * (widened != 1)} without games: "
+                "deviation widened (Glicko-2 Step 6)"
+            )
