@@ -29,6 +29,7 @@ from ratingdb.formats import (
     write_csv_list,
     write_trf16,
 )
+from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
 from ratingdb.rating import activity_flag
 
 SEED = 20250901
@@ -299,6 +300,26 @@ def list_csv(players: Sequence[Person], rating_type: str) -> str:
         )
     out = io.StringIO()
     write_csv_list(rows, out, rating_type)
+    return out.getvalue()
+
+
+def club_csv(players: Sequence[Person]) -> str:
+    """The club's starting Glicko-2 list: the players rated on the standard list, at their standard rating,
+    the deviation by how much they have played (60 from 100 games, 120 from 30, else 250) and Glickman's
+    volatility 0.06; written by ratingdb.formats.glicko2_list."""
+    rows = []
+    for p in sorted(players, key=lambda p: p.fide_id):
+        if not p.on_list or p.rating is None:
+            continue
+        deviation = 60 if p.games_total >= 100 else 120 if p.games_total >= 30 else 250
+        row = ListRow(
+            line=len(rows) + 2, fide_id=p.fide_id, national_id=p.national_id, name=p.name,
+            federation=p.federation, sex=as_sex(p.sex), title=p.title, birth_year=p.birth_year, flag=None,
+            ratings={},
+        )  # fmt: skip
+        rows.append((row, Glicko2Figures(p.rating * 100, deviation * 100, 60_000)))
+    out = io.StringIO()
+    write_glicko2_list(rows, out)
     return out.getvalue()
 
 
@@ -821,6 +842,9 @@ def generate(folder: Path) -> list[Path]:
         path = folder / f"{rating_type}-{LIST_DATE.isoformat()}.csv"
         path.write_text(list_csv(players, rating_type), encoding="utf-8")
         written.append(path)
+    club = folder / f"club-{LIST_DATE.isoformat()}.csv"  # the Glicko-2 club list (club-glicko.toml)
+    club.write_text(club_csv(players), encoding="utf-8")
+    written.append(club)
     (folder / "trf").mkdir(exist_ok=True)
     for rating_type, t in make_events(rng, players, special):
         path = folder / "trf" / t.file

@@ -48,7 +48,8 @@ def demo_command(
     300 players of a fictional federation, standard and rapid lists dated 2025-09-01, and 16 events of
     September–November 2025 are imported with the real `import-list` and `import-trf`, then every
     period is closed in order with the real `close-period`, each step its own transaction. A third,
-    national list follows the federation's own rule set (seeds/national-2025.toml, floor 1000), fed by
+    national list follows the federation's own rule set (seeds/national-2025.toml, floor 1000), and a
+    club list is rated by Glicko-2 (seeds/club-glicko.toml, from seeds/club-2025-09-01.csv), both fed by
     the same standard tournaments. The tour ends with the top of the newest list and commands to look
     at the rules the seeds exercise.
     """
@@ -164,6 +165,10 @@ def _explore(shown: str, found: "list[Highlight]") -> None:
         (f"{prefix} list --type rapid --limit 10", "the newest rapid list"),
         (f"{prefix} list --type national --limit 10", "the national list (the federation's own rules)"),
         (f"{prefix} rules show national-2025", "the national rule set as stored"),
+        (
+            f"{prefix} list --type club --limit 10",
+            "the club list by Glicko-2 (rating, deviation, volatility)",
+        ),
     ]
     for h in found:
         kind = "" if h.rating_type == "standard" else f" --type {h.rating_type}"

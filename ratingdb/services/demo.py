@@ -19,7 +19,16 @@ from ratingdb import db
 from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError
 from ratingdb.formats import read_trf
-from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, Event, Player, RatingList
+from ratingdb.models import (
+    CalcEvent,
+    CalcGame,
+    CalcPlayer,
+    Event,
+    Glicko2CalcPlayer,
+    Glicko2Entry,
+    Player,
+    RatingList,
+)
 from ratingdb.rating import FLOOR, RATING_TYPES, Period, parse_rule_set, period_for_event
 from ratingdb.services.rules import rule_set_in_force
 
@@ -82,22 +91,34 @@ def plan_demo(seeds: Path | None = None) -> DemoPlan:
     closed, for every type that has a list (a period without events still publishes a list).
     A rule file `*.toml` defines a federation's own rating type (the sample `national-2025.toml`): its
     list starts from the standard starting list and is fed by the standard tournament files, as a
-    federation keeps its national list beside the FIDE list.
+    federation keeps its national list beside the FIDE list. A Glicko-2 type (`club-glicko.toml`) starts
+    from its own list `<type>-<YYYY-MM-01>.csv` and is fed by the standard files too.
     """
     folder = seeds or seeds_path()
-    plan = DemoPlan(rule_files=sorted(folder.glob("*.toml")))
-    own_types = [parse_rule_set(path.read_text(encoding="utf-8"), source=path.name).rating_type
-                 for path in plan.rule_files]  # fmt: skip
+    own_sets = [parse_rule_set(path.read_text(encoding="utf-8"), source=path.name)
+                for path in sorted(folder.glob("*.toml"))]  # fmt: skip
+    # Elo types first, then the others (the Glicko-2 club list): the events keep the ids they had.
+    order_of_sets = sorted(range(len(own_sets)), key=lambda i: own_sets[i].system != "elo")
+    plan = DemoPlan(rule_files=[sorted(folder.glob("*.toml"))[i] for i in order_of_sets])
+    own_types = [own_sets[i].rating_type for i in order_of_sets]
+    glicko2_types = {rules.rating_type for rules in own_sets if rules.system == "glicko2"}
     for path in sorted(folder.glob("*.csv")):
         match = LIST_FILE.match(path.name)
         if match:
             plan.lists.append(SeedList(path, match[1], dt.date.fromisoformat(match[2])))
-    plan.lists += [
-        SeedList(lst.path, own, lst.list_date)
-        for own in own_types
-        for lst in plan.lists
-        if lst.rating_type == "standard"
-    ]
+    # An Elo type starts from the standard list; a Glicko-2 type from its own list (<type>-<date>.csv,
+    # with deviations and volatilities).
+    starting = list(plan.lists)
+    for own in own_types:
+        if own in glicko2_types:
+            plan.lists += [
+                SeedList(path, own, dt.date.fromisoformat(path.stem.removeprefix(f"{own}-")))
+                for path in sorted(folder.glob(f"{own}-*.csv"))
+            ]
+        else:
+            plan.lists += [
+                SeedList(lst.path, own, lst.list_date) for lst in starting if lst.rating_type == "standard"
+            ]
     order = [*RATING_TYPES, *own_types]
     plan.lists.sort(key=lambda lst: (lst.list_date, order.index(lst.rating_type)))
     events: list[SeedEvent] = []
@@ -249,6 +270,33 @@ def highlights(session: Session) -> list[Highlight]:
         if c.new_rating is not None and c.new_rating >= own_floor:
             add(
                 f"{lst.rating_type} floor", player, lst, f"{c.ro} → {c.new_rating}: rated (floor {own_floor})"
+            )
+
+    # The Glicko-2 club list: the busiest player of October, and a rated player whose deviation widened.
+    for title, games in (
+        ("Glicko-2 period", Glicko2CalcPlayer.games > 0),
+        ("Glicko-2 idle period", Glicko2CalcPlayer.games == 0),
+    ):
+        row = session.execute(
+            select(Player, RatingList, Glicko2CalcPlayer, Glicko2Entry)
+            .join(Player, Player.id == Glicko2CalcPlayer.player_id)
+            .join(RatingList, RatingList.id == Glicko2CalcPlayer.list_id)
+            .join(
+                Glicko2Entry, (Glicko2Entry.list_id == RatingList.id) & (Glicko2Entry.player_id == Player.id)
+            )
+            .where(games, RatingList.period == "2025-10", RatingList.is_current.is_(True))
+            .order_by(Glicko2CalcPlayer.games.desc(), Player.fide_id)
+            .limit(1)
+        ).first()
+        if row:
+            player, lst, c, e = row[0], row[1], row[2], row[3]
+            before = f"{c.rating_x100 / 100:.2f} (RD {c.deviation_x100 / 100:.2f})"
+            after = f"{e.rating_x100 / 100:.2f} (RD {e.deviation_x100 / 100:.2f})"
+            add(
+                title,
+                player,
+                lst,
+                f"{before} → {after}" + (f", {c.games} games" if c.games else ", no games"),
             )
 
     # An event rated in a later period than it started in uses the ratings of the list at its start (§3):
