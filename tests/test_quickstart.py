@@ -86,16 +86,16 @@ def calc(conn: Connection, fide_id: int, period: str) -> dict[str, Any]:
 def check_rule_cases(conn: Connection) -> None:
     """Every rule case the seeds exercise, against hand-worked numbers."""
     # The federation: 300 players (299 on the starting list, one registered from a TRF), 16 events (the
-    # 14 standard ones imported a second time for the national list), and for each type the imported
-    # list of 2025-09-01 plus the three computed lists.
+    # 14 standard ones imported a second time for the national list and a third for the club list), and
+    # for each type the imported list of 2025-09-01 plus the three computed lists.
     assert one(conn, "SELECT COUNT(*) FROM player") == (300,)
-    assert one(conn, "SELECT COUNT(DISTINCT source_hash), COUNT(*) FROM event") == (16, 30)
+    assert one(conn, "SELECT COUNT(DISTINCT source_hash), COUNT(*) FROM event") == (16, 44)
     lists = conn.execute(
         text("SELECT rating_type, CAST(list_date AS VARCHAR(10)), origin FROM rating_list ORDER BY 1, 2")
     ).all()
     assert [tuple(r) for r in lists] == [
         (t, d, "imported" if d == "2025-09-01" else "computed")
-        for t in ("national", "rapid", "standard")
+        for t in ("club", "national", "rapid", "standard")
         for d in ("2025-09-01", "2025-10-01", "2025-11-01", "2025-12-01")
     ]
 
@@ -194,6 +194,47 @@ def check_rule_cases(conn: Connection) -> None:
         "AND (own.rating <> c.own_rating OR opp.rating <> c.opponent_rating)",
     )
     assert mismatches == (0,)
+
+    # The club list by Glicko-2 (seeds/club-glicko.toml, τ 0.5). Byrne starts at 1412, RD 120 (30 to 99
+    # games), σ 0.06, and loses his three September games: the close's record equals the rules library
+    # run on the opponents' published figures, and the list publishes it rounded once. In October he
+    # does not play: √(105.00² + (0.060003 × 173.7178)²) = 105.52, rating and σ kept.
+    from ratingdb.rating.glicko2 import Glicko2Game, Glicko2Parameters, Glicko2Rating, published, update
+
+    def club(period: str) -> tuple[Any, ...]:
+        return one(
+            conn,
+            "SELECT c.games, c.rating_x100, c.deviation_x100, c.volatility_x1e6, e.rating_x100, "
+            "e.deviation_x100, e.volatility_x1e6 FROM glicko2_calc_player c "
+            "JOIN player p ON p.id = c.player_id JOIN rating_list l ON l.id = c.list_id "
+            "JOIN glicko2_entry e ON e.list_id = l.id AND e.player_id = c.player_id "
+            "WHERE p.fide_id = :f AND l.period = :period AND l.rating_type = 'club'",
+            f=BYRNE,
+            period=period,
+        )
+
+    games = conn.execute(
+        text(
+            "SELECT g.opponent_rating_x100, g.opponent_deviation_x100, g.score_x100 FROM glicko2_calc_game g "
+            "JOIN player p ON p.id = g.player_id JOIN rating_list l ON l.id = g.list_id "
+            "WHERE p.fide_id = :f AND l.period = '2025-09' AND l.rating_type = 'club'"
+        ),
+        {"f": BYRNE},
+    ).all()
+    assert sorted(r[0] for r in games) == [149600, 150300, 151100] and {r[2] for r in games} == {0}
+    september = update(
+        Glicko2Rating(1412, 120, 0.06),
+        [Glicko2Game(r / 100, rd / 100, score / 100) for r, rd, score in games],
+        Glicko2Parameters(0.5, 1500, 350, 0.06, 110),
+    )
+    shown = published(september.after)
+    figures = (shown.rating_x100, shown.deviation_x100, shown.volatility_x1e6)
+    assert (
+        club("2025-09")
+        == (3, 141200, 12000, 60000, *figures)
+        == (3, 141200, 12000, 60000, 134289, 10500, 60003)
+    )
+    assert club("2025-10") == (0, 134289, 10500, 60003, 134289, 10552, 60003)
 
     # Forfeits and byes of the Dublin September Open are stored, never rated (§5.1).
     codes = conn.execute(

@@ -272,32 +272,8 @@ def highlights(session: Session) -> list[Highlight]:
                 f"{lst.rating_type} floor", player, lst, f"{c.ro} → {c.new_rating}: rated (floor {own_floor})"
             )
 
-    # The Glicko-2 club list: the busiest player of October, and a rated player whose deviation widened.
-    for title, games in (
-        ("Glicko-2 period", Glicko2CalcPlayer.games > 0),
-        ("Glicko-2 idle period", Glicko2CalcPlayer.games == 0),
-    ):
-        row = session.execute(
-            select(Player, RatingList, Glicko2CalcPlayer, Glicko2Entry)
-            .join(Player, Player.id == Glicko2CalcPlayer.player_id)
-            .join(RatingList, RatingList.id == Glicko2CalcPlayer.list_id)
-            .join(
-                Glicko2Entry, (Glicko2Entry.list_id == RatingList.id) & (Glicko2Entry.player_id == Player.id)
-            )
-            .where(games, RatingList.period == "2025-10", RatingList.is_current.is_(True))
-            .order_by(Glicko2CalcPlayer.games.desc(), Player.fide_id)
-            .limit(1)
-        ).first()
-        if row:
-            player, lst, c, e = row[0], row[1], row[2], row[3]
-            before = f"{c.rating_x100 / 100:.2f} (RD {c.deviation_x100 / 100:.2f})"
-            after = f"{e.rating_x100 / 100:.2f} (RD {e.deviation_x100 / 100:.2f})"
-            add(
-                title,
-                player,
-                lst,
-                f"{before} → {after}" + (f", {c.games} games" if c.games else ", no games"),
-            )
+    for title, player, lst, detail in _glicko2_highlights(session):
+        add(title, player, lst, detail)
 
     # An event rated in a later period than it started in uses the ratings of the list at its start (§3):
     # show a player whose rating changed in between.
@@ -326,4 +302,31 @@ def highlights(session: Session) -> list[Highlight]:
                 f"with {row[2]}, the rating at its start, not {row[3]}",
             )
             break
+    return found
+
+
+def _glicko2_highlights(session: Session) -> list[tuple[str, Player, RatingList, str]]:
+    """The Glicko-2 club list: the busiest player of October, and a rated player whose deviation widened."""
+    found = []
+    for title, games in (
+        ("Glicko-2 period", Glicko2CalcPlayer.games > 0),
+        ("Glicko-2 idle period", Glicko2CalcPlayer.games == 0),
+    ):
+        row = session.execute(
+            select(Player, RatingList, Glicko2CalcPlayer, Glicko2Entry)
+            .join(Player, Player.id == Glicko2CalcPlayer.player_id)
+            .join(RatingList, RatingList.id == Glicko2CalcPlayer.list_id)
+            .join(
+                Glicko2Entry, (Glicko2Entry.list_id == RatingList.id) & (Glicko2Entry.player_id == Player.id)
+            )
+            .where(games, RatingList.period == "2025-10", RatingList.is_current.is_(True))
+            .order_by(Glicko2CalcPlayer.games.desc(), Player.fide_id)
+            .limit(1)
+        ).first()
+        if row:
+            player, lst, calc, entry = row[0], row[1], row[2], row[3]
+            before = f"{calc.rating_x100 / 100:.2f} (RD {calc.deviation_x100 / 100:.2f})"
+            after = f"{entry.rating_x100 / 100:.2f} (RD {entry.deviation_x100 / 100:.2f})"
+            played = f", {calc.games} games" if calc.games else ", no games"
+            found.append((title, player, lst, f"{before} → {after}{played}"))
     return found

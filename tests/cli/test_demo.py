@@ -82,11 +82,13 @@ def test_every_seed_tournament_is_accepted_by_the_strict_reader_with_its_round_d
 
 def test_the_plan_imports_the_standard_list_first_and_closes_every_period_in_date_order() -> None:
     plan = plan_demo()
-    assert plan.rule_files == [SEEDS / "national-2025.toml"]
+    # Elo's own types first, then Glicko-2's: the national list's events keep their ids.
+    assert plan.rule_files == [SEEDS / "national-2025.toml", SEEDS / "club-glicko.toml"]
     assert [(lst.rating_type, lst.path.name, lst.list_date) for lst in plan.lists] == [
         ("standard", "standard-2025-09-01.csv", dt.date(2025, 9, 1)),
         ("rapid", "rapid-2025-09-01.csv", dt.date(2025, 9, 1)),
         ("national", "standard-2025-09-01.csv", dt.date(2025, 9, 1)),  # the national list starts from it
+        ("club", "club-2025-09-01.csv", dt.date(2025, 9, 1)),  # Glicko-2: its own list, with deviations
     ]
     steps = [(str(s.period), s.rating_type, len(s.events)) for s in plan.steps]
     assert steps == [
@@ -100,6 +102,10 @@ def test_the_plan_imports_the_standard_list_first_and_closes_every_period_in_dat
         ("2025-09", "national", 4),
         ("2025-10", "national", 7),
         ("2025-11", "national", 3),
+        # Then the club list by Glicko-2, fed by them too.
+        ("2025-09", "club", 4),
+        ("2025-10", "club", 7),
+        ("2025-11", "club", 3),
     ]
     assert plan.event_files == 16
     # 2025-10-31 … 2025-11-02 ends after the 2025-11-01 list's closing date (2025-10-29): period 2025-11.
@@ -117,7 +123,7 @@ def test_the_demo_builds_demo_sqlite_in_the_current_folder_and_prints_the_tour(
     assert (tmp_path / "demo.sqlite").is_file()
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "ratingdb demo: a fictional federation, 3 starting lists and 16 events (September–November 2025), "
+        "ratingdb demo: a fictional federation, 4 starting lists and 16 events (September–November 2025), "
         "in sqlite:///demo.sqlite."
     )
     assert "$ ratingdb import-list standard-2025-09-01.csv --date 2025-09-01 --type standard" in lines
@@ -143,7 +149,17 @@ def test_the_demo_builds_demo_sqlite_in_the_current_folder_and_prints_the_tour(
     periods = ("2025-09", "2025-10", "2025-11")
     assert closes == [
         f"$ ratingdb close-period {p} --type {t}" for p in periods for t in ("standard", "rapid")
-    ] + [f"$ ratingdb close-period {p} --type national" for p in periods]
+    ] + [f"$ ratingdb close-period {p} --type {t}" for t in ("national", "club") for p in periods]
+    assert "$ ratingdb rules add club-glicko.toml" in lines
+    assert "$ ratingdb import-list club-2025-09-01.csv --date 2025-09-01 --type club" in lines
+    # Glicko-2: Byrne's September (three losses, the floor case on the FIDE list) took him from the
+    # starting 1412 (RD 120) to 1342.89 (RD 105.00, σ 0.060003); without games in October his deviation
+    # widens: √(105² + (0.060003 × 173.7178)²) = 105.52.
+    assert (
+        "  Glicko-2 idle period: Byrne, Noel (25900012), club period 2025-10: 1342.89 (RD 105.00) → "
+        "1342.89 (RD 105.52), no games"
+    ) in lines
+    assert "  ratingdb --db sqlite:///demo.sqlite list --type club --limit 10" in lines
 
 
 def test_the_demo_refuses_an_existing_file_without_force_and_leaves_it_alone(
@@ -234,7 +250,7 @@ def test_the_demo_on_a_server_shows_the_same_rule_cases_and_lists_as_on_sqlite(
             engine.dispose()
         # Every published list exports byte for byte as on SQLite (same order, numbers, names).
         server, sqlite = list_csvs(url), list_csvs(sqlite_demo)
-        assert len(sqlite) == 12 and server.keys() == sqlite.keys()  # standard, rapid, national × 4
+        assert len(sqlite) == 16 and server.keys() == sqlite.keys()  # standard, rapid, national, club × 4
         for key, export in sqlite.items():
             assert server[key] == export, key
         again = runner.invoke(app, ["demo", "--db", url, "--force"])
