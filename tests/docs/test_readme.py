@@ -61,7 +61,9 @@ def test_the_package_as_pip_install_dot_builds_it_runs_the_demo(tmp_path: Path) 
     )
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--prefix", str(env_dir), str(ROOT)],
+        # --ignore-installed: without it pip would first uninstall this environment's own ratingdb.
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed",
+         "--prefix", str(env_dir), str(ROOT)],
         check=True, cwd=tmp_path, capture_output=True, text=True,
     )  # fmt: skip
     folder = tmp_path / "federation"
