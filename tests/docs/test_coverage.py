@@ -119,3 +119,32 @@ def test_every_view_and_column_is_documented(sqlite_template: Path) -> None:
         undocumented = [c for c in cols if f"`{c}`" not in section]
         assert undocumented == [], f"{view}: columns not named in its section: {undocumented}"
     assert sorted(set(sections) - set(columns)) == [], "docs/reference/views.md describes a view that is gone"
+
+
+def test_every_public_name_of_the_rules_library_is_on_the_python_api_page() -> None:
+    import importlib
+
+    import ratingdb.rating
+
+    page = (DOCS / "reference" / "python.md").read_text("utf-8")
+    listed = re.findall(r"^::: (ratingdb\.[\w.]+)$", page, re.MULTILINE)
+    modules = [importlib.import_module(m) for m in listed]
+    assert modules, "docs/reference/python.md lists no modules"
+    missing = []
+    for name in ratingdb.rating.__all__:
+        value = getattr(ratingdb.rating, name)
+        home = getattr(value, "__module__", None)
+        if home in (None, "typing"):  # a constant, or a Literal alias: look for where it is defined
+            home = next((m.__name__ for m in modules if name in vars(m)), None)
+        if home not in [m.__name__ for m in modules]:
+            missing.append(f"{name} ({home or 'a constant'})")
+    assert missing == [], f"add the module to docs/reference/python.md: {missing}"
+    # Names without a docstring (constants) are shown too, or the page would leave them out silently.
+    assert "show_if_no_docstring: true" in (DOCS.parent / "mkdocs.yml").read_text("utf-8")
+
+
+def test_the_python_api_example_is_the_readmes() -> None:
+    from tests.docs.docs_text import code_blocks, readme_block
+
+    (example,) = code_blocks((DOCS / "reference" / "python.md").read_text("utf-8"), "python")
+    assert example == readme_block("From Python", "python")
