@@ -151,6 +151,10 @@ def top_command(
             session, rating_list, category=chosen, federation=federation, active_only=active_only, limit=limit
         )
         shown_date = rating_list.list_date.isoformat()
+        from ratingdb.services.glicko2_lists import glicko2_figures, list_parameters
+
+        params = list_parameters(session, rating_list)
+        glicko2 = glicko2_figures(session, rating_list.id, params) if params is not None else None
         reason = (
             None
             if lines
@@ -168,11 +172,21 @@ def top_command(
             typer.echo(explanation)
             return
         typer.echo(explanation, err=True)
+    columns = TOP_COLUMNS
     rows = [[getattr(line, c) for c in TOP_COLUMNS] for line in lines]
+    if glicko2 is not None:  # a Glicko-2 list: the rating to hundredths, the deviation, "?" while provisional
+        columns = [*TOP_COLUMNS, "glicko2", "rd", "provisional"]
+        for row, line in zip(rows, lines, strict=True):
+            shown = glicko2.get(line.player_id)
+            row += (
+                [f"{shown.rating:.2f}", f"{shown.deviation:.2f}", "?" if shown.provisional else ""]
+                if shown
+                else [None] * 3
+            )
     where = f", {federation.upper()}" if federation else ""
     active = ", active players" if active_only else ""
     render_rows(
-        TOP_COLUMNS,
+        columns,
         rows,
         fmt,
         title=f"Top {limit} {chosen}{where}{active}: {rating_type} list {shown_date}",

@@ -13,7 +13,16 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import MissingList
-from ratingdb.models import CalcPlayer, Event, EventPlayer, Game, ListEntry, Player, PlayerVersion
+from ratingdb.models import (
+    CalcPlayer,
+    Event,
+    EventPlayer,
+    Game,
+    Glicko2CalcPlayer,
+    ListEntry,
+    Player,
+    PlayerVersion,
+)
 from ratingdb.rating import Period, k_factor
 from ratingdb.services.lists import require_list
 
@@ -93,6 +102,7 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
     in_force = require_list(session, rating_type, period.first_day)
     report = PeriodReport(period, rating_type, published.list_date, in_force.list_date, published.rules)
 
+    played: list[PlayerMove] = []  # entries with games this period (a Glicko-2 list's rated players)
     new, old = aliased(ListEntry), aliased(ListEntry)
     rows = session.execute(
         select(
@@ -136,6 +146,8 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
     ) in rows:
         report.players_on_list += 1
         move = PlayerMove(fide_id, national_id, name, before, after, change, games, flag_before, flag_after)
+        if games:
+            played.append(move)
         if before is None and after is not None:
             report.newly_rated.append(move)
         elif before is not None and after is None:
@@ -159,35 +171,18 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
                     KChange(fide_id, national_id, name, birth_year, after, k_before, k_after, reason)
                 )
 
-    changes = (
-        select(
-            Player.fide_id,
-            Player.national_id,
-            Player.name,
-            CalcPlayer.ro,
-            CalcPlayer.new_rating,
-            CalcPlayer.change,
-            CalcPlayer.n,
-        )
-        .join(Player, Player.id == CalcPlayer.player_id)
-        .where(CalcPlayer.list_id == published.id, CalcPlayer.method == "change")
+    glicko2 = session.scalar(
+        select(Glicko2CalcPlayer.list_id).where(Glicko2CalcPlayer.list_id == published.id).limit(1)
     )
-    report.players_rated = (
-        session.scalar(
-            select(func.count())
-            .select_from(CalcPlayer)
-            .where(CalcPlayer.list_id == published.id, CalcPlayer.method == "change")
-        )
-        or 0
-    )
-    for target, condition, order in (
-        (report.gains, CalcPlayer.change > 0, CalcPlayer.change.desc()),
-        (report.losses, CalcPlayer.change < 0, CalcPlayer.change.asc()),
-    ):
-        for fide_id, national_id, name, ro, new_rating, change, n in session.execute(
-            changes.where(condition).order_by(order, Player.name, Player.id).limit(top)
-        ):
-            target.append(PlayerMove(fide_id, national_id, name, ro, new_rating, change, n, None, None))
+    if glicko2 is not None:
+        # A Glicko-2 close rates everyone with games (no pool); the changes are the list's own.
+        report.players_rated = len(played)
+        report.gains = sorted((m for m in played if (m.change or 0) > 0), key=lambda m: -(m.change or 0))[
+            :top
+        ]
+        report.losses = sorted((m for m in played if (m.change or 0) < 0), key=lambda m: m.change or 0)[:top]
+    else:
+        _elo_changes(session, published.id, report, top)
 
     players = (
         select(func.count())
@@ -212,3 +207,36 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
             RatedEvent(event_id, name, start, end, natural, natural < str(period), n_players, n_games)
         )
     return report
+
+
+def _elo_changes(session: Session, list_id: int, report: PeriodReport, top: int) -> None:
+    """An Elo close's rated players and its biggest gains and losses, from its calculation record."""
+    changes = (
+        select(
+            Player.fide_id,
+            Player.national_id,
+            Player.name,
+            CalcPlayer.ro,
+            CalcPlayer.new_rating,
+            CalcPlayer.change,
+            CalcPlayer.n,
+        )
+        .join(Player, Player.id == CalcPlayer.player_id)
+        .where(CalcPlayer.list_id == list_id, CalcPlayer.method == "change")
+    )
+    report.players_rated = (
+        session.scalar(
+            select(func.count())
+            .select_from(CalcPlayer)
+            .where(CalcPlayer.list_id == list_id, CalcPlayer.method == "change")
+        )
+        or 0
+    )
+    for target, condition, order in (
+        (report.gains, CalcPlayer.change > 0, CalcPlayer.change.desc()),
+        (report.losses, CalcPlayer.change < 0, CalcPlayer.change.asc()),
+    ):
+        for fide_id, national_id, name, ro, new_rating, change, n in session.execute(
+            changes.where(condition).order_by(order, Player.name, Player.id).limit(top)
+        ):
+            target.append(PlayerMove(fide_id, national_id, name, ro, new_rating, change, n, None, None))

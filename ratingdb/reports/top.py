@@ -12,7 +12,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import ListEntry, PlayerVersion, RatingList
+from ratingdb.models import Glicko2Entry, ListEntry, PlayerVersion, RatingList
 
 Category = Literal["open", "women", "juniors", "girls", "seniors50", "seniors65"]
 CATEGORIES: Final[tuple[Category, ...]] = get_args(Category)
@@ -38,6 +38,7 @@ class TopLine:
     games: int
     k: int | None
     flag: str | None
+    player_id: int
 
 
 def check_category(category: str) -> Category:
@@ -73,7 +74,15 @@ def top_list(
         ListEntry.games,
         ListEntry.k,
         ListEntry.flag,
-    ).order_by(ListEntry.rating.desc(), PlayerVersion.name, ListEntry.player_id)
+        ListEntry.player_id,
+    )
+    # A Glicko-2 list ranks by its rating in hundredths (list_entry holds it to the whole point).
+    query = query.outerjoin(
+        Glicko2Entry,
+        (Glicko2Entry.list_id == ListEntry.list_id) & (Glicko2Entry.player_id == ListEntry.player_id),
+    ).order_by(
+        ListEntry.rating.desc(), Glicko2Entry.rating_x100.desc(), PlayerVersion.name, ListEntry.player_id
+    )
     query = _rated_on(query, rating_list, federation=federation, active_only=active_only)
     if category in ("women", "girls"):
         query = query.where(PlayerVersion.sex == "F")

@@ -158,6 +158,18 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
     ]
     player = "\n".join(ok(db_url, "player", "200101"))
     assert "1464.05" in player and "151.52" in player
+    top = ok(db_url, "report", "top", "--type", "club", "--format", "csv")
+    assert top[0].endswith(",glicko2,rd,provisional")
+    assert top[4] == '4,200101,,"Example, Paper",,IRL,M,1980,1464,3,,,1464.05,151.52,?'
+    period = ok(db_url, "report", "period", "2025-10", "--type", "club")
+    assert period[1].startswith("players on list: 5; players rated: 4; newly rated: 0;")
+    moves = ok(db_url, "report", "period", "2025-10", "--type", "club", "--format", "csv")
+    assert moves[1:5] == [
+        'gain,200103,,"Opponent, Brian",1550,1557,7,3,',
+        'gain,200102,,"Opponent, Aoife",1400,1403,3,3,',
+        'loss,200104,,"Opponent, Ciara",1700,1531,-169,3,',
+        'loss,200101,,"Example, Paper",1500,1464,-36,3,',
+    ]
 
 
 def test_each_close_widens_the_players_who_do_not_play_and_rates_newcomers_from_step_1(db_url: str) -> None:
