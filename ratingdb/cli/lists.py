@@ -135,7 +135,6 @@ def _glicko2_list(
 ) -> None:
     """`list` of a Glicko-2 list: rating and deviation to hundredths, volatility, provisional marked "?";
     CSV is the Glicko-2 list format, which re-imports to the same figures."""
-    from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
     from ratingdb.reports.lists import list_lines
     from ratingdb.services.glicko2_lists import glicko2_figures
 
@@ -147,11 +146,16 @@ def _glicko2_list(
                if line.player_id in figures else 0, line.name, line.player_id))  # fmt: skip
     rating_type, date = rating_list.rating_type, rating_list.list_date.isoformat()
     if fmt == "csv":
+        from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
         from ratingdb.reports.lists import as_list_row
 
         def figures_of(player_id: int) -> Glicko2Figures | None:
             shown = figures.get(player_id)
-            return None if shown is None else shown.figures
+            if shown is None:
+                return None
+            return Glicko2Figures(
+                shown.figures.rating_x100, shown.figures.deviation_x100, shown.figures.volatility_x1e6
+            )
 
         rows = (
             (as_list_row(i, line, rating_type), figures_of(line.player_id)) for i, line in enumerate(lines, 2)

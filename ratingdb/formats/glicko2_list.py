@@ -1,10 +1,9 @@
-"""A Glicko-2 list as CSV: players with rating, deviation and volatility; imports ratingdb.formats only.
+"""A Glicko-2 list as CSV: players with rating, deviation and volatility; imports ratingdb.formats only."""
 
-The columns are the ratingdb CSV list's player columns (fide_id, national_id, name, federation, sex,
-title, birth_year) and `rating`, `deviation`, `volatility`; the rating and the deviation may have
-decimals (hundredths are kept), the volatility up to six. A blank rating is an unrated player (then the
-deviation and the volatility are blank too); a rated row needs all three: nothing is assumed.
-"""
+# The columns are the ratingdb CSV list's player columns (fide_id, national_id, name, federation, sex,
+# title, birth_year) and `rating`, `deviation`, `volatility`; the rating and the deviation may have
+# decimals (hundredths are kept), the volatility up to six. A blank rating is an unrated player (then the
+# deviation and the volatility are blank too); a rated row needs all three: nothing is assumed.
 
 from __future__ import annotations
 

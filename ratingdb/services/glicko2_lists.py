@@ -10,25 +10,28 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, RatingDbError
-from ratingdb.formats import ListRow
-from ratingdb.formats.glicko2_list import Glicko2Figures, read_glicko2_list
 from ratingdb.models import Glicko2Entry, RatingList
 from ratingdb.rating import Period, RulesError
-from ratingdb.rating.glicko2 import Glicko2Parameters, Glicko2RuleSet
-from ratingdb.services.bulk import Driver
-from ratingdb.services.list_import import ListImportSummary, import_list
-from ratingdb.services.rules import list_rule_set, rule_set_in_force
+from ratingdb.rating.glicko2 import Glicko2Parameters, Glicko2RuleSet, PublishedGlicko2
+
+if TYPE_CHECKING:
+    from ratingdb.formats import ListRow
+    from ratingdb.formats.glicko2_list import Glicko2Figures
+    from ratingdb.services.list_import import ListImportSummary
 
 ENTRY_COLUMNS = ("list_id", "player_id", "rating_x100", "deviation_x100", "volatility_x1e6")
 
 
 def glicko2_parameters(session: Session, rating_type: str, period: Period) -> Glicko2Parameters | None:
     """The Glicko-2 parameters of the rule set rating `rating_type` in `period`; None: not Glicko-2."""
+    from ratingdb.services.rules import rule_set_in_force  # reads FIDE's rule files: only when asked
+
     try:
         rules = rule_set_in_force(session, rating_type, period).rules
     except RulesError:
@@ -37,7 +40,12 @@ def glicko2_parameters(session: Session, rating_type: str, period: Period) -> Gl
 
 
 def list_parameters(session: Session, lst: RatingList) -> Glicko2Parameters | None:
-    """The Glicko-2 parameters a list is shown with: its own rule set's (computed), else the type's."""
+    """The Glicko-2 parameters a list is shown with (its own rule set's, else its type's); None for a list
+    that is not a Glicko-2 one (it has no glicko2_entry rows: one look-up by the primary key)."""
+    if session.scalar(select(Glicko2Entry.list_id).where(Glicko2Entry.list_id == lst.id).limit(1)) is None:
+        return None
+    from ratingdb.services.rules import list_rule_set
+
     stored = list_rule_set(session, lst.id)
     if stored is not None:
         from ratingdb.rating import parse_rule_set
@@ -51,7 +59,7 @@ def list_parameters(session: Session, lst: RatingList) -> Glicko2Parameters | No
 class Glicko2Shown:
     """A player's figures on a Glicko-2 list, as published, and whether the rating is provisional."""
 
-    figures: Glicko2Figures
+    figures: PublishedGlicko2
     provisional: bool
 
     @property
@@ -76,7 +84,7 @@ def glicko2_figures(
         query = query.where(Glicko2Entry.player_id == player_id)
     return {
         row.player_id: Glicko2Shown(
-            Glicko2Figures(row.rating_x100, row.deviation_x100, row.volatility_x1e6),
+            PublishedGlicko2(row.rating_x100, row.deviation_x100, row.volatility_x1e6),
             params.is_provisional(row.deviation_x100 / 100),
         )
         for row in session.scalars(query)
@@ -98,6 +106,11 @@ def import_glicko2_list(
     Refused (ConfigError) when the type is not rated by Glicko-2 in the list's period; the file's rows are
     checked by ratingdb.formats.glicko2_list, and the list follows import_list's rules otherwise.
     """
+    # The readers and the list import are loaded here: `list` and the other reads need neither.
+    from ratingdb.formats.glicko2_list import read_glicko2_list
+    from ratingdb.services.bulk import Driver
+    from ratingdb.services.list_import import import_list
+
     if glicko2_parameters(session, rating_type, Period.of(list_date)) is None:
         raise ConfigError(
             f"the {rating_type} list dated {list_date.isoformat()} is not rated by Glicko-2 (no rule set "
