@@ -51,6 +51,8 @@ DESCRIPTION: Final = (
 )
 router = APIRouter()
 IMMUTABLE: Final = "public, max-age=31536000, immutable"
+# A rating period, YYYY-MM, years 1000 to 9998 (ratingdb.rating.Period's range).
+PERIOD: Final = r"^(1[0-9]{3}|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-(0[1-9]|1[0-2])$"
 SHORT: Final = "public, max-age=60"
 
 
@@ -639,7 +641,7 @@ def _period(text: str | None) -> Period | None:
 def events(
     view: Served,
     rating_type: TypeQuery = None,
-    period: Annotated[str | None, Query(max_length=7, description="YYYY-MM")] = None,
+    period: Annotated[str | None, Query(pattern=PERIOD, description="YYYY-MM")] = None,
 ) -> EventsOut:
     """The imported events by start date, of one type or period if asked."""
     found = find_events(view.session, period=_period(period), rating_type=rating_type)
@@ -720,7 +722,9 @@ def closes(view: Served, rating_type: TypeQuery = None) -> ClosesOut:
     "/closes/{rating_type}/{period}", response_model=CloseDetailOut, responses=ERRORS, tags=["closes"]
 )
 def close(
-    view: Served, rating_type: Annotated[str, Path(max_length=20)], period: Annotated[str, Path(max_length=7)]
+    view: Served,
+    rating_type: Annotated[str, Path(max_length=20)],
+    period: Annotated[str, Path(pattern=PERIOD, description="YYYY-MM")],
 ) -> CloseDetailOut:
     """What one close did: the events, the newly rated, the largest gains and losses."""
     parsed = _period(period)

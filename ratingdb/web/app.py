@@ -94,6 +94,17 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
     where = ".".join(str(part) for part in first.get("loc", ()) if part not in ("query", "path"))
+    given = first.get("input")
+    kind = str(first.get("type", ""))
+    # The CLI's sentences for the values both take (cli/common.py: parse_date, parse_period).
+    if kind.startswith("date_"):
+        return error_response(
+            request, 400, f"'{given}' is not a date: write it as YYYY-MM-DD, e.g. 2025-11-01"
+        )
+    if kind == "string_pattern_mismatch" and where == "period":
+        return error_response(
+            request, 400, f"'{given}' is not a rating period: write it as YYYY-MM, for example 2025-10"
+        )
     what = first.get("msg", "is not valid")
     return error_response(request, 400, f"{where or 'the request'}: {what}")
 

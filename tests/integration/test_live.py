@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from ratingdb import db
 from ratingdb.cli import app
 from ratingdb.rating import Period
-from ratingdb.reports.live import PROVISIONAL, LiveList, live_list
 from ratingdb.reports.lists import calculation_summary, list_calculations, list_lines
+from ratingdb.reports.live import PROVISIONAL, LiveList, live_list
 from ratingdb.services.lists import list_on
 from tests.site.web import client
 
@@ -118,16 +118,17 @@ def test_the_live_pages_api_and_command_say_provisional_and_agree(reopened: str)
         assert "the events imported since change it by +55" in page
         listing = c.get("/live/standard.html", params={"name": "doyle"}).text
         assert PROVISIONAL.capitalize() in listing and "Doyle, Patrick" in listing
-    result = runner.invoke(app, ["--db", reopened, "live", "25900011", "--type", "standard", "--format", "csv"])
+    result = runner.invoke(
+        app, ["--db", reopened, "live", "25900011", "--type", "standard", "--format", "csv"]
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1].startswith(
-        f"standard,25900011,{doyle.national_id},\"Doyle, Patrick\",1846,1901,55,39,"
+        f'standard,25900011,{doyle.national_id},"Doyle, Patrick",1846,1901,55,39,'
     )
     table = runner.invoke(app, ["--db", reopened, "live", "25900011", "--type", "standard"])
     assert table.stdout.splitlines()[:3] == [
         "Live ratings: provisional — not an official rating.",
-        "standard: the list of 2025-10-01 plus "
-        f"{len(live.events)} events of open periods (2025-10, 2025-11)",
+        f"standard: the list of 2025-10-01 plus {len(live.events)} events of open periods (2025-10, 2025-11)",
         "Doyle, Patrick (FIDE 25900011, national "
         f"{doyle.national_id}), born {table.stdout.split('born ')[1][:4]}, IRL",
     ]

@@ -97,7 +97,14 @@ def test_the_calculation_is_the_calculation_command_s(api: TestClient, demo_url:
     command = runner.invoke(cli, ["--db", demo_url, "calculation", str(DOYLE), "2025-10"]).stdout.splitlines()
     assert october["summary"] == command[1:3]
     first = october["events"][0]
-    assert (first["ro"], first["rc"], first["n"], first["score"], first["sum_score_minus_pd"], first["k"]) == (
+    assert (
+        first["ro"],
+        first["rc"],
+        first["n"],
+        first["score"],
+        first["sum_score_minus_pd"],
+        first["k"],
+    ) == (
         1846,
         "1801.78",
         9,
@@ -130,7 +137,9 @@ def test_lists_index_and_one_version_paged(api: TestClient, demo_url: str) -> No
     assert (page["total"], page["pages"], page["page"], page["per_page"]) == (300, 6, 2, 50)
     assert [e["rank"] for e in page["entries"]] == list(range(51, 101))
     # The same entries, in the same order, as `ratingdb list --format json`.
-    listed = json.loads(runner.invoke(cli, ["--db", demo_url, "list", "2025-12-01", "--format", "json"]).stdout)
+    listed = json.loads(
+        runner.invoke(cli, ["--db", demo_url, "list", "2025-12-01", "--format", "json"]).stdout
+    )
     assert [e["name"] for e in page["entries"]] == [e["name"] for e in listed[50:100]]
     last = api.get("/api/v1/lists/standard/2025-12-01", params={"per_page": 50, "page": 6}).json()
     assert [e["rank"] for e in last["entries"][-7:]] == [None] * 7
@@ -154,10 +163,15 @@ def test_a_list_version_is_cached_and_answers_304(api: TestClient) -> None:
 def test_the_csv_is_the_list_command_s(api: TestClient, demo_url: str) -> None:
     response = api.get("/api/v1/lists/standard/2025-11-01/csv")
     assert response.status_code == 200 and response.headers["content-type"] == "text/csv; charset=utf-8"
-    assert response.text == runner.invoke(cli, ["--db", demo_url, "list", "2025-11-01", "--format", "csv"]).stdout
+    assert (
+        response.text
+        == runner.invoke(cli, ["--db", demo_url, "list", "2025-11-01", "--format", "csv"]).stdout
+    )
     assert len(list(csv.DictReader(io.StringIO(response.text)))) == 300
     etag = response.headers["etag"]
-    assert api.get("/api/v1/lists/standard/2025-11-01/csv", headers={"if-none-match": etag}).status_code == 304
+    assert (
+        api.get("/api/v1/lists/standard/2025-11-01/csv", headers={"if-none-match": etag}).status_code == 304
+    )
 
 
 def test_events_and_one_event(api: TestClient) -> None:
@@ -197,15 +211,31 @@ def test_live_ratings_with_nothing_imported_since_equal_the_list_in_force(api: T
 
 def test_errors_are_one_sentence_in_json(api: TestClient) -> None:
     cases = {
-        "/api/v1/players/99999999": (404, "no player has FIDE ID or national ID '99999999': search by name on the home page"),
-        "/api/v1/lists/standard/2031-01-01": (404, "there is no standard list dated 2031-01-01: /api/v1/lists lists them"),
+        "/api/v1/players/99999999": (
+            404,
+            "no player has FIDE ID or national ID '99999999': search by name on the home page",
+        ),
+        "/api/v1/lists/standard/2031-01-01": (
+            404,
+            "there is no standard list dated 2031-01-01: /api/v1/lists lists them",
+        ),
         "/api/v1/lists/standard/2025-11-01?version=9": (
             404,
             "there is no standard list dated 2025-11-01 version 9: /api/v1/lists lists them",
         ),
         "/api/v1/events/999": (404, "there is no event 999: `ratingdb events` lists them"),
-        "/api/v1/closes/standard/2025-13": (400, "'2025-13' is not a rating period: the month must be 01 to 12"),
-        "/api/v1/lists/standard/yesterday": (400, "list_date: Input should be a valid date or datetime, input is too short"),
+        "/api/v1/closes/standard/2025-13": (
+            400,
+            "'2025-13' is not a rating period: write it as YYYY-MM, for example 2025-10",
+        ),
+        "/api/v1/lists/standard/yesterday": (
+            400,
+            "'yesterday' is not a date: write it as YYYY-MM-DD, e.g. 2025-11-01",
+        ),
+        "/api/v1/players/25900011/history?type=" + "x" * 30: (
+            400,
+            "type: String should have at most 20 characters",
+        ),
         "/api/v1/players?q=": (400, "q: String should have at least 1 character"),
         "/api/v1/live/bullet": (404, "this site has no bullet list, so no live ratings"),
     }

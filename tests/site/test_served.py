@@ -89,11 +89,17 @@ def test_a_list_page_is_paged_sorted_and_filtered_by_the_server(served: TestClie
         ("Doyle, Cian", "1819"),
     ]
     by_rating = rows(
-        parse(served.get(LIST, params={"sort": "rating", "per_page": 1000}).content).find(".//table[@id='list']")  # type: ignore[arg-type]
+        parse(served.get(LIST, params={"sort": "rating", "per_page": 1000}).content).find(
+            ".//table[@id='list']"
+        )  # type: ignore[arg-type]
     )
     ratings = [int(r[6]) for r in by_rating if r[6]]
     assert ratings == sorted(ratings) and len(ratings) == 293 and by_rating[-1][6] == ""
-    women = rows(parse(served.get(LIST, params={"group": "women", "per_page": 1000}).content).find(".//table[@id='list']"))  # type: ignore[arg-type]
+    women = rows(
+        parse(served.get(LIST, params={"group": "women", "per_page": 1000}).content).find(
+            ".//table[@id='list']"
+        )
+    )  # type: ignore[arg-type]
     assert women and all(r[4] == "F" for r in women)
     # Without JavaScript the form works: it is a plain GET form, not hidden.
     form = first.find(".//form[@id='query']")
@@ -126,7 +132,10 @@ def test_unknown_pages_and_bad_parameters_get_one_sentence_and_no_details(served
         "/periods/standard-2031-01.html": (404, "Error: there is no close standard-2031-01"),
         "/nowhere": (404, "Error: there is nothing at /nowhere"),
         "/static/../../etc/passwd": (404, "Error: there is nothing at"),
-        "/lists/standard-2025-12-01.html?page=0": (400, "Error: page: Input should be greater than or equal to 1"),
+        "/lists/standard-2025-12-01.html?page=0": (
+            400,
+            "Error: page: Input should be greater than or equal to 1",
+        ),
         "/lists/standard-2025-12-01.html?sort=evil": (400, "Error: 'evil' is not a column to sort by"),
     }
     for path, (status, sentence) in cases.items():
@@ -141,7 +150,9 @@ def test_every_response_carries_the_security_headers(served: TestClient) -> None
     for path in ("/", LIST, f"/players/{DOYLE}.html", "/static/site.css", "/nowhere", "/api/v1/lists"):
         headers = served.get(path).headers
         assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
-        assert "script-src 'self'" in CONTENT_SECURITY_POLICY and "unsafe-inline" not in CONTENT_SECURITY_POLICY
+        assert (
+            "script-src 'self'" in CONTENT_SECURITY_POLICY and "unsafe-inline" not in CONTENT_SECURITY_POLICY
+        )
         assert "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["x-frame-options"] == "DENY"
@@ -157,7 +168,9 @@ def test_no_page_holds_an_inline_script_or_style(served: TestClient) -> None:
 
 def test_long_queries_large_bodies_and_writes_are_refused(served: TestClient) -> None:
     long = served.get("/search", params={"q": "x" * 3000})
-    assert long.status_code == 414 and long.text == "Error: the query is longer than 2048 bytes — shorten it\n"
+    assert (
+        long.status_code == 414 and long.text == "Error: the query is longer than 2048 bytes — shorten it\n"
+    )
     big = served.post("/", content=b"x" * 20_000)
     assert big.status_code == 413
     post = served.post("/", content=b"x")
