@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -44,6 +44,7 @@ from ratingdb.reports.lists import (
     signed_points,
     write_list_file,
 )
+from ratingdb.reports.not_rated import NotRated, games_not_rated
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.site.output import PublishResult, SiteFolder
 
@@ -280,19 +281,29 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
 
     closes = closes_of(session, site)
     calculations: dict[int, list[Calculation]] = defaultdict(list)
+    not_rated: dict[int, dict[tuple[str, dt.date], list[NotRated]]] = defaultdict(dict)
     for lst in site.current:
         if lst.list_id not in closes:
             continue
         yield period_page(site, lst, closes[lst.list_id])
-        for player_id, calc in list_calculations(session, session.get_one(RatingList, lst.list_id)).items():
+        new_list = session.get_one(RatingList, lst.list_id)
+        for player_id, calc in list_calculations(session, new_list).items():
             calculations[player_id].append(calc)
+        for player_id, games in games_not_rated(session, new_list).items():
+            not_rated[player_id][(lst.rating_type, lst.list_date)] = games
 
     for event_id in event_ids(session, options.rating_types):
         yield event_page(site, session, event_id)
 
     histories = all_histories(session, options.rating_types)
     for player in players_of(session, options.rating_types):
-        yield player_page(site, player, histories.get(player.id, []), calculations.get(player.id, []))
+        yield player_page(
+            site,
+            player,
+            histories.get(player.id, []),
+            calculations.get(player.id, []),
+            not_rated=not_rated.get(player.id, {}),
+        )
 
     yield home_page(site, closes)
 
@@ -407,12 +418,26 @@ def player_calculations(session: Session, site: Site, player: Player) -> list[Ca
     return found
 
 
+def player_not_rated(
+    session: Session, site: Site, player: Player
+) -> dict[tuple[str, dt.date], list[NotRated]]:
+    """One player's games not counted in each close of the site, by (type, list date)."""
+    found: dict[tuple[str, dt.date], list[NotRated]] = {}
+    for lst in site.current:
+        if lst.origin == "computed" and lst.period is not None:
+            games = games_not_rated(session, session.get_one(RatingList, lst.list_id), player.id)
+            if player.id in games:
+                found[(lst.rating_type, lst.list_date)] = games[player.id]
+    return found
+
+
 def player_page(
     site: Site,
     player: Player,
     history: Sequence[HistoryLine],
     calcs: Sequence[Calculation],
     live: Sequence[Any] = (),
+    not_rated: Mapping[tuple[str, dt.date], Sequence[NotRated]] | None = None,
 ) -> tuple[str, bytes]:
     ids = f" (FIDE {player.fide_id})" if player.fide_id else ""
     chart = None
@@ -442,7 +467,12 @@ def player_page(
         chart=chart,
         live=live,
         calculations=[
-            (c, calculation_summary(c), [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events])
+            (
+                c,
+                calculation_summary(c),
+                [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events],
+                (not_rated or {}).get((c.rating_type, c.list_date), []),
+            )
             for c in shown
         ],
     )

@@ -33,6 +33,7 @@ from ratingdb.site.publish import (
     period_page,
     period_path,
     player_calculations,
+    player_not_rated,
     player_page,
 )
 
@@ -138,7 +139,8 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
         raise PageNotFound(f"player {key} is on no list of this site: search by name on the home page")
     history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     live = player_live(site, player.id, lives())
-    return player_page(site, player, history, player_calculations(session, site, player), live)[1]
+    calcs = player_calculations(session, site, player)
+    return player_page(site, player, history, calcs, live, player_not_rated(session, site, player))[1]
 
 
 def event_view(session: Session, site: Site, event_id: int) -> bytes:

@@ -13,7 +13,6 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import uvicorn
@@ -35,7 +34,8 @@ def served_url(demo_sqlite_url: str, tmp_path_factory: pytest.TempPathFactory) -
     path = tmp_path_factory.mktemp("served") / "live.sqlite"
     shutil.copyfile(demo_sqlite_url.removeprefix("sqlite:///"), path)
     url = f"sqlite:///{path}"
-    result = CliRunner().invoke(cli, ["--db", url, "reopen", "2025-10", "--type", "standard", "--reason", "demo"])
+    reopen = ["--db", url, "reopen", "2025-10", "--type", "standard", "--reason", "demo"]
+    result = CliRunner().invoke(cli, reopen)
     assert result.exit_code == 0, result.output
     app = create_app(WebSettings(url=url, title="Demo Chess Federation"))
     with socket.socket() as probe:
