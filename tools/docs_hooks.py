@@ -6,18 +6,68 @@ built, so it always matches the commands of the checkout it is built from.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # openapi_markdown, beside this file
+
 CLI_PAGE = "reference/cli.md"
+
+
+_api: dict[str, Any] = {}
+
+
+def on_config(config: Any) -> Any:
+    """With the web app present, the JSON API page joins the Reference section of the navigation."""
+    document = api_document()
+    if document is not None:
+        _api["document"] = document
+        for section in config["nav"]:
+            if isinstance(section, dict) and "Reference" in section:
+                section["Reference"].insert(2, {"JSON API": API_PAGE})
+    return config
 
 
 def on_files(files: Files, config: Any) -> Files:
     from ratingdb.cli.reference import markdown
 
-    existing = files.get_file_from_path(CLI_PAGE)
-    if existing is not None:
-        files.remove(existing)
-    files.append(File.generated(config, CLI_PAGE, content=markdown()))
+    pages = {CLI_PAGE: markdown()}
+    if "document" in _api:
+        from openapi_markdown import markdown as api_markdown
+
+        pages[API_PAGE] = api_markdown(_api["document"], API_URL)
+    for path, content in pages.items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, path, content=content))
     return files
+
+
+API_PAGE = "reference/api.md"
+API_URL = "/api/v1/openapi.json"
+
+
+def api_document() -> dict[str, Any] | None:
+    """The web app's OpenAPI document, from an app on a new, migrated SQLite file; None without the app."""
+    import tempfile
+
+    try:
+        from ratingdb.web.app import create_app
+        from ratingdb.web.state import WebSettings
+    except ImportError:
+        return None
+    from ratingdb import db
+
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'schema.sqlite'}"
+        engine = db.make_engine(url)
+        try:
+            db.upgrade(engine)
+        finally:
+            engine.dispose()
+        document: dict[str, Any] = create_app(WebSettings(url=url)).openapi()
+    return document
