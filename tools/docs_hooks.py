@@ -1,18 +1,25 @@
-"""MkDocs hooks (mkdocs.yml `hooks:`): the command reference page, written from the Typer app at build time.
+"""MkDocs hooks (mkdocs.yml `hooks:`): the reference pages written from the program at build time.
 
-The page is not a file in docs/: it is made from `ratingdb.cli.reference.markdown()` each time the site is
-built, so it always matches the commands of the checkout it is built from.
+reference/cli.md comes from the Typer app (`ratingdb.cli.reference.markdown()`), and, when the web app
+(ratingdb.web) is there, reference/api.md from its OpenAPI document (tools/openapi_markdown.py). Neither
+is a file in docs/, so both always match the checkout the site is built from.
 """
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # openapi_markdown, beside this file
+# tools/openapi_markdown.py, beside this file (MkDocs loads hooks by path, not as a package).
+_spec = importlib.util.spec_from_file_location(
+    "openapi_markdown", Path(__file__).with_name("openapi_markdown.py")
+)
+assert _spec is not None and _spec.loader is not None
+openapi_markdown = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(openapi_markdown)
 
 CLI_PAGE = "reference/cli.md"
 
@@ -36,9 +43,7 @@ def on_files(files: Files, config: Any) -> Files:
 
     pages = {CLI_PAGE: markdown()}
     if "document" in _api:
-        from openapi_markdown import markdown as api_markdown
-
-        pages[API_PAGE] = api_markdown(_api["document"], API_URL)
+        pages[API_PAGE] = openapi_markdown.markdown(_api["document"], API_URL)
     for path, content in pages.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
