@@ -59,8 +59,10 @@ def _parameters(operation: dict[str, Any]) -> list[str]:
         what = p.get("description") or schema.get("description") or ""
         if "default" in schema:
             what = f"{what} (default `{schema['default']}`)".strip()
-        if "pattern" in schema:
-            what = f"{what} (written as `{schema['pattern']}`)".strip()
+        patterns = [s["pattern"] for s in [schema, *schema.get("anyOf", [])] if "pattern" in s]
+        pattern = patterns[0] if patterns else None
+        if pattern:
+            what = f"{what} (written as `{pattern}`)".strip()
         out.append(
             f"| `{p['name']}` | {p['in']} | {type_of(schema)} | {'yes' if p.get('required') else 'no'} "
             f"| {_cell(what)} |"
@@ -95,7 +97,7 @@ def _schemas(document: dict[str, Any]) -> list[str]:
             required = set(schema.get("required", []))
             out += ["| field | type | what |", "|---|---|---|"]
             for field, prop in properties.items():
-                what = prop.get("description", "") + ("" if field in required else " (may be absent)")
+                what = " ".join([prop.get("description", ""), "" if field in required else "(may be absent)"])
                 out.append(f"| `{field}` | {type_of(prop)} | {_cell(what)} |")
             out.append("")
     return out
