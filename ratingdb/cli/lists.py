@@ -135,33 +135,13 @@ def _glicko2_list(
 ) -> None:
     """`list` of a Glicko-2 list: rating and deviation to hundredths, volatility, provisional marked "?";
     CSV is the Glicko-2 list format, which re-imports to the same figures."""
-    from ratingdb.reports.lists import list_lines
-    from ratingdb.services.glicko2_lists import glicko2_figures
+    from ratingdb.reports.glicko2 import glicko2_lines, write_glicko2_list_file
 
-    figures = glicko2_figures(session, rating_list.id, params)
-    with contextlib.closing(list_lines(session, rating_list, rated_only=fmt == "table")) as entries:
-        lines = list(entries)
-    # Best first by the published rating in hundredths (list_entry's whole-point rating ties).
-    lines.sort(key=lambda line: (line.player_id not in figures, -figures[line.player_id].rating
-               if line.player_id in figures else 0, line.name, line.player_id))  # fmt: skip
+    lines, figures = glicko2_lines(session, rating_list, params, rated_only=fmt == "table")
     rating_type, date = rating_list.rating_type, rating_list.list_date.isoformat()
     if fmt == "csv":
-        from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
-        from ratingdb.reports.lists import as_list_row
-
-        def figures_of(player_id: int) -> Glicko2Figures | None:
-            shown = figures.get(player_id)
-            if shown is None:
-                return None
-            return Glicko2Figures(
-                shown.figures.rating_x100, shown.figures.deviation_x100, shown.figures.volatility_x1e6
-            )
-
-        rows = (
-            (as_list_row(i, line, rating_type), figures_of(line.player_id)) for i, line in enumerate(lines, 2)
-        )
         with output_file(output, force=force) if output else _stdout() as out:
-            write_glicko2_list(rows, out)
+            write_glicko2_list_file(lines, figures, out, rating_type)
         if output:
             echo(f"Wrote the {rating_type} list dated {date} to {output}.")
         return

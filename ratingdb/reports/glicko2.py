@@ -6,8 +6,10 @@ record (glicko2_calc_player, glicko2_calc_game) that the close stored (migration
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from dataclasses import dataclass
+from typing import TextIO
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -16,8 +18,8 @@ from ratingdb.calculator_glicko2 import decimals as _f
 from ratingdb.models import Event, Game, Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry, Player, RatingList
 from ratingdb.rating import Period
 from ratingdb.rating.glicko2 import EPSILON, SCALE, Glicko2Parameters
-from ratingdb.reports.lists import computed_list
-from ratingdb.services.glicko2_lists import list_parameters
+from ratingdb.reports.lists import ListLine, as_list_row, computed_list, list_lines
+from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 
 
 @dataclass(frozen=True)
@@ -141,3 +143,39 @@ def glicko2_summary(calc: Glicko2Calculation) -> list[str]:
             + " (rounded once: hundredths, σ to millionths)"
         )
     return lines
+
+
+def glicko2_lines(
+    session: Session, rating_list: RatingList, params: Glicko2Parameters, *, rated_only: bool = False
+) -> tuple[list[ListLine], dict[int, Glicko2Shown]]:
+    """A Glicko-2 list's entries, best first by the published rating in hundredths (list_entry's
+    whole-point rating ties), unrated last; and the figures by player id."""
+    figures = glicko2_figures(session, rating_list.id, params)
+    with contextlib.closing(list_lines(session, rating_list, rated_only=rated_only)) as entries:
+        lines = list(entries)
+
+    def order(line: ListLine) -> tuple[bool, int, str, int]:
+        shown = figures.get(line.player_id)
+        return (shown is None, -shown.figures.rating_x100 if shown else 0, line.name, line.player_id)
+
+    return sorted(lines, key=order), figures
+
+
+def write_glicko2_list_file(
+    lines: list[ListLine], figures: dict[int, Glicko2Shown], out: TextIO, rating_type: str
+) -> None:
+    """The Glicko-2 CSV list (ratingdb.formats.glicko2_list), which re-imports to the same figures."""
+    from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
+
+    def figures_of(player_id: int) -> Glicko2Figures | None:
+        shown = figures.get(player_id)
+        if shown is None:
+            return None
+        return Glicko2Figures(
+            shown.figures.rating_x100, shown.figures.deviation_x100, shown.figures.volatility_x1e6
+        )
+
+    rows = (
+        (as_list_row(i, line, rating_type), figures_of(line.player_id)) for i, line in enumerate(lines, 2)
+    )
+    write_glicko2_list(rows, out)

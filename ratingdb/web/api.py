@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from ratingdb.errors import MissingList
-from ratingdb.models import Player
+from ratingdb.models import Player, RatingList
 from ratingdb.rating import Period
 from ratingdb.reports.event import event_report
 from ratingdb.reports.events import find_events
@@ -39,6 +39,7 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.live import PROVISIONAL, LiveCalculation, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
+from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
 from ratingdb.site.publish import player_calculations, player_path
 from ratingdb.site.served import player_by_key
@@ -208,6 +209,12 @@ class EntryOut(BaseModel):
     games: int
     k: int | None
     flag: str | None
+    # A Glicko-2 list only (docs/guide/glicko2.md): the rating and deviation as published (hundredths),
+    # the volatility, and whether the deviation is above the rule set's provisional threshold.
+    glicko2_rating: float | None = None
+    deviation: float | None = None
+    volatility: float | None = None
+    provisional: bool | None = None
 
 
 class ListPageOut(BaseModel):
@@ -558,6 +565,7 @@ def list_page(
         return Response(status_code=304, headers=headers)
     query = ListQuery(page=page, per_page=per_page)
     total, shown = query_lines(ranked_lines(view.state.list_lines(view.session, lst.list_id)), query, 0)
+    glicko2 = _glicko2_figures(view, lst.list_id)
     body = ListPageOut(
         rating_type=lst.rating_type,
         list_date=lst.list_date,
@@ -581,11 +589,30 @@ def list_page(
                 games=line.games,
                 k=line.k,
                 flag=line.flag,
+                **_glicko2_fields(glicko2, line.player_id),
             )
             for rank, line in shown
         ],
     )
     return Response(body.model_dump_json(), media_type="application/json", headers=headers)
+
+
+def _glicko2_figures(view: Served, list_id: int) -> dict[int, Glicko2Shown] | None:
+    """A Glicko-2 list's figures by player id; None for another list."""
+    params = list_parameters(view.session, view.session.get_one(RatingList, list_id))
+    return None if params is None else glicko2_figures(view.session, list_id, params)
+
+
+def _glicko2_fields(figures: dict[int, Glicko2Shown] | None, player_id: int) -> dict[str, Any]:
+    shown = None if figures is None else figures.get(player_id)
+    if shown is None:
+        return {}
+    return {
+        "glicko2_rating": shown.rating,
+        "deviation": shown.deviation,
+        "volatility": shown.volatility,
+        "provisional": shown.provisional,
+    }
 
 
 @router.get(
@@ -615,9 +642,15 @@ def list_csv(
     if _not_modified(request, etag):
         return Response(status_code=304, headers=headers)
     text = io.StringIO(newline="")
-    write_list_file(
-        view.state.list_lines(view.session, lst.list_id), text, "csv", lst.rating_type, lst.list_date
-    )
+    rating_list = view.session.get_one(RatingList, lst.list_id)
+    if (params := list_parameters(view.session, rating_list)) is not None:  # the Glicko-2 list format
+        from ratingdb.reports.glicko2 import glicko2_lines, write_glicko2_list_file
+
+        write_glicko2_list_file(*glicko2_lines(view.session, rating_list, params), text, lst.rating_type)
+    else:
+        write_list_file(
+            view.state.list_lines(view.session, lst.list_id), text, "csv", lst.rating_type, lst.list_date
+        )
     return Response(text.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
 
 

@@ -244,3 +244,27 @@ def test_errors_are_one_sentence_in_json(api: TestClient) -> None:
         assert response.status_code == status, path
         assert response.headers["content-type"] == "application/json"
         assert response.json() == {"error": message}, path
+
+
+def test_a_glicko2_list_carries_rating_deviation_volatility_and_the_provisional_mark(demo_url: str) -> None:
+    # The demo's club list by Glicko-2 (served with RATINGDB_TYPES=standard,club): the same figures as
+    # `ratingdb list --type club --format csv`.
+    with client(demo_url, rating_types=("standard", "club")) as api:
+        _check_glicko2_list(api, demo_url)
+
+
+def _check_glicko2_list(api: TestClient, demo_url: str) -> None:
+    page = api.get("/api/v1/lists/club/2025-12-01", params={"per_page": 5}).json()
+    first = page["entries"][0]
+    assert (first["name"], first["rating"], first["glicko2_rating"], first["deviation"]) == (
+        "Kovalenko, Dmytro", 2693, 2692.65, 58.5
+    )  # fmt: skip
+    assert first["provisional"] is False and 0.05 < first["volatility"] < 0.07
+    exported = runner.invoke(
+        cli, ["--db", demo_url, "list", "2025-12-01", "--type", "club", "--format", "csv"]
+    )
+    assert exported.stdout.splitlines()[0].endswith(",rating,deviation,volatility")
+    assert api.get("/api/v1/lists/club/2025-12-01/csv").text == exported.stdout
+    # An Elo list has none of them.
+    elo = api.get("/api/v1/lists/standard/2025-12-01", params={"per_page": 1}).json()["entries"][0]
+    assert (elo["glicko2_rating"], elo["deviation"], elo["volatility"], elo["provisional"]) == (None,) * 4
