@@ -228,3 +228,15 @@ def test_a_published_glicko2_list_is_sealed_and_a_reopen_publishes_a_new_version
         "Error: --adjust changes Elo ratings (spec §10): a Glicko-2 list has no such adjustment; "
         "close without it\n"
     )
+
+
+def test_an_update_of_a_glicko2_list_is_refused_and_an_elo_file_is_not_read_as_one(db_url: str) -> None:
+    start(db_url)
+    assert refused(db_url, "import-list", START, "--type", "club", "--update", "--reason", "fix") == (
+        "Error: --update does not correct a Glicko-2 list yet: import the corrected club list with its "
+        "deviations under a new date, or reopen the period and close it again\n"
+    )
+    # A ratingdb (Elo) CSV list for a Glicko-2 type: its K and games columns are not Glicko-2 columns.
+    elo = FIXTURES / "lists" / "list.csv"
+    message = refused(db_url, "import-list", elo, "--type", "club", "--date", "2025-11-01")
+    assert message.startswith("Error: list.csv line 1 col ") and "is not a Glicko-2 list column" in message
