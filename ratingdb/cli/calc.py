@@ -176,7 +176,7 @@ def calc_command(
 
         elo_only = {"--opponent": opponent, "--games-file": games_file, "--k": k, "--games": games,
                     "--birth-year": birth_year, "--period-games": period_games, "--opponent-k": opponent_k,
-                    "--target": target, "--result": result, "--player": player}  # fmt: skip
+                    "--target": target, "--result": result}  # fmt: skip
         given = [name for name, value in elo_only.items() if value is not None]
         given += [name for name, flag in (("--reached-2400", reached_2400), ("--reached-2300", reached_2300),
                   ("--no-cap", no_cap), ("--expected-table", expected_table)) if flag]  # fmt: skip
@@ -184,7 +184,9 @@ def calc_command(
             given.append("--formula")
         if given:
             raise ConfigError(f"{', '.join(given)}: an Elo option, not used by Glicko-2 (see calc --help)")
-        glicko2_calc(rating, game or [], rating_type, rules, deviation, volatility, tau, output_format)
+        glicko2_calc(
+            rating, game or [], rating_type, rules, deviation, volatility, tau, output_format, player
+        )
         return
     if given_glicko := [name for name, value in glicko_only.items() if value is not None]:
         raise ConfigError(f"{', '.join(given_glicko)}: a Glicko-2 option: add --system glicko2")

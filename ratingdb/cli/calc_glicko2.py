@@ -42,6 +42,7 @@ def glicko2_calc(
     volatility: float | None,
     tau: float | None,
     output_format: str,
+    player_id: int | None = None,
 ) -> None:
     """Rate one period by Glicko-2 with every step, under the chosen rule set or Glickman's defaults."""
     import dataclasses
@@ -69,6 +70,13 @@ def glicko2_calc(
     try:
         if tau is not None:
             params, reason = dataclasses.replace(params, tau=tau), f"{reason}, τ from --tau"
+        label = None
+        if player_id is not None:
+            if rating is not None or deviation is not None or volatility is not None:
+                raise ConfigError(
+                    "--player takes rating, deviation and volatility from the list: give none of them"
+                )
+            rating, deviation, volatility, label = _from_list(player_id, rating_type)
         if rating is None:
             raise ConfigError(
                 "give RATING (or 'unrated'), e.g. calc 1500 --system glicko2 --rd 200 --game 1400:30:1"
@@ -98,6 +106,7 @@ def glicko2_calc(
             rules_name=name,
             rules_reason=reason,
             rating_note=note,
+            player_label=label,
         )
     except RulesError as exc:
         raise ConfigError(str(exc)) from exc
@@ -106,3 +115,38 @@ def glicko2_calc(
     else:
         for line in calculation.lines():
             typer.echo(line)
+
+
+def _from_list(fide_id: int, rating_type: str) -> tuple[str, float, float, str]:
+    """A player's figures on the newest current Glicko-2 list of `rating_type` that rates them."""
+    from sqlalchemy import select
+
+    from ratingdb.cli.common import transaction
+    from ratingdb.errors import MissingList, UnknownPlayer
+    from ratingdb.models import Glicko2Entry, Player, RatingList
+
+    with transaction() as session:
+        player = session.scalars(select(Player).where(Player.fide_id == fide_id)).one_or_none()
+        if player is None:
+            raise UnknownPlayer(f"no player has FIDE ID {fide_id}")
+        row = session.execute(
+            select(Glicko2Entry, RatingList.list_date)
+            .join(RatingList, RatingList.id == Glicko2Entry.list_id)
+            .where(
+                Glicko2Entry.player_id == player.id,
+                RatingList.rating_type == rating_type,
+                RatingList.is_current.is_(True),
+            )
+            .order_by(RatingList.list_date.desc())
+            .limit(1)
+        ).first()
+        if row is None:
+            raise MissingList(f"{player.name} (FIDE ID {fide_id}) is rated on no {rating_type} Glicko-2 list")
+        entry, list_date = row
+        label = f"{player.name} (FIDE ID {fide_id}), {rating_type} list dated {list_date.isoformat()}"
+        return (
+            f"{entry.rating_x100 / 100:g}",
+            entry.deviation_x100 / 100,
+            entry.volatility_x1e6 / 1e6,
+            label,
+        )

@@ -156,6 +156,14 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
         "Step 2: μ = 0.6476, φ = 0.4605",  # 112.5 / 173.7178, 80 / 173.7178
         "No games: the deviation widens (Step 6): φ′ = φ* = √(φ² + σ²) = 0.4644, RD′ = 173.7178 × φ′ = 80.68",
     ]
+    # The calculator takes the player's figures from the newest club list: the next period's what-if.
+    whatif = ok(
+        db_url, "calc", "--type", "club", "--player", "200101", "-g", "1500:350:1", "--rules", "2025-11"
+    )
+    assert whatif[2:4] == [
+        "Player: Example, Paper (FIDE ID 200101), club list dated 2025-11-01",
+        "Rating: r = 1464.05, RD = 151.52, σ = 0.059996",
+    ]
     player = "\n".join(ok(db_url, "player", "200101"))
     assert "1464.05" in player and "151.52" in player
     top = ok(db_url, "report", "top", "--type", "club", "--format", "csv")
