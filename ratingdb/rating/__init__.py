@@ -9,7 +9,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
-from .batch import BatchChange, BatchRater, FlagCache, KCache, PoolSide, Side
+from .batch import BatchChange, BatchRater, FlagCache, KCache
 from .change import (
     EventSum,
     GameLine,
@@ -109,8 +109,6 @@ __all__ = [
     "BatchRater",
     "FlagCache",
     "KCache",
-    "PoolSide",
-    "Side",
     "FIDE_2024_INITIAL",
     "FIDE_K_RULES",
     "INITIAL_METHODS",

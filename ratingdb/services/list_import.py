@@ -446,7 +446,7 @@ def _corrected(
     Reaching 2400 / 2300 is for life (§8.3.3): a corrected rating can set those marks, never clear them.
     The entry shows the player's details as the row left them (`version_id`).
     """
-    given = {
+    given: dict[str, Any] = {
         column: value
         for column, value in (
             ("rating", r.rating),

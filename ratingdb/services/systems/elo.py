@@ -24,15 +24,14 @@ from ratingdb.rating import (
     KCache,
     Period,
     PoolGame,
-    PoolSide,
     RuleSet,
-    Side,
     adjust_rating,
     below_floor,
     excluded_by_difference,
     initial_rating,
     round_half_away_from_zero,
 )
+from ratingdb.rating.batch import PoolSide, Side
 from ratingdb.services.bulk import Driver, chunks, column_list
 from ratingdb.services.rows import (
     CALC_GAME_COLUMNS,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hypothesis.strategies as st
 from hypothesis import given, settings
 
-from ratingdb.rating import RULE_SETS, BatchRater, Period, RuleSet, Side, rating_change, rule_set_for
+from ratingdb.rating import RULE_SETS, BatchRater, Period, RuleSet, rating_change, rule_set_for
+from ratingdb.rating.batch import Side
 from ratingdb.rating.change import RatedGame
 
 STANDARD_2025_10 = rule_set_for("standard", Period(2025, 10))
