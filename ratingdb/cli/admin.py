@@ -90,10 +90,14 @@ def db_check() -> None:
 @db_app.command("accounts")
 @user_errors
 def db_accounts(
-    database: str = typer.Option("ratingdb", help="The database's name."),
-    owner: str = typer.Option("ratingdb_owner", help="The account that runs `ratingdb init` only."),
-    officer: str = typer.Option("ratingdb_officer", help="The account of the monthly work."),
-    reader: str = typer.Option("ratingdb_report", help="The SELECT-only account of `sql` and reports."),
+    database: str = typer.Option("ratingdb", metavar="NAME", help="The database's name."),
+    owner: str = typer.Option(
+        "ratingdb_owner", metavar="NAME", help="The account that runs `ratingdb init` only."
+    ),
+    officer: str = typer.Option("ratingdb_officer", metavar="NAME", help="The account of the monthly work."),
+    reader: str = typer.Option(
+        "ratingdb_report", metavar="NAME", help="The SELECT-only account of `sql` and reports."
+    ),
 ) -> None:
     """Print the SQL that creates the least-privileged accounts on the --db server (MySQL/MariaDB or
     PostgreSQL), for its administrator to run once: reader and officer first, the owner last."""

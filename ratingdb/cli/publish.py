@@ -5,8 +5,9 @@ ratingdb.site.publish and prints what changed. The site package (and Jinja2 with
 when the command runs, so other commands do not pay for it.
 """
 
+import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -49,6 +50,8 @@ def publish_command(
     """
     from ratingdb.rating import RATING_TYPES
 
+    if serve and not 1 <= port <= 65535:
+        raise ConfigError(f"--port {port} is not a port a site can be served on — give one from 1 to 65535")
     chosen = tuple(check_type(t) for t in rating_types) if rating_types else RATING_TYPES
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"'{base_url}' is not a web address: give one such as https://ratings.example.org/")
@@ -66,19 +69,61 @@ def publish_command(
 
 
 def _serve(folder: Path, port: int) -> None:
-    import functools
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-
-    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(folder))
-    try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    except OSError as exc:
-        raise ConfigError(
-            f"cannot serve on 127.0.0.1:{port}: {exc.strerror} — choose another --port"
-        ) from None
+    server = preview_server(folder, port)
     typer.echo(f"Serving {folder} at http://127.0.0.1:{port}/ (Ctrl-C stops).")
     with server:
         try:
             server.serve_forever()
         except KeyboardInterrupt:
             typer.echo("Stopped.")
+
+
+def preview_server(folder: Path, port: int) -> Any:
+    """A ThreadingHTTPServer on 127.0.0.1:`port` serving `folder` for a preview: regular files only, found
+    without following a link (a link planted in the folder, to `/` or to a file, is a 404), no folder
+    listings (a folder serves its index.html or nothing) and no hidden files (the manifest, temporaries).
+    """
+    import functools
+    import stat
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import unquote, urlsplit
+
+    root = folder.resolve()
+
+    class PreviewHandler(SimpleHTTPRequestHandler):
+        def send_head(self) -> Any:
+            parts = [p for p in unquote(urlsplit(self.path).path).split("/") if p]
+            if not parts or self.path.endswith("/"):
+                parts.append("index.html")
+            path: Path | None = root
+            for part in parts:
+                assert path is not None
+                if part.startswith(".") or "\\" in part or "\0" in part:
+                    path = None
+                    break
+                path = path / part
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    path = None
+                    break
+                if stat.S_ISLNK(mode):
+                    path = None
+                    break
+            if path is None or not stat.S_ISREG(os.lstat(path).st_mode):
+                self.send_error(404, "File not found")
+                return None
+            self.path = "/" + "/".join(parts)
+            return super().send_head()
+
+        def list_directory(self, path: Any) -> Any:
+            self.send_error(404, "File not found")
+            return None
+
+    handler = functools.partial(PreviewHandler, directory=str(root))
+    try:
+        return ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot serve on 127.0.0.1:{port}: {exc.strerror} — choose another --port"
+        ) from None
