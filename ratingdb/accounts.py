@@ -134,3 +134,40 @@ def _pattern_matches(pattern: str, database: str) -> bool:
         regex += "." if ch == "_" else ".*" if ch == "%" else re.escape(ch)
         i += 1
     return re.fullmatch(regex, database) is not None
+
+
+# Privileges a read needs; anything else held makes `sql` read-only by ratingdb's checks alone.
+_MYSQL_READING = {"SELECT", "USAGE", "SHOW VIEW"}
+
+
+def sql_warnings(conn: Connection) -> list[str]:
+    """What `ratingdb sql` says about an account that may do more than read (MySQL/MariaDB only: on
+    PostgreSQL the query runs with ratingdb_reader's rights whoever connects, and SQLite has no accounts)."""
+    if conn.dialect.name != "mysql":
+        return []
+    held = sorted(p for p in _mysql_privileges(conn) if p not in _MYSQL_READING)
+    if not held:
+        return []
+    shown = ", ".join(held[:6]) + (", …" if len(held) > 6 else "")
+    return [
+        f"this MySQL/MariaDB account holds {shown} besides SELECT: `sql` is kept to reading by ratingdb's "
+        "statement checks alone, and the account can read every database it may read (mysql.user as "
+        "root) — run `sql` as a SELECT-only account (`ratingdb db accounts` prints the set-up)"
+    ]
+
+
+def _mysql_privileges(conn: Connection) -> set[str]:
+    """Every privilege the connecting account holds globally or on this database (SHOW GRANTS)."""
+    grants = [str(row[0]) for row in conn.exec_driver_sql("SHOW GRANTS FOR CURRENT_USER()")]
+    database = str(conn.exec_driver_sql("SELECT DATABASE()").scalar_one())
+    held: set[str] = set()
+    for grant in grants:
+        match = re.match(r"GRANT (.+?) ON (\S+) TO ", grant)
+        if match is None:
+            continue
+        scope = match.group(2).split(".", 1)[0].strip('`"')
+        if scope != "*" and not _pattern_matches(scope, database):
+            continue
+        for privilege in re.split(r",\s*", match.group(1)):
+            held.add(re.sub(r"\s*\(.*\)$", "", privilege).strip().upper())
+    return held
