@@ -347,7 +347,11 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
                     params = [statement]
                 # stream(): the extended protocol (one statement only) and rows in chunks as they come;
                 # leaving the loop early cancels the rest on the server.
-                rows = fetch_bounded(([row] for row in cursor.stream(query, params, size=500)), max_rows)
+                stream: Any = cursor.stream(query, params, size=500)
+                try:
+                    rows = fetch_bounded(([row] for row in stream), max_rows)
+                finally:
+                    stream.close()  # cancels the rest on the server, also when the result is refused
                 return _result([(c,) for c in columns], rows, max_rows)
         except psycopg.errors.QueryCanceled:
             raise _stopped(timeout) from None
