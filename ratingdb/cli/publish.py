@@ -5,9 +5,8 @@ ratingdb.site.publish and prints what changed. The site package (and Jinja2 with
 when the command runs, so other commands do not pay for it.
 """
 
-import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -38,7 +37,11 @@ def publish_command(
         ),
     ] = None,
     serve: Annotated[
-        bool, typer.Option("--serve", help="Then serve the folder on 127.0.0.1 for a preview (Ctrl-C stops).")
+        bool,
+        typer.Option(
+            "--serve",
+            help="Then serve the site on 127.0.0.1 for a preview, as `ratingdb serve` does (Ctrl-C stops).",
+        ),
     ] = False,
     port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port for --serve.")] = 8000,
 ) -> None:
@@ -65,65 +68,8 @@ def publish_command(
         f"{len(result.written)} written, {result.unchanged} unchanged, {len(result.removed)} removed."
     )
     if serve:
-        _serve(folder, port)
+        # The served pages are the same pages from the same database (ratingdb.web), never files read
+        # off the disk: nothing outside the site can be reached through the preview.
+        from ratingdb.cli.serve import serve_command
 
-
-def _serve(folder: Path, port: int) -> None:
-    server = preview_server(folder, port)
-    typer.echo(f"Serving {folder} at http://127.0.0.1:{port}/ (Ctrl-C stops).")
-    with server:
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            typer.echo("Stopped.")
-
-
-def preview_server(folder: Path, port: int) -> Any:
-    """A ThreadingHTTPServer on 127.0.0.1:`port` serving `folder` for a preview: regular files only, found
-    without following a link (a link planted in the folder, to `/` or to a file, is a 404), no folder
-    listings (a folder serves its index.html or nothing) and no hidden files (the manifest, temporaries).
-    """
-    import functools
-    import stat
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-    from urllib.parse import unquote, urlsplit
-
-    root = folder.resolve()
-
-    class PreviewHandler(SimpleHTTPRequestHandler):
-        def send_head(self) -> Any:
-            parts = [p for p in unquote(urlsplit(self.path).path).split("/") if p]
-            if not parts or self.path.endswith("/"):
-                parts.append("index.html")
-            path: Path | None = root
-            for part in parts:
-                assert path is not None
-                if part.startswith(".") or "\\" in part or "\0" in part:
-                    path = None
-                    break
-                path = path / part
-                try:
-                    mode = os.lstat(path).st_mode
-                except OSError:
-                    path = None
-                    break
-                if stat.S_ISLNK(mode):
-                    path = None
-                    break
-            if path is None or not stat.S_ISREG(os.lstat(path).st_mode):
-                self.send_error(404, "File not found")
-                return None
-            self.path = "/" + "/".join(parts)
-            return super().send_head()
-
-        def list_directory(self, path: Any) -> Any:
-            self.send_error(404, "File not found")
-            return None
-
-    handler = functools.partial(PreviewHandler, directory=str(root))
-    try:
-        return ThreadingHTTPServer(("127.0.0.1", port), handler)
-    except OSError as exc:
-        raise ConfigError(
-            f"cannot serve on 127.0.0.1:{port}: {exc.strerror} — choose another --port"
-        ) from None
+        serve_command(host="127.0.0.1", port=port, title=title, rating_types=list(options.rating_types))

@@ -14,7 +14,6 @@ import datetime as dt
 import errno
 import os
 import shutil
-import socket
 from pathlib import Path
 
 import pytest
@@ -168,46 +167,3 @@ def test_a_port_that_is_no_port_is_refused_before_publishing(url: str, tmp_path:
         f"Error: --port {port} is not a port a site can be served on — give one from 1 to 65535\n",
     )
     assert not (tmp_path / "www").exists()
-
-
-def test_the_preview_server_follows_no_link_lists_no_folder_and_serves_no_hidden_file(
-    url: str, tmp_path: Path, home: Path
-) -> None:
-    import threading
-    import urllib.error
-    import urllib.request
-
-    from ratingdb.cli.publish import preview_server
-
-    site = tmp_path / "www"
-    assert publish(url, site) == (0, "")
-    (site / "root").symlink_to("/", target_is_directory=True)
-    (site / "passwd.html").symlink_to("/etc/passwd")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = preview_server(site, port)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-
-        def get(path: str) -> int:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}") as response:
-                    return int(response.status)
-            except urllib.error.HTTPError as exc:
-                return exc.code
-
-        assert get("/") == 200 and get("/index.html") == 200 and get("/players/700001.html") == 200
-        for path in (
-            "/root/etc/passwd",
-            "/passwd.html",
-            "/lists/",
-            f"/{MANIFEST}",
-            "/static/",
-            "/../r.sqlite",
-        ):
-            assert get(path) == 404, path
-    finally:
-        server.shutdown()
-        server.server_close()
