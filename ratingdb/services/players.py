@@ -24,6 +24,7 @@ from ratingdb.models import (
     Game,
     ListEntry,
     Player,
+    PlayerAlias,
     PlayerNameToken,
     PlayerVersion,
     RatingList,
@@ -404,6 +405,70 @@ def register_player(session: Session, details: Details, audit_id: int) -> Player
     return session.get_one(Player, registered.player_id)
 
 
+# -- aliases --------------------------------------------------------------------------------------------
+
+
+def aliases_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[str]]:
+    """Player id → the other spellings of its name on record (current aliases), oldest first."""
+    ids = sorted(set(player_ids))
+    found: dict[int, list[str]] = {}
+    for chunk in _chunks(ids, 10_000):
+        for pid, name in session.execute(
+            select(PlayerAlias.player_id, PlayerAlias.name)
+            .where(PlayerAlias.player_id.in_(chunk), PlayerAlias.is_current.is_(True))
+            .order_by(PlayerAlias.player_id, PlayerAlias.id)
+        ):
+            found.setdefault(pid, []).append(name)
+    return found
+
+
+def players_by_alias(session: Session, keys: Sequence[str]) -> dict[str, list[int]]:
+    """Name key → ids of the players (not merged) with a current alias of that key."""
+    found: dict[str, list[int]] = {}
+    for start in range(0, len(keys), 10_000):
+        chunk = list(keys[start : start + 10_000])
+        for key, pid in session.execute(
+            select(PlayerAlias.name_key, PlayerAlias.player_id)
+            .join(Player, Player.id == PlayerAlias.player_id)
+            .where(
+                PlayerAlias.name_key.in_(chunk),
+                PlayerAlias.is_current.is_(True),
+                Player.merged_into.is_(None),
+            )
+            .order_by(PlayerAlias.player_id)
+        ):
+            found.setdefault(key, []).append(pid)
+    return found
+
+
+def add_alias(session: Session, player: Player, name: str, audit_id: int) -> bool:
+    """Record `name` as another spelling of `player`'s name; False when the name or an alias has its key
+    already (nothing to record)."""
+    clean = " ".join(name.split())
+    key = name_key(clean)
+    if not key:
+        raise ConfigError(f"the alias '{name}' has no letters or digits")
+    if key == player.name_key or key in {
+        name_key(a) for a in aliases_of(session, [player.id]).get(player.id, [])
+    }:
+        return False
+    session.add(PlayerAlias(player_id=player.id, name=clean, name_key=key, created_by=audit_id))
+    session.flush()
+    return True
+
+
+def add_alias_by_hand(session: Session, player: Player, name: str, reason: str) -> bool:
+    """`player edit --add-alias`: record another spelling, audited with the officer's reason."""
+    if player.merged_into is not None:
+        raise DuplicatePlayer(
+            f"player {describe(player)} was merged into player {player.merged_into}: edit that player"
+        )
+    audit_id = record_change(
+        session, "player-alias", f"player {player.id} {player.name}: alias '{name}' added", reason=reason
+    ).id
+    return add_alias(session, player, name, audit_id)
+
+
 # -- the register's commands -----------------------------------------------------------------------------
 
 
@@ -536,7 +601,11 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
         f"merged player {duplicate.id} {describe(duplicate)} into player {keep.id} {describe(keep)}; "
         f"{len(ids)} event(s) re-pointed; reason: {reason}"
     )
-    record_change(session, "player-merge", detail, reason=reason)
+    audit = record_change(session, "player-merge", detail, reason=reason)
+    # The duplicate's name and aliases stay known as spellings of the player kept: files that use them
+    # are matched to it.
+    for spelling in [duplicate.name, *aliases_of(session, [duplicate.id]).get(duplicate.id, [])]:
+        add_alias(session, keep, spelling, audit.id)
     session.execute(update(Player).where(Player.id == duplicate.id).values(merged_into=keep.id))
     session.expire_all()
     return detail

@@ -155,6 +155,9 @@ def test_a_junior_without_an_id_in_three_files_over_two_periods_is_one_player_wi
     ok(db_url, "import-list", oct_list, "--date", "2025-10-01")
     out = ok(db_url, "import-trf", autumn_a, autumn_b)
     assert out.splitlines()[2:] == [
+        "Players: 4 matched by ID, 1 by name, 1 new, 0 resolved by options.",
+        "  autumn_b.trf line 10 (rank 3) 'Aoife Byrne': no ID; name (birth year and federation agreeing) "
+        "of Byrne, Aoife (national 1, born 2012, IRL)",
         "Registered 1 new player:",
         "  Byrne, Aoife (national 1, born 2012, IRL; national ID assigned)",
     ]
@@ -274,9 +277,9 @@ def test_an_ambiguous_name_is_refused_with_the_candidates_and_match_settles_it(
     result = run(db_url, "import-trf", club)
     assert result.exit_code == 1  # type: ignore[attr-defined]
     assert result.stderr == (  # type: ignore[attr-defined]
-        "Error: club_night.trf: player 3 KELLY, Sean (born 2010, IRL) could be any of: "
-        "Kelly, Sean (national 5001, born 2010, IRL); Sean Kelly (national 5002, born 2010) — name the "
-        "right one with --match RANK=ID (or --match RANK=new for a new player) and import again\n"
+        "Error: club_night.trf line 10 (rank 3) 'KELLY, Sean' (no ID) could be any of: "
+        "Kelly, Sean (national 5001, born 2010, IRL); Sean Kelly (national 5002, born 2010) — --match 3=ID "
+        "names the right one, --new 3 registers a new player; nothing was written\n"
     )
     assert query(db_url, "SELECT COUNT(*) FROM event") == [(0,)]
     bad = run(db_url, "import-trf", club, "--match", "9=5002")
