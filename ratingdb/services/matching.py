@@ -50,7 +50,7 @@ LOOKUP_CHUNK = 10_000
 # keys (ratingdb.names: accents, case, punctuation and word order removed) is at least this. 90 takes
 # one wrong, missing or doubled letter in a name of ten or more letters ("Fitzsimmons, Ciaran" /
 # "Fitzsimons, Ciarán" 97; "Smith, David J." / "Smith, David" 92) and refuses another first name
-# ("Kelly, Darren" / "Kelly, David" 78) or another person ("Smith, David J." / "Jones, Gawain" 22).
+# ("Kelly, Darren" / "Kelly, David" 70) or another person ("Smith, David J." / "Jones, Gawain" 22).
 NAME_THRESHOLD = 90
 
 # A line as the options name it: (file name, or None for "the only file"; starting rank).
