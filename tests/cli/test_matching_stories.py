@@ -133,8 +133,8 @@ def test_a_typo_in_an_id_is_refused_naming_the_registered_player(register: str, 
     assert refused(register, *args) == (
         "Error: summer_open.tab line 16 (rank 2) 'O'Connell, Denis' national 5936: no player has that ID, "
         "but O'Connell, Denis (national 5963, born 1965, IRL) has this name (birth year and federation "
-        "agreeing) — a typo in the ID? --match 2=5963 (this line is O'Connell, Denis) or --new 2 (a new player, "
-        "registered with national 5936); nothing was written\n"
+        "agreeing) — a typo in the ID? --match 2=5963 (this line is O'Connell, Denis) or --new 2 (a new "
+        "player, registered with national 5936); nothing was written\n"
     )
     ok(register, *args, "--match", "2=5963")
     assert player_of(register, 2, 2) == ("5963", "O'Connell, Denis")
