@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, delete, exists, func, or_, select, tuple_, update
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
@@ -303,6 +304,125 @@ def find_players(
     return sorted(chosen.values(), key=lambda p: (p.name_key, p.id))
 
 
+class FoundPlayer(NamedTuple):
+    """A player `search_players` found: how well the name (or ID) matches the text, 0–100."""
+
+    player: Player
+    score: float
+    why: str  # "FIDE ID", "national ID", "name"
+
+
+# `player find`: a query word finds registered words spelt like it (rapidfuzz ratio at least this) …
+SEARCH_WORD_SCORE = 75
+# … among the registered words that share its first SEARCH_PREFIX letters (an index range, read distinct);
+SEARCH_PREFIX = 3
+# … and at most this many players are scored for a search.
+SEARCH_CANDIDATES = 2_000
+
+
+def search_players(
+    session: Session,
+    text: str,
+    *,
+    federation: str | None = None,
+    born: int | None = None,
+    limit: int = 50,
+) -> list[FoundPlayer]:
+    """Players by FIDE ID or national ID, or by name with typos, accents and word order forgiven, best
+    first, each with its score (the mean over the query's words of the best rapidfuzz ratio against a
+    word of the name; a query word that starts a name word scores 100).
+
+    Fast on a million players: for each query word the distinct registered words sharing its first
+    three letters are read by skipping through the name-token index (one seek per distinct word, not a
+    read of every player), the similar ones chosen with rapidfuzz, and only the players having one are
+    scored. A misspelling within the first three letters of every word is not found (search by ID, or
+    by another word of the name).
+    """
+    words = tokens(text)
+    if not words:
+        raise ConfigError(f"'{text}' has no letters or digits to search for: give part of a name or an ID")
+    fed = federation.strip().upper() if federation else None
+    found: dict[int, FoundPlayer] = {}
+    stripped = text.strip()
+    by_id: list[tuple[Any, str]] = []
+    if stripped.isdigit() and len(stripped) <= 18:
+        by_id.append((Player.fide_id == int(stripped), "FIDE ID"))
+    by_id.append((Player.national_id == stripped, "national ID"))
+    for condition, why in by_id:
+        for p in session.scalars(select(Player).where(condition)):
+            k = kept(session, p)
+            found.setdefault(k.id, FoundPlayer(k, 100.0, why))
+    similar = {w: _similar_words(session, w) for w in words}
+    # The query word with the fewest similar registered words drives the candidate players.
+    for driver in sorted(words, key=lambda w: (len(similar[w]) == 0, -len(w))):
+        if not similar[driver]:
+            continue
+        rows = session.execute(
+            select(PlayerNameToken.player_id)
+            .where(PlayerNameToken.token.in_(sorted(similar[driver])))
+            .limit(SEARCH_CANDIDATES)
+        ).all()
+        ids = sorted({pid for (pid,) in rows} - set(found))
+        candidates = select(Player).where(Player.id.in_(ids), Player.merged_into.is_(None))
+        if fed is not None:
+            candidates = candidates.where(Player.federation == fed)
+        if born is not None:
+            candidates = candidates.where(Player.birth_year == born)
+        for start in range(0, len(ids), 1_000):
+            for p in session.scalars(candidates.where(Player.id.in_(ids[start : start + 1_000]))):
+                name_words = p.name_key.split()
+                score = sum(max(_word_score(w, nw) for nw in name_words) for w in words) / len(words)
+                if score >= SEARCH_WORD_SCORE:
+                    found[p.id] = FoundPlayer(p, score, "name")
+        break
+    chosen = [
+        f
+        for f in found.values()
+        if (fed is None or f.player.federation == fed) and (born is None or f.player.birth_year == born)
+    ]
+    chosen.sort(key=lambda f: (-f.score, f.player.name_key, f.player.id))
+    return chosen[:limit]
+
+
+def _word_score(word: str, name_word: str) -> float:
+    from rapidfuzz import fuzz
+
+    if name_word.startswith(word):
+        return 100.0
+    return float(fuzz.ratio(word, name_word, score_cutoff=SEARCH_WORD_SCORE))
+
+
+def _similar_words(session: Session, word: str) -> dict[str, float]:
+    """Registered name words like `word`: those it starts (score 100) and those rapidfuzz finds close."""
+    from rapidfuzz import fuzz
+
+    prefix = word[:SEARCH_PREFIX]
+    low, high = prefix_range(prefix)
+    # Distinct words of the range, one index seek each (a loose index scan, as a recursive query):
+    # the index holds a row per player and word, the range a few thousand distinct words at most.
+    dialect = session.get_bind().dialect
+    if dialect.name == "mysql" and not getattr(dialect, "is_mariadb", False):
+        # MySQL stops a recursive query after 1,000 rows by default (MariaDB does not).
+        session.execute(sql("SET SESSION cte_max_recursion_depth = 1000000"))
+    distinct = sql(
+        "WITH RECURSIVE w(token) AS ("
+        " SELECT MIN(token) FROM player_name_token WHERE token >= :low AND token < :high"
+        " UNION ALL"
+        " SELECT (SELECT MIN(t.token) FROM player_name_token t WHERE t.token > w.token AND t.token < :high)"
+        " FROM w WHERE w.token IS NOT NULL"
+        ") SELECT token FROM w WHERE token IS NOT NULL"
+    )
+    found: dict[str, float] = {}
+    for (token,) in session.execute(distinct, {"low": low, "high": high}):
+        if token.startswith(word):
+            found[token] = 100.0
+        else:
+            score = fuzz.ratio(word, token, score_cutoff=SEARCH_WORD_SCORE)
+            if score:
+                found[token] = float(score)
+    return found
+
+
 def count_players(session: Session) -> int:
     return session.scalar(select(func.count()).select_from(Player)) or 0
 
@@ -439,6 +559,19 @@ def players_by_alias(session: Session, keys: Sequence[str]) -> dict[str, list[in
         ):
             found.setdefault(key, []).append(pid)
     return found
+
+
+def alias_history(session: Session, player_id: int) -> list[tuple[PlayerAlias, AuditEntry]]:
+    """The player's aliases with the audit row that recorded each (who, when, why), oldest first."""
+    return [
+        (a, e)
+        for a, e in session.execute(
+            select(PlayerAlias, AuditEntry)
+            .join(AuditEntry, AuditEntry.id == PlayerAlias.created_by)
+            .where(PlayerAlias.player_id == player_id, PlayerAlias.is_current.is_(True))
+            .order_by(PlayerAlias.id)
+        )
+    ]
 
 
 def add_alias(session: Session, player: Player, name: str, audit_id: int) -> bool:

@@ -226,3 +226,43 @@ def test_accents_and_name_order_are_not_a_mismatch(register: str, tmp_path: Path
     out = ok(register, "import-trf", plain, "--type", "standard", "--id-field", "national")
     assert "Players: 34 matched by ID, 0 by name, 0 new, 0 resolved by options." in out
     assert player_of(register, 2, 27) == ("12275", "Ó Muireagáin, Colm")
+
+
+def test_an_alias_added_by_hand_is_listed_audited_and_used_by_matching(register: str, tmp_path: Path) -> None:
+    # Kelly, Martin (ICU 704) plays as "Kelly, Mairtin" in an Irish-language event: 80, below 90.
+    assert ok(
+        register, "player", "edit", "704", "--add-alias", "Kelly, Máirtín", "--reason", "Irish form"
+    ) == ("Player 11 Kelly, Martin: alias 'Kelly, Máirtín' added.\n")
+    shown = ok(register, "player", "show", "704")
+    assert "Other spellings (aliases)" in shown and "Kelly, Máirtín" in shown and "Irish form" in shown
+    again = run(register, "player", "edit", "704", "--add-alias", "kelly mairtin", "--reason", "x")
+    assert again.stderr == (
+        "Error: 'kelly mairtin' is already Kelly, Martin's name or an alias of it (accents, case and word "
+        "order aside): nothing to add\n"
+    )
+    irish = edited(tmp_path, "Comortas", {11: ("Kelly, Mairtin", None)})
+    out = ok(register, "import-trf", irish, "--type", "standard", "--id-field", "national")
+    assert "Players: 34 matched by ID, 0 by name, 0 new, 0 resolved by options." in out
+
+
+def test_a_merge_keeps_both_names_as_aliases(register: str, tmp_path: Path) -> None:
+    # A duplicate registration of Foran, Barry (ICU 5342) under another number and spelling.
+    ok(
+        register,
+        "player",
+        "add",
+        "--name",
+        "Foran, Barry J.",
+        "--national-id",
+        "99001",
+        "--birth-year",
+        "1952",
+    )
+    ok(register, "player", "merge", "99001", "5342", "--reason", "one person")
+    assert query(register, "SELECT a.name FROM player_alias a JOIN player p ON p.id = a.player_id "
+                           "WHERE p.national_id = '5342'") == [("Foran, Barry J.",)]  # fmt: skip
+    # A file that uses the duplicate's spelling without an ID is matched to the player kept, by the alias.
+    alias_only = edited(tmp_path, "Summer Open", {6: ("Foran, Barry J.", "")})
+    out = ok(register, "import-trf", alias_only, "--type", "standard", "--id-field", "national")
+    assert "Players: 33 matched by ID, 1 by name, 0 new, 0 resolved by options." in out
+    assert player_of(register, 2, 6) == ("5342", "Foran, Barry")

@@ -384,15 +384,19 @@ def test_merge_moves_open_period_games_and_is_refused_in_the_two_cases_named(
 def test_find_by_name_in_either_order_without_accents_and_by_id(db_url: str, oct_list: Path) -> None:
     ok(db_url, "import-list", oct_list, "--date", "2025-10-01")
     ok(db_url, "player", "add", "--name", "Ó Dálaigh, Seán", "--federation", "IRL", "--birth-year", "2009")
-    expected = [
-        "fide_id,national_id,name,federation,sex,title,birth_year",
-        ',1,"Ó Dálaigh, Seán",IRL,,,2009',
-    ]
+    header = "score,fide_id,national_id,name,federation,sex,title,birth_year,found_by"
+    expected = [header, '100,,1,"Ó Dálaigh, Seán",IRL,,,2009,name']
     assert ok(db_url, "player", "find", "sean o dalaigh", "--format", "csv").splitlines() == expected
     assert ok(db_url, "player", "find", "DALAIGH", "--format", "csv").splitlines() == expected
-    assert ok(db_url, "player", "find", "1", "--format", "csv").splitlines() == expected
+    assert ok(db_url, "player", "find", "1", "--format", "csv").splitlines() == [
+        header, '100,,1,"Ó Dálaigh, Seán",IRL,,,2009,national ID'
+    ]
+    # A typo: "dalaig" starts no word; ratio("dalaig", "dalaigh") = 92, so (100 + 100 + 92) / 3 = 97.
+    assert ok(db_url, "player", "find", "sean o dalaig", "--format", "csv").splitlines() == [
+        header, '97,,1,"Ó Dálaigh, Seán",IRL,,,2009,name'
+    ]
     assert ok(db_url, "player", "find", "a", "--federation", "irl", "--born", "1980", "--format", "csv"
-              ).splitlines()[1:] == ['300001,,"Adams, Ann",IRL,F,,1980']  # fmt: skip
+              ).splitlines()[1:] == ['100,300001,,"Adams, Ann",IRL,F,,1980,name']  # fmt: skip
     assert ok(db_url, "player", "find", "nobody") == "No registered player matches 'nobody'.\n"
 
 
