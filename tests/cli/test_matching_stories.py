@@ -48,7 +48,7 @@ def snapshot(db_url: str) -> dict[str, list[tuple[Any, ...]]]:
     engine = create_engine(db_url)
     tables = [t for t in inspect(engine).get_table_names() if t != "alembic_version"]
     engine.dispose()
-    return {t: sorted(query(db_url, f'SELECT * FROM "{t}"'), key=repr) for t in tables}
+    return {t: sorted(query(db_url, f"SELECT * FROM {t}"), key=repr) for t in tables}
 
 
 def refused(db_url: str, *args: str | Path) -> str:
