@@ -1,6 +1,6 @@
 """CLI: the `player` group — show, find, add, edit, merge, duplicates; `ratingdb player ID` still shows."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -15,9 +15,6 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.errors import ConfigError
-
-if TYPE_CHECKING:  # the models import SQLAlchemy: only where a command runs (start-up time)
-    from ratingdb.models import Player
 
 # As ratingdb.formats.limits.TITLES (a test keeps them equal): importing the readers here would cost every
 # command's start-up.
@@ -335,26 +332,40 @@ def _shown(value: object) -> str:
 @player_app.command("merge")
 @user_errors
 def merge_command(
-    duplicate: Annotated[
-        str, typer.Argument(metavar="DUPLICATE", help="FIDE or national ID of the duplicate.")
+    ids: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="DUPLICATE... KEEP",
+            help="FIDE or national IDs: one or more duplicates, then the player to keep (fide:N or "
+            "national:N names the kind).",
+        ),
     ],
-    keep: Annotated[str, typer.Argument(metavar="KEEP", help="FIDE or national ID of the player to keep.")],
     reason: ReasonOption,
 ) -> None:
-    """Merge a duplicate registration into the player kept.
+    """Merge duplicate registrations into the player kept (the last ID), all in one transaction.
 
-    The duplicate's events of open periods move to KEEP and its IDs find KEEP from now on. Refused when
-    both played in one event or the duplicate has games in a closed period.
+    Each duplicate's events of open periods move to KEEP, its IDs find KEEP from now on, and its name is
+    kept as an alias of KEEP. Refused (nothing merged) when a duplicate and KEEP played in one event or a
+    duplicate has games in a closed period.
+
+    Examples:
+      ratingdb player merge 10301 25900012 --reason "registered twice"
+      ratingdb player merge 10301 10302 25900012 --reason "one person, three registrations"
     """
     from ratingdb.services.players import find_by_id, merge_players
 
+    if len(ids) < 2:
+        raise ConfigError("player merge needs DUPLICATE... KEEP: at least two IDs, the player to keep last")
     if not reason.strip():
         raise ConfigError("--reason is empty: say why the two are one person")
+    details: list[str] = []
     with transaction() as session:
-        detail = merge_players(
-            session, find_by_id(session, duplicate), find_by_id(session, keep), reason.strip()
-        )
-    typer.echo(f"Done: {detail}.")
+        keep = find_by_id(session, ids[-1])
+        for ident in ids[:-1]:
+            details.append(merge_players(session, find_by_id(session, ident), keep, reason.strip()))
+            keep = find_by_id(session, ids[-1])
+    for detail in details:
+        typer.echo(f"Done: {detail}.")
 
 
 @player_app.command("duplicates")
@@ -363,23 +374,27 @@ def duplicates_command(
     fmt: FormatOption = "table",
     limit: Annotated[int, typer.Option(min=1, metavar="N", help="At most N pairs.")] = 200,
 ) -> None:
-    """Likely duplicate registrations, with the merge command to run.
+    """Likely duplicate registrations, the one to keep first, with the merge command to run.
 
-    Pairs with the same name and birth year, or very similar names in the same federation and birth year.
+    Pairs with the same name and birth year, or very similar names in the same federation and birth
+    year. The player to keep is the one on more lists (then the one with a FIDE ID, then the older).
     """
-    from ratingdb.services.players import describe, likely_duplicates
+    from ratingdb.services.players import describe, likely_duplicates, player_ident
 
     with transaction() as session:
         pairs = likely_duplicates(session, limit=limit)
-        rows = [[describe(d.first), describe(d.second), d.why, _merge_hint(d.second, d.first)] for d in pairs]
+        rows = [
+            [
+                describe(d.keep),
+                describe(d.duplicate),
+                d.why,
+                f"keep: on {d.keep_lists} list(s), the duplicate on {d.duplicate_lists}",
+                f"ratingdb player merge {player_ident(session, d.duplicate)} {player_ident(session, d.keep)} "
+                "--reason '...'",
+            ]
+            for d in pairs
+        ]
     if not rows and fmt == "table":
         typer.echo("No likely duplicates.")
         return
-    render_rows(["player", "possible duplicate", "why", "to merge"], rows, fmt)
-
-
-def _merge_hint(duplicate: "Player", keep: "Player") -> str:
-    return (
-        f"ratingdb player merge {duplicate.fide_id or duplicate.national_id} "
-        f"{keep.fide_id or keep.national_id} --reason '...'"
-    )
+    render_rows(["keep", "possible duplicate", "why", "direction", "to merge"], rows, fmt)

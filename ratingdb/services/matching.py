@@ -5,7 +5,7 @@ each line is resolved by ID, else by name, with a confidence a person can read; 
 disagree, whose unregistered ID looks like a typo of a registered player's, whose ID appears twice in the
 file, or whose file seems to hold the other kind of ID, is refused whole, naming the candidates and the
 option that settles it (`--match RANK=ID`, `--new RANK`, `--accept-name RANK`, `--drop RANK`, or
-`--id-field`). README "Who a file line is" explains every rule with a worked example.
+`--id-field`). docs/guide/matching.md explains every rule with a worked example.
 
 Takes a Session, never commits. Every file's lines are looked up at once (one query per ID kind and one
 by name) and the players new to the register are written together when the batch is accepted; a later

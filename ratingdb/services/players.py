@@ -199,18 +199,39 @@ def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
 
 
 def find_by_id(session: Session, ident: str) -> Player:
-    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into."""
+    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into.
+
+    `fide:123` and `national:123` name the kind, for a number that is one player's FIDE ID and another's
+    national ID (`player_ident` writes them so).
+    """
     text = ident.strip()
+    kind, colon, rest = text.partition(":")
+    kinds: tuple[str, ...] = ("fide", "national")
+    if colon and kind.lower() in kinds:
+        kinds, text = (kind.lower(),), rest.strip()
     found = None
-    if text.isdigit() and len(text) <= 18:
+    if "fide" in kinds and text.isdigit() and len(text) <= 18:
         found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
-    if found is None:
+    if found is None and "national" in kinds:
         found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()
     if found is None:
         raise UnknownPlayer(
             f"no player has FIDE ID or national ID '{ident}': `ratingdb player find NAME` searches by name"
         )
     return kept(session, found)
+
+
+def player_ident(session: Session, player: Player) -> str:
+    """How a command line names `player` unmistakably: its FIDE ID, else its national ID — written
+    `national:N` when N is also another player's FIDE ID (find_by_id would find that one first)."""
+    if player.fide_id:
+        return str(player.fide_id)
+    national = player.national_id or ""
+    if national.isdigit() and len(national) <= 18:
+        other = session.scalar(select(Player.id).where(Player.fide_id == int(national)))
+        if other is not None and other != player.id:
+            return f"national:{national}"
+    return national
 
 
 def kept(session: Session, player: Player) -> Player:
@@ -352,29 +373,48 @@ def search_players(
         for p in session.scalars(select(Player).where(condition)):
             k = kept(session, p)
             found.setdefault(k.id, FoundPlayer(k, 100.0, why))
-    similar = {w: _similar_words(session, w) for w in words}
-    # The query word with the fewest similar registered words drives the candidate players.
-    for driver in sorted(words, key=lambda w: (len(similar[w]) == 0, -len(w))):
-        if not similar[driver]:
+    # The longest word with registered words like it drives: longer words are rarer, so fewer players
+    # are read; the other words only score those players.
+    for driver in sorted(words, key=len, reverse=True):
+        similar = _similar_words(session, driver)
+        if similar:
+            break
+    else:
+        similar = {}
+    exact = sorted(t for t, score in similar.items() if score == 100.0)
+    near = sorted(t for t, score in similar.items() if score < 100.0)
+    keys: dict[int, str] = {}
+    for group in (exact, near):  # the players of exactly spelt words first, then of the near ones
+        for start in range(0, len(group), 1_000):
+            if len(keys) >= SEARCH_CANDIDATES:
+                break
+            query = (
+                select(Player.id, Player.name_key)
+                .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
+                .where(PlayerNameToken.token.in_(group[start : start + 1_000]), Player.merged_into.is_(None))
+            )
+            if fed is not None:
+                query = query.where(Player.federation == fed)
+            if born is not None:
+                query = query.where(Player.birth_year == born)
+            keys.update(
+                (pid, key) for pid, key in session.execute(query.limit(SEARCH_CANDIDATES - len(keys)))
+            )
+    scored: list[tuple[float, str, int]] = []
+    for pid, key in keys.items():
+        if pid in found:
             continue
-        rows = session.execute(
-            select(PlayerNameToken.player_id)
-            .where(PlayerNameToken.token.in_(sorted(similar[driver])))
-            .limit(SEARCH_CANDIDATES)
-        ).all()
-        ids = sorted({pid for (pid,) in rows} - set(found))
-        candidates = select(Player).where(Player.id.in_(ids), Player.merged_into.is_(None))
-        if fed is not None:
-            candidates = candidates.where(Player.federation == fed)
-        if born is not None:
-            candidates = candidates.where(Player.birth_year == born)
-        for start in range(0, len(ids), 1_000):
-            for p in session.scalars(candidates.where(Player.id.in_(ids[start : start + 1_000]))):
-                name_words = p.name_key.split()
-                score = sum(max(_word_score(w, nw) for nw in name_words) for w in words) / len(words)
-                if score >= SEARCH_WORD_SCORE:
-                    found[p.id] = FoundPlayer(p, score, "name")
-        break
+        name_words = key.split()
+        score = sum(max(_word_score(w, nw) for nw in name_words) for w in words) / len(words)
+        if score >= SEARCH_WORD_SCORE:
+            scored.append((-score, key, pid))
+    scored.sort()
+    best = scored[:limit]
+    players = {
+        p.id: p for p in session.scalars(select(Player).where(Player.id.in_([pid for *_, pid in best])))
+    }
+    for neg, _, pid in best:
+        found[pid] = FoundPlayer(players[pid], -neg, "name")
     chosen = [
         f
         for f in found.values()
@@ -717,7 +757,7 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
         raise DuplicatePlayer(
             f"{describe(duplicate)} is on the {on_lists[0]} list dated {on_lists[1].isoformat()} and "
             f"{describe(keep)} is not: keep the listed one (`ratingdb player merge "
-            f"{keep.fide_id or keep.national_id} {duplicate.fide_id or duplicate.national_id}`)"
+            f"{player_ident(session, keep)} {player_ident(session, duplicate)}`)"
         )
     ids = [e.id for e in events]
     if ids:
@@ -746,9 +786,47 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
 
 @dataclass(frozen=True)
 class LikelyDuplicate:
-    first: Player
-    second: Player
+    """Two registrations that may be one person; `keep` is the one a merge should keep (on more lists;
+    else the one with a FIDE ID; else the older), `duplicate` the other."""
+
+    keep: Player
+    duplicate: Player
     why: str
+    keep_lists: int = 0
+    duplicate_lists: int = 0
+
+    @property
+    def first(self) -> Player:
+        return self.keep
+
+    @property
+    def second(self) -> Player:
+        return self.duplicate
+
+
+def _directed(session: Session, pairs: list[LikelyDuplicate]) -> list[LikelyDuplicate]:
+    """Each pair with the player to keep first: the one on more lists (then with a FIDE ID, then older)."""
+    ids = sorted({p.id for d in pairs for p in (d.keep, d.duplicate)})
+    lists: dict[int, int] = {}
+    for chunk in _chunks(ids, 10_000):
+        lists.update(
+            (pid, n)
+            for pid, n in session.execute(
+                select(ListEntry.player_id, func.count(func.distinct(ListEntry.list_id)))
+                .where(ListEntry.player_id.in_(chunk))
+                .group_by(ListEntry.player_id)
+            )
+        )
+    directed = []
+    for d in pairs:
+        a, b = d.keep, d.duplicate
+        if a.id == b.id:  # pragma: no cover - the pairs are of two rows; never one player with itself
+            continue
+        rank_a = (lists.get(a.id, 0), a.fide_id is not None, -a.id)
+        rank_b = (lists.get(b.id, 0), b.fide_id is not None, -b.id)
+        keep, dup = (a, b) if rank_a >= rank_b else (b, a)
+        directed.append(LikelyDuplicate(keep, dup, d.why, lists.get(keep.id, 0), lists.get(dup.id, 0)))
+    return directed
 
 
 def likely_duplicates(session: Session, *, limit: int = 200) -> list[LikelyDuplicate]:
@@ -817,4 +895,4 @@ def likely_duplicates(session: Session, *, limit: int = 200) -> list[LikelyDupli
             found.append(
                 LikelyDuplicate(a, b, f"similar names ({score:.0f}%), same federation and birth year")
             )
-    return found[:limit]
+    return _directed(session, found[:limit])
