@@ -27,6 +27,7 @@ for _module in (
     "events",
     "reports",
     "publish",
+    "serve",
     "calc",
     "demo",
 ):
