@@ -1,7 +1,7 @@
 """SQLite: no guarded row can be removed by INSERT OR REPLACE
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-12-01
 
 SQLite's REPLACE conflict resolution deletes the row holding the key without firing DELETE triggers
@@ -22,12 +22,12 @@ from alembic import op
 
 from ratingdb import guards
 
-revision = "0017"
-down_revision = "0016"
+revision = "0018"
+down_revision = "0017"
 branch_labels = None
 depends_on = None
 
-# Each table with its primary key and every UNIQUE key, as the schema at 0016 has them.
+# Each table with its primary key and every UNIQUE key, as the schema at 0017 has them.
 KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "audit_log": (("id",),),
     "rating_list": (
@@ -38,6 +38,7 @@ KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "rule_set": (("id",), ("name", "is_current"), ("name", "version")),
     "player_version": (("id",), ("player_id", "is_current"), ("player_id", "version")),
     "player": (("id",), ("national_id",), ("fide_id",)),
+    "player_alias": (("id",), ("player_id", "name_key", "is_current")),
     "event": (("id",), ("source_hash", "rating_type")),
     "event_player": (("event_id", "start_rank"), ("event_id", "player_id")),
     "game": (("id",),),
