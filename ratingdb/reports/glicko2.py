@@ -1,7 +1,7 @@
 """Read-only queries of Glicko-2 lists: a player's stored calculation, written out; a list's figures.
 
 Takes a Session; reads only. Never recomputes: every figure comes from glicko2_entry and the calculation
-record (glicko2_calc_player, glicko2_calc_game) that the close stored (migration 0017).
+record (glicko2_calc_player, glicko2_calc_game) that the close stored (migration 0019).
 """
 
 from __future__ import annotations

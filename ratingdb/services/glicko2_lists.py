@@ -1,7 +1,7 @@
 """Glicko-2 lists: import a starting list with deviations, and read a list's Glicko-2 figures; never commits.
 
 A Glicko-2 list is an ordinary list (rating_list, list_entry with the whole-point rating) plus one
-glicko2_entry row per rated player (migration 0017). Must not import the CLI or the reports.
+glicko2_entry row per rated player (migration 0019). Must not import the CLI or the reports.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Glicko-2 lists: each player's rating, deviation and volatility, and the calculation record of a close
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0019
+Revises: 0018
 Create Date: 2026-12-01
 
 A rating type whose rule set says `system = "glicko2"` publishes its lists like an Elo list (rating_list
@@ -20,8 +20,8 @@ from alembic import op
 
 from ratingdb import guards
 
-revision = "0017"
-down_revision = "0016"
+revision = "0019"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 
