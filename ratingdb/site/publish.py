@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
 from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports.chart import history_svg
@@ -257,7 +258,11 @@ def list_files(site: Site, lst: ListVersionLine, lines: Sequence[ListLine]) -> I
     for fmt, suffix in DOWNLOADS:
         text = io.StringIO(newline="")
         write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
-        yield list_path(lst, suffix), text.getvalue().encode("utf-8")
+        content = text.getvalue()
+        if fmt == "csv":
+            # The public download is opened in spreadsheets: a name such as =HYPERLINK(…) is text there.
+            content = spreadsheet_safe_csv(content)
+        yield list_path(lst, suffix), content.encode("utf-8")
     # One plain tuple per row, in the table's column order: a list page has every entry of the list.
     rank = 0
     table: list[tuple[object, ...]] = []
