@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import ConfigError, MissingList
+from ratingdb.errors import ConfigError, MissingList, UnpublishableRating
+from ratingdb.formats.limits import RATING_MAX
 from ratingdb.models import Event, RatingList
 from ratingdb.rating import (
     Adjustment,
@@ -202,6 +203,18 @@ CALC_GAME_COLUMNS = (
 )  # fmt: skip
 
 
+def _publishable(rating: int | None, player_id: int, rules: str) -> int | None:
+    """`rating`, if a list can hold it (1 to 3999, the list's CHECK); otherwise the whole close is
+    refused in one line: a rule set whose K and floor allow such a rating (e.g. K 1000 at 3999) is to
+    be corrected, and nothing is published."""
+    if rating is not None and not 1 <= rating <= RATING_MAX:
+        raise UnpublishableRating(
+            f"the close computed a rating of {rating} for player {player_id}, outside the 1–{RATING_MAX} a "
+            f"list holds (rule set {rules}) — correct the rule set's K or floor; nothing was published"
+        )
+    return rating
+
+
 def close_period(
     session: Session,
     period: Period,
@@ -318,7 +331,7 @@ def _publish(
                 )
         if substitute_note:
             note = substitute_note if note is None else f"{substitute_note}; {note}"
-        new_state[player_id] = (new_rating, result.n, pool_from)
+        new_state[player_id] = (_publishable(new_rating, player_id, rules.name), result.n, pool_from)
         k_used = result.k
         player_rows.append(
             (list_id, player_id, "change", rating, k_base, k_used, result.n, result.score, result.sum_dr,
@@ -359,7 +372,11 @@ def _publish(
             floor=rules.floor,
         )
         rated = pooled.status == "rated"
-        new_state[player_id] = (pooled.rating if rated else None, len(results), entry[_POOL_FROM])
+        new_state[player_id] = (
+            _publishable(pooled.rating if rated else None, player_id, rules.name),
+            len(results),
+            entry[_POOL_FROM],
+        )
         toward_total[player_id] = pooled.n if rated else 0
         note = {
             "rated": f"first rating from {pooled.n} pooled games (§8.2)",
