@@ -26,7 +26,7 @@ LIST = (
     '200001,"Kowalski, Jan",IRL,M,1980,{r}\n'
     '200002,"Novak, Petra",IRL,F,1980,{r}\n'
     '200003,"Horvat, Ivan",IRL,M,1980,{r}\n'
-    '200004,"Szabo, Eva",IRL,F,1980,{r}\n'
+    '200004,"Szabo, Eva",IRL,F,2009,{r}\n'
 )
 
 
