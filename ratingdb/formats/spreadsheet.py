@@ -1,4 +1,4 @@
-"""CSV cells a spreadsheet would run as formulas, made text; stdlib only (the CLI and the site share it)."""
+"""Spreadsheet-safe CSV cells for people (the CLI and the site): imports only the stdlib."""
 
 from __future__ import annotations
 
