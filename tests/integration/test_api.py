@@ -28,7 +28,7 @@ fide_id,national_id,name,federation,sex,title,birth_year,rating,games,k,flag,gam
 200001,,"Kowalski, Jan",IRL,M,,1980,2210,0,20,,100,false,false
 200002,,"Novak, Petra",IRL,F,,1980,2150,0,20,,100,false,false
 200003,,"Horvat, Ivan",IRL,M,,1980,2105,0,20,,100,false,false
-200004,,"Szabo, Eva",IRL,F,,1980,1980,0,20,,100,false,false
+200004,,"Szabo, Eva",IRL,F,,2009,1980,0,20,,100,false,false
 """
 
 
