@@ -128,7 +128,7 @@ class _Table:
 
 
 def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
-    """The rule set a TOML rule file describes (docs/guide/rule-sets.md: what each key means).
+    """The rule set a TOML rule file describes (B.02 §7–§8; docs/guide/rule-sets.md: each key).
 
     Raises RuleFileError naming `source`, the key and the reason for anything it cannot use.
     """
