@@ -9,6 +9,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
+from .batch import BatchChange, BatchRater, FlagCache, KCache
 from .change import (
     EventSum,
     GameLine,
@@ -104,6 +105,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "BatchChange",
+    "BatchRater",
+    "FlagCache",
+    "KCache",
     "FIDE_2024_INITIAL",
     "FIDE_K_RULES",
     "INITIAL_METHODS",

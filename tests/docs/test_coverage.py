@@ -70,7 +70,7 @@ def test_the_generated_reference_has_every_command_and_option() -> None:
         assert f"`ratingdb {names(path)}`" in page
         for param in documented_params(command):
             assert f"`{option_names(param)[0]}" in page, (names(path), option_names(param))
-    assert "Commands: `check`, `current`." in page  # a group lists its commands
+    assert "Commands: `accounts`, `check`, `current`." in page  # a group lists its commands
 
 
 def test_the_generated_reference_shows_a_command_as_help_does() -> None:
