@@ -115,7 +115,7 @@ def plan_demo(seeds: Path | None = None) -> DemoPlan:
     last = max([e.period for e in events], default=first)
     fide_types: list[str] = [t for t in RATING_TYPES if any(lst.rating_type == t for lst in plan.lists)]
     # FIDE's lists period by period; then each own list, period by period, from the standard files
-    # (so the FIDE events keep the ids the README's examples use).
+    # (so the FIDE events keep the ids the guide's examples use).
     groups: list[list[str]] = [fide_types, *([own] for own in own_types)]
     for group in groups:
         period = first
