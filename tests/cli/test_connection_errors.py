@@ -41,6 +41,9 @@ ARGS: dict[str, list[str]] = {
     "import-trf": [str(FIXTURES / "round_robin.trf"), "--type", "standard"],
     "init": [],
     "list": [],
+    # `norm check` needs no database: a missing case file is its one-line refusal here.
+    "norm": ["check", "no-such-case.json"],
+    "norm check": ["no-such-case.json"],
     "lists": [],
     "reopen": ["2025-10", "--reason", "a wrong result"],
     "replace-event": ["1", str(FIXTURES / "round_robin.trf")],
