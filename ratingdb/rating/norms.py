@@ -201,6 +201,38 @@ class NormCheck:
         """Met without an exemption from 1.4.3–1.4.4: 1.4.3e wants one such norm in an application."""
         return self.met and self.exemption is None
 
+    def verdict(self, *, brief: bool = False) -> str:
+        """'GM norm met' or 'GM: Rp 2566 < 2600', with what was left out or used to get there.
+
+        Brief: the two failed rules that say most (Rp, Ra, games first) and how many more failed.
+        """
+        if self.met:
+            extras = []
+            if self.left_out:
+                rounds = ", ".join(str(r) for r in self.left_out_rounds)
+                paragraphs = "/".join(sorted({x.paragraph for x in self.left_out}))
+                extras.append(f"leaving out round {rounds} ({paragraphs})")
+            if self.forfeit_credit_round is not None:
+                extras.append(f"8 games + forfeit/bye in round {self.forfeit_credit_round} (1.4.1c)")
+            if self.forfeit_as_loss_round is not None:
+                extras.append(f"round {self.forfeit_as_loss_round} forfeit counted as a loss (1.4.2c)")
+            if self.exemption is not None:
+                extras.append(f"federations exempt by {self.exemption}")
+            return f"{self.norm} norm met" + (f" ({'; '.join(extras)})" if extras else "")
+        rules = list(self.failed_rules)
+        if brief:
+            order = {"Rp": 0, "Ra": 1, "games": 2, "score": 3}
+            rules.sort(key=lambda r: order.get(r.name, 4))
+            shown = "; ".join(r.text for r in rules[:2]) + (
+                f" (+{len(rules) - 2} more)" if len(rules) > 2 else ""
+            )
+        else:
+            shown = "; ".join(r.text for r in rules)
+        short = ""
+        if self.points_short is not None:
+            short = f" — {_points(self.points_short)} point{'' if self.points_short <= 100 else 's'} short"
+        return f"{self.norm}: {shown}{short}"
+
 
 @dataclass
 class _Base:

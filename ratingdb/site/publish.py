@@ -41,6 +41,7 @@ from ratingdb.reports.lists import (
     signed_points,
     write_list_file,
 )
+from ratingdb.reports.norms import published_norms
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.site.output import PublishResult, SiteFolder
 
@@ -310,6 +311,7 @@ def event_page(site: Site, session: Session, event_id: int) -> tuple[str, bytes]
         table=crosstable(session, report),
         rated_by=rated_by,
         ratings_from=ratings_from,
+        norms=published_norms(session, event_id),
     )
 
 

@@ -58,6 +58,7 @@ ARGS: dict[str, list[str]] = {
     "report": ["top"],
     "report diff": ["2025-10-01", "2025-11-01"],
     "report event": ["1"],
+    "report norms": ["1"],
     "report history": ["25900011"],
     "report period": ["2025-10"],
     "report top": [],
