@@ -1,6 +1,6 @@
 """CLI: `norm check` (one case from JSON) and `report norms` (an imported event): parse, check, render.
 
-The rules are ratingdb.rating.norms; the case reader and the JSON document ratingdb.formats.norm_case;
+The rules are ratingdb.rating.norms; the case reader and the JSON document ratingdb.cli.norm_case;
 the event's games and ratings ratingdb.reports.norms. Imported when a command runs, not at start-up.
 """
 
@@ -58,7 +58,7 @@ def check_command(
     """
     if fmt not in CHECK_FORMATS:
         raise ConfigError(f"'{fmt}' is not an output format here: use table or json")
-    from ratingdb.formats.norm_case import read_norm_case
+    from ratingdb.cli.norm_case import read_norm_case
     from ratingdb.rating.norms import NORMS
 
     if norm is not None and norm.upper() not in NORMS:
@@ -83,7 +83,7 @@ def check_command(
         case = replace(case, norm=norm.upper())
     checks = case.check()
     if fmt == "json":
-        from ratingdb.formats.norm_case import check_document
+        from ratingdb.cli.norm_case import check_document
 
         _write_json({"norms": [check_document(c) for c in checks]}, output, force)
         return
@@ -328,7 +328,7 @@ def _player_line(p: "PlayerNorms") -> str:
 
 
 def _report_document(report: "EventNorms") -> dict[str, Any]:
-    from ratingdb.formats.norm_case import check_document
+    from ratingdb.cli.norm_case import check_document
 
     return {
         "event_id": report.event_id,

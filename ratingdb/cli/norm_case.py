@@ -1,7 +1,8 @@
 """A norm case as JSON (`ratingdb norm check`): read it into the rules' types, and a check as a JSON document.
 
 Reading refuses the whole case at the first bad field and names it (`games[3].result`); nothing is guessed.
-Imports the rules and the error types only: no database, no CLI.
+Imports the rules and the error types only: no database. (Not in ratingdb.formats, whose readers import
+nothing of the rules; this one builds the rules' own types, as the CLI's option parsing does for `calc`.)
 """
 
 from __future__ import annotations
