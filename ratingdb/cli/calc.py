@@ -126,6 +126,25 @@ def calc_command(
     output_format: Annotated[
         str, typer.Option("--format", metavar="FORMAT", help="Output: text or json.")
     ] = "text",
+    system: Annotated[
+        str | None,
+        typer.Option(
+            "--system",
+            metavar="SYSTEM",
+            help="Rating system: elo (FIDE's) or glicko2. Default: the rule set's (elo for FIDE's types).",
+        ),
+    ] = None,
+    deviation: Annotated[
+        float | None,
+        typer.Option("--deviation", "--rd", metavar="RD", help="Glicko-2: your rating deviation."),
+    ] = None,
+    volatility: Annotated[
+        float | None, typer.Option("--volatility", metavar="SIGMA", help="Glicko-2: your volatility σ.")
+    ] = None,
+    tau: Annotated[
+        float | None,
+        typer.Option("--tau", metavar="TAU", help="Glicko-2: the constant τ (default: the rule set's)"),
+    ] = None,
 ) -> None:
     """Rating calculator: expected score, the change for a win, draw or loss, a whole period, K, the
     700 rule, an initial rating, performance, goal seeking — every step written out with your numbers.
@@ -149,6 +168,26 @@ def calc_command(
 
     if output_format not in OUTPUT_FORMATS:
         raise ConfigError(f"'{output_format}' is not an output format: use text or json")
+    if system not in (None, "elo", "glicko2"):
+        raise ConfigError(f"'{system}' is not a rating system: use elo or glicko2")
+    glicko_only = {"--deviation": deviation, "--volatility": volatility, "--tau": tau}
+    if system == "glicko2" or (system is None and _is_glicko2_type(rating_type, rules)):
+        from ratingdb.cli.calc_glicko2 import glicko2_calc
+
+        elo_only = {"--opponent": opponent, "--games-file": games_file, "--k": k, "--games": games,
+                    "--birth-year": birth_year, "--period-games": period_games, "--opponent-k": opponent_k,
+                    "--target": target, "--result": result, "--player": player}  # fmt: skip
+        given = [name for name, value in elo_only.items() if value is not None]
+        given += [name for name, flag in (("--reached-2400", reached_2400), ("--reached-2300", reached_2300),
+                  ("--no-cap", no_cap), ("--expected-table", expected_table)) if flag]  # fmt: skip
+        if formula != "table":
+            given.append("--formula")
+        if given:
+            raise ConfigError(f"{', '.join(given)}: an Elo option, not used by Glicko-2 (see calc --help)")
+        glicko2_calc(rating, game or [], rating_type, rules, deviation, volatility, tau, output_format)
+        return
+    if given_glicko := [name for name, value in glicko_only.items() if value is not None]:
+        raise ConfigError(f"{', '.join(given_glicko)}: a Glicko-2 option: add --system glicko2")
     if formula not in FORMULAS:
         raise ConfigError(f"'{formula}' is not a formula: use table or logistic")
     check_type(rating_type)
@@ -216,6 +255,17 @@ def calc_command(
     else:
         for line in calculation.lines():
             typer.echo(line)
+
+
+def _is_glicko2_type(rating_type: str, rules: str | None) -> bool:
+    """Whether the rule set `--type`/`--rules` choose rates by Glicko-2 (FIDE's three types never do)."""
+    from ratingdb.rating import RATING_TYPES
+
+    if rating_type in RATING_TYPES and (rules is None or _PERIOD_TEXT.fullmatch(rules.strip())):
+        return False
+    from ratingdb.cli.calc_glicko2 import glicko2_rules
+
+    return glicko2_rules(rating_type, rules) is not None
 
 
 def _formula(text: str) -> "Formula":

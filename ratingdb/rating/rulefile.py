@@ -21,6 +21,8 @@ from .points import ROUNDINGS
 from .rules import RuleSet
 
 NONE: Final = "none"
+SYSTEMS: Final = ("elo", "glicko2")  # the rating systems a rule file may name (`system`; left out: elo)
+ELO_KEYS: Final = ("expected_score", "rounding", "cap", "exclusion", "floor", "k", "initial")
 _NAME: Final = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}")
 _RATING_TYPE: Final = re.compile(r"[a-z][a-z0-9_]{0,7}")  # the lists' rating_type column holds 8
 
@@ -76,6 +78,17 @@ class _Table:
             raise self.error(name, f"{value!r} is not one of the choices: write {hint}")
         return str(value)
 
+    def number(self, name: str, *, low: float, high: float, none: bool = False) -> float | None:
+        hint = f"a number from {low:g} to {high:g}" + (f' or "{NONE}"' if none else "")
+        value = self.raw(name, hint)
+        if none and value == NONE:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.error(name, f"{value!r} is not a number: write {hint}")
+        if not low <= value <= high:
+            raise self.error(name, f"{value:g} is out of range: write {hint}")
+        return float(value)
+
     def boolean(self, name: str) -> bool:
         value = self.raw(name, "true or false")
         if not isinstance(value, bool):
@@ -129,6 +142,9 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
     effective_to = top.period("effective_until", optional=True)
     if effective_from is not None and effective_to is not None and effective_to < effective_from:
         raise top.error("effective_until", f"{effective_to} is before effective_from {effective_from}")
+    if "system" in top.data and top.choice("system", SYSTEMS) == "glicko2":
+        return _glicko2(top, name, rating_type, effective_from, effective_to)
+    top.read.add("system")  # left out: "elo"
     expected = top.choice("expected_score", ("table", "logistic"))
     rounding = top.choice("rounding", ROUNDINGS)
 
@@ -178,6 +194,29 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
         initial=initial,
         rounding="down" if rounding == "down" else "up" if rounding == "up" else "half_away",
     )
+
+
+def _glicko2(
+    top: _Table, name: str, rating_type: str, effective_from: Period | None, effective_to: Period | None
+) -> RuleSet:
+    """A `system = "glicko2"` file: the [glicko2] table and nothing of Elo's (ratingdb.rating.glicko2)."""
+    from .glicko2 import Glicko2Parameters, glicko2_rule_set
+
+    for key in ELO_KEYS:
+        if key in top.data:
+            reason = 'an Elo rule: a system = "glicko2" rule set has none (see the [glicko2] keys)'
+            raise top.error(key, reason)
+    table = top.table("glicko2")
+    tau = table.number("tau", low=0.01, high=10)
+    rating = table.number("initial_rating", low=0, high=4000)
+    deviation = table.number("initial_deviation", low=1, high=1000)
+    volatility = table.number("initial_volatility", low=0.0001, high=1)
+    provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
+    table.done()
+    top.done()
+    assert tau is not None and rating is not None and deviation is not None and volatility is not None
+    params = Glicko2Parameters(tau, rating, deviation, volatility, provisional)
+    return glicko2_rule_set(name, rating_type, effective_from, effective_to, params)
 
 
 def _k_rules(k_table: _Table) -> tuple[KRule, ...]:

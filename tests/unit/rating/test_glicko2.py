@@ -1,0 +1,217 @@
+"""Glicko-2 (ratingdb.rating.glicko2): Glickman's worked example, each step, and Hypothesis properties."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ratingdb.rating import RulesError
+from ratingdb.rating.glicko2 import (
+    DRAW,
+    LOSS,
+    SCALE,
+    WIN,
+    Glicko2Game,
+    Glicko2Parameters,
+    Glicko2Rating,
+    PeriodGame,
+    expected_score,
+    g,
+    pre_period_deviation,
+    published,
+    rate_period,
+    to_glicko2_scale,
+    update,
+)
+
+PAPER = Glicko2Parameters(tau=0.5)  # Glickman's example: τ = 0.5, newcomers 1500 / 350 / 0.06
+PLAYER = Glicko2Rating(1500, 200, 0.06)
+PAPER_GAMES = [Glicko2Game(1400, 30, WIN), Glicko2Game(1550, 100, LOSS), Glicko2Game(1700, 300, LOSS)]
+
+
+def test_the_papers_worked_example_ends_at_1464_06_rd_151_52_volatility_0_05999() -> None:
+    result = update(PLAYER, PAPER_GAMES, PAPER)
+    # To the paper's printed precision: within one unit of its last printed digit. The paper rounds
+    # each intermediate to four decimals and prints r′ = 173.7178 × (−0.2069) + 1500 = 1464.06 and
+    # σ′ = 0.05999; unrounded arithmetic gives 1464.0507 and 0.0599960 (see the next test).
+    assert abs(result.after.rating - 1464.06) < 0.01
+    assert round(result.after.deviation, 2) == 151.52
+    assert abs(result.after.volatility - 0.05999) < 0.00001
+    assert published(result.after).rating_x100 == 146405  # 1464.0507 on the list, in hundredths
+    assert published(result.after).deviation_x100 == 15152  # 151.5165
+    assert published(result.after).volatility_x1e6 == 59996  # 0.0599960
+
+
+def test_the_papers_1464_06_is_its_rounded_mu_prime_converted() -> None:
+    result = update(PLAYER, PAPER_GAMES, PAPER)
+    assert round(result.new_mu, 4) == -0.2069
+    assert round(SCALE * -0.2069 + 1500, 2) == 1464.06  # the paper's Step 8 with its printed μ′
+    assert round(SCALE * result.new_mu + 1500, 4) == 1464.0507  # the same step unrounded
+    assert math.floor(result.after.volatility * 1e5) / 1e5 == 0.05999  # σ′ = 0.0599960…, printed cut
+
+
+def test_every_intermediate_of_the_example_is_the_papers() -> None:
+    result = update(PLAYER, PAPER_GAMES, PAPER)
+    # Step 2: μ = 0, φ = 200 / 173.7178 = 1.1513.
+    assert result.mu == 0 and round(result.phi, 4) == 1.1513
+    # The paper's table: μⱼ, φⱼ, g(φⱼ), E, s.
+    table = [(-0.5756, 0.1727, 0.9955, 0.639, 1), (0.2878, 0.5756, 0.9531, 0.432, 0),
+             (1.1513, 1.7269, 0.7242, 0.303, 0)]  # fmt: skip
+    for step, (mu_j, phi_j, g_j, e, s) in zip(result.games, table, strict=True):
+        assert (round(step.mu_j, 4), round(step.phi_j, 4), round(step.g, 4)) == (mu_j, phi_j, g_j)
+        assert (round(step.e, 3), step.score) == (e, s)
+    # Steps 3–4: the paper computes v and Δ from g to four decimals and E to three (the table), so its
+    # 1.7785 and −0.4834 are those rounded inputs' figures; the unrounded ones agree to 0.001.
+    printed = [(g_j, e, s) for _mu, _phi, g_j, e, s in table]
+    assert round(1 / sum(g_j**2 * e * (1 - e) for g_j, e, _s in printed), 4) == 1.7785
+    assert round(1.7785 * sum(g_j * (s - e) for g_j, e, s in printed), 4) == -0.4834
+    assert result.v == pytest.approx(1.7785, abs=0.001) and round(result.v, 4) == 1.7790
+    assert result.delta == pytest.approx(-0.4834, abs=0.001) and round(result.delta, 4) == -0.4839
+    assert round(result.phi_star, 4) == 1.1529  # Step 6: √(1.1513² + 0.05999²)
+    assert (round(result.new_phi, 4), round(result.new_mu, 4)) == (0.8722, -0.2069)  # Step 7
+
+
+def test_g_and_e_are_the_papers_functions() -> None:
+    assert g(0) == 1.0  # a certain opponent counts fully
+    assert round(g(1.7269), 4) == 0.7242  # the paper's 1700 (RD 300)
+    assert expected_score(0, 0, 2.0) == 0.5
+    assert round(expected_score(0, -0.5756, 0.1727), 3) == 0.639  # 1500 against the paper's 1400 (RD 30)
+    mu, phi = to_glicko2_scale(1700, 300)
+    assert (round(mu, 4), round(phi, 4)) == (1.1513, 1.7269)
+
+
+def test_a_player_who_does_not_play_widens_by_the_volatility() -> None:
+    result = update(PLAYER, [], PAPER)
+    # φ* = √(1.1513² + 0.06²) → RD √(200² + (0.06 × 173.7178)²) = 200.27, rating and σ kept.
+    assert round(result.after.deviation, 2) == round(math.sqrt(200**2 + (0.06 * SCALE) ** 2), 2) == 200.27
+    assert (result.after.rating, result.after.volatility) == (1500, 0.06)
+    assert result.v is None and not result.played
+
+
+def test_the_deviation_is_capped_at_the_initial_one() -> None:
+    nearly_new = Glicko2Rating(1500, 349.9, 0.06)
+    assert update(nearly_new, [], PAPER).after.deviation == pytest.approx(350)
+    phi, capped = pre_period_deviation(349.9 / SCALE, 0.06, PAPER)
+    assert capped and phi == 350 / SCALE
+
+
+def test_rate_period_rates_both_sides_against_pre_period_ratings() -> None:
+    ratings = {"p": PLAYER, "a": Glicko2Rating(1400, 30, 0.06), "b": Glicko2Rating(1550, 100, 0.06),
+               "c": Glicko2Rating(1700, 300, 0.06), "idle": Glicko2Rating(1600, 80, 0.06)}  # fmt: skip
+    games = [PeriodGame("p", "a", WIN), PeriodGame("b", "p", WIN), PeriodGame("p", "c", LOSS)]
+    results = rate_period(ratings, games, PAPER)
+    assert results["p"].after == update(PLAYER, PAPER_GAMES, PAPER).after  # 1464.0507, RD 151.52
+    assert results["idle"].after.deviation > 80 and not results["idle"].played
+    # The 1700 player beat a 1500 with RD 200: only that game, seen from the other side.
+    assert results["c"].after == update(ratings["c"], [Glicko2Game(1500, 200, WIN)], PAPER).after
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("tau", 0), ("initial_deviation", -1), ("initial_volatility", math.nan)]
+)
+def test_parameters_that_cannot_work_are_refused(field: str, value: float) -> None:
+    with pytest.raises(RulesError, match=field):
+        Glicko2Parameters(**{field: value})
+
+
+def test_a_score_other_than_1_half_0_is_refused() -> None:
+    with pytest.raises(RulesError, match="1, 0.5 or 0"):
+        Glicko2Game(1500, 100, 0.7)
+
+
+# --- Hypothesis properties -------------------------------------------------------------------------
+
+params = st.builds(
+    Glicko2Parameters,
+    tau=st.floats(0.2, 1.2),
+    initial_deviation=st.floats(200, 500),
+    initial_volatility=st.floats(0.03, 0.1),
+)
+results = st.sampled_from([WIN, DRAW, LOSS])
+
+
+@st.composite
+def players(draw: st.DrawFn, deviation_max: float = 350) -> Glicko2Rating:
+    return Glicko2Rating(
+        draw(st.floats(800, 2800)), draw(st.floats(30, deviation_max)), draw(st.floats(0.03, 0.1))
+    )
+
+
+games = st.builds(Glicko2Game, st.floats(800, 2800), st.floats(30, 350), results)
+game_lists = st.lists(games, min_size=1, max_size=30)
+
+
+@given(params, st.data())
+def test_a_player_who_does_not_play_grows_in_deviation_up_to_the_initial_one(
+    parameters: Glicko2Parameters, data: st.DataObject
+) -> None:
+    player = data.draw(players(deviation_max=parameters.initial_deviation))
+    deviations = [player.deviation]
+    for _ in range(data.draw(st.integers(1, 40))):
+        player = update(player, [], parameters).after
+        deviations.append(player.deviation)
+    assert all(later >= earlier for earlier, later in zip(deviations, deviations[1:], strict=False))
+    assert all(d <= parameters.initial_deviation for d in deviations)
+    # Strictly wider while below the cap.
+    assert deviations[1] > deviations[0] or deviations[1] == pytest.approx(parameters.initial_deviation)
+
+
+@given(params, players(), game_lists)
+def test_a_period_of_wins_never_lowers_the_rating_nor_a_period_of_losses_raises_it(
+    parameters: Glicko2Parameters, player: Glicko2Rating, period: list[Glicko2Game]
+) -> None:
+    wins = [Glicko2Game(x.opponent_rating, x.opponent_deviation, WIN) for x in period]
+    losses = [Glicko2Game(x.opponent_rating, x.opponent_deviation, LOSS) for x in period]
+    assert update(player, wins, parameters).after.rating >= player.rating
+    assert update(player, losses, parameters).after.rating <= player.rating
+
+
+@given(params, players(), game_lists, st.integers(0, 29))
+def test_turning_one_result_into_a_win_never_lowers_the_new_rating(
+    parameters: Glicko2Parameters, player: Glicko2Rating, period: list[Glicko2Game], index: int
+) -> None:
+    index %= len(period)
+    better = list(period)
+    better[index] = Glicko2Game(period[index].opponent_rating, period[index].opponent_deviation, WIN)
+    # The volatility iteration stops within ε = 0.000001 of its root: allow that much of noise.
+    assert (
+        update(player, better, parameters).after.rating
+        >= update(player, period, parameters).after.rating - 1e-6
+    )
+
+
+@given(params, players(), game_lists, st.randoms(use_true_random=False))
+def test_the_order_of_games_within_a_period_does_not_matter(
+    parameters: Glicko2Parameters, player: Glicko2Rating, period: list[Glicko2Game], rng: object
+) -> None:
+    shuffled = list(period)
+    rng.shuffle(shuffled)  # type: ignore[attr-defined]
+    # Bit for bit: the sums are math.fsum, correctly rounded whatever the order.
+    assert update(player, shuffled, parameters).after == update(player, period, parameters).after
+
+
+@given(params, st.lists(players(), min_size=2, max_size=8), st.data())
+def test_the_period_total_equals_one_update_with_all_of_a_players_games(
+    parameters: Glicko2Parameters, field: list[Glicko2Rating], data: st.DataObject
+) -> None:
+    ratings = dict(enumerate(field))
+    pairs = st.tuples(st.integers(0, len(field) - 1), st.integers(0, len(field) - 1), results)
+    drawn = data.draw(st.lists(pairs.filter(lambda p: p[0] != p[1]), max_size=40))
+    period = [PeriodGame(white, black, score) for white, black, score in drawn]
+    totals = rate_period(ratings, period, parameters)
+    for player, rating in ratings.items():
+        own = [Glicko2Game(field[b].rating, field[b].deviation, s) for w, b, s in drawn if w == player]
+        own += [Glicko2Game(field[w].rating, field[w].deviation, 1 - s) for w, b, s in drawn if b == player]
+        assert totals[player].after == update(rating, own, parameters).after
+
+
+def test_a_period_is_rated_at_once_not_game_after_game() -> None:
+    one_by_one = PLAYER
+    for game in PAPER_GAMES:
+        one_by_one = update(one_by_one, [game], PAPER).after
+    # Three one-game periods widen the deviation three times and use updated ratings: not 1464.06.
+    assert round(one_by_one.rating, 2) != 1464.06
+    assert one_by_one.deviation != pytest.approx(update(PLAYER, PAPER_GAMES, PAPER).after.deviation)
