@@ -219,6 +219,13 @@ def test_refusals_are_one_line(karl_mala: str) -> None:
     )
 
 
+def test_a_player_who_did_not_play_is_named_in_the_refusal(karl_mala: str) -> None:
+    cli(karl_mala, "player", "add", "--name", "Spectator, Sam", "--fide-id", "99000001")
+    assert refused(karl_mala, "report", "norms", "1", "--player", "99000001") == (
+        "Error: player 99000001 did not play in event 1: `ratingdb report event 1` lists them\n"
+    )
+
+
 def test_an_event_without_a_list_in_force_is_refused(db_url: str, tmp_path: Path) -> None:
     with_old_rules(db_url, tmp_path)
     cli(db_url, "import-trf", str(FIDE_EXAMPLE), "--type", "standard")
