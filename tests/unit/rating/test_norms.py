@@ -430,3 +430,15 @@ def test_a_miss_by_half_a_point_is_a_near_miss() -> None:
 def test_impossible_cases_are_refused(event: NormEvent, case: list[NormGame], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         check_norm("GM", ENG_MAN, event, case)
+
+
+def test_the_search_for_games_to_leave_out_stops_and_says_so() -> None:
+    # 18 games, 12 wins against IMs of 2300: far below a GM norm (Ra 2300 < 2380); leaving out up to 9
+    # of 18 games is Σ C(18, k) for k ≤ 9 = 155 382 sets, more than the 50 000 the search looks at.
+    feds = FEDS + ["FIN", "EST", "LAT", "LTU"]
+    case = [NormGame(i + 1, W if i % 3 else L, 2300, "IM", feds[i]) for i in range(18)]
+    check = check_norm("GM", ENG_MAN, NormEvent(18), case)
+    assert (check.met, check.search_stopped, check.left_out) == (False, True, ())
+    assert check.notes[-1] == "the search for games to leave out stopped after 50000 sets (1.4.1e/f)"
+    # 13 games never reach it.
+    assert not check_norm("GM", ENG_MAN, NormEvent(13), case[:13]).search_stopped
