@@ -133,3 +133,21 @@ def test_the_published_event_page_shows_the_norms(engine: Engine) -> None:
         ["Hero, H", "IM", "9", "6½", "2456", "2622", "IM norm met"],
     ]
     assert "with the ratings of the list dated 2025-01-01" in "".join(section.itertext())
+
+
+def test_a_rapid_event_is_refused_and_the_site_shows_no_norms_for_it(engine: Engine) -> None:
+    from ratingdb.reports.norms import published_norms
+
+    with db.transaction(engine) as s:
+        a, c = b.player(s, "Rapid, A"), b.player(s, "Rapid, C")
+        b.imported_list(s, "rapid", JAN, {a: 2000, c: 2000})
+        ev = b.event(
+            s, "Lightning", dt.date(2025, 1, 5), dt.date(2025, 1, 5), [(a, c, "1")], rating_type="rapid"
+        )
+        event_id = ev.id
+    with db.transaction(engine) as s:
+        with pytest.raises(
+            ConfigError, match=r"^event \d+ is rapid: title norms come from standard games only"
+        ):
+            event_norms(s, event_id)
+        assert published_norms(s, event_id) is None
