@@ -28,6 +28,7 @@ for _module in (
     "reports",
     "norms",
     "publish",
+    "serve",
     "calc",
     "demo",
 ):

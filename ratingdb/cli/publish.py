@@ -37,7 +37,11 @@ def publish_command(
         ),
     ] = None,
     serve: Annotated[
-        bool, typer.Option("--serve", help="Then serve the folder on 127.0.0.1 for a preview (Ctrl-C stops).")
+        bool,
+        typer.Option(
+            "--serve",
+            help="Then serve the site on 127.0.0.1 for a preview, as `ratingdb serve` does (Ctrl-C stops).",
+        ),
     ] = False,
     port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port for --serve.")] = 8000,
 ) -> None:
@@ -62,23 +66,8 @@ def publish_command(
         f"{len(result.written)} written, {result.unchanged} unchanged, {len(result.removed)} removed."
     )
     if serve:
-        _serve(folder, port)
+        # The served pages are the same pages from the same database (ratingdb.web), never files read
+        # off the disk: nothing outside the site can be reached through the preview.
+        from ratingdb.cli.serve import serve_command
 
-
-def _serve(folder: Path, port: int) -> None:
-    import functools
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-
-    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(folder))
-    try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    except OSError as exc:
-        raise ConfigError(
-            f"cannot serve on 127.0.0.1:{port}: {exc.strerror} — choose another --port"
-        ) from None
-    typer.echo(f"Serving {folder} at http://127.0.0.1:{port}/ (Ctrl-C stops).")
-    with server:
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            typer.echo("Stopped.")
+        serve_command(host="127.0.0.1", port=port, title=title, rating_types=list(options.rating_types))

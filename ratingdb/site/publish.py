@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -23,6 +23,7 @@ from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.event import crosstable, event_ids, event_report
+from ratingdb.reports.list_query import ListQuery, query_lines, ranked_lines
 from ratingdb.reports.lists import (
     Calculation,
     EventRecord,
@@ -30,18 +31,21 @@ from ratingdb.reports.lists import (
     HistoryLine,
     ListLine,
     ListVersionLine,
+    PlayerLink,
     all_histories,
     calculation_summary,
     event_summary,
     list_calculations,
     list_lines,
     list_versions,
+    player_links,
     players_of,
     points,
     signed_points,
     write_list_file,
 )
 from ratingdb.reports.norms import published_norms
+from ratingdb.reports.not_rated import NotRated, games_not_rated
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.site.output import PublishResult, SiteFolder
 
@@ -131,6 +135,26 @@ def result_shown(code: str) -> str:
     return RESULT_SHOWN.get(code, code)
 
 
+def page_query(query: ListQuery, page: int) -> str:
+    """The query string of another page of the same filtered, sorted list (the served pager's links)."""
+    from urllib.parse import urlencode
+
+    defaults = ListQuery()
+    fields = {
+        "name": query.name,
+        "federation": query.federation,
+        "group": query.group,
+        "active": "1" if query.active else "",
+        "rating_min": "" if query.rating_min is None else str(query.rating_min),
+        "rating_max": "" if query.rating_max is None else str(query.rating_max),
+        "sort": "" if query.sort == defaults.sort else query.sort,
+        "descending": "1" if query.descending else "",
+        "per_page": "" if query.per_page == defaults.per_page else str(query.per_page),
+        "page": str(page),
+    }
+    return urlencode({k: v for k, v in fields.items() if v})
+
+
 def environment() -> Environment:
     env = Environment(
         loader=PackageLoader("ratingdb.site", "templates"),
@@ -147,28 +171,35 @@ def environment() -> Environment:
         "event_path": event_path,
         "pts": points,
         "spts": signed_points,
+        "page_query": page_query,
     }
     return env
 
 
 @dataclass
 class Site:
-    """What every page needs: options, templates, and where each list and player has its page."""
+    """What every page needs: options, templates, and where each list and player has its page.
+
+    The same object serves the static site (`publish`) and the served one (`ratingdb serve`, with
+    `served` true): the served pages show what needs a server besides (the search box, live ratings,
+    paging), each such part marked in the templates, so a page is otherwise the same bytes both ways.
+    """
 
     options: SiteOptions
     env: Environment
     lists: list[ListVersionLine]  # every version of every list, withdrawn ones included, oldest first
-    players: dict[int, Player]
+    links: Sequence[PlayerLink]  # every player with a page
+    served: bool = False
     by_fide: dict[int, str] = field(default_factory=dict)
     by_national: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for p in self.players.values():
+        for p in self.links:
             if p.fide_id is not None:
                 self.by_fide[p.fide_id] = player_path(p.id, p.fide_id)
             if p.national_id is not None:
                 self.by_national[p.national_id] = player_path(p.id, p.fide_id)
-        self.urls: dict[int, str] = {p.id: player_path(p.id, p.fide_id) for p in self.players.values()}
+        self.urls: dict[int, str] = {p.id: player_path(p.id, p.fide_id) for p in self.links}
         self.current = [lst for lst in self.lists if lst.state == "current"]
         newest = {lst.rating_type: lst for lst in self.current}  # by type and date: the last one wins
         self.newest = {t: newest[t] for t in RATING_TYPES if t in newest}
@@ -198,6 +229,30 @@ class Site:
         return path, page.encode("utf-8")
 
 
+def new_site(session: Session, options: SiteOptions, *, served: bool = False) -> Site:
+    """The site's index of lists and players, read from the database (a few light queries)."""
+    return Site(
+        options,
+        environment(),
+        sorted(
+            (v for v in list_versions(session) if v.rating_type in options.rating_types),
+            key=lambda v: (v.rating_type, v.list_date, v.version),
+        ),
+        player_links(session, options.rating_types),
+        served=served,
+    )
+
+
+def closes_of(session: Session, site: Site) -> dict[int, PeriodReport]:
+    """The report of every close that published a current list of the site, by the list's id."""
+    closes: dict[int, PeriodReport] = {}
+    for lst in site.current:
+        if lst.origin == "computed" and lst.period is not None:
+            report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
+            closes[lst.list_id] = report
+    return closes
+
+
 def site_files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]]:
     """Every file of the site as (relative path, content); with a base URL, a sitemap of the pages last."""
     pages: list[str] = []
@@ -213,15 +268,7 @@ def site_files(session: Session, options: SiteOptions) -> Iterator[tuple[str, by
 
 def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]]:
     """Static files, lists, closes, events, players, then the home page."""
-    site = Site(
-        options,
-        environment(),
-        sorted(
-            (v for v in list_versions(session) if v.rating_type in options.rating_types),
-            key=lambda v: (v.rating_type, v.list_date, v.version),
-        ),
-        {p.id: p for p in players_of(session, options.rating_types)},
-    )
+    site = new_site(session, options)
     for name in STATIC_FILES:
         yield (
             f"static/{name}",
@@ -230,44 +277,67 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
 
     for version in site.lists:
         lines = list(list_lines(session, session.get_one(RatingList, version.list_id)))
-        yield from list_files(site, version, lines)
+        yield from list_downloads(version, lines)
+        yield list_page(site, version, lines)
 
-    closes: dict[int, PeriodReport] = {}
+    closes = closes_of(session, site)
     calculations: dict[int, list[Calculation]] = defaultdict(list)
+    not_rated: dict[int, dict[tuple[str, dt.date], list[NotRated]]] = defaultdict(dict)
     for lst in site.current:
-        if lst.origin != "computed" or lst.period is None:
+        if lst.list_id not in closes:
             continue
-        report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
-        closes[lst.list_id] = report
-        yield period_page(site, lst, report)
-        for player_id, calc in list_calculations(session, session.get_one(RatingList, lst.list_id)).items():
+        yield period_page(site, lst, closes[lst.list_id])
+        new_list = session.get_one(RatingList, lst.list_id)
+        for player_id, calc in list_calculations(session, new_list).items():
             calculations[player_id].append(calc)
+        for player_id, games in games_not_rated(session, new_list).items():
+            not_rated[player_id][(lst.rating_type, lst.list_date)] = games
 
     for event_id in event_ids(session, options.rating_types):
         yield event_page(site, session, event_id)
 
     histories = all_histories(session, options.rating_types)
-    for player in site.players.values():
-        yield player_page(site, player, histories.get(player.id, []), calculations.get(player.id, []))
+    for player in players_of(session, options.rating_types):
+        yield player_page(
+            site,
+            player,
+            histories.get(player.id, []),
+            calculations.get(player.id, []),
+            not_rated=not_rated.get(player.id, {}),
+        )
 
     yield home_page(site, closes)
 
 
-def list_files(site: Site, lst: ListVersionLine, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:
-    """The list page and its downloads (the files `ratingdb list --format csv|fide-txt` writes)."""
+def list_download(lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat) -> bytes:
+    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes."""
+    text = io.StringIO(newline="")
+    write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
+    return text.getvalue().encode("utf-8")
+
+
+def list_downloads(lst: ListVersionLine, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:
     for fmt, suffix in DOWNLOADS:
-        text = io.StringIO(newline="")
-        write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
-        yield list_path(lst, suffix), text.getvalue().encode("utf-8")
-    # One plain tuple per row, in the table's column order: a list page has every entry of the list.
-    rank = 0
+        yield list_path(lst, suffix), list_download(lst, lines, fmt)
+
+
+def list_page(
+    site: Site, lst: ListVersionLine, lines: Sequence[ListLine], query: ListQuery | None = None
+) -> tuple[str, bytes]:
+    """The list page: every entry (the static site, whose script filters and sorts), or, served, the page
+    of entries `query` asks for, filtered, sorted and paged by the server."""
+    ranked = ranked_lines(lines)
+    shown = ranked
+    matched = len(ranked)
+    if query is not None:
+        matched, shown = query_lines(ranked, query, lst.list_date.year)
+    rated = sum(1 for rank, _ in ranked if rank is not None)
+    # One plain tuple per row, in the table's column order.
     table: list[tuple[object, ...]] = []
-    for line in lines:
-        if line.rating is not None:
-            rank += 1
+    for rank, line in shown:
         table.append(
             (
-                rank if line.rating is not None else "",
+                rank if rank is not None else "",
                 line.title or "",
                 line.name,
                 site.urls.get(line.player_id),
@@ -281,13 +351,17 @@ def list_files(site: Site, lst: ListVersionLine, lines: Sequence[ListLine]) -> I
                 line.flag or "",
             )
         )
-    yield site.render(
+    return site.render(
         "list.html",
         list_path(lst),
         f"{lst.rating_type.capitalize()} list {lst.list_date.isoformat()}",
         lst=lst,
         rows=table,
-        rated=rank,
+        players=len(ranked),
+        matched=matched,
+        query=query,
+        pages=query.pages(matched) if query is not None else 1,
+        rated=rated,
         federations=sorted({line.federation for line in lines if line.federation}),
         csv=list_path(lst, "csv"),
         txt=list_path(lst, "txt"),
@@ -335,8 +409,37 @@ def period_page(site: Site, lst: ListVersionLine, report: PeriodReport) -> tuple
     )
 
 
+def player_calculations(session: Session, site: Site, player: Player) -> list[Calculation]:
+    """One player's calculation in every close of the site (the served player page)."""
+    found: list[Calculation] = []
+    for lst in site.current:
+        if lst.origin == "computed" and lst.period is not None:
+            calcs = list_calculations(session, session.get_one(RatingList, lst.list_id), player=player)
+            if player.id in calcs:
+                found.append(calcs[player.id])
+    return found
+
+
+def player_not_rated(
+    session: Session, site: Site, player: Player
+) -> dict[tuple[str, dt.date], list[NotRated]]:
+    """One player's games not counted in each close of the site, by (type, list date)."""
+    found: dict[tuple[str, dt.date], list[NotRated]] = {}
+    for lst in site.current:
+        if lst.origin == "computed" and lst.period is not None:
+            games = games_not_rated(session, session.get_one(RatingList, lst.list_id), player.id)
+            if player.id in games:
+                found[(lst.rating_type, lst.list_date)] = games[player.id]
+    return found
+
+
 def player_page(
-    site: Site, player: Player, history: Sequence[HistoryLine], calcs: Sequence[Calculation]
+    site: Site,
+    player: Player,
+    history: Sequence[HistoryLine],
+    calcs: Sequence[Calculation],
+    live: Sequence[Any] = (),
+    not_rated: Mapping[tuple[str, dt.date], Sequence[NotRated]] | None = None,
 ) -> tuple[str, bytes]:
     ids = f" (FIDE {player.fide_id})" if player.fide_id else ""
     chart = None
@@ -364,8 +467,14 @@ def player_page(
         player=player,
         history=[(t, by_type[t]) for t in RATING_TYPES if t in by_type],
         chart=chart,
+        live=live,
         calculations=[
-            (c, calculation_summary(c), [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events])
+            (
+                c,
+                calculation_summary(c),
+                [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events],
+                (not_rated or {}).get((c.rating_type, c.list_date), []),
+            )
             for c in shown
         ],
     )

@@ -45,6 +45,7 @@ ARGS: dict[str, list[str]] = {
     "norm": ["check", "no-such-case.json"],
     "norm check": ["no-such-case.json"],
     "lists": [],
+    "live": [],
     "reopen": ["2025-10", "--reason", "a wrong result"],
     "replace-event": ["1", str(FIXTURES / "round_robin.trf")],
     "player": ["25900011"],
@@ -66,6 +67,7 @@ ARGS: dict[str, list[str]] = {
     "rules add": [str(Path(__file__).parents[2] / "seeds" / "national-2025.toml")],
     "rules list": [],
     "rules show": ["national-2025"],
+    "serve": ["--port", "1"],
     "sql": ["SELECT 1"],
     "withdraw-list": ["2025-10-01", "--reason", "a test"],
 }

@@ -15,6 +15,7 @@ import csv
 import io
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -60,10 +61,16 @@ def test_the_package_as_pip_install_dot_builds_it_runs_the_demo(tmp_path: Path) 
         ).stdout.strip()
     )
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # A copy of the checkout: setuptools builds in the source folder (build/), which must stay clean.
+    source = tmp_path / "checkout"
+    shutil.copytree(
+        ROOT, source,
+        ignore=shutil.ignore_patterns(".*", "build", "site-docs", "*.egg-info", "__pycache__", "*.sqlite*"),
+    )  # fmt: skip
     subprocess.run(
         # --ignore-installed: without it pip would first uninstall this environment's own ratingdb.
         [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed",
-         "--prefix", str(env_dir), str(ROOT)],
+         "--prefix", str(env_dir), str(source)],
         check=True, cwd=tmp_path, capture_output=True, text=True,
     )  # fmt: skip
     folder = tmp_path / "federation"

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import html5lib
 import pytest
+from sqlalchemy import text
 from typer.testing import CliRunner
 
 from ratingdb import db
@@ -403,3 +404,34 @@ def test_bad_options_are_refused_before_anything_is_written(
     result = runner.invoke(app, ["--db", demo_url, "publish", str(tmp_path / "www"), *args])
     assert (result.exit_code, result.stderr) == (1, error)
     assert not (tmp_path / "www").exists()
+
+
+def test_a_game_that_did_not_count_is_named_with_its_reason(site: Path, demo_url: str) -> None:
+    # Culligan, Gráinne (rated) drew two newcomers in the Bray Newcomers' Weekend II in October; they had
+    # no rating at the event's start, so those games count only toward the newcomers' first ratings.
+    from ratingdb.reports.not_rated import OPPONENT_UNRATED
+
+    page = parse((site / "players/25900022.html").read_bytes())
+    section = next(s for s in page.iter("section") if "period 2025-10" in text_of(s.find("h3")))  # type: ignore[arg-type]
+    notes = [text_of(li) for li in section.findall(".//ul[@class='not-rated']/li")]
+    assert notes == [
+        f"Bray Newcomers' Weekend II, round 1 against Ní Mhurchú, Saoirse: {OPPONENT_UNRATED}",
+        f"Bray Newcomers' Weekend II, round 4 against Kowalczyk, Piotr: {OPPONENT_UNRATED}",
+    ]
+    # Every game she played in October's events is either in the calculation or in the note.
+    engine = db.make_engine(demo_url)
+    try:
+        with db.transaction(engine) as session:
+            player = find_player(session, "25900022")
+            played = session.scalar(
+                text(
+                    "SELECT COUNT(*) FROM game g JOIN event e ON e.id = g.event_id "
+                    "WHERE e.period = '2025-10' AND e.rating_type = 'standard' AND e.is_current = TRUE "
+                    "AND (g.white_id = :p OR g.black_id = :p)"
+                ),
+                {"p": player.id},
+            )
+    finally:
+        engine.dispose()
+    counted = sum(len(rows(t)) for t in section.findall(".//table[@class='games']"))
+    assert counted + len(notes) == played

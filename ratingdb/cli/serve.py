@@ -1,0 +1,186 @@
+"""CLI: `serve` — the site, the JSON API and live ratings from the database; `live` — live ratings.
+
+`serve` parses, makes the app (ratingdb.web, which checks the database) and hands it to uvicorn;
+`live` opens one transaction that is always rolled back and calls ratingdb.reports.live. The web
+packages are imported only when the commands run.
+"""
+
+import os
+from typing import Annotated
+
+import typer
+
+from ratingdb.cli.app import LOOKUP, Options, app
+from ratingdb.cli.common import (
+    OnlyTypeOption,
+    check_type,
+    engine,
+    player_heading,
+    render_rows,
+    stdout_console,
+    user_errors,
+)
+from ratingdb.errors import ConfigError
+
+
+@app.command("serve", rich_help_panel=LOOKUP)
+@user_errors
+def serve_command(
+    host: Annotated[str, typer.Option("--host", metavar="HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", metavar="PORT", min=1, max=65535, help="Port.")] = 8000,
+    workers: Annotated[
+        int, typer.Option("--workers", metavar="N", min=1, max=64, help="Worker processes (stateless).")
+    ] = 1,
+    read_url: Annotated[
+        str | None,
+        typer.Option(
+            "--read-url",
+            envvar="RATINGDB_READ_URL",
+            metavar="URL",
+            help="Read public pages from this database (a PostgreSQL standby); --db stays the primary.",
+        ),
+    ] = None,
+    title: Annotated[
+        str, typer.Option("--title", metavar="TEXT", help='The site\'s name, e.g. "Irish Chess Union".')
+    ] = "Rating lists",
+    rating_types: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--type", "-t", metavar="TYPE", help="Only this rating type (repeatable); all by default."
+        ),
+    ] = None,
+) -> None:
+    """Serve the federation's site live: the pages `publish` writes, a search box, live (provisional)
+    ratings and a JSON API under /api/v1 (OpenAPI at /api/v1/openapi.json).
+
+    The public side only reads (a read-only connection). Behind a reverse proxy with TLS for the internet;
+    `uvicorn ratingdb.web:app` serves the same app, configured by RATINGDB_URL and RATINGDB_READ_URL.
+    """
+    import uvicorn
+
+    from ratingdb.rating import RATING_TYPES
+    from ratingdb.web.app import create_app
+    from ratingdb.web.state import WebSettings
+
+    chosen = tuple(dict.fromkeys(check_type(t) for t in rating_types)) if rating_types else RATING_TYPES
+    settings = WebSettings(url=Options.url, read_url=read_url, title=title, rating_types=chosen)
+    web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
+    typer.echo(f"Serving {title} at http://{host}:{port}/ (API: /api/v1/openapi.json; Ctrl-C stops).")
+    log_config = _log_config()
+    try:
+        if workers == 1:
+            uvicorn.run(web_app, host=host, port=port, access_log=False, log_config=log_config)
+        else:
+            # Each worker makes its own app from the environment, as `uvicorn ratingdb.web:app` does.
+            os.environ["RATINGDB_URL"] = Options.url
+            if read_url:
+                os.environ["RATINGDB_READ_URL"] = read_url
+            os.environ["RATINGDB_TITLE"] = title
+            os.environ["RATINGDB_TYPES"] = ",".join(chosen)
+            uvicorn.run(
+                "ratingdb.web:app",
+                host=host,
+                port=port,
+                workers=workers,
+                access_log=False,
+                log_config=log_config,
+            )
+    except OSError as exc:
+        raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror} — choose another --port") from None
+
+
+def _log_config() -> dict[str, object]:
+    """uvicorn's logging, plus ratingdb.web's access log and errors on stderr."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, object] = {**LOGGING_CONFIG}
+    loggers = dict(LOGGING_CONFIG["loggers"])
+    loggers["ratingdb.web"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    config["loggers"] = loggers
+    return config
+
+
+@app.command("live", rich_help_panel=LOOKUP)
+@user_errors
+def live_command(
+    player: Annotated[
+        str | None,
+        typer.Argument(metavar="[ID]", help="A player's FIDE ID or national ID; every player if none."),
+    ] = None,
+    rating_type: OnlyTypeOption = None,
+    all_players: Annotated[
+        bool, typer.Option("--all", help="Every player of the list, not only those with games since.")
+    ] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="table, csv or json.")
+    ] = "table",
+) -> None:
+    """Live ratings — provisional, not official: the list in force plus the changes of the events already
+    imported for periods not yet closed, computed by the close itself and rolled back (nothing is written).
+    """
+    from ratingdb import db
+    from ratingdb.rating import RATING_TYPES
+    from ratingdb.reports.live import PROVISIONAL, live_list
+
+    types = [check_type(rating_type)] if rating_type else list(RATING_TYPES)
+    eng = engine()
+    try:
+        with db.session_factory(eng)() as session:
+            session.begin()
+            try:
+                found: int | None = None
+                heading = ""
+                if player is not None:
+                    from ratingdb.reports.lists import find_player
+
+                    chosen = find_player(session, player)
+                    found, heading = chosen.id, player_heading(chosen)
+                lives = []
+                for t in types:
+                    from ratingdb.services.lists import latest_list
+
+                    if rating_type is None and latest_list(session, t) is None:
+                        continue  # a type without lists: nothing live
+                    lives.append(live_list(session, t))
+            finally:
+                session.rollback()
+    finally:
+        eng.dispose()
+    if not lives:
+        raise ConfigError("there is no list yet, so no live ratings: import one with `ratingdb import-list`")
+    columns = ["type", "fide_id", "national_id", "name", "official", "live", "change", "games", "events"]
+    rows = []
+    for live in lives:
+        names = {e.event_id: e.name for e in live.events}
+        for entry in live.entries:
+            if found is not None and entry.player_id != found:
+                continue
+            if found is None and not all_players and not entry.calculations:
+                continue
+            events = sorted({ev.event_id for c in entry.calculations for ev in c.events})
+            rows.append(
+                [live.rating_type, entry.fide_id, entry.national_id, entry.name, entry.official, entry.rating,
+                 entry.change, entry.games, "; ".join(names[e] for e in events)]
+            )  # fmt: skip
+    if fmt == "table":
+        out = stdout_console()
+        out.print(f"Live ratings: {PROVISIONAL}.", highlight=False, markup=False)
+        for live in lives:
+            periods = ", ".join(live.periods) or "none"
+            out.print(
+                f"{live.rating_type}: the list of {live.in_force.isoformat()} plus {len(live.events)} events "
+                f"of open periods ({periods})",
+                highlight=False,
+                markup=False,
+            )
+        if found is not None:
+            out.print(heading, highlight=False, markup=False)
+            for live in lives:
+                shown = live.entry(found)
+                for calc in shown.calculations if shown else []:
+                    out.print(
+                        f"{live.rating_type}, period {calc.period} (open):", highlight=False, markup=False
+                    )
+                    for line in calc.summary:
+                        out.print(f"  {line}", highlight=False, markup=False)
+    render_rows(columns, rows, fmt, title=None)

@@ -1,0 +1,205 @@
+"""The served site's pages: each one the same page function and template as the static site's, found by
+its address, plus the pages only a server can give (search, live ratings).
+
+Takes a Session and a Site (ratingdb.site.publish), reads only, returns (path, bytes); no web framework
+imports, so the route handlers in ratingdb.web stay one call each.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
+from ratingdb.models import Player
+from ratingdb.rating import Period
+from ratingdb.reports.list_query import ListQuery
+from ratingdb.reports.lists import ListLine, ListVersionLine, player_history
+from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
+from ratingdb.reports.period import period_report
+from ratingdb.reports.search import search_players
+from ratingdb.services.players import find_by_id
+from ratingdb.site.publish import (
+    CLOSE_HIGHLIGHTS,
+    Site,
+    closes_of,
+    event_page,
+    home_page,
+    list_path,
+    period_page,
+    period_path,
+    player_calculations,
+    player_not_rated,
+    player_page,
+)
+
+Lines = Callable[[int], Sequence[ListLine]]  # a list version's lines by its id (cached by the app)
+
+
+class PageNotFound(RatingDbError):
+    """No page at this address (a 404, with the sentence)."""
+
+
+def home(session: Session, site: Site) -> bytes:
+    return home_page(site, closes_of(session, site))[1]
+
+
+def list_version(site: Site, name: str, suffix: str = "html") -> ListVersionLine:
+    """The list version whose page (or download) is `lists/<name>.<suffix>`."""
+    for lst in site.lists:
+        if list_path(lst, suffix) == f"lists/{name}.{suffix}":
+            return lst
+    raise PageNotFound(f"there is no list {name}: the home page links every published list")
+
+
+def list_view(site: Site, name: str, lines: Lines, query: ListQuery | None) -> bytes:
+    from ratingdb.site.publish import list_page
+
+    lst = list_version(site, name)
+    return list_page(site, lst, lines(lst.list_id), query)[1]
+
+
+def player_by_key(session: Session, key: str) -> Player:
+    """A player by the key of their page's address: the FIDE ID, `id<N>` (no FIDE ID), or a national ID."""
+    if key.startswith("id") and key[2:].isdigit():
+        found = session.get(Player, int(key[2:]))
+        if found is None:
+            raise UnknownPlayer(f"there is no player {key}: search by name on the home page")
+        return found
+    try:
+        return find_by_id(session, key)
+    except UnknownPlayer:
+        raise UnknownPlayer(
+            f"no player has FIDE ID or national ID '{key}': search by name on the home page"
+        ) from None
+
+
+@dataclass(frozen=True)
+class PlayerLive:
+    """One player's live rating of one type, as the player page shows it."""
+
+    type: str
+    in_force: dt.date
+    official: int | None
+    rating: int | None
+    change: int | None
+    events: list[LiveEvent]  # the events of the open periods the player played in
+    calculations: list[Any]  # each with .period, .list_date, .summary and .rows (the games tables)
+
+
+@dataclass(frozen=True)
+class _LiveCalc:
+    period: str
+    list_date: dt.date
+    summary: list[str]
+    rows: list[tuple[object, ...]]
+
+
+def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[PlayerLive]:
+    """The player's live ratings: only of types with open periods in which the player has games."""
+    from ratingdb.reports.lists import event_summary
+    from ratingdb.site.publish import game_rows
+
+    shown: list[PlayerLive] = []
+    for live in lives:
+        entry = live.entry(player_id)
+        if entry is None or not entry.calculations:
+            continue
+        played = {ev.event_id for c in entry.calculations for ev in c.events}
+        shown.append(
+            PlayerLive(
+                live.rating_type,
+                live.in_force,
+                entry.official,
+                entry.rating,
+                entry.change,
+                [ev for ev in live.events if ev.event_id in played],
+                [
+                    _LiveCalc(
+                        c.period,
+                        c.list_date,
+                        c.summary,
+                        [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events],
+                    )
+                    for c in entry.calculations
+                ],
+            )
+        )
+    return shown
+
+
+def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequence[LiveList]]) -> bytes:
+    """The player's page; `lives` gives the live lists (computed only for a player the site has)."""
+    player = player_by_key(session, key)
+    if player.id not in site.urls:
+        raise PageNotFound(f"player {key} is on no list of this site: search by name on the home page")
+    history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
+    live = player_live(site, player.id, lives())
+    calcs = player_calculations(session, site, player)
+    return player_page(site, player, history, calcs, live, player_not_rated(session, site, player))[1]
+
+
+def event_view(session: Session, site: Site, event_id: int) -> bytes:
+    from ratingdb.reports.event import event_ids
+
+    if event_id not in set(event_ids(session, site.options.rating_types)):
+        raise UnknownEvent(f"there is no event {event_id}: the close pages link every rated event")
+    return event_page(site, session, event_id)[1]
+
+
+def period_view(session: Session, site: Site, name: str) -> bytes:
+    for lst in site.current:
+        if (
+            lst.origin == "computed"
+            and lst.period
+            and period_path(lst.rating_type, lst.period) == f"periods/{name}.html"
+        ):
+            report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
+            return period_page(site, lst, report)[1]
+    raise PageNotFound(f"there is no close {name}: the home page links every close")
+
+
+def search_view(session: Session, site: Site, text: str) -> bytes:
+    text = text.strip()
+    found = search_players(session, text) if text else None
+    players = [] if found is None else [p for p in found.players if p.id in site.urls]
+    return site.render(
+        "search.html",
+        "search",
+        "Find a player",
+        search_text=text,
+        players=players,
+        alike=0 if found is None else found.alike,
+    )[1]
+
+
+def live_index(site: Site, lives: Sequence[LiveList]) -> bytes:
+    return site.render("live_index.html", "live/index.html", "Live ratings", lives=lives)[1]
+
+
+def live_view(site: Site, live: LiveList, query: ListQuery) -> bytes:
+    if live.rating_type not in site.options.rating_types:
+        raise MissingList(f"this site has no {live.rating_type} lists")
+    matched = [e for e in live.entries if query.matches(_as_line(e), live.in_force.year)]
+    start = (query.page - 1) * query.per_page
+    return site.render(
+        "live.html",
+        f"live/{live.rating_type}.html",
+        f"Live {live.rating_type} ratings",
+        live=live,
+        entries=matched[start : start + query.per_page],
+        matched=len(matched),
+        query=query,
+        pages=query.pages(len(matched)),
+    )[1]
+
+
+def _as_line(entry: LiveEntry) -> ListLine:
+    return ListLine(
+        entry.fide_id, entry.national_id, entry.name, entry.federation, None, entry.title, None,
+        entry.rating, entry.games, entry.k, entry.flag, entry.change, 0, False, False, entry.player_id,
+    )  # fmt: skip

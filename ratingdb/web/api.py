@@ -1,0 +1,804 @@
+"""The JSON API under /api/v1: players, their history, calculations and live ratings; lists; events;
+closes. Each route: the session, one report call, the response model (which is also the OpenAPI
+document at /api/v1/openapi.json, so the two cannot differ).
+
+Field names are stable: a field is never renamed or removed within v1, only added. Ratings are integers;
+points and sums are strings with two decimals, exactly as the calculation pages print them ("+3.26"),
+so no float rounding enters. Errors are {"error": "<one sentence>"}. Pages: `page` (from 1) and
+`per_page`, and each paged answer says `total` and `pages`. A list version never changes once
+published: its answers carry an ETag and may be cached for a year; send If-None-Match to get 304.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from ratingdb.errors import MissingList
+from ratingdb.models import Player
+from ratingdb.rating import Period
+from ratingdb.reports.event import event_report
+from ratingdb.reports.events import find_events
+from ratingdb.reports.list_query import MAX_PER_PAGE, PER_PAGE, ListQuery, query_lines, ranked_lines
+from ratingdb.reports.lists import (
+    Calculation,
+    EventRecord,
+    ListVersionLine,
+    calculation_summary,
+    player_history,
+    points,
+    signed_points,
+    write_list_file,
+)
+from ratingdb.reports.live import PROVISIONAL, LiveCalculation, LiveList
+from ratingdb.reports.period import period_report
+from ratingdb.reports.search import search_players
+from ratingdb.services.players import versions
+from ratingdb.site.publish import player_calculations, player_path
+from ratingdb.site.served import player_by_key
+from ratingdb.web.deps import Served
+
+DESCRIPTION: Final = (
+    "Read-only access to the federation's published rating lists, players, calculations, events, "
+    'closes and live (provisional) ratings. Errors are `{"error": "<sentence>"}`. Published list '
+    "versions are immutable: they carry an ETag and long cache headers, and answer 304 to If-None-Match."
+)
+router = APIRouter()
+IMMUTABLE: Final = "public, max-age=31536000, immutable"
+# A rating period, YYYY-MM, years 1000 to 9998 (ratingdb.rating.Period's range).
+PERIOD: Final = r"^(1[0-9]{3}|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-(0[1-9]|1[0-2])$"
+SHORT: Final = "public, max-age=60"
+
+
+class ErrorOut(BaseModel):
+    error: str = Field(description="What went wrong, as one sentence.")
+
+
+ERRORS: Final[dict[int | str, dict[str, Any]]] = {
+    400: {"model": ErrorOut, "description": "A parameter is not valid."},
+    404: {"model": ErrorOut, "description": "No such player, list, event or close."},
+}
+
+
+# --- models: the stable field names ---------------------------------------------------------------------
+
+
+class PlayerOut(BaseModel):
+    key: str = Field(description="The player's key in addresses: the FIDE ID, else `id<N>`.")
+    fide_id: int | None
+    national_id: str | None
+    name: str = Field(description="Surname, first names, as registered now.")
+    title: str | None
+    federation: str | None
+    sex: str | None = Field(description="M or F.")
+    birth_year: int | None
+    page: str = Field(description="The player's page, relative to the site's root.")
+
+
+class PlayerDetailOut(PlayerOut):
+    aliases: list[str] = Field(description="Other names the register has held for the player, oldest first.")
+    deceased: bool
+
+
+class SearchOut(BaseModel):
+    query: str
+    players: list[PlayerOut]
+    alike: int = Field(description="How many of the players (the last ones) only have a name spelt alike.")
+
+
+class HistoryEntryOut(BaseModel):
+    rating_type: str
+    list_date: dt.date
+    origin: str = Field(description="computed (by a close here) or imported.")
+    rating: int | None
+    change: int | None
+    games: int
+    k: int | None
+    flag: str | None = Field(description="i inactive, w woman, wi both.")
+
+
+class HistoryOut(BaseModel):
+    player: PlayerOut
+    entries: list[HistoryEntryOut]
+
+
+class GameOut(BaseModel):
+    round: int
+    opponent: str
+    opponent_fide_id: int | None
+    opponent_rating: int
+    own_rating: int | None
+    d: int | None = Field(description="Rating difference after the cap (§8.3.1).")
+    pd: str = Field(description="Expected score (table 8.1.2), two decimals.")
+    score: str
+
+
+class CalcEventOut(BaseModel):
+    event_id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    ratings_from: dt.date = Field(description="The list whose ratings the event used (its start).")
+    ro: int | None
+    rc: str
+    n: int
+    score: str
+    sum_score_minus_pd: str
+    k: int | None
+    k_times_sum: str
+    note: str | None
+    games: list[GameOut]
+
+
+class CalculationOut(BaseModel):
+    rating_type: str
+    period: str
+    list_date: dt.date = Field(description="The list the close published (or, live, would publish).")
+    summary: list[str] = Field(description="The sentences `ratingdb calculation` prints.")
+    events: list[CalcEventOut]
+
+
+class CalculationsOut(BaseModel):
+    player: PlayerOut
+    calculations: list[CalculationOut]
+
+
+class LiveEventOut(BaseModel):
+    event_id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    period: str
+
+
+class LiveRatingOut(BaseModel):
+    rating_type: str
+    in_force: dt.date = Field(description="The date of the official list in force.")
+    official: int | None
+    rating: int | None = Field(description="The live rating: provisional, not an official rating.")
+    change: int | None
+    games: int
+    events: list[LiveEventOut]
+    calculations: list[CalculationOut]
+
+
+class PlayerLiveOut(BaseModel):
+    provisional: bool = True
+    notice: str = PROVISIONAL
+    player: PlayerOut
+    ratings: list[LiveRatingOut]
+
+
+class ListVersionOut(BaseModel):
+    rating_type: str
+    list_date: dt.date
+    version: int
+    state: str = Field(description="current, or withdrawn.")
+    origin: str
+    period: str | None = Field(description="The period whose close computed it.")
+    rules: str | None
+    source: str | None
+    players: int
+    withdrawn_at: dt.datetime | None
+    withdrawn_reason: str | None
+    url: str = Field(description="This version's entries in the API.")
+
+
+class ListsOut(BaseModel):
+    lists: list[ListVersionOut]
+
+
+class EntryOut(BaseModel):
+    rank: int | None
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    title: str | None
+    federation: str | None
+    sex: str | None
+    birth_year: int | None
+    rating: int | None
+    change: int | None
+    games: int
+    k: int | None
+    flag: str | None
+
+
+class ListPageOut(BaseModel):
+    rating_type: str
+    list_date: dt.date
+    version: int
+    page: int
+    per_page: int
+    total: int
+    pages: int
+    entries: list[EntryOut]
+
+
+class EventOut(BaseModel):
+    id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    rating_type: str
+    period: str
+    late: bool
+    players: int
+    games: int
+    rated: bool
+
+
+class EventsOut(BaseModel):
+    events: list[EventOut]
+
+
+class EventPlayerOut(BaseModel):
+    start_rank: int
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    title: str | None
+    ro: int | None
+    games: int
+    score: str | None
+    k: int | None
+    k_times_sum: str | None
+    performance: int | None
+    status: str
+    new_rating: int | None
+
+
+class EventDetailOut(BaseModel):
+    id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    rating_type: str
+    period: str
+    list_date: dt.date | None = Field(description="The list that rated it; null while the period is open.")
+    ratings_from: dt.date | None
+    players: list[EventPlayerOut]
+
+
+class CloseOut(BaseModel):
+    rating_type: str
+    period: str
+    list_date: dt.date
+    version: int
+    rules: str | None
+    players: int
+
+
+class ClosesOut(BaseModel):
+    closes: list[CloseOut]
+
+
+class MoveOut(BaseModel):
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    before: int | None
+    after: int | None
+    change: int | None
+    games: int
+
+
+class CloseDetailOut(BaseModel):
+    rating_type: str
+    period: str
+    list_date: dt.date
+    in_force_date: dt.date
+    rules: str | None
+    players_on_list: int
+    players_rated: int
+    events: list[LiveEventOut]
+    newly_rated: list[MoveOut]
+    gains: list[MoveOut]
+    losses: list[MoveOut]
+
+
+class LiveEntryOut(BaseModel):
+    rank: int | None = Field(description="The rank on the live list (None: unrated).")
+    fide_id: int | None
+    national_id: str | None
+    name: str
+    title: str | None
+    federation: str | None
+    official: int | None = Field(description="The rating on the list in force.")
+    rating: int | None = Field(description="The live rating: provisional, not an official rating.")
+    change: int | None
+    games: int = Field(description="Games rated in the open periods.")
+
+
+class LiveListOut(BaseModel):
+    provisional: bool = True
+    notice: str = PROVISIONAL
+    rating_type: str
+    in_force: dt.date
+    periods: list[str]
+    events: list[LiveEventOut]
+    page: int
+    per_page: int
+    total: int
+    pages: int
+    entries: list[LiveEntryOut]
+
+
+# --- conversions ------------------------------------------------------------------------------------------
+
+
+def player_out(p: Player) -> PlayerOut:
+    return PlayerOut(
+        key=str(p.fide_id) if p.fide_id is not None else f"id{p.id}",
+        fide_id=p.fide_id,
+        national_id=p.national_id,
+        name=p.name,
+        title=p.title,
+        federation=p.federation,
+        sex=p.sex,
+        birth_year=p.birth_year,
+        page=player_path(p.id, p.fide_id),
+    )
+
+
+def event_out(ev: EventRecord) -> CalcEventOut:
+    return CalcEventOut(
+        event_id=ev.event_id,
+        name=ev.name,
+        start_date=ev.start_date,
+        end_date=ev.end_date,
+        ratings_from=ev.ratings_from,
+        ro=ev.ro,
+        rc=points(ev.rc_x100),
+        n=ev.n,
+        score=points(ev.score_x100),
+        sum_score_minus_pd=signed_points(ev.sum_dr_x100),
+        k=ev.k,
+        k_times_sum=signed_points(ev.k_sum_dr_x100),
+        note=ev.note,
+        games=[
+            GameOut(
+                round=g.round,
+                opponent=g.opponent,
+                opponent_fide_id=g.opponent_fide_id,
+                opponent_rating=g.opponent_rating,
+                own_rating=g.own_rating,
+                d=g.d,
+                pd=points(g.pd_x100),
+                score=points(g.score_x100),
+            )
+            for g in ev.games
+        ],
+    )
+
+
+def calculation_out(c: Calculation) -> CalculationOut:
+    return CalculationOut(
+        rating_type=c.rating_type,
+        period=str(c.period),
+        list_date=c.list_date,
+        summary=calculation_summary(c),
+        events=[event_out(ev) for ev in c.events],
+    )
+
+
+def live_calculation_out(rating_type: str, c: LiveCalculation) -> CalculationOut:
+    return CalculationOut(
+        rating_type=rating_type,
+        period=c.period,
+        list_date=c.list_date,
+        summary=c.summary,
+        events=[event_out(ev) for ev in c.events],
+    )
+
+
+def version_out(v: ListVersionLine) -> ListVersionOut:
+    return ListVersionOut(
+        rating_type=v.rating_type,
+        list_date=v.list_date,
+        version=v.version,
+        state=v.state,
+        origin=v.origin,
+        period=v.period,
+        rules=v.rules,
+        source=v.source,
+        players=v.players,
+        withdrawn_at=v.withdrawn_at,
+        withdrawn_reason=v.withdrawn_reason,
+        url=f"/api/v1/lists/{v.rating_type}/{v.list_date.isoformat()}?version={v.version}",
+    )
+
+
+def live_rating_out(live: LiveList, player_id: int) -> LiveRatingOut | None:
+    entry = live.entry(player_id)
+    if entry is None:
+        return None
+    played = {ev.event_id for c in entry.calculations for ev in c.events}
+    return LiveRatingOut(
+        rating_type=live.rating_type,
+        in_force=live.in_force,
+        official=entry.official,
+        rating=entry.rating,
+        change=entry.change,
+        games=entry.games,
+        events=[LiveEventOut(**vars(ev)) for ev in live.events if ev.event_id in played],
+        calculations=[live_calculation_out(live.rating_type, c) for c in entry.calculations],
+    )
+
+
+# --- players ------------------------------------------------------------------------------------------------
+
+Key = Annotated[str, Path(max_length=40, description="FIDE ID, national ID, or id<N>.")]
+TypeQuery = Annotated[str | None, Query(alias="type", max_length=20, description="Only this rating type.")]
+
+
+@router.get("/players", response_model=SearchOut, responses=ERRORS, tags=["players"])
+def search(
+    view: Served,
+    q: Annotated[
+        str, Query(min_length=1, max_length=100, description="Part of a name, a FIDE or national ID.")
+    ],
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> SearchOut:
+    """Players by name (misspelt names too), FIDE ID or national ID."""
+    found = search_players(view.session, q, limit=limit)
+    return SearchOut(query=q, players=[player_out(p) for p in found.players], alike=found.alike)
+
+
+@router.get("/players/{key}", response_model=PlayerDetailOut, responses=ERRORS, tags=["players"])
+def player(view: Served, key: Key) -> PlayerDetailOut:
+    """One player: IDs, details and the other names the register has held for them."""
+    p = player_by_key(view.session, key)
+    names = list(dict.fromkeys(v.name for v, _ in versions(view.session, p.id)))
+    return PlayerDetailOut(
+        **player_out(p).model_dump(), aliases=[n for n in names if n != p.name], deceased=bool(p.deceased)
+    )
+
+
+@router.get("/players/{key}/history", response_model=HistoryOut, responses=ERRORS, tags=["players"])
+def history(view: Served, key: Key, rating_type: TypeQuery = None) -> HistoryOut:
+    """The player's entry on every published list, oldest first (per type when `type` is given)."""
+    p = player_by_key(view.session, key)
+    lines = player_history(view.session, p, rating_type)
+    return HistoryOut(
+        player=player_out(p),
+        entries=[HistoryEntryOut(**line._asdict()) for line in lines],
+    )
+
+
+@router.get("/players/{key}/calculations", response_model=CalculationsOut, responses=ERRORS, tags=["players"])
+def calculations(view: Served, key: Key, rating_type: TypeQuery = None) -> CalculationsOut:
+    """Every calculation of the player in the closes of this site, newest first, game by game."""
+    p = player_by_key(view.session, key)
+    found = [
+        c for c in player_calculations(view.session, view.site, p) if rating_type in (None, c.rating_type)
+    ]
+    found.sort(key=lambda c: (c.list_date, c.rating_type), reverse=True)
+    return CalculationsOut(player=player_out(p), calculations=[calculation_out(c) for c in found])
+
+
+@router.get("/players/{key}/live", response_model=PlayerLiveOut, responses=ERRORS, tags=["live"])
+def player_live(view: Served, key: Key, rating_type: TypeQuery = None) -> PlayerLiveOut:
+    """The player's live ratings: provisional, not official (the list in force plus open periods' events)."""
+    p = player_by_key(view.session, key)
+    types = [t for t in view.site.newest if rating_type in (None, t)]
+    ratings = [r for t in types if (r := live_rating_out(view.state.live(t, view.version), p.id)) is not None]
+    return PlayerLiveOut(player=player_out(p), ratings=ratings)
+
+
+# --- lists --------------------------------------------------------------------------------------------------
+
+
+@router.get("/lists", response_model=ListsOut, tags=["lists"])
+def lists(view: Served, rating_type: TypeQuery = None) -> ListsOut:
+    """Every published list version of the site, withdrawn ones included, newest first."""
+    shown = [v for v in reversed(view.site.lists) if rating_type in (None, v.rating_type)]
+    shown.sort(key=lambda v: (v.list_date, v.rating_type, v.version), reverse=True)
+    return ListsOut(lists=[version_out(v) for v in shown])
+
+
+def _version(view: Served, rating_type: str, list_date: dt.date, version: int | None) -> ListVersionLine:
+    found = [
+        v
+        for v in view.site.lists
+        if v.rating_type == rating_type
+        and v.list_date == list_date
+        and (v.version == version if version is not None else v.state == "current")
+    ]
+    if not found:
+        which = f" version {version}" if version is not None else ""
+        raise MissingList(
+            f"there is no {rating_type} list dated {list_date.isoformat()}{which}: /api/v1/lists lists them"
+        )
+    return found[-1]
+
+
+def _etag(*parts: object) -> str:
+    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
+def _not_modified(request: Request, etag: str) -> bool:
+    sent = request.headers.get("if-none-match", "")
+    return any(tag.strip() in (etag, f"W/{etag}", "*") for tag in sent.split(",")) if sent else False
+
+
+def _cache_headers(version: int | None, etag: str) -> dict[str, str]:
+    # A named version never changes; "the current version" may be replaced by a reopen: a short cache.
+    return {"etag": etag, "cache-control": IMMUTABLE if version is not None else SHORT}
+
+
+@router.get(
+    "/lists/{rating_type}/{list_date}",
+    response_model=ListPageOut,
+    responses={**ERRORS, 304: {"description": "Not modified (If-None-Match matched the ETag)."}},
+    tags=["lists"],
+)
+def list_page(
+    request: Request,
+    view: Served,
+    rating_type: Annotated[str, Path(max_length=20)],
+    list_date: dt.date,
+    version: Annotated[
+        int | None, Query(ge=1, le=1000, description="A version; the current one if absent.")
+    ] = None,
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = PER_PAGE,
+) -> Response:
+    """One list version's entries in list order, a page at a time."""
+    lst = _version(view, rating_type, list_date, version)
+    etag = _etag("list", lst.list_id, page, per_page)
+    headers = _cache_headers(version, etag)
+    if _not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    query = ListQuery(page=page, per_page=per_page)
+    total, shown = query_lines(ranked_lines(view.state.list_lines(view.session, lst.list_id)), query, 0)
+    body = ListPageOut(
+        rating_type=lst.rating_type,
+        list_date=lst.list_date,
+        version=lst.version,
+        page=page,
+        per_page=per_page,
+        total=total,
+        pages=query.pages(total),
+        entries=[
+            EntryOut(
+                rank=rank,
+                fide_id=line.fide_id,
+                national_id=line.national_id,
+                name=line.name,
+                title=line.title,
+                federation=line.federation,
+                sex=line.sex,
+                birth_year=line.birth_year,
+                rating=line.rating,
+                change=line.change,
+                games=line.games,
+                k=line.k,
+                flag=line.flag,
+            )
+            for rank, line in shown
+        ],
+    )
+    return Response(body.model_dump_json(), media_type="application/json", headers=headers)
+
+
+@router.get(
+    "/lists/{rating_type}/{list_date}/csv",
+    responses={
+        **ERRORS,
+        200: {
+            "content": {"text/csv": {}},
+            "description": "The list as `ratingdb list --format csv` writes it.",
+        },
+        304: {"description": "Not modified."},
+    },
+    response_class=Response,
+    tags=["lists"],
+)
+def list_csv(
+    request: Request,
+    view: Served,
+    rating_type: Annotated[str, Path(max_length=20)],
+    list_date: dt.date,
+    version: Annotated[int | None, Query(ge=1, le=1000)] = None,
+) -> Response:
+    """One list version as CSV, the file that re-imports to the same entries."""
+    lst = _version(view, rating_type, list_date, version)
+    etag = _etag("csv", lst.list_id)
+    headers = _cache_headers(version, etag)
+    if _not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    text = io.StringIO(newline="")
+    write_list_file(
+        view.state.list_lines(view.session, lst.list_id), text, "csv", lst.rating_type, lst.list_date
+    )
+    return Response(text.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
+
+
+# --- events and closes -----------------------------------------------------------------------------------
+
+
+def _period(text: str | None) -> Period | None:
+    from ratingdb.rating import RulesError
+
+    if text is None:
+        return None
+    try:
+        return Period.parse(text)
+    except RulesError as exc:
+        from ratingdb.errors import ConfigError
+
+        raise ConfigError(str(exc)) from None
+
+
+@router.get("/events", response_model=EventsOut, responses=ERRORS, tags=["events"])
+def events(
+    view: Served,
+    rating_type: TypeQuery = None,
+    period: Annotated[str | None, Query(pattern=PERIOD, description="YYYY-MM")] = None,
+) -> EventsOut:
+    """The imported events by start date, of one type or period if asked."""
+    found = find_events(view.session, period=_period(period), rating_type=rating_type)
+    return EventsOut(
+        events=[
+            EventOut(
+                id=e.id,
+                name=e.name,
+                start_date=e.start_date,
+                end_date=e.end_date,
+                rating_type=e.rating_type,
+                period=e.period,
+                late=e.late,
+                players=e.players,
+                games=e.games,
+                rated=e.rated,
+            )
+            for e in found
+            if e.rating_type in view.site.options.rating_types
+        ]
+    )
+
+
+@router.get("/events/{event_id}", response_model=EventDetailOut, responses=ERRORS, tags=["events"])
+def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> EventDetailOut:
+    """One event with every player's result and what the close made of it."""
+    report = event_report(view.session, event_id)
+    return EventDetailOut(
+        id=report.event_id,
+        name=report.name,
+        start_date=report.start_date,
+        end_date=report.end_date,
+        rating_type=report.rating_type,
+        period=report.period,
+        list_date=report.list_date,
+        ratings_from=report.ratings_from,
+        players=[
+            EventPlayerOut(
+                start_rank=line.start_rank,
+                fide_id=line.fide_id,
+                national_id=line.national_id,
+                name=line.name,
+                title=line.title,
+                ro=line.ro,
+                games=line.games,
+                score=None if line.score_x100 is None else points(line.score_x100),
+                k=line.k,
+                k_times_sum=None if line.k_sum_dr_x100 is None else signed_points(line.k_sum_dr_x100),
+                performance=line.performance,
+                status=line.status,
+                new_rating=line.new_rating,
+            )
+            for line in report.lines
+        ],
+    )
+
+
+@router.get("/closes", response_model=ClosesOut, tags=["closes"])
+def closes(view: Served, rating_type: TypeQuery = None) -> ClosesOut:
+    """Every close (a period rated here), newest first."""
+    shown = [
+        CloseOut(
+            rating_type=v.rating_type,
+            period=v.period,
+            list_date=v.list_date,
+            version=v.version,
+            rules=v.rules,
+            players=v.players,
+        )
+        for v in reversed(view.site.current)
+        if v.origin == "computed" and v.period is not None and rating_type in (None, v.rating_type)
+    ]
+    shown.sort(key=lambda c: (c.list_date, c.rating_type), reverse=True)
+    return ClosesOut(closes=shown)
+
+
+@router.get(
+    "/closes/{rating_type}/{period}", response_model=CloseDetailOut, responses=ERRORS, tags=["closes"]
+)
+def close(
+    view: Served,
+    rating_type: Annotated[str, Path(max_length=20)],
+    period: Annotated[str, Path(pattern=PERIOD, description="YYYY-MM")],
+) -> CloseDetailOut:
+    """What one close did: the events, the newly rated, the largest gains and losses."""
+    parsed = _period(period)
+    assert parsed is not None
+    if rating_type not in view.site.options.rating_types:
+        raise MissingList(f"this site has no {rating_type} lists")
+    report = period_report(view.session, parsed, rating_type, top=10)
+
+    def moves(found: list[object]) -> list[MoveOut]:
+        return [MoveOut.model_validate(m, from_attributes=True) for m in found]
+
+    return CloseDetailOut(
+        rating_type=rating_type,
+        period=str(report.period),
+        list_date=report.list_date,
+        in_force_date=report.in_force_date,
+        rules=report.rules,
+        players_on_list=report.players_on_list,
+        players_rated=report.players_rated,
+        events=[
+            LiveEventOut(
+                event_id=e.event_id, name=e.name, start_date=e.start_date, end_date=e.end_date, period=period
+            )
+            for e in report.events
+        ],
+        newly_rated=moves(list(report.newly_rated)),
+        gains=moves(list(report.gains)),
+        losses=moves(list(report.losses)),
+    )
+
+
+# --- live ------------------------------------------------------------------------------------------------
+
+
+@router.get("/live/{rating_type}", response_model=LiveListOut, responses=ERRORS, tags=["live"])
+def live_list(
+    view: Served,
+    rating_type: Annotated[str, Path(max_length=20)],
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = PER_PAGE,
+) -> LiveListOut:
+    """The live list of a type: provisional ratings of every player, in list order, a page at a time."""
+    if rating_type not in view.site.newest:
+        raise MissingList(f"this site has no {rating_type} list, so no live ratings")
+    live = view.state.live(rating_type, view.version)
+    query = ListQuery(page=page, per_page=per_page)
+    start = (page - 1) * per_page
+    ranks: list[int | None] = []
+    rank = 0
+    for e in live.entries:
+        rank += e.rating is not None
+        ranks.append(rank if e.rating is not None else None)
+    return LiveListOut(
+        rating_type=rating_type,
+        in_force=live.in_force,
+        periods=live.periods,
+        events=[LiveEventOut(**vars(ev)) for ev in live.events],
+        page=page,
+        per_page=per_page,
+        total=len(live.entries),
+        pages=query.pages(len(live.entries)),
+        entries=[
+            LiveEntryOut(
+                rank=ranks[i],
+                fide_id=e.fide_id,
+                national_id=e.national_id,
+                name=e.name,
+                title=e.title,
+                federation=e.federation,
+                official=e.official,
+                rating=e.rating,
+                change=e.change,
+                games=e.games,
+            )
+            for i, e in enumerate(live.entries[start : start + per_page], start)
+        ],
+    )

@@ -1,0 +1,127 @@
+"""The ASGI application: `create_app(settings)`, the pages, the JSON API, the error handling.
+
+FastAPI (on Starlette) because the API's OpenAPI document comes from the same typed route signatures
+and response models that validate the answers, so the document cannot drift from the code (and
+schemathesis can test the one against the other); its dependency injection hands each route its
+session the way cli/common.py hands a command its transaction. Starlette alone would need the schema
+written by hand.
+
+Errors: a RatingDbError is the user's sentence (`Error: …`), 404 for something that does not exist,
+400 otherwise; anything else is a bug, logged with its traceback and answered with a generic page or
+`{"error": "internal error"}` — no traceback, SQL or URL ever reaches a response.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
+from ratingdb.site.publish import environment
+from ratingdb.site.served import PageNotFound
+from ratingdb.web.database import Database
+from ratingdb.web.security import Hardened
+from ratingdb.web.state import AppState, WebSettings
+
+log = logging.getLogger("ratingdb.web")
+
+API: Final = "/api/v1"
+NOT_FOUND: Final = (UnknownPlayer, UnknownEvent, MissingList, PageNotFound)
+STATUS_TEXT: Final = {
+    400: "Bad request",
+    404: "Not found",
+    405: "Method not allowed",
+    413: "Too large",
+    414: "Too long",
+    500: "Something went wrong",
+}
+
+
+def create_app(settings: WebSettings | None = None) -> FastAPI:
+    """The app for `settings` (by default from the environment: RATINGDB_URL, RATINGDB_READ_URL, …)."""
+    from ratingdb.web import api, pages
+
+    settings = settings or WebSettings.from_environment()
+    state = AppState(settings, Database(settings.url, settings.read_url))
+    app = FastAPI(
+        title="ratingdb API",
+        version="1",
+        description=api.DESCRIPTION,
+        openapi_url=f"{API}/openapi.json",
+        docs_url=None,  # the interactive pages load scripts from a CDN, which the CSP forbids
+        redoc_url=None,
+    )
+    app.state.ratingdb = state
+    app.include_router(api.router, prefix=API)
+    app.include_router(pages.router)
+    app.add_exception_handler(RatingDbError, _user_error)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _bug)
+    app.add_middleware(
+        Hardened, max_query_bytes=settings.max_query_bytes, max_body_bytes=settings.max_body_bytes
+    )
+    return app
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith(f"{API}/") or request.url.path == API
+
+
+def error_response(request: Request, status: int, message: str) -> Response:
+    """One sentence, as JSON under the API and as a page elsewhere."""
+    if _is_api(request):
+        return JSONResponse({"error": message}, status_code=status)
+    body = (
+        environment()
+        .get_template("error.html")
+        .render(heading=STATUS_TEXT.get(status, "Error"), message=f"Error: {message}")
+    )
+    return HTMLResponse(body, status_code=status)
+
+
+async def _user_error(request: Request, exc: Exception) -> Response:
+    status = 404 if isinstance(exc, NOT_FOUND) else 400
+    return error_response(request, status, str(exc))
+
+
+async def _invalid_request(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part not in ("query", "path"))
+    given = first.get("input")
+    kind = str(first.get("type", ""))
+    # The CLI's sentences for the values both take (cli/common.py: parse_date, parse_period).
+    if kind.startswith("date_"):
+        return error_response(
+            request, 400, f"'{given}' is not a date: write it as YYYY-MM-DD, e.g. 2025-11-01"
+        )
+    if kind == "string_pattern_mismatch" and where == "period":
+        return error_response(
+            request, 400, f"'{given}' is not a rating period: write it as YYYY-MM, for example 2025-10"
+        )
+    what = first.get("msg", "is not valid")
+    return error_response(request, 400, f"{where or 'the request'}: {what}")
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    message = {
+        404: f"there is nothing at {request.url.path} — the home page links every page",
+        405: f"{request.method} is not allowed here: the public site only reads (GET)",
+    }.get(exc.status_code, str(exc.detail))
+    response = error_response(request, exc.status_code, message)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _bug(request: Request, exc: Exception) -> Response:
+    log.exception("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    message = "internal error: the site could not answer this request; the error is in the server's log"
+    return error_response(request, 500, message)

@@ -1,0 +1,166 @@
+"""The served site's pages, at the addresses of the static site: one page function call each.
+
+`ratingdb publish` writes index.html, lists/…, players/…, events/…, periods/…; the app answers the
+same paths with the same page functions and templates (ratingdb.site.publish, ratingdb.site.served),
+plus /search and /live/… which need a server. Every handler: the session, one call, the response.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Annotated, Final
+
+from fastapi import APIRouter, Query
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from ratingdb.reports.list_query import PER_PAGE, ListQuery
+from ratingdb.reports.lists import ExportFormat
+from ratingdb.reports.live import LiveList
+from ratingdb.site import served
+from ratingdb.site.publish import STATIC_FILES, list_download
+from ratingdb.web.deps import Served
+
+router = APIRouter(include_in_schema=False)
+
+HTML: Final = "text/html; charset=utf-8"
+# Pages change with the data (a close, an import): browsers revalidate after a minute.
+PAGE_CACHE: Final = {"cache-control": "public, max-age=60"}
+# A list version's downloads never change once published.
+IMMUTABLE: Final = {"cache-control": "public, max-age=31536000, immutable"}
+
+
+def page(body: bytes) -> HTMLResponse:
+    return HTMLResponse(body, headers=PAGE_CACHE)
+
+
+@router.get("/")
+@router.get("/index.html")
+def home(view: Served) -> HTMLResponse:
+    return page(view.state.cached((view.version, "home"), lambda: served.home(view.session, view.site)))
+
+
+@router.get("/lists/{name}.html")
+def list_page(
+    view: Served,
+    name: str,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=1000)] = PER_PAGE,
+    sort: Annotated[str, Query(max_length=20)] = "rank",
+    descending: bool = False,
+    player_name: Annotated[str, Query(alias="name", max_length=100)] = "",
+    federation: Annotated[str, Query(max_length=3)] = "",
+    group: Annotated[str, Query(max_length=10)] = "",
+    active: bool = False,
+    rating_min: Annotated[int | None, Query(ge=0, le=4000)] = None,
+    rating_max: Annotated[int | None, Query(ge=0, le=4000)] = None,
+) -> HTMLResponse:
+    query = ListQuery(
+        page_number,
+        per_page,
+        sort,
+        descending,
+        player_name,
+        federation,
+        group,
+        active,
+        rating_min,
+        rating_max,
+    )
+    return page(
+        view.state.cached(
+            (view.version, "list", name, query),
+            lambda: served.list_view(
+                view.site, name, lambda list_id: view.state.list_lines(view.session, list_id), query
+            ),
+        )
+    )
+
+
+@router.get("/lists/{name}.csv")
+def list_csv(view: Served, name: str) -> Response:
+    return _download(view, name, "csv", "text/csv; charset=utf-8")
+
+
+@router.get("/lists/{name}.txt")
+def list_txt(view: Served, name: str) -> Response:
+    return _download(view, name, "txt", "text/plain; charset=utf-8")
+
+
+def _download(view: Served, name: str, suffix: str, media_type: str) -> Response:
+    lst = served.list_version(view.site, name, suffix)
+    fmt: ExportFormat = "csv" if suffix == "csv" else "fide-txt"
+    body = view.state.cached(
+        ("download", lst.list_id, fmt),
+        lambda: list_download(lst, view.state.list_lines(view.session, lst.list_id), fmt),
+    )
+    return Response(body, media_type=media_type, headers=IMMUTABLE)
+
+
+@router.get("/players/{key}.html")
+def player_page(view: Served, key: str) -> HTMLResponse:
+    def lives() -> list[LiveList]:
+        return [view.state.live(t, view.version) for t in view.site.newest]
+
+    return page(
+        view.state.cached(
+            (view.version, "player", key), lambda: served.player_view(view.session, view.site, key, lives)
+        )
+    )
+
+
+@router.get("/events/{event_id}.html")
+def event_page(view: Served, event_id: int) -> HTMLResponse:
+    return page(
+        view.state.cached(
+            (view.version, "event", event_id), lambda: served.event_view(view.session, view.site, event_id)
+        )
+    )
+
+
+@router.get("/periods/{name}.html")
+def period_page(view: Served, name: str) -> HTMLResponse:
+    return page(
+        view.state.cached(
+            (view.version, "period", name), lambda: served.period_view(view.session, view.site, name)
+        )
+    )
+
+
+@router.get("/search")
+def search(view: Served, q: Annotated[str, Query(max_length=100)] = "") -> HTMLResponse:
+    return page(served.search_view(view.session, view.site, q))
+
+
+@router.get("/live/")
+def live_folder() -> RedirectResponse:
+    return RedirectResponse("/live/index.html", status_code=308)
+
+
+@router.get("/live/index.html")
+def live_index(view: Served) -> HTMLResponse:
+    return page(served.live_index(view.site, [view.state.live(t, view.version) for t in view.site.newest]))
+
+
+@router.get("/live/{rating_type}.html")
+def live_page(
+    view: Served,
+    rating_type: str,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=1000)] = PER_PAGE,
+    player_name: Annotated[str, Query(alias="name", max_length=100)] = "",
+) -> HTMLResponse:
+    if rating_type not in view.site.newest:
+        raise served.PageNotFound(f"this site has no {rating_type} list: the home page links every list")
+    query = ListQuery(page=page_number, per_page=per_page, name=player_name)
+    return page(served.live_view(view.site, view.state.live(rating_type, view.version), query))
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    if name not in STATIC_FILES:
+        raise served.PageNotFound(f"there is no file static/{name}")
+    kind = "text/css" if name.endswith(".css") else "text/javascript"
+    body = resources.files("ratingdb.site").joinpath("static", name).read_bytes()
+    return Response(
+        body, media_type=f"{kind}; charset=utf-8", headers={"cache-control": "public, max-age=3600"}
+    )

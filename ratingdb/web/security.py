@@ -1,0 +1,142 @@
+"""Defaults for the open internet: security headers, request limits, an access log, generic errors.
+
+A pure ASGI middleware (no per-request task of its own, unlike Starlette's BaseHTTPMiddleware), so it
+costs little. No route code, no database here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any, Final
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+access_log = logging.getLogger("ratingdb.web.access")
+LOGGED: Final = 300  # characters of a path or query string written to the access log
+
+# No inline script or style anywhere (the pages load site.js and site.css from the site itself); the
+# history chart is inline SVG styled by the stylesheet. Nothing may frame the site.
+CONTENT_SECURITY_POLICY: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: Final = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+
+class Hardened:
+    """Adds the security headers to every response, refuses over-long query strings (414) and bodies
+    (413) before the app sees them, and writes one access-log line per request."""
+
+    def __init__(self, app: ASGIApp, *, max_query_bytes: int, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_query = max_query_bytes
+        self.max_body = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 0
+        sent = 0
+        head = scope.get("method") == "HEAD"
+        if head:  # answered as GET without the body (the routes are declared for GET only)
+            scope = {**scope, "method": "GET"}
+
+        async def send_hardened(message: Message) -> None:
+            nonlocal status, sent
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *((n, v) for n, v in SECURITY_HEADERS if n not in names),
+                ]
+            elif message["type"] == "http.response.body":
+                sent += len(message.get("body", b""))
+                if head:
+                    message = {**message, "body": b""}
+            await send(message)
+
+        try:
+            refusal = self._refusal(scope)
+            if refusal is not None:
+                await _plain_error(scope, send_hardened, *refusal)
+                return
+            await self.app(scope, self._limited(receive, scope, send_hardened), send_hardened)
+        finally:
+            status = status or 500  # an exception escaped before a response started
+            path = scope.get("path", "")[:LOGGED]
+            query = scope.get("query_string", b"")[:LOGGED]
+            access_log.info(
+                '%s "%s %s%s" %d %d %.1fms',
+                (scope.get("client") or ("-",))[0],
+                "HEAD" if head else scope.get("method", "-"),
+                path,
+                "?" + query.decode("latin-1") if query else "",
+                status,
+                sent,
+                (time.perf_counter() - started) * 1000,
+            )
+
+    def _refusal(self, scope: Scope) -> tuple[int, str] | None:
+        if len(scope.get("query_string", b"")) > self.max_query:
+            return 414, f"the query is longer than {self.max_query} bytes — shorten it"
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    if int(value) > self.max_body:
+                        return 413, f"the request body is larger than {self.max_body} bytes"
+                except ValueError:
+                    return 400, "the request's Content-Length is not a number"
+        return None
+
+    def _limited(self, receive: Receive, scope: Scope, send: Send) -> Receive:
+        received = 0
+        limit = self.max_body
+
+        async def receive_limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge
+            return message
+
+        return receive_limited
+
+
+class BodyTooLarge(Exception):
+    """A chunked body grew past the limit (the app answers 413)."""
+
+
+async def _plain_error(scope: Scope, send: Send, status: int, message: str) -> None:
+    """The refusal in the form the path asks for: JSON under /api/, a short text page elsewhere."""
+    if scope.get("path", "").startswith("/api/"):
+        body = json.dumps({"error": message}, ensure_ascii=False).encode()
+        kind = b"application/json"
+    else:
+        body = f"Error: {message}\n".encode()
+        kind = b"text/plain; charset=utf-8"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,132 @@
+"""What one web app holds between requests: its settings, its database and caches keyed by the data.
+
+Every page is a function of the database alone, and every change to the database writes an audit entry
+(ratingdb.reports.live.data_version), so a page rendered for one data version is served again until the
+next change; published list versions never change at all, so their lines are kept by list id.
+No route code here.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy.orm import Session
+
+from ratingdb.rating import RATING_TYPES
+from ratingdb.reports.lists import ListLine, list_lines
+from ratingdb.reports.live import LiveList, live_list
+from ratingdb.site.publish import Site, SiteOptions, new_site
+from ratingdb.web.database import Database
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+DEFAULT_URL = "sqlite:///ratingdb.sqlite"
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """How the app is configured: the same database URL as the CLI (RATINGDB_URL), a standby to read
+    from (RATINGDB_READ_URL), the site's title and rating types, and the request limits."""
+
+    url: str = DEFAULT_URL
+    read_url: str | None = None
+    title: str = "Rating lists"
+    rating_types: tuple[str, ...] = RATING_TYPES
+    max_query_bytes: int = 2048  # a longer query string is refused (414)
+    max_body_bytes: int = 16 * 1024  # the public side takes no uploads: a larger body is refused (413)
+    cached_pages: int = 2000
+
+    @classmethod
+    def from_environment(cls) -> WebSettings:
+        types = os.environ.get("RATINGDB_TYPES")
+        return cls(
+            url=os.environ.get("RATINGDB_URL", DEFAULT_URL),
+            read_url=os.environ.get("RATINGDB_READ_URL") or None,
+            title=os.environ.get("RATINGDB_TITLE", "Rating lists"),
+            rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else RATING_TYPES,
+        )
+
+
+class LRU(Generic[K, V]):
+    """A small thread-safe least-recently-used map."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[K, V] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> V:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+@dataclass
+class AppState:
+    settings: WebSettings
+    database: Database
+    pages: LRU[tuple[Any, ...], Any] = field(init=False)
+    lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
+    sites: LRU[int, Site] = field(default_factory=lambda: LRU(2))
+    lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
+    live_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.pages = LRU(self.settings.cached_pages)
+
+    @property
+    def options(self) -> SiteOptions:
+        return SiteOptions(title=self.settings.title, rating_types=self.settings.rating_types)
+
+    def site(self, session: Session, version: int) -> Site:
+        """The served site's index of lists and players for this data version."""
+        found = self.sites.get(version)
+        return (
+            found
+            if found is not None
+            else self.sites.put(version, new_site(session, self.options, served=True))
+        )
+
+    def list_lines(self, session: Session, list_id: int) -> list[ListLine]:
+        """Every line of a list version: a version never changes, so it is read once."""
+        from ratingdb.models import RatingList
+
+        found = self.lines.get(list_id)
+        if found is None:
+            found = self.lines.put(list_id, list(list_lines(session, session.get_one(RatingList, list_id))))
+        return found
+
+    def cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
+        found = self.pages.get(key)
+        return found if found is not None else self.pages.put(key, make())
+
+    def live(self, rating_type: str, version: int) -> LiveList:
+        """The live list of a type for data version `version` (the request's), computed on the primary in
+        a transaction that is rolled back; kept until the data changes."""
+        found = self.lives.get((version, rating_type))
+        if found is not None:
+            return found
+        with self.live_lock:  # one close at a time, not one per visitor
+            found = self.lives.get((version, rating_type))
+            if found is None:
+                with self.database.live_session() as session:
+                    found = live_list(session, rating_type)
+                self.lives.put((found.as_of, rating_type), found)
+                self.lives.put((version, rating_type), found)
+        return found

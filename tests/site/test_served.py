@@ -1,0 +1,233 @@
+"""`ratingdb serve`: the served pages on every engine — the same pages as `publish`, search, paging,
+downloads, errors, security headers and limits, and the proof that a public request cannot write.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import inspect, text
+from typer.testing import CliRunner
+
+from ratingdb import db
+from ratingdb.cli import app as cli
+from ratingdb.web.deps import Reader
+from ratingdb.web.security import CONTENT_SECURITY_POLICY
+from tests.site.conftest import publish
+from tests.site.test_publish import DOYLE, files, parse, rows, text_of
+from tests.site.web import client, without_marked_parts
+
+LIST = "/lists/standard-2025-12-01.html"
+
+
+@pytest.fixture(scope="module")
+def served(demo_url: str) -> Iterator[TestClient]:
+    with client(demo_url, title="Demo Chess Federation") as c:
+        yield c
+
+
+def test_every_static_file_is_the_served_page_at_the_same_address(
+    demo_url: str, served: TestClient, tmp_path: Path
+) -> None:
+    folder = tmp_path / "www"
+    publish(demo_url, folder, "--title", "Demo Chess Federation")
+    published = files(folder)
+    assert len(published) > 300
+    for relative, content in published.items():
+        # A served list page is paged: a page as long as the list shows all of it, as the static page does.
+        query = "?per_page=1000" if relative.startswith("lists/") and relative.endswith(".html") else ""
+        response = served.get(f"/{relative}{query}")
+        assert response.status_code == 200, relative
+        assert without_marked_parts(response.content) == without_marked_parts(content), relative
+    # What the served pages add is marked, and there is some: the search box and the live link.
+    home = served.get("/").content
+    assert b"<!--served-->" in home and without_marked_parts(home) != home
+
+
+def test_the_home_page_has_a_search_box_that_finds_a_misspelt_name(served: TestClient) -> None:
+    home = parse(served.get("/").content)
+    form = home.find(".//form[@class='search']")
+    assert form is not None and form.get("action") == "search" and form.get("method") == "get"
+    assert form.find(".//input[@name='q']") is not None
+    # "Patrik Doyle": no player has the word "patrik", so only names spelt alike are offered.
+    page = parse(served.get("/search", params={"q": "Patrik Doyle"}).content)
+    table = page.find(".//table[@class='found']")
+    assert table is not None
+    names = [r[0] for r in rows(table)]
+    assert names[0] == "Doyle, Patrick"
+    link = table.find("tbody/tr/td/a")
+    assert link is not None and link.get("href") == f"players/{DOYLE}.html"
+    assert "only have a name spelt alike" in text_of(page.find(".//main/p"))  # type: ignore[arg-type]
+    # An exact word finds by the register's own search; an ID finds the player.
+    by_id = parse(served.get("/search", params={"q": str(DOYLE)}).content)
+    assert [r[0] for r in rows(by_id.find(".//table[@class='found']"))] == ["Doyle, Patrick"]  # type: ignore[arg-type]
+    nothing = parse(served.get("/search", params={"q": "Zzyzx"}).content)
+    assert "No player matches “Zzyzx”" in text_of(nothing.find(".//main/p"))  # type: ignore[arg-type]
+
+
+def test_a_list_page_is_paged_sorted_and_filtered_by_the_server(served: TestClient) -> None:
+    first = parse(served.get(LIST).content)
+    table = first.find(".//table[@id='list']")
+    assert table is not None
+    lines = rows(table)
+    assert len(lines) == 100 and lines[0][:3] == ["1", "GM", "Kovalenko, Dmytro"]
+    assert text_of(first.find(".//p[@id='shown']")) == "300 of 300 players, page 1 of 3"  # type: ignore[arg-type]
+    nxt = first.find(".//nav[@class='pager']/a[@rel='next']")
+    assert nxt is not None and nxt.get("href") == "?page=2"
+    third = rows(parse(served.get(LIST, params={"page": 3}).content).find(".//table[@id='list']"))  # type: ignore[arg-type]
+    assert len(third) == 100 and [r[0] for r in third[-7:]] == [""] * 7  # the 7 unrated last
+    # The three Doyles, by name (accents and case ignored), as the static page's filter finds them.
+    doyles = rows(parse(served.get(LIST, params={"name": "DOYLE"}).content).find(".//table[@id='list']"))  # type: ignore[arg-type]
+    assert [(r[2], r[6]) for r in doyles] == [
+        ("Doyle, Siobhán", "1908"),
+        ("Doyle, Patrick", "1901"),
+        ("Doyle, Cian", "1819"),
+    ]
+    by_rating = rows(
+        parse(served.get(LIST, params={"sort": "rating", "per_page": 1000}).content).find(
+            ".//table[@id='list']"
+        )  # type: ignore[arg-type]
+    )
+    ratings = [int(r[6]) for r in by_rating if r[6]]
+    assert ratings == sorted(ratings) and len(ratings) == 293 and by_rating[-1][6] == ""
+    women = rows(
+        parse(served.get(LIST, params={"group": "women", "per_page": 1000}).content).find(
+            ".//table[@id='list']"
+        )
+    )  # type: ignore[arg-type]
+    assert women and all(r[4] == "F" for r in women)
+    # Without JavaScript the form works: it is a plain GET form, not hidden.
+    form = first.find(".//form[@id='query']")
+    assert form is not None and form.get("hidden") is None and form.get("method") == "get"
+    assert first.find(".//script") is None
+
+
+def test_the_downloads_are_the_list_files_with_long_cache_headers(served: TestClient, demo_url: str) -> None:
+    for fmt, suffix in (("csv", "csv"), ("fide-txt", "txt")):
+        result = CliRunner().invoke(cli, ["--db", demo_url, "list", "2025-11-01", "--format", fmt])
+        response = served.get(f"/lists/standard-2025-11-01.{suffix}")
+        assert response.status_code == 200
+        assert response.text == result.stdout
+        assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+def test_the_player_page_explains_d_and_pd_in_place(served: TestClient) -> None:
+    page = parse(served.get(f"/players/{DOYLE}.html").content)
+    assert text_of(page.find(".//h1")) == "Doyle, Patrick"  # type: ignore[arg-type]
+    note = page.find(".//p[@class='note']")
+    assert note is not None and text_of(note).startswith("D: the rating difference")
+    assert "PD: the expected score" in text_of(note)
+
+
+def test_unknown_pages_and_bad_parameters_get_one_sentence_and_no_details(served: TestClient) -> None:
+    cases = {
+        "/players/99999999.html": (404, "Error: no player has FIDE ID or national ID '99999999'"),
+        "/lists/standard-2031-01-01.html": (404, "Error: there is no list standard-2031-01-01"),
+        "/events/999.html": (404, "Error: there is no event 999"),
+        "/periods/standard-2031-01.html": (404, "Error: there is no close standard-2031-01"),
+        "/nowhere": (404, "Error: there is nothing at /nowhere"),
+        "/static/../../etc/passwd": (404, "Error: there is nothing at"),
+        "/lists/standard-2025-12-01.html?page=0": (
+            400,
+            "Error: page: Input should be greater than or equal to 1",
+        ),
+        "/lists/standard-2025-12-01.html?sort=evil": (400, "Error: 'evil' is not a column to sort by"),
+    }
+    for path, (status, sentence) in cases.items():
+        response = served.get(path)
+        assert response.status_code == status, path
+        body = text_of(parse(response.content).find(".//main"))  # type: ignore[arg-type]
+        assert sentence in body, (path, body)
+        assert "Traceback" not in response.text and "SELECT" not in response.text
+
+
+def test_every_response_carries_the_security_headers(served: TestClient) -> None:
+    for path in ("/", LIST, f"/players/{DOYLE}.html", "/static/site.css", "/nowhere", "/api/v1/lists"):
+        headers = served.get(path).headers
+        assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+        assert (
+            "script-src 'self'" in CONTENT_SECURITY_POLICY and "unsafe-inline" not in CONTENT_SECURITY_POLICY
+        )
+        assert "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+
+
+def test_no_page_holds_an_inline_script_or_style(served: TestClient) -> None:
+    for path in ("/", LIST, f"/players/{DOYLE}.html", "/events/7.html", "/live/standard.html"):
+        tree = parse(served.get(path).content)
+        assert all(s.get("src") for s in tree.iter("script")), path  # scripts are files, never inline
+        assert not any(e.get("style") for e in tree.iter()), path
+        assert not list(tree.iter("style")), path
+
+
+def test_long_queries_large_bodies_and_writes_are_refused(served: TestClient) -> None:
+    long = served.get("/search", params={"q": "x" * 3000})
+    assert (
+        long.status_code == 414 and long.text == "Error: the query is longer than 2048 bytes — shorten it\n"
+    )
+    big = served.post("/", content=b"x" * 20_000)
+    assert big.status_code == 413
+    post = served.post("/", content=b"x")
+    assert post.status_code == 405
+    assert "Error: POST is not allowed here: the public site only reads (GET)" in post.text
+    head = served.head(LIST)
+    assert head.status_code == 200 and head.content == b""
+
+
+def test_a_bug_is_a_generic_page_with_the_details_in_the_log(
+    demo_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with client(demo_url) as c:
+        app: FastAPI = c.app  # type: ignore[assignment]
+
+        @app.get("/boom")
+        def boom(session: Reader) -> None:
+            session.execute(text("SELECT no_such_column FROM player WHERE name = 'secret'"))
+
+        with caplog.at_level(logging.ERROR, logger="ratingdb.web"):
+            response = c.get("/boom")
+            api = c.get("/api/v1/lists")  # still answering
+    assert response.status_code == 500
+    assert "Error: internal error: the site could not answer this request" in response.text
+    for leak in ("no_such_column", "secret", "SELECT", "Traceback", "sqlite"):
+        assert leak not in response.text
+    assert api.status_code == 200
+    assert "no_such_column" in caplog.text  # the details are in the log
+
+
+def test_a_public_request_cannot_write(demo_url: str) -> None:
+    """A route handed the public session tries to write: the database refuses, nothing changes."""
+    attempts = {
+        "update": "UPDATE player SET name = 'Hacked' WHERE fide_id = 25900011",
+        "insert": "INSERT INTO audit_log (action, detail, actor, command) VALUES ('x', 'x', 'x', 'x')",
+        "delete": "DELETE FROM list_entry",
+        "create": "CREATE TABLE hacked (id INTEGER)",
+    }
+    with client(demo_url) as c:
+        app: FastAPI = c.app  # type: ignore[assignment]
+
+        @app.get("/write/{kind}")
+        def write(kind: str, session: Reader) -> dict[str, str]:
+            session.execute(text(attempts[kind]))
+            session.commit()
+            return {"written": kind}
+
+        for kind in attempts:
+            response = c.get(f"/write/{kind}")
+            assert response.status_code == 500, kind
+            assert "Error: internal error" in response.text, kind
+    engine = db.make_engine(demo_url)
+    try:
+        with engine.connect() as conn:
+            assert conn.scalar(text("SELECT name FROM player WHERE fide_id = 25900011")) == "Doyle, Patrick"
+            assert conn.scalar(text("SELECT COUNT(*) FROM audit_log WHERE action = 'x'")) == 0
+            assert conn.scalar(text("SELECT COUNT(*) FROM list_entry")) > 0
+        assert "hacked" not in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()

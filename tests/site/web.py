@@ -1,0 +1,33 @@
+"""Helpers of the served-site tests: the app on a database, an in-process client, page normalising."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from fastapi.testclient import TestClient
+
+from ratingdb.web.app import create_app
+from ratingdb.web.state import WebSettings
+
+SERVED_ONLY = re.compile(rb"<!--served-->.*?<!--/served-->\n?", re.S)
+STATIC_ONLY = re.compile(rb"<!--static-->.*?<!--/static-->\n?", re.S)
+SCRIPT = re.compile(rb'<script src="[./]*static/site\.js" defer></script>\n')
+
+
+@contextmanager
+def client(url: str, **settings: object) -> Iterator[TestClient]:
+    """The app on `url`, with a client that answers a server error with its 500 (no exception)."""
+    app = create_app(WebSettings(url=url, **settings))  # type: ignore[arg-type]
+    try:
+        with TestClient(app, raise_server_exceptions=False) as c:
+            yield c
+    finally:
+        app.state.ratingdb.database.dispose()
+
+
+def without_marked_parts(page: bytes) -> bytes:
+    """A page without the parts only the served site or only the static site has (marked in the
+    templates), nor the static list page's filter script."""
+    return SCRIPT.sub(b"", STATIC_ONLY.sub(b"", SERVED_ONLY.sub(b"", page)))
