@@ -20,7 +20,8 @@ from sqlalchemy import Connection, Engine, text
 
 from ratingdb.names import name_key, tokens
 from ratingdb.rating import Period, activity_flag
-from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, MYSQL_STATEMENT_BYTES
+from ratingdb.services.bulk import MYSQL_STATEMENT_BYTES
+from ratingdb.services.rows import LIST_ENTRY_COLUMNS, ListEntryRow
 
 PERIOD = "2025-10"
 LIST_DATE = "2025-10-01"
@@ -329,23 +330,37 @@ def _entries(
         last_active = "2025-09" if draw < 0.75 else "2025-02" if draw < 0.9 else "2023-05"
         active = last_active != "2023-05"
         flag = activity_flag(female=pid in female, active=active) or None
-        yield (
-            list_id,
-            pid,
-            r,
-            0,
-            k,
-            flag,
-            None,
-            games_total,
-            reached_2400,
-            reached_2300,
-            last_active,
-            "2024-01",
-            pid,
+        yield ListEntryRow(
+            list_id=list_id,
+            player_id=pid,
+            rating=r,
+            games=0,
+            k=k,
+            flag=flag,
+            change=None,
+            games_total=games_total,
+            reached_2400=reached_2400,
+            reached_2300=reached_2300,
+            last_active=last_active,
+            pool_from="2024-01",
+            player_version_id=pid,
         )
     for pid in sorted(unrated):
-        yield (list_id, pid, None, 0, None, None, None, rng.randint(0, 4), False, False, None, "2025-03", pid)
+        yield ListEntryRow(
+            list_id=list_id,
+            player_id=pid,
+            rating=None,
+            games=0,
+            k=None,
+            flag=None,
+            change=None,
+            games_total=rng.randint(0, 4),
+            reached_2400=False,
+            reached_2300=False,
+            last_active=None,
+            pool_from="2025-03",
+            player_version_id=pid,
+        )
 
 
 def _result(rng: random.Random, white: int | None, black: int | None) -> tuple[str, str]:

@@ -35,6 +35,22 @@ class AmbiguousPlayer(RatingDbError):
     """A player line without an ID matches several registered players; --match settles it."""
 
 
+class UnresolvedPlayers(AmbiguousPlayer):
+    """Player lines of a file that matching cannot resolve without a decision (ratingdb.services.matching):
+    each problem names the file, line, name, ID, the registered candidates and the option that settles it.
+    """
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        if len(problems) == 1:
+            text = f"{problems[0]}; nothing was written"
+        else:
+            text = f"{len(problems)} player lines need a decision; nothing was written:\n  " + "\n  ".join(
+                problems
+            )
+        super().__init__(text)
+
+
 class UnknownEvent(RatingDbError):
     """An event ID that the database does not know."""
 

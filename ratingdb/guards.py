@@ -302,3 +302,33 @@ def player_referenced_guard(dialect: str) -> list[str]:
 def drop_player_referenced_guard(dialect: str) -> list[str]:
     assert dialect == "postgresql"
     return ["DROP TRIGGER trg_player_referenced ON player", "DROP FUNCTION ratingdb_player_referenced()"]
+
+
+# --- SQLite: INSERT OR REPLACE -------------------------------------------------------------------------
+# SQLite's REPLACE conflict resolution (INSERT OR REPLACE, REPLACE INTO, and an UPSERT's REPLACE) deletes
+# the row that holds the key without firing its DELETE triggers unless the connection turned
+# `recursive_triggers` on, and no foreign-key check stops it when `foreign_keys` is off: the delete side of
+# every guard was open to it. A BEFORE INSERT trigger fires before any conflict is resolved, whatever the
+# pragmas, so it refuses an insert whose key (the primary key or any UNIQUE key) another row already holds:
+# an ordinary INSERT of such a row would fail anyway, and the REPLACE forms can no longer remove anything.
+# (`=` makes NULLs distinct, as SQLite's UNIQUE does: two withdrawn versions with is_current NULL are no
+# conflict.) MySQL's REPLACE fires DELETE triggers and PostgreSQL has no REPLACE (its ON CONFLICT DO
+# UPDATE fires UPDATE triggers), so this is SQLite's only.
+
+REPLACE_MESSAGE = "rows of {table} are never replaced: another row holds this key (no INSERT OR REPLACE)"
+
+
+def sqlite_no_replace(table: str, keys: Sequence[Sequence[str]]) -> list[str]:
+    """SQLite trigger refusing an INSERT into `table` whose value of any of `keys` (column tuples) exists."""
+    held = " OR ".join(
+        f"EXISTS (SELECT 1 FROM {table} WHERE " + " AND ".join(f"{c} = NEW.{c}" for c in key) + ")"
+        for key in keys
+    )
+    return [
+        f"CREATE TRIGGER trg_{table}_no_replace BEFORE INSERT ON {table} WHEN {held} "
+        f"BEGIN {_raise('sqlite', REPLACE_MESSAGE.format(table=table))} END"
+    ]
+
+
+def drop_sqlite_no_replace(table: str) -> list[str]:
+    return [f"DROP TRIGGER trg_{table}_no_replace"]

@@ -167,6 +167,29 @@ class PlayerNameToken(Base):
     )
 
 
+class PlayerAlias(Versioned, Base):
+    """Another spelling of a player's name that files use ("Smith, David J." for "Smith, David").
+
+    Part of the player's versioned record: a row is never changed (only withdrawn), the audit row that
+    made it says who added it, when and why (`--accept-name` of an import, `player edit --add-alias`, a
+    merge keeping the duplicate's name). Matching compares a file's name with the name and every alias.
+    """
+
+    __tablename__ = "player_alias"
+
+    id: Mapped[intpk]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    name_key: Mapped[str] = mapped_column(String(120), index=True)  # ratingdb.names.name_key(name)
+
+    __table_args__ = (
+        UniqueConstraint("player_id", "name_key", "is_current", name="uq_player_alias_player_key_current"),
+        CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
+        CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        {"sqlite_autoincrement": True},
+    )
+
+
 class RatingList(Versioned, Base):
     """A published list of one rating type: sealed when written, afterwards only ever withdrawn."""
 

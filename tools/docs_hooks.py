@@ -29,7 +29,7 @@ _api: dict[str, Any] = {}
 
 def on_config(config: Any) -> Any:
     """With the web app present, the JSON API page joins the Reference section of the navigation."""
-    document = api_document()
+    document = openapi_markdown.api_document()
     if document is not None:
         _api["document"] = document
         for section in config["nav"]:
@@ -54,25 +54,3 @@ def on_files(files: Files, config: Any) -> Files:
 
 API_PAGE = "reference/api.md"
 API_URL = "/api/v1/openapi.json"
-
-
-def api_document() -> dict[str, Any] | None:
-    """The web app's OpenAPI document, from an app on a new, migrated SQLite file; None without the app."""
-    import tempfile
-
-    try:
-        from ratingdb.web.app import create_app
-        from ratingdb.web.state import WebSettings
-    except ImportError:
-        return None
-    from ratingdb import db
-
-    with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite:///{Path(folder) / 'schema.sqlite'}"
-        engine = db.make_engine(url)
-        try:
-            db.upgrade(engine)
-        finally:
-            engine.dispose()
-        document: dict[str, Any] = create_app(WebSettings(url=url)).openapi()
-    return document

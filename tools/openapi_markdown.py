@@ -6,6 +6,7 @@ as reference/api.md, so the page always matches the routes and response models o
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 INTRO = """# JSON API
@@ -124,3 +125,25 @@ def markdown(document: dict[str, Any], openapi_url: str) -> str:
     out += ["## Answers", "", "The objects the calls answer with, by name.", ""]
     out += _schemas(document)
     return "\n".join(out).rstrip() + "\n"
+
+
+def api_document() -> dict[str, Any] | None:
+    """The web app's OpenAPI document, from an app on a new, migrated SQLite file; None without the app."""
+    import tempfile
+
+    try:
+        from ratingdb.web.app import create_app
+        from ratingdb.web.state import WebSettings
+    except ImportError:
+        return None
+    from ratingdb import db
+
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'schema.sqlite'}"
+        engine = db.make_engine(url)
+        try:
+            db.upgrade(engine)
+        finally:
+            engine.dispose()
+        document: dict[str, Any] = create_app(WebSettings(url=url)).openapi()
+    return document

@@ -3,11 +3,16 @@
 ratingdb.db and Alembic are imported inside the commands: other commands do not pay for them.
 """
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from ratingdb.cli.app import SETUP, Options, RatingDbTyper, app
 from ratingdb.cli.common import engine, user_errors
 from ratingdb.errors import SchemaError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 db_app = RatingDbTyper(help="Inspect the database schema (migration state).", no_args_is_help=True)
 app.add_typer(db_app, name="db", rich_help_panel=SETUP)
@@ -33,6 +38,19 @@ def init() -> None:
         typer.echo(f"Created the ratingdb schema in {where} (migration {after}).")
     else:
         typer.echo(f"Upgraded {where} from migration {before} to {after}.")
+    _warn_privileges(eng)
+
+
+def _warn_privileges(eng: "Engine") -> None:
+    """Say on stderr what the connecting account may do that no guard can refuse (ratingdb.accounts).
+    `eng` may have been disposed: it connects again."""
+    from ratingdb.accounts import privilege_warnings
+
+    with eng.connect() as conn:
+        warnings = privilege_warnings(conn)
+    eng.dispose()
+    for warning in warnings:
+        typer.echo(f"Warning: {warning}", err=True)
 
 
 @db_app.command("current")
@@ -66,3 +84,33 @@ def db_check() -> None:
     finally:
         eng.dispose()
     typer.echo("Schema is current and matches the models.")
+    _warn_privileges(eng)
+
+
+@db_app.command("accounts")
+@user_errors
+def db_accounts(
+    database: str = typer.Option("ratingdb", metavar="NAME", help="The database's name."),
+    owner: str = typer.Option(
+        "ratingdb_owner", metavar="NAME", help="The account that runs `ratingdb init` only."
+    ),
+    officer: str = typer.Option("ratingdb_officer", metavar="NAME", help="The account of the monthly work."),
+    reader: str = typer.Option(
+        "ratingdb_report", metavar="NAME", help="The SELECT-only account of `sql` and reports."
+    ),
+) -> None:
+    """Print the SQL that creates the least-privileged accounts on the --db server (MySQL/MariaDB or
+    PostgreSQL), for its administrator to run once: reader and officer first, the owner last."""
+    from ratingdb import db
+    from ratingdb.accounts import setup_statements
+    from ratingdb.errors import ConfigError
+
+    backend = db.parse_url(Options.url).get_backend_name()
+    dialect = "mysql" if backend == "mariadb" else backend
+    statements = setup_statements(dialect, database, owner, officer, reader)
+    if not statements:
+        raise ConfigError(
+            "SQLite has no accounts: whoever may write the database file may change anything in it "
+            "— keep the file writable by the rating officer only"
+        )
+    typer.echo("\n".join(statements))

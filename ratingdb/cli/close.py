@@ -75,20 +75,13 @@ def close_period_command(
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
-    # Every period must have its rule set (FIDE's or a stored one) before any is closed.
-    from ratingdb.rating import RulesError
-    from ratingdb.services.rules import rule_set_in_force
+    from ratingdb.services.close import close_period, rule_sets_for_close
 
+    # Every period must have its rule set (FIDE's or a stored one) before any is closed.
     with transaction() as session:
-        for p in periods:
-            try:
-                rule_set_in_force(session, rating_type, p)
-            except RulesError as exc:
-                raise ConfigError(f"cannot close {rating_type} period {p}: {exc}") from None
+        rule_sets_for_close(session, rating_type, periods)
     adjustment = parse_adjustment(adjust) if adjust else None
     from rich.status import Status
-
-    from ratingdb.services.close import close_period
 
     for p in periods:
         copy_before_close(p, rating_type)

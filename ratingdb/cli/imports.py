@@ -16,6 +16,16 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
+from ratingdb.cli.matching import (
+    AcceptNameOption,
+    DropOption,
+    IdFieldOption,
+    MatchOption,
+    NationalIdStartOption,
+    NewOption,
+    matching_choices,
+    print_matching,
+)
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
 from ratingdb.formats.limits import MAX_TRF_BYTES
@@ -77,33 +87,12 @@ def import_trf_command(
             help="Accept --type even where the file's time control (record 222 or 092) says another type.",
         ),
     ] = False,
-    id_field: Annotated[
-        str,
-        typer.Option(
-            "--id-field",
-            metavar="fide|national",
-            help="What the ID column of the player lines (cols 58–68) holds: FIDE IDs or national IDs.",
-        ),
-    ] = "fide",
-    match: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--match",
-            metavar="RANK=ID",
-            help="Settle an ambiguous player line: starting RANK is the player with FIDE or national ID "
-            "ID (or RANK=new: a new player). With several files: FILE:RANK=ID.",
-        ),
-    ] = None,
-    start: Annotated[
-        int,
-        typer.Option(
-            "--national-id-start",
-            envvar="RATINGDB_NATIONAL_ID_START",
-            min=1,
-            metavar="N",
-            help="First national ID given to a player registered without any ID (a federation setting).",
-        ),
-    ] = 1,
+    id_field: IdFieldOption = "fide",
+    match: MatchOption = None,
+    new: NewOption = None,
+    accept_name: AcceptNameOption = None,
+    drop: DropOption = None,
+    start: NationalIdStartOption = 1,
     distinct_event: Annotated[
         bool,
         typer.Option(
@@ -115,10 +104,14 @@ def import_trf_command(
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
-    Players are matched by FIDE ID, then national ID, then (lines without an ID) by name, birth year
-    and federation; unknown players are registered, those without an ID with the next free national
-    ID. The event goes to the period of its end date unless --period names a later one. All files are
-    one transaction: a refused file (its line, column and reason are printed) writes nothing at all.
+    Players are matched by FIDE ID, then national ID (the name must agree with the registered name or
+    an alias), then (lines without an ID) by name, birth year and federation; unknown players are
+    registered, those without an ID with the next free national ID. A line that needs a decision (an
+    ID whose name differs, a probable ID typo, one ID on two lines, the other kind of ID) is refused with
+    the option that settles it: --match, --new, --accept-name, --drop or --id-field (docs/guide/
+    matching.md). The event goes to the period of its end date unless --period names a later one.
+    All files are one transaction: a refused file (its line, column and reason are printed) writes
+    nothing at all.
 
     Examples:
       ratingdb import-trf club-championship.trf
@@ -127,11 +120,9 @@ def import_trf_command(
     """
     if rating_type is not None:
         check_type(rating_type)
-    if id_field not in ("fide", "national"):
-        raise ConfigError(f"--id-field '{id_field}' is not fide or national")
-    from ratingdb.services.matching import Matching
-
-    matching = Matching(id_field=id_field, matches=_parse_matches(match or [], files), start=start)
+    matching = matching_choices(
+        files, id_field=id_field, match=match, new=new, accept_name=accept_name, drop=drop, start=start
+    )
     chosen = parse_period(period) if period else None
     for f in files:
         if not f.is_file():
@@ -161,6 +152,7 @@ def import_trf_command(
             f"({ev.rated_games} played games)."
         )
         print_rating_notes(ev)
+    print_matching(summary.matching)
     if summary.new_players:
         count = len(summary.new_players)
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
@@ -198,23 +190,6 @@ def print_rating_notes(ev: "ImportedEvent") -> None:
 
 def _players(n: int) -> str:
     return f"{n} player{'s' if n != 1 else ''}"
-
-
-def _parse_matches(values: list[str], files: list[Path]) -> dict[tuple[str | None, int], str]:
-    """`--match RANK=ID` (one file) or `FILE:RANK=ID` → {(file name or None, rank): ID or "new"}."""
-    names = {f.name for f in files}
-    chosen: dict[tuple[str | None, int], str] = {}
-    for value in values:
-        target, sep, ident = value.partition("=")
-        file, colon, rank_text = target.rpartition(":")
-        if not sep or not ident.strip() or not rank_text.strip().isdigit():
-            raise ConfigError(f"--match '{value}' is not RANK=ID (e.g. --match 7=12345 or --match 7=new)")
-        if colon and Path(file).name not in names:
-            raise ConfigError(f"--match '{value}': {file} is not one of the files imported")
-        if not colon and len(files) > 1:
-            raise ConfigError(f"--match '{value}': several files are imported, so write FILE:RANK=ID")
-        chosen[(Path(file).name if colon else None, int(rank_text))] = ident.strip()
-    return chosen
 
 
 @app.command("import-list", rich_help_panel=MONTHLY)

@@ -1,6 +1,6 @@
 """CLI: the `player` group — show, find, add, edit, merge, duplicates; `ratingdb player ID` still shows."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -15,9 +15,6 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.errors import ConfigError
-
-if TYPE_CHECKING:  # the models import SQLAlchemy: only where a command runs (start-up time)
-    from ratingdb.models import Player
 
 # As ratingdb.formats.limits.TITLES (a test keeps them equal): importing the readers here would cost every
 # command's start-up.
@@ -65,7 +62,7 @@ def show_command(
 ) -> None:
     """A player's details (every version) and ratings, changes, K and flags on every list."""
     from ratingdb.reports.lists import player_history
-    from ratingdb.services.players import find_by_id, versions
+    from ratingdb.services.players import alias_history, find_by_id, versions
 
     if rating_type is not None:
         check_type(rating_type)
@@ -78,6 +75,10 @@ def show_command(
              v.fide_id, v.national_id, "yes" if v.deceased else "", a.detail]
             for v, a in versions(session, player.id)
         ]  # fmt: skip
+        aliases = [
+            [a.name, e.created_at, e.action, e.reason or e.detail]
+            for a, e in alias_history(session, player.id)
+        ]
     rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
     if fmt == "table":
         typer.echo(title)
@@ -88,10 +89,22 @@ def show_command(
             "table",
             title="Details, every version",
         )  # fmt: skip
+        if aliases:
+            render_rows(["alias", "when", "by", "why"], aliases, "table", title="Other spellings (aliases)")
     render_rows(["type", "list_date", "origin", "rating", "change", "games", "k", "flag"], rows, fmt)
 
 
-FIND_COLUMNS = ["fide_id", "national_id", "name", "federation", "sex", "title", "birth_year"]
+FIND_COLUMNS = [
+    "score",
+    "fide_id",
+    "national_id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "found_by",
+]
 
 
 @player_app.command("find")
@@ -101,7 +114,8 @@ def find_command(
         str,
         typer.Argument(
             metavar="TEXT",
-            help='Part of a name ("Last, First" or "First Last"; case and accents ignored) or an ID.',
+            help='A name or part of one ("Last, First" or "First Last"; case, accents and small typos '
+            "forgiven) or an ID.",
         ),
     ],
     federation: Annotated[
@@ -111,12 +125,22 @@ def find_command(
     fmt: FormatOption = "table",
     limit: Annotated[int, typer.Option(min=1, metavar="N", help="At most N players.")] = 50,
 ) -> None:
-    """Find registered players by name, FIDE ID or national ID."""
-    from ratingdb.services.players import find_players
+    """Find registered players by FIDE ID, national ID or name, best match first, with its score.
+
+    A name is matched word by word: a word that starts a word of the name scores 100, a misspelt one
+    its rapidfuzz similarity (75 or more: "Fitzsimmons" finds "Fitzsimons, Ciarán"); the score is the
+    mean over the words given.
+
+    Examples:
+      ratingdb player find fitzsimmons
+      ratingdb player find "ciaran fitz" --federation IRL --format json
+      ratingdb player find 2500035
+    """
+    from ratingdb.services.players import search_players
 
     with transaction() as session:
-        found = find_players(session, text, federation=federation, born=born, limit=limit)
-        rows = [[getattr(p, c) for c in FIND_COLUMNS] for p in found]
+        found = search_players(session, text, federation=federation, born=born, limit=limit)
+        rows = [[round(f.score), *(getattr(f.player, c) for c in FIND_COLUMNS[1:-1]), f.why] for f in found]
     if not rows and fmt == "table":
         typer.echo(f"No registered player matches '{text}'.")
         return
@@ -231,6 +255,14 @@ def edit_command(
         bool | None,
         typer.Option("--deceased/--alive", help="Mark the player deceased (or not).", show_default=False),
     ] = None,
+    add_alias: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--add-alias",
+            metavar="NAME",
+            help="Another spelling files use for this player (kept with the reason; matching uses it).",
+        ),
+    ] = None,
 ) -> None:
     """Correct a player's details (a new version; the reason is kept).
 
@@ -242,21 +274,55 @@ def edit_command(
     given = _details_options(name, federation, sex, title, birth_year, fide_id, national_id)
     if deceased is not None:
         given["deceased"] = deceased
-    if not given:
-        raise ConfigError("nothing to change: give at least one of --name, --federation, --sex, --title, "
-                          "--birth-year, --fide-id, --national-id, --deceased/--alive")  # fmt: skip
+    spellings = [_alias_option(a) for a in add_alias or []]
+    if not given and not spellings:
+        raise ConfigError(
+            "nothing to change: give at least one of --name, --federation, --sex, --title, --birth-year, "
+            "--fide-id, --national-id, --deceased/--alive, --add-alias"
+        )
     if not reason.strip():
         raise ConfigError("--reason is empty: say why the details change")
+    from ratingdb.services.players import add_alias_by_hand
+
+    added: list[str] = []
     with transaction() as session:
         player = find_by_id(session, ident)
-        before, after = edit_player(session, player, given, reason.strip())
         pid = player.id
-    changed = [c for c in before._fields if getattr(before, c) != getattr(after, c)]
-    typer.echo(
-        f"Player {pid} {after.name}: "
-        + ", ".join(f"{c} {_shown(getattr(before, c))} → {_shown(getattr(after, c))}" for c in changed)
-        + "."
-    )
+        if given:
+            before, after = edit_player(session, player, given, reason.strip())
+        for spelling in spellings:
+            if not add_alias_by_hand(session, player, spelling, reason.strip()):
+                raise ConfigError(
+                    f"'{spelling}' is already {player.name}'s name or an alias of it (accents, case and word "
+                    "order aside): nothing to add"
+                )
+            added.append(spelling)
+        current = player.name
+    if given:
+        changed = [c for c in before._fields if getattr(before, c) != getattr(after, c)]
+        typer.echo(
+            f"Player {pid} {after.name}: "
+            + ", ".join(f"{c} {_shown(getattr(before, c))} → {_shown(getattr(after, c))}" for c in changed)
+            + "."
+        )
+    for spelling in added:
+        typer.echo(f"Player {pid} {current}: alias '{spelling}' added.")
+
+
+def _alias_option(value: str) -> str:
+    from ratingdb.formats import limits
+
+    clean = " ".join(value.split())
+    refused = limits.control_character(value)
+    if refused is not None:
+        raise ConfigError(f"--add-alias holds the control character {refused[1]}, which is not allowed")
+    if not clean:
+        raise ConfigError("--add-alias is empty: give the other spelling, e.g. 'Smith, David J.'")
+    if len(clean) > limits.PLAYER_NAME:
+        raise ConfigError(
+            f"--add-alias is {len(clean)} characters long; at most {limits.PLAYER_NAME} are kept"
+        )
+    return clean
 
 
 def _shown(value: object) -> str:
@@ -266,26 +332,40 @@ def _shown(value: object) -> str:
 @player_app.command("merge")
 @user_errors
 def merge_command(
-    duplicate: Annotated[
-        str, typer.Argument(metavar="DUPLICATE", help="FIDE or national ID of the duplicate.")
+    ids: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="DUPLICATE... KEEP",
+            help="FIDE or national IDs: one or more duplicates, then the player to keep (fide:N or "
+            "national:N names the kind).",
+        ),
     ],
-    keep: Annotated[str, typer.Argument(metavar="KEEP", help="FIDE or national ID of the player to keep.")],
     reason: ReasonOption,
 ) -> None:
-    """Merge a duplicate registration into the player kept.
+    """Merge duplicate registrations into the player kept (the last ID), all in one transaction.
 
-    The duplicate's events of open periods move to KEEP and its IDs find KEEP from now on. Refused when
-    both played in one event or the duplicate has games in a closed period.
+    Each duplicate's events of open periods move to KEEP, its IDs find KEEP from now on, and its name is
+    kept as an alias of KEEP. Refused (nothing merged) when a duplicate and KEEP played in one event or a
+    duplicate has games in a closed period.
+
+    Examples:
+      ratingdb player merge 10301 25900012 --reason "registered twice"
+      ratingdb player merge 10301 10302 25900012 --reason "one person, three registrations"
     """
     from ratingdb.services.players import find_by_id, merge_players
 
+    if len(ids) < 2:
+        raise ConfigError("player merge needs DUPLICATE... KEEP: at least two IDs, the player to keep last")
     if not reason.strip():
         raise ConfigError("--reason is empty: say why the two are one person")
+    details: list[str] = []
     with transaction() as session:
-        detail = merge_players(
-            session, find_by_id(session, duplicate), find_by_id(session, keep), reason.strip()
-        )
-    typer.echo(f"Done: {detail}.")
+        keep = find_by_id(session, ids[-1])
+        for ident in ids[:-1]:
+            details.append(merge_players(session, find_by_id(session, ident), keep, reason.strip()))
+            keep = find_by_id(session, ids[-1])
+    for detail in details:
+        typer.echo(f"Done: {detail}.")
 
 
 @player_app.command("duplicates")
@@ -294,23 +374,27 @@ def duplicates_command(
     fmt: FormatOption = "table",
     limit: Annotated[int, typer.Option(min=1, metavar="N", help="At most N pairs.")] = 200,
 ) -> None:
-    """Likely duplicate registrations, with the merge command to run.
+    """Likely duplicate registrations, the one to keep first, with the merge command to run.
 
-    Pairs with the same name and birth year, or very similar names in the same federation and birth year.
+    Pairs with the same name and birth year, or very similar names in the same federation and birth
+    year. The player to keep is the one on more lists (then the one with a FIDE ID, then the older).
     """
-    from ratingdb.services.players import describe, likely_duplicates
+    from ratingdb.services.players import describe, likely_duplicates, player_ident
 
     with transaction() as session:
         pairs = likely_duplicates(session, limit=limit)
-        rows = [[describe(d.first), describe(d.second), d.why, _merge_hint(d.second, d.first)] for d in pairs]
+        rows = [
+            [
+                describe(d.keep),
+                describe(d.duplicate),
+                d.why,
+                f"keep: on {d.keep_lists} list(s), the duplicate on {d.duplicate_lists}",
+                f"ratingdb player merge {player_ident(session, d.duplicate)} {player_ident(session, d.keep)} "
+                "--reason '...'",
+            ]
+            for d in pairs
+        ]
     if not rows and fmt == "table":
         typer.echo("No likely duplicates.")
         return
-    render_rows(["player", "possible duplicate", "why", "to merge"], rows, fmt)
-
-
-def _merge_hint(duplicate: "Player", keep: "Player") -> str:
-    return (
-        f"ratingdb player merge {duplicate.fide_id or duplicate.national_id} "
-        f"{keep.fide_id or keep.national_id} --reason '...'"
-    )
+    render_rows(["keep", "possible duplicate", "why", "direction", "to merge"], rows, fmt)

@@ -53,6 +53,8 @@ def publish_command(
     """
     from ratingdb.rating import RATING_TYPES
 
+    if serve and not 1 <= port <= 65535:
+        raise ConfigError(f"--port {port} is not a port a site can be served on — give one from 1 to 65535")
     chosen = tuple(check_type(t) for t in rating_types) if rating_types else RATING_TYPES
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"'{base_url}' is not a web address: give one such as https://ratings.example.org/")

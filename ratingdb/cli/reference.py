@@ -32,17 +32,13 @@ def is_option(param: Any) -> bool:
     return bool(param.param_type_name == "option")
 
 
-def walk(command: Any = None, path: tuple[str, ...] = ()) -> Iterator[
-    tuple[tuple[str, ...], Any, Any]
-]:
+def walk(command: Any = None, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
     """Every command and group with its path below the app (the app itself first, path ())."""
     command = command or root()
     yield from _walk(command, path, None)
 
 
-def _walk(
-    command: Any, path: tuple[str, ...], parent: Any
-) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
+def _walk(command: Any, path: tuple[str, ...], parent: Any) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
     ctx = command.context_class(command, info_name=path[-1] if path else "ratingdb", parent=parent)
     yield path, command, ctx
     for name, sub in sorted(getattr(command, "commands", {}).items()):

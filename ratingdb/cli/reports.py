@@ -646,10 +646,14 @@ def sql_command(
     _check_format(fmt)
     if output is not None:
         check_output(output, force=force)
+    from ratingdb.accounts import sql_warnings
     from ratingdb.reports.sql import run_read_only
 
     eng = engine()
     try:
+        with eng.connect() as conn:
+            for warning in sql_warnings(conn):
+                typer.echo(f"Warning: {warning}", err=True)
         result = run_read_only(eng, statement, timeout=timeout, max_rows=max_rows)
     finally:
         eng.dispose()

@@ -37,7 +37,15 @@ def add(
     ] = None,
 ) -> None:
     """Store a rule set; adding an edited file makes a new version and changes no published list."""
+    from ratingdb.rating.rulefile import RULE_FILE_MAX
+
     try:
+        # Checked before reading: a huge file is never read into memory (UTF-8: 4 bytes a character).
+        if file.is_file() and file.stat().st_size > 4 * RULE_FILE_MAX:
+            raise ConfigError(
+                f"{file}: {file.stat().st_size:,} bytes is too large for a rule file (FIDE's are 3 KB; "
+                f"at most {RULE_FILE_MAX:,} characters) — give the rule set's TOML file"
+            )
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read {file}: {exc.strerror or exc}") from None

@@ -592,9 +592,8 @@ def _check_players(
     player_lines: list[_PlayerLine],
     national: dict[int, _National],
 ) -> tuple[TrfPlayer, ...]:
-    """Unique ranks and FIDE IDs; national-rating lines joined to their players."""
+    """Unique ranks; national-rating lines joined to their players."""
     seen_rank: dict[int, int] = {}
-    seen_id: dict[int, int] = {}
     for entry in player_lines:
         p = entry.player
         if p.rank in seen_rank:
@@ -602,12 +601,8 @@ def _check_players(
                 p.line, 5, f"starting rank {p.rank} is used twice (lines {seen_rank[p.rank]} and {p.line})"
             )
         seen_rank[p.rank] = p.line
-        if p.fide_id is not None:
-            if p.fide_id in seen_id:
-                raise reader.error(
-                    p.line, 58, f"FIDE ID {p.fide_id} appears twice (lines {seen_id[p.fide_id]} and {p.line})"
-                )
-            seen_id[p.fide_id] = p.line
+        # One ID on two lines is left to the matching step (ratingdb.services.matching), which refuses it
+        # with the way out (--drop for a duplicate line without games, --match or --new otherwise).
     for record in national.values():
         if record.rank not in seen_rank:
             raise reader.error(

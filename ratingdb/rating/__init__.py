@@ -9,6 +9,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
+from .batch import BatchChange, BatchRater, FlagCache, KCache
 from .change import (
     EventSum,
     GameLine,
@@ -120,6 +121,10 @@ __all__ = [
     "NormGame",
     "check_norm",
     "check_norms",
+    "BatchChange",
+    "BatchRater",
+    "FlagCache",
+    "KCache",
     "FIDE_2024_INITIAL",
     "FIDE_K_RULES",
     "INITIAL_METHODS",

@@ -21,6 +21,14 @@ from .points import ROUNDINGS
 from .rules import RuleSet
 
 NONE: Final = "none"
+# FIDE's files are 3 KB; the limit keeps a stored rule set from costing every close and `rules list`
+# the parse of a huge text (a 100 MB file took 14 s a close).
+RULE_FILE_MAX: Final = 64_000
+# What the lists and the close can hold (ratingdb.formats.limits; the CHECKs of list_entry): a rating
+# the close may publish — a floor players are raised to, a fixed start, a cap on initial ratings — is
+# 1 to 3999; a threshold compared with ratings is 0 to 3999; K is at most 1000.
+RATING_MAX: Final = 3999
+K_MAX: Final = 1000
 SYSTEMS: Final = ("elo", "glicko2")  # the rating systems a rule file may name (`system`; left out: elo)
 ELO_KEYS: Final = ("expected_score", "rounding", "cap", "exclusion", "floor", "k", "initial")
 _NAME: Final = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}")
@@ -124,10 +132,18 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
 
     Raises RuleFileError naming `source`, the key and the reason for anything it cannot use.
     """
+    if len(text) > RULE_FILE_MAX:
+        raise RuleFileError(
+            source, None, f"{len(text):,} characters is too long for a rule file (at most {RULE_FILE_MAX:,})"
+        )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleFileError(source, None, f"not valid TOML ({exc})") from None
+    except RecursionError:
+        raise RuleFileError(
+            source, None, "not a rule file: its tables or arrays are nested too deeply"
+        ) from None
     top = _Table(source, "", data)
 
     name = top.raw("name", 'the rule set\'s name, e.g. "national-2026"')
@@ -150,7 +166,7 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
 
     cap_table = top.table("cap")
     cap = cap_table.integer("difference", low=1, high=3000, none=True)
-    exempt = cap_table.integer("exempt_from", low=0, high=4000, none=True)
+    exempt = cap_table.integer("exempt_from", low=0, high=RATING_MAX, none=True)
     one_upgrade = cap_table.boolean("one_upgrade_per_tournament")
     cap_table.done()
     if cap is None and (exempt is not None or one_upgrade):
@@ -158,14 +174,18 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
 
     exclusion = top.table("exclusion")
     excl_difference = exclusion.integer("difference", low=1, high=3000, none=True)
-    excl_above = exclusion.integer("above", low=0, high=4000, none=True)
+    excl_above = exclusion.integer("above", low=0, high=RATING_MAX, none=True)
     exclusion.done()
     if excl_difference is None and excl_above is not None:
         raise exclusion.error("above", 'needs a difference: set difference too, or write "none" here')
 
     floor_table = top.table("floor")
-    floor = floor_table.required_int("rating", low=0, high=4000)
+    floor = floor_table.required_int("rating", low=0, high=RATING_MAX)
     below = floor_table.choice("below", ("unrated", "floor"))
+    if below == "floor" and floor < 1:
+        raise floor_table.error(
+            "rating", f"{floor} cannot be a rating players are raised to: write 1 to {RATING_MAX}"
+        )
     floor_table.done()
 
     k_table = top.table("k")
@@ -208,7 +228,7 @@ def _glicko2(
             raise top.error(key, reason)
     table = top.table("glicko2")
     tau = table.number("tau", low=0.01, high=10)
-    rating = table.number("initial_rating", low=0, high=4000)
+    rating = table.number("initial_rating", low=1, high=RATING_MAX)
     deviation = table.number("initial_deviation", low=1, high=1000)
     volatility = table.number("initial_volatility", low=0.0001, high=1)
     provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
@@ -248,7 +268,7 @@ def _k_rules(k_table: _Table) -> tuple[KRule, ...]:
                     f"{threshold} is not tracked: ratingdb records only whether a player reached {tracked}"
                 )
                 raise row.error(key, reason)
-        value = row.required_int("value", low=1, high=1000)
+        value = row.required_int("value", low=1, high=K_MAX)
         row.done()
         rules.append(KRule(value, reached=reached, junior_max_age=max_age, unless_reached=unless,
                            fewer_games_than=fewer))  # fmt: skip
@@ -263,11 +283,11 @@ def _initial(table: _Table) -> InitialMethod:
     method = table.choice("method", INITIAL_METHODS)
     min_games = table.required_int("min_games", low=1, high=1000)
     window = table.required_int("window_months", low=1, high=1200)
-    max_rating = table.integer("max_rating", low=0, high=4000, none=True)
+    max_rating = table.integer("max_rating", low=1, high=RATING_MAX, none=True)
     first_event = table.boolean("disregard_zero_first_event")
     start = None
     if method == "fixed":
-        start = table.required_int("start_rating", low=0, high=4000)
+        start = table.required_int("start_rating", low=1, high=RATING_MAX)
     table.done()
     return InitialMethod(
         name="fixed" if method == "fixed" else "fide-2022" if method == "fide-2022" else "fide-2024",

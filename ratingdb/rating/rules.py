@@ -47,6 +47,9 @@ class RuleSet:
     k_times_games_max: int | None = MAX_K_TIMES_GAMES  # the 700 rule, or None
     initial: InitialMethod = FIDE_2024_INITIAL  # §8.2
     rounding: Rounding = "half_away"  # §8.3.4
+    # The rating system a close under this set runs (ratingdb/services/systems/): FIDE's Elo, or another
+    # system registered there.
+    system: str = "elo"
 
     def covers(self, rating_type: str, period: Period) -> bool:
         """Whether this rule set applies to `rating_type` in `period` (§8.3.1 effective periods)."""

@@ -5,9 +5,10 @@ Takes an Engine (it needs the driver connection to make it read-only); no ORM mo
 
 from __future__ import annotations
 
-import itertools
+import re
 import sqlite3
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -31,6 +32,16 @@ class QueryResult:
 
 DEFAULT_TIMEOUT: Final = 5.0  # seconds a statement may run, or wait for a lock
 DEFAULT_MAX_ROWS: Final = 10_000
+# Memory bounds, whatever the query: the text and blob values fetched (all rows together), and on
+# SQLite the longest value, the heap while the statement runs, the longest LIKE/GLOB pattern, and the
+# width or precision of a printf() field (computed inside one function call, which neither the
+# progress handler nor an interrupt can stop: printf('%.*c', 1000000000, 'x') ran 31 s).
+MAX_RESULT_BYTES: Final = 64_000_000
+SQLITE_MAX_VALUE_BYTES: Final = 10_000_000
+SQLITE_HEAP_BYTES: Final = 512_000_000
+SQLITE_MAX_PATTERN: Final = 1_000
+PRINTF_MAX_WIDTH: Final = 100_000
+PG_WORK_MEM: Final = "16MB"
 # Made by the sql_reader migration on PostgreSQL: a NOLOGIN role with SELECT on this database's tables
 # and views, and a SECURITY DEFINER function owned by it that runs one query with the role's rights only.
 READER_ROLE: Final = "ratingdb_reader"
@@ -103,6 +114,34 @@ def run_read_only(
     raise ConfigError(f"ratingdb sql supports SQLite, PostgreSQL and MySQL, not {dialect}")
 
 
+def _too_large() -> StatementRefused:
+    return StatementRefused(
+        f"the database refused the statement: its result is larger than {MAX_RESULT_BYTES // 1_000_000} MB "
+        "— select fewer rows or columns, or shorter values (--max-rows)"
+    )
+
+
+def fetch_bounded(batches: Iterator[Sequence[Any]], max_rows: int) -> list[Any]:
+    """At most max_rows + 1 rows from `batches`, refusing (StatementRefused) once the text and blob
+    values fetched exceed MAX_RESULT_BYTES."""
+    rows: list[Any] = []
+    size = 0
+    for batch in batches:
+        for row in batch:
+            size += sum(len(v) for v in row if isinstance(v, (str, bytes, bytearray, memoryview)))
+            if size > MAX_RESULT_BYTES:
+                raise _too_large()
+            rows.append(row)
+            if len(rows) > max_rows:
+                return rows
+    return rows
+
+
+def _batches(cursor: Any, size: int = 500) -> Iterator[Sequence[Any]]:
+    while batch := cursor.fetchmany(size):
+        yield batch
+
+
 def _stopped(timeout: float) -> StatementRefused:
     return StatementRefused(
         f"the statement was stopped after {timeout:g} s (--timeout): it ran, or waited for a lock, that "
@@ -141,12 +180,22 @@ def _sqlite(engine: Engine, statement: str, timeout: float, max_rows: int) -> Qu
         conn.execute("PRAGMA query_only = ON")
         conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         conn.execute("BEGIN")  # one snapshot for the statement; never committed
+        limits = {
+            sqlite3.SQLITE_LIMIT_LENGTH: SQLITE_MAX_VALUE_BYTES,
+            sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: SQLITE_MAX_PATTERN,
+        }
+        saved_limits = {limit: conn.setlimit(limit, value) for limit, value in limits.items()}
+        # The heap limit is the process's: set for this statement only, and put back afterwards.
+        (saved_heap,) = conn.execute(f"PRAGMA hard_heap_limit = {SQLITE_HEAP_BYTES}").fetchone()
+        for name in ("printf", "format"):  # the built-in, with its field widths bounded
+            conn.create_function(name, -1, _bounded_printf)
         conn.set_authorizer(_sqlite_authorizer)
         # Called every 10,000 virtual-machine steps; a true value interrupts the statement.
         conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+        cursor: sqlite3.Cursor | None = None
         try:
             cursor = conn.execute(statement)
-            rows = cursor.fetchmany(max_rows + 1) if cursor.description is not None else []
+            rows = fetch_bounded(_batches(cursor), max_rows) if cursor.description is not None else []
             return _result(cursor.description, rows, max_rows)
         except sqlite3.ProgrammingError as exc:
             if "one statement at a time" in str(exc):
@@ -155,17 +204,65 @@ def _sqlite(engine: Engine, statement: str, timeout: float, max_rows: int) -> Qu
         except sqlite3.DatabaseError as exc:
             if str(exc) == "interrupted":
                 raise _stopped(timeout) from None
+            if str(exc) in ("string or blob too big", "out of memory"):
+                raise StatementRefused(
+                    f"the database refused the statement: {exc} (ratingdb sql holds at most "
+                    f"{SQLITE_MAX_VALUE_BYTES // 1_000_000} MB in one value and "
+                    f"{SQLITE_HEAP_BYTES // 1_000_000} MB in all) — compute less in one query"
+                ) from None
             reason = READ_ONLY if str(exc) == "not authorized" else _first_line(exc)
+            if "user-defined function raised exception" in str(exc):  # _bounded_printf, the only one
+                reason = f"printf() widths and precisions above {PRINTF_MAX_WIDTH:,} are refused"
             raise StatementRefused(f"the database refused the statement: {reason}") from None
         finally:
+            if cursor is not None:
+                cursor.close()  # the statement is finalized: functions can be put back
             conn.set_progress_handler(None, 0)
             conn.set_authorizer(None)
+            for name in ("printf", "format"):
+                conn.create_function(name, -1, None)  # the built-in again
+            for limit, value in saved_limits.items():
+                conn.setlimit(limit, value)
+            conn.execute(f"PRAGMA hard_heap_limit = {int(saved_heap)}")
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             conn.execute("PRAGMA query_only = OFF")
             conn.execute("PRAGMA busy_timeout = 60000")  # the engine's own (db.make_engine)
     finally:
         pooled.close()
+
+
+# One printf field: flags, width, precision (each a number or *), length, conversion.
+_PRINTF_FIELD: Final = re.compile(r"%[-+ 0#,!]*(\*|[0-9]+)?(?:\.(\*|[0-9]+))?(?:ll|l)?(.)")
+_PRINTF = sqlite3.connect(":memory:", check_same_thread=False)  # where the built-in printf still is
+
+
+def _bounded_printf(*args: Any) -> Any:
+    """SQLite's printf()/format(), refusing a width or precision above PRINTF_MAX_WIDTH."""
+    if not args or not isinstance(args[0], str):
+        return None if not args or args[0] is None else _builtin_printf(args)
+    taken = 1
+    for match in _PRINTF_FIELD.finditer(args[0]):
+        for part in match.group(1, 2):
+            if part == "*":
+                value = args[taken] if taken < len(args) else 0
+                taken += 1
+            else:
+                value = part or 0
+            try:
+                wide = abs(int(value)) > PRINTF_MAX_WIDTH
+            except (TypeError, ValueError):
+                wide = False
+            if wide:
+                raise ValueError(f"printf widths above {PRINTF_MAX_WIDTH:,} are refused by ratingdb sql")
+        if match.group(3) != "%":
+            taken += 1
+    return _builtin_printf(args)
+
+
+def _builtin_printf(args: Sequence[Any]) -> Any:
+    marks = ", ".join("?" * len(args))
+    return _PRINTF.execute(f"SELECT printf({marks})", tuple(args)).fetchone()[0]
 
 
 def _sqlite_authorizer(
@@ -219,9 +316,12 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
             with conn.cursor() as cursor:
                 cursor.execute("SET TRANSACTION READ ONLY")
                 milliseconds = str(max(1, round(timeout * 1000)))
+                # work_mem bounds each sort and hash of the query in memory (beyond it they spill to disk,
+                # which the statement time limit bounds).
                 cursor.execute(
-                    "SELECT set_config('statement_timeout', %s, true), set_config('lock_timeout', %s, true)",
-                    [milliseconds, milliseconds],
+                    "SELECT set_config('statement_timeout', %s, true), set_config('lock_timeout', %s, true), "
+                    "set_config('work_mem', %s, true)",
+                    [milliseconds, milliseconds, PG_WORK_MEM],
                 )
                 login, dangerous, reader = cursor.execute(_PG_WHO).fetchone() or ("", True, False)
                 if dangerous and not reader:
@@ -247,7 +347,11 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
                     params = [statement]
                 # stream(): the extended protocol (one statement only) and rows in chunks as they come;
                 # leaving the loop early cancels the rest on the server.
-                rows = list(itertools.islice(cursor.stream(query, params, size=500), max_rows + 1))
+                stream: Any = cursor.stream(query, params, size=500)
+                try:
+                    rows = fetch_bounded(([row] for row in stream), max_rows)
+                finally:
+                    stream.close()  # cancels the rest on the server, also when the result is refused
                 return _result([(c,) for c in columns], rows, max_rows)
         except psycopg.errors.QueryCanceled:
             raise _stopped(timeout) from None

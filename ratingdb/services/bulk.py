@@ -14,6 +14,8 @@ from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
+from ratingdb.services.rows import ListEntryRow
+
 # SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
 # foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
 SQLITE_CACHE_KIB = 256 * 1024
@@ -23,11 +25,8 @@ SQLITE_CACHE_KIB = 256 * 1024
 MYSQL_STATEMENT_BYTES = 2 * 1024 * 1024
 
 
-# The column order of list_entry rows written in bulk (the close and list imports).
-LIST_ENTRY_COLUMNS = (
-    "list_id", "player_id", "rating", "games", "k", "flag", "change", "games_total", "reached_2400",
-    "reached_2300", "last_active", "pool_from", "player_version_id",
-)  # fmt: skip
+# The column order of list_entry rows written in bulk (the close and list imports): services/rows.py.
+LIST_ENTRY_COLUMNS = ListEntryRow._fields
 
 
 class _Writer(threading.Thread):
@@ -242,3 +241,9 @@ class Driver:
 def column_list(columns: tuple[str, ...]) -> str:
     """Column names for raw SQL, quoted: `change` is a reserved word in MySQL (ANSI_QUOTES is on there)."""
     return ", ".join(f'"{column}"' for column in columns)
+
+
+def chunks(items: list[int], size: int) -> Iterable[list[int]]:
+    """`items` in slices of at most `size` (the ids of one `IN (…)` list each)."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

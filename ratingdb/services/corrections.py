@@ -25,6 +25,7 @@ from ratingdb.services.events import (
 )
 from ratingdb.services.events import stored_content as stored_event_content
 from ratingdb.services.lists import CURRENT, ensure_period_open, list_on, lock_periods
+from ratingdb.services.matching import Matching, MatchReport, drop_lines
 from ratingdb.services.versions import record_change, withdraw
 
 
@@ -113,6 +114,7 @@ class Replacement:
     games_removed: int = 0
     new_players: list[str] = field(default_factory=list)
     new_event_id: int = 0  # the corrected version's id; the replaced event stays, withdrawn
+    matching: MatchReport = field(default_factory=MatchReport)  # how each line was resolved
 
     @property
     def unchanged(self) -> bool:
@@ -129,12 +131,19 @@ def replace_event(
     *,
     reason: str | None = None,
     closing_days: int = CLOSING_DAYS,
+    matching: Matching | None = None,
 ) -> Replacement:
     """The corrected file takes the place of event `event_id` of an open period, in the same period.
 
     It is stored as a new version of the event (a new id that `replaces` the old one); the old version
     is withdrawn, not deleted, since the lists withdrawn by the reopen explain ratings with its games.
+    Its lines are matched to players as `import-trf` matches them (ratingdb.services.matching, with the
+    same choices: `matching`).
     """
+    matching = matching or Matching(sources=trf.source_name)
+    matching.sources = matching.sources or trf.source_name
+    report = MatchReport()
+    trf = drop_lines(trf, matching, report)
     event = _event(session, event_id)
     if not event.is_current:
         raise ImmutableList(
@@ -168,6 +177,7 @@ def replace_event(
             f"{trf.source_name} is the file event {event_id} was imported from: nothing to replace"
         )
     result = _compare(event_id, event.name, str(period), stored_event_content(session, event), trf)
+    result.matching = report
     change = record_change(
         session,
         "replace-event",
@@ -193,7 +203,7 @@ def replace_event(
     result.new_event_id = new.id
     driver = content_driver(session)
     try:
-        store_content(session, driver, new.id, trf, result.new_players)
+        store_content(session, driver, new.id, trf, result.new_players, matching, report)
         driver.flush()
     finally:
         driver.restore()

@@ -35,7 +35,7 @@ from ratingdb.rating import (
 )
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
-from ratingdb.services.matching import Entrants, Matching, PlayerRef
+from ratingdb.services.matching import Entrants, Matching, MatchReport, PlayerRef, drop_lines
 from ratingdb.services.players import remove_unreferenced_players
 from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
 from ratingdb.services.versions import record_change, withdraw
@@ -74,6 +74,7 @@ class ImportedEvent:
 class EventImportSummary:
     events: list[ImportedEvent] = field(default_factory=list)
     new_players: list[str] = field(default_factory=list)  # "Name (FIDE 123, born 1980, IRL)"
+    matching: MatchReport = field(default_factory=MatchReport)  # how each line was resolved
 
 
 def import_events(
@@ -103,6 +104,7 @@ def import_events(
     summary = EventImportSummary()
     matching = matching or Matching()
     matching.sources = ", ".join(trf.source_name for trf in parsed)
+    parsed = [drop_lines(trf, matching, summary.matching) for trf in parsed]
     stored = _StoredEvents(session, parsed, rating_type)
     for kind in dict.fromkeys(k for trf in parsed if (k := rating_type or trf.rating_type)):
         lock_periods(session, kind)
@@ -110,7 +112,7 @@ def import_events(
     accepted: list[_Accepted] = []
     driver = content_driver(session)
     try:
-        entrants = Entrants(session, driver, matching, parsed)
+        entrants = Entrants(session, driver, matching, parsed, summary.matching)
         checks = _PeriodChecks(session)
         # The events are written together below; a query in between must not write them one by one.
         with session.no_autoflush:
@@ -418,10 +420,12 @@ def store_content(
     trf: TrfEvent,
     new_players: list[str],
     matching: Matching | None = None,
+    report: MatchReport | None = None,
 ) -> int:
     """Queue one file's player lines and pairings under `event_id`, its new players registered now;
-    returns the number of pairings (`replace-event`: one file, so nothing to batch)."""
-    entrants = Entrants(session, driver, matching or Matching(sources=trf.source_name), [trf])
+    returns the number of pairings (`replace-event`: one file, so nothing to batch). The file's lines
+    `--drop` names are left out by the caller (drop_lines) before it compares the file with the event."""
+    entrants = Entrants(session, driver, matching or Matching(sources=trf.source_name), [trf], report)
     players = entrants.match(trf)
     new_players.extend(entrants.register())
     return _queue_content(driver, event_id, trf, entrants.player_ids(players))

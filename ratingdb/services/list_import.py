@@ -34,6 +34,7 @@ from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods, new_list, require_list
 from ratingdb.services.players import DETAIL_COLUMNS, Details, change_players, register_players
+from ratingdb.services.rows import ListEntryRow
 from ratingdb.services.versions import next_list_version, record_change, seal, withdraw
 
 BATCH = 20_000
@@ -389,6 +390,8 @@ def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
 def _entry(
     list_id: int, player_id: int, version_id: int, row: ListRow, r: ListRating, list_date: dt.date
 ) -> tuple[Any, ...]:
+    """The new entry of a player the list in force does not hold: a ListEntryRow as a plain tuple (a FIDE
+    list has a million rows)."""
     games_total, reached_2400, reached_2300 = derived_state(r, row.birth_year, list_date)
     rated = r.rating is not None
     flag = row.flag if rated and row.flag in ("i", "w", "wi") else None
@@ -438,30 +441,28 @@ def _corrected(
     Reaching 2400 / 2300 is for life (§8.3.3): a corrected rating can set those marks, never clear them.
     The entry shows the player's details as the row left them (`version_id`).
     """
-    e = dict(zip(LIST_ENTRY_COLUMNS, prior, strict=True))
-    e["list_id"] = list_id
-    e["player_version_id"] = version_id
-    for column, given in (
-        ("rating", r.rating),
-        ("games", r.games),
-        ("k", r.k),
-        ("flag", row.flag),
-        ("games_total", r.games_total),
-    ):
-        if given is not None:
-            e[column] = given
-    rating = e["rating"] or 0
-    e["reached_2400"] = (
-        r.reached_2400 if r.reached_2400 is not None else bool(e["reached_2400"]) or rating >= 2400
-    )
-    e["reached_2300"] = (
+    given: dict[str, Any] = {
+        column: value
+        for column, value in (
+            ("rating", r.rating),
+            ("games", r.games),
+            ("k", r.k),
+            ("flag", row.flag),
+            ("games_total", r.games_total),
+        )
+        if value is not None
+    }
+    e = ListEntryRow._make(prior)._replace(list_id=list_id, player_version_id=version_id, **given)
+    rating = e.rating or 0
+    reached_2400 = r.reached_2400 if r.reached_2400 is not None else bool(e.reached_2400) or rating >= 2400
+    reached_2300 = (
         r.reached_2300
         if r.reached_2300 is not None
-        else bool(e["reached_2300"]) or e["reached_2400"] or rating >= 2300
+        else bool(e.reached_2300) or reached_2400 or rating >= 2300
     )
-    if e["rating"] is None:
-        e["flag"] = None  # as on an imported list: only rated players carry an activity flag
-    return tuple(e[c] for c in LIST_ENTRY_COLUMNS)
+    # As on an imported list: only rated players carry an activity flag.
+    flag = None if e.rating is None else e.flag
+    return e._replace(reached_2400=reached_2400, reached_2300=reached_2300, flag=flag)
 
 
 def derived_state(r: ListRating, birth_year: int | None, list_date: dt.date) -> tuple[int, bool, bool]:

@@ -1,20 +1,29 @@
-"""Who each player line of a batch of tournament files is: a registered player, or one the batch registers.
+"""Who each player line of a batch of files is: a registered player, a new one, or a refusal with the choice.
 
-Takes a Session, never commits. Every file's lines are looked up at once (one query by ID, one by name)
-and the players new to the register are written together when the batch is accepted, so an import of
-many files costs a few round trips; a later file still finds the players an earlier file registers,
-exactly as if the files were imported one by one. No CLI, formats parsing or report imports.
+The one matching step of every command that reads players from a file (`import-trf`, `replace-event`):
+each line is resolved by ID, else by name, with a confidence a person can read; a line whose ID and name
+disagree, whose unregistered ID looks like a typo of a registered player's, whose ID appears twice in the
+file, or whose file seems to hold the other kind of ID, is refused whole, naming the candidates and the
+option that settles it (`--match RANK=ID`, `--new RANK`, `--accept-name RANK`, `--drop RANK`, or
+`--id-field`). docs/guide/matching.md explains every rule with a worked example.
+
+Takes a Session, never commits. Every file's lines are looked up at once (one query per ID kind and one
+by name) and the players new to the register are written together when the batch is accepted; a later
+file still finds the players an earlier file registers, exactly as if the files came one by one. No CLI,
+formats parsing or report imports.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import AmbiguousPlayer, ConfigError, UnknownPlayer
+from ratingdb.errors import ConfigError, UnknownPlayer, UnresolvedPlayers
 from ratingdb.formats import TrfEvent, TrfPlayer
 from ratingdb.models import Player
 from ratingdb.names import name_key
@@ -22,11 +31,14 @@ from ratingdb.services.bulk import Driver
 from ratingdb.services.players import (
     NATIONAL_ID_START,
     Details,
+    add_alias,
+    aliases_of,
     describe,
     find_by_id,
     highest_national_id,
     kept,
     numeric_national_id,
+    players_by_alias,
     register_players,
     similar_players,
 )
@@ -34,39 +46,67 @@ from ratingdb.services.versions import record_change
 
 # Lookups by ID or name key send at most this many values in one IN list (SQLite allows 32,766).
 LOOKUP_CHUNK = 10_000
+# A line's name matches a registered name (or alias) when rapidfuzz's token_sort_ratio of the two name
+# keys (ratingdb.names: accents, case, punctuation and word order removed) is at least this. 90 takes
+# one wrong, missing or doubled letter in a name of ten or more letters ("Fitzsimmons, Ciaran" /
+# "Fitzsimons, Ciarán" 97; "Smith, David J." / "Smith, David" 92) and refuses another first name
+# ("Kelly, Darren" / "Kelly, David" 70) or another person ("Smith, David J." / "Jones, Gawain" 22).
+NAME_THRESHOLD = 90
+
+# A line as the options name it: (file name, or None for "the only file"; starting rank).
+LineRef = tuple[str | None, int]
 
 
 @dataclass
 class Matching:
-    """How player lines find registered players: what the TRF16 ID column holds, choices made by hand."""
+    """How player lines find registered players: what the ID column holds, and the choices made by hand.
+
+    `matches`: --match RANK=ID (this line is that player; "new" means --new); `new`: --new RANK (a new
+    player, really); `accept_names`: --accept-name RANK (the registered player of the line's ID, spelt
+    another way: the spelling is recorded as an alias); `drops`: --drop RANK (a duplicate line without
+    games, left out of the event).
+    """
 
     id_field: str = "fide"  # fide | national: the register the 001 line's ID column (cols 58–68) refers to
-    # (file name, or None for the only file; starting rank) → FIDE or national ID, or "new"
-    matches: Mapping[tuple[str | None, int], str] = field(default_factory=dict)
+    matches: Mapping[LineRef, str] = field(default_factory=dict)
+    new: frozenset[LineRef] = frozenset()
+    accept_names: frozenset[LineRef] = frozenset()
+    drops: frozenset[LineRef] = frozenset()
     start: int = NATIONAL_ID_START  # the first national ID given to a player registered without one
     sources: str = ""
     _audit_id: int | None = None
 
     def audit_id(self, session: Session) -> int:
-        """The audit row of this import's registrations (written once, when the first player is new)."""
+        """The audit row of this import's registrations and aliases (written once, when first needed)."""
         if self._audit_id is None:
             change = record_change(session, "import-trf", f"players registered by importing {self.sources}")
             self._audit_id = change.id
         return self._audit_id
 
+    def chosen(self, option: str, file: str) -> set[int]:
+        refs = {"new": self.new, "accept-name": self.accept_names, "drop": self.drops}[option]
+        return {rank for f, rank in refs if f is None or f == file}
+
+    def matched(self, file: str) -> dict[int, str]:
+        return {rank: ident for (f, rank), ident in self.matches.items() if f is None or f == file}
+
+    def options_given(self) -> int:
+        return len(self.matches) + len(self.new) + len(self.accept_names) + len(self.drops)
+
 
 class NewPlayer:
     """A player a file of the batch registers: its details now, its id once the batch is written."""
 
-    __slots__ = ("details", "assigned", "file", "id")
+    __slots__ = ("details", "assigned", "file", "id", "without")
 
-    def __init__(self, details: Details, assigned: bool, file: int) -> None:
+    def __init__(self, details: Details, assigned: bool, file: int, without: str = "") -> None:
         self.details = details
-        self.assigned = assigned  # the national ID was given by the import (the line had no ID)
+        self.assigned = assigned  # the national ID was given by the import (the line had no usable ID)
         self.file = file  # position of the file that registers it, in the batch
+        self.without = without  # the line's ID left out ("FIDE 123, another player's"), if any
         self.id = 0
 
-    # What `describe` and `_agrees` read, as on a registered Player.
+    # What `describe` and the checks read, as on a registered Player.
     @property
     def name(self) -> str:
         return self.details.name
@@ -87,84 +127,351 @@ class NewPlayer:
     def federation(self) -> str | None:
         return self.details.federation
 
+    @property
+    def sex(self) -> str | None:
+        return self.details.sex
+
+    @property
+    def name_key(self) -> str:
+        return name_key(self.details.name)
+
 
 # A player line's player: the id of a registered player, or one the batch registers.
 PlayerRef = int | NewPlayer
+Candidate = Player | NewPlayer
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How one line was resolved: `how` is id, name, new or option; `confidence` is for a person."""
+
+    file: str
+    line: int
+    rank: int
+    name: str
+    how: str
+    confidence: str
+
+
+@dataclass
+class MatchReport:
+    """What the matching step did, for the summary line and the lines worth a look."""
+
+    resolutions: list[Resolution] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)  # "Smith, David J. for Jones, … (FIDE …)"
+    dropped: list[str] = field(default_factory=list)
+
+    def counts(self) -> Counter[str]:
+        return Counter(r.how for r in self.resolutions)
+
+    def summary(self) -> str:
+        """ "Players: 31 matched by ID, 2 by name, 1 new, 3 resolved by options." """
+        c = self.counts()
+        text = (
+            f"Players: {c['id']} matched by ID, {c['name']} by name, {c['new']} new, "
+            f"{c['option'] + len(self.dropped)} resolved by options"
+        )
+        if self.dropped:
+            text += f" ({len(self.dropped)} line{'s' if len(self.dropped) != 1 else ''} dropped)"
+        return text + "."
+
+    def worth_a_look(self) -> list[Resolution]:
+        """Lines not matched exactly: a name score below 100, by name only, an alias, or an option."""
+        return [
+            r
+            for r in self.resolutions
+            if r.how in ("name", "option")
+            or (r.how == "id" and ("alias" in r.confidence or "name 100" not in r.confidence))
+        ]
+
+
+def drop_lines(trf: TrfEvent, matching: Matching, report: MatchReport | None = None) -> TrfEvent:
+    """The file without the lines `--drop` names: duplicate lines of a player, without games.
+
+    A line with a game against an opponent is refused: its games are someone's, so it is a person, to be
+    named with --match or --new. Byes and unplayed rounds of the line go with it.
+    """
+    ranks = matching.chosen("drop", trf.source_name)
+    if not ranks:
+        return trf
+    by_rank = {p.rank: p for p in trf.players}
+    for rank in sorted(ranks):
+        p = by_rank.get(rank)
+        if p is None:
+            raise ConfigError(f"--drop {rank}: {trf.source_name} has no player with starting rank {rank}")
+        played = [g for g in trf.games if g.black is not None and rank in (g.white, g.black)]
+        if played:
+            rounds = ", ".join(str(g.round) for g in played)
+            raise ConfigError(
+                f"--drop {rank}: {_where(trf.source_name, p)} has games (rounds {rounds}): a line "
+                f"with games is a player — name it with --match {rank}=ID or --new {rank}"
+            )
+    if report is not None:
+        report.dropped.extend(
+            f"{trf.source_name} line {by_rank[r].line} '{by_rank[r].name}'" for r in sorted(ranks)
+        )
+    return replace(
+        trf,
+        players=tuple(p for p in trf.players if p.rank not in ranks),
+        games=tuple(g for g in trf.games if g.white not in ranks and g.black not in ranks),
+    )
+
+
+@dataclass
+class _Problem:
+    rank: int
+    text: str
 
 
 class Entrants:
     """The register as the batch's files see it: what the database holds plus what earlier files add."""
 
     def __init__(
-        self, session: Session, driver: Driver, matching: Matching, files: Sequence[TrfEvent]
+        self,
+        session: Session,
+        driver: Driver,
+        matching: Matching,
+        files: Sequence[TrfEvent],
+        report: MatchReport | None = None,
     ) -> None:
         self.session = session
         self.driver = driver
         self.matching = matching
+        self.report = report or MatchReport()
         self.new: list[NewPlayer] = []
         self.files = 0
         lines = [_with_id_field(p, matching.id_field) for trf in files for p in trf.players]
-        self.by_fide, self.by_national = _registered_by_id(session, lines)
-        self.by_name = _registered_by_name(session, [p for p in lines if not _has_id(p)])
+        self.players: dict[int, Player] = {}  # registered players read, by id (merged ones: the kept)
+        self.by_fide, self.by_national = self._registered_by_id(lines)
+        self.by_name = self._registered_by_name(lines)
+        self.aliases = aliases_of(session, self.players)
         self.new_by_fide: dict[int, NewPlayer] = {}
         self.new_by_national: dict[str, NewPlayer] = {}
         self.new_by_name: dict[str, list[NewPlayer]] = {}
+        self.pending_aliases: list[tuple[PlayerRef, str]] = []
         self.highest_registered: int | None = None  # the highest numeric national ID in the database
         self.highest_new = 0  # … among the players the batch registers
 
-    def match(self, trf: TrfEvent) -> dict[int, PlayerRef]:
-        """Starting rank → player, registering (in the batch) the players the register does not know.
+    # -- one file ----------------------------------------------------------------------------------------
 
-        By FIDE ID, then national ID (a merged duplicate's IDs give the player it was merged into). A line
-        without an ID is matched by name (ratingdb.names.name_key) to the one registered player whose
-        birth year and federation agree where both are known; with several such players the whole import
-        is refused listing them, unless `--match RANK=ID` (or `RANK=new`) names the right one.
+    def match(self, trf: TrfEvent) -> dict[int, PlayerRef]:
+        """Starting rank → player, registering (in the batch) the players the register does not know, or
+        UnresolvedPlayers naming every line that needs a decision (nothing is written then).
+
+        By FIDE ID, then national ID (a merged duplicate's IDs give the player it was merged into), the
+        name checked against the registered name and aliases (NAME_THRESHOLD) and birth year, sex and
+        federation against the register's where both know them. A line without an ID is matched by name
+        to the one registered player whose name key (or an alias's) it has and whose birth year and
+        federation agree. See the module docstring for the refusals.
         """
         file = self.files
         self.files += 1
+        source = trf.source_name
         players = [_with_id_field(p, self.matching.id_field) for p in trf.players]
-        chosen = self._chosen(trf, {p.rank for p in players})
+        ranks = {p.rank for p in players}
+        by_rank = {p.rank: p for p in players}
+        matched = self.matching.matched(source)
+        new_ranks = self.matching.chosen("new", source) | {
+            r for r, i in matched.items() if i.strip().lower() == "new"
+        }
+        matched = {r: i for r, i in matched.items() if r not in new_ranks}
+        accept = self.matching.chosen("accept-name", source)
+        for option, chosen in (("--match", set(matched)), ("--new", new_ranks), ("--accept-name", accept)):
+            for rank in sorted(chosen - ranks):
+                given = f"{rank}={matched[rank]}" if option == "--match" else str(rank)
+                raise ConfigError(f"{option} {given}: {source} has no player with starting rank {rank}")
+        for a, b, both in (
+            ("--match", "--new", set(matched) & new_ranks),
+            ("--new", "--accept-name", new_ranks & accept),
+        ):
+            if both:
+                raise ConfigError(f"{a} and {b} both name rank {min(both)} of {source}: give one")
+
         ids: dict[int, PlayerRef] = {}
-        unknown: list[TrfPlayer] = []
-        no_id: list[TrfPlayer] = []
-        for p in players:
-            if p.rank in chosen:
-                target = chosen[p.rank]
-                if target is None:
-                    unknown.append(p)
-                else:
-                    ids[p.rank] = target
+        how: dict[int, tuple[str, str]] = {}
+        problems: list[_Problem] = []
+        new_lines: list[tuple[TrfPlayer, str]] = []  # (line, the ID left out and why)
+        for rank, ident in sorted(matched.items()):
+            ids[rank] = self._by_ident(ident)
+            how[rank] = ("option", f"--match {rank}={ident.strip()}")
+
+        # One ID on two lines of the file (those settled by an option aside).
+        open_lines = [p for p in players if p.rank not in matched and p.rank not in new_ranks]
+        twice = _repeated_ids(open_lines)
+        for p in open_lines:
+            others = twice.get(_id_of(p), []) if _has_id(p) else []
+            if len(others) > 1 and p.rank != others[0].rank:
+                first = others[0]
+                games = {q.rank: _played(trf, q.rank) for q in others}
+                without = [q.rank for q in others if games[q.rank] == 0]
+                drop = (
+                    f"--drop {without[-1]} (rank {without[-1]} has no games)"
+                    if without
+                    else "--drop is not possible: every one of these lines has games"
+                )
+                problems.append(
+                    _Problem(
+                        p.rank,
+                        f"{_where(source, p)} {_shown_id(p)}: the same ID as "
+                        f"line {first.line} (rank {first.rank}) '{first.name}' — one person, two lines: "
+                        f"{drop}; or, if rank {p.rank} is someone else, --match {p.rank}=ID or "
+                        f"--new {p.rank}",
+                    )
+                )
+        repeated = {q.rank for group in twice.values() if len(group) > 1 for q in group}
+
+        other_kind: list[tuple[TrfPlayer, Candidate]] = []  # ID column value = the other kind's ID
+        own_kind = 0  # lines whose ID found a player of that name by its own kind
+        for p in open_lines:
+            if p.rank in repeated and twice[_id_of(p)][0].rank != p.rank:
                 continue
-            found = self._by_fide(p.fide_id) if p.fide_id else None
-            if found is None and p.national_id:
-                found = self._by_national(p.national_id)
-            if found is not None:
+            if not _has_id(p):
+                continue
+            found = self._by_id(p)
+            if found is None:
+                twin = self._other_kind(p)
+                if twin is not None:
+                    other_kind.append((p, twin))
+                    continue
+                typo = [c for c in self._named(name_key(p.name)) if _agrees(p, c)]
+                if typo:
+                    listed = "; ".join(describe(c) for c in typo)
+                    problems.append(
+                        _Problem(
+                            p.rank,
+                            f"{_where(source, p)} {_shown_id(p)}: no player has "
+                            f"that ID, but {listed} has this name{_agreeing(p)} — a typo in the ID? "
+                            f"--match {p.rank}={_ident(typo[0])} (this line is {typo[0].name}) or "
+                            f"--new {p.rank} (a new player, registered with {_shown_id(p)})",
+                        )
+                    )
+                    continue
+                new_lines.append((p, ""))
+                how[p.rank] = ("new", "new player (ID not registered, no registered player of this name)")
+                continue
+            score, spelling = self._name_score(p, found)
+            contradictions = _contradictions(p, self._candidate(found))
+            if score >= NAME_THRESHOLD and not contradictions:
+                own_kind += 1
                 ids[p.rank] = found
-            elif p.fide_id or p.national_id:
-                unknown.append(p)
-            else:
-                no_id.append(p)
-        ambiguous: list[str] = []
-        for p in no_id:
+                kind = "FIDE ID" if p.fide_id else "national ID"
+                via = f" (alias '{spelling}')" if spelling else ""
+                how[p.rank] = ("id", f"{kind}, name {score:.0f}{via}")
+                if p.rank in accept and score < 100:
+                    self._alias(found, p.name)
+                continue
+            if contradictions or p.rank not in accept:
+                what = (
+                    f"the names do not match (score {score:.0f}, below {NAME_THRESHOLD})"
+                    if score < NAME_THRESHOLD
+                    else ""
+                )
+                said = "; ".join(x for x in (what, *contradictions) if x)
+                accept_hint = (
+                    ""
+                    if contradictions
+                    else f", --accept-name {p.rank} (the same player, another spelling: kept as an alias)"
+                )
+                problems.append(
+                    _Problem(
+                        p.rank,
+                        f"{_where(source, p)} {_shown_id(p)}: that ID is registered to "
+                        f"{self._describe(found)}, but {said} — say which: --match {p.rank}="
+                        f"{_ident(self._candidate(found))} (this line is that player; or =ID of another "
+                        f"player), --new {p.rank} (a new player, registered without the ID){accept_hint}",
+                    )
+                )
+                continue
+            own_kind += 1
+            ids[p.rank] = found
+            self._alias(found, p.name)
+            how[p.rank] = ("option", f"--accept-name {p.rank} (name {score:.0f}; alias recorded)")
+
+        if other_kind and len(other_kind) >= own_kind:
+            other = "national" if self.matching.id_field == "fide" else "fide"
+            p, twin = other_kind[0]
+            held = "FIDE IDs" if other == "fide" else "national IDs"
+            with_ids = sum(1 for q in players if _has_id(q))
+            raise UnresolvedPlayers(
+                [
+                    f"{source}: {len(other_kind)} of the file's {with_ids} IDs are {held} of registered "
+                    f"players of the same name (e.g. line {p.line} (rank {p.rank}) '{p.name}' "
+                    f"{_column_value(p)}: "
+                    f"{describe(twin)}) and {own_kind} {'is' if own_kind == 1 else 'are'} "
+                    f"{'FIDE' if other == 'national' else 'national'} IDs of theirs — the ID column holds "
+                    f"{held}: import again with --id-field {other}"
+                ]
+            )
+        for p, twin in other_kind:
+            problems.append(
+                _Problem(
+                    p.rank,
+                    f"{_where(source, p)} {_shown_id(p)}: no player has that "
+                    f"ID, but it is the {'national' if p.fide_id else 'FIDE'} ID of {describe(twin)} — "
+                    f"--match {p.rank}={_ident(twin)} (this line is that player) or --new {p.rank}",
+                )
+            )
+
+        for p in open_lines:
+            if _has_id(p):
+                continue
             key = name_key(p.name)
             # A name with no letters or digits to compare matches nobody.
             candidates = [c for c in self._named(key) if _agrees(p, c)] if key else []
             if len(candidates) == 1:
-                only = candidates[0]
-                ids[p.rank] = only if isinstance(only, NewPlayer) else only.id
+                ids[p.rank] = candidates[0] if isinstance(candidates[0], NewPlayer) else candidates[0].id
+                how[p.rank] = ("name", f"no ID; name{_agreeing(p)} of {describe(candidates[0])}")
             elif not candidates:
-                unknown.append(p)
+                new_lines.append((p, ""))
+                how[p.rank] = ("new", "new player (no ID, no registered player of this name)")
             else:
                 listed = "; ".join(describe(c) for c in candidates)
-                ambiguous.append(f"player {p.rank} {describe(p)} could be any of: {listed}")
-        if ambiguous:
-            raise AmbiguousPlayer(
-                f"{trf.source_name}: {' | '.join(ambiguous)} — name the right one with --match RANK=ID "
-                "(or --match RANK=new for a new player) and import again"
-            )
-        assigned = iter(self._free_national_ids(sum(1 for p in unknown if not _has_id(p))))
-        new = [
-            NewPlayer(
+                problems.append(
+                    _Problem(
+                        p.rank,
+                        f"{_where(source, p)} (no ID) could be any of: {listed} — "
+                        f"--match {p.rank}=ID names the right one, --new {p.rank} registers a new player",
+                    )
+                )
+        for rank in sorted(new_ranks):
+            p = by_rank[rank]
+            kept_ids = self._taken(p, players, rank)
+            left_out = [
+                f"{kind} {value}"
+                for kind, value, kept_value in (
+                    ("FIDE", p.fide_id, kept_ids.fide_id),
+                    ("national", p.national_id, kept_ids.national_id),
+                )
+                if value and not kept_value
+            ]
+            taken = " and ".join(left_out) + (", another player's or line's" if left_out else "")
+            new_lines.append((kept_ids, taken))
+            how[rank] = ("option", f"--new {rank}" + (f" (registered without {taken})" if taken else ""))
+
+        # Two lines of one file are two people: no player may be resolved twice.
+        seen: dict[int, int] = {}
+        for rank, ref in sorted(ids.items()):
+            key_id = id(ref) if isinstance(ref, NewPlayer) else ref
+            if key_id in seen:
+                first = by_rank[seen[key_id]]
+                p = by_rank[rank]
+                problems.append(
+                    _Problem(
+                        rank,
+                        f"{_where(source, p)} and line {first.line} (rank {first.rank}) '{first.name}' are "
+                        f"both {self._describe(ref)} — one person, two lines: --drop RANK for a line "
+                        "without games, or --match RANK=ID / --new RANK for the other",
+                    )
+                )
+            seen[key_id] = rank
+        if problems:
+            problems.sort(key=lambda x: x.rank)
+            raise UnresolvedPlayers([x.text for x in problems])
+
+        assigned = iter(self._free_national_ids(sum(1 for p, _ in new_lines if not _has_id(p))))
+        for p, taken in new_lines:
+            keep_ids = _has_id(p)
+            n = NewPlayer(
                 Details(
                     name=p.name,
                     federation=p.federation,
@@ -172,46 +479,55 @@ class Entrants:
                     title=p.title,
                     birth_year=p.birth_year,
                     fide_id=p.fide_id or None,
-                    national_id=p.national_id if _has_id(p) else next(assigned),
+                    national_id=p.national_id if keep_ids else next(assigned),
                 ),
-                assigned=not _has_id(p),
+                assigned=not keep_ids,
                 file=file,
+                without=taken,
             )
-            for p in unknown
-        ]
-        # Known to the next files only: a file's own lines are two people even when they look alike.
-        for p, n in zip(unknown, new, strict=True):
             ids[p.rank] = n
+            # Known to the next files only: a file's own lines are two people even when they look alike.
             self._remember(n)
-        self.new.extend(new)
+            self.new.append(n)
+        for p in trf.players:
+            kind, text = how[p.rank]
+            self.report.resolutions.append(Resolution(source, p.line, p.rank, p.name, kind, text))
         return ids
 
+    # -- the batch ---------------------------------------------------------------------------------------
+
     def register(self) -> list[str]:
-        """Write the players the batch registers (one bulk write per table); how each is described."""
-        if not self.new:
-            return []
-        audit_id = self.matching.audit_id(self.session)
-        registered = register_players(self.driver, [n.details for n in self.new], audit_id)
-        for n, reg in zip(self.new, registered, strict=True):
-            n.id = reg.player_id
+        """Write the players the batch registers (one bulk write per table) and the aliases accepted;
+        how each new player is described."""
         lines: list[str] = []
-        later: set[int] = set()  # players of files after the one at hand: not registered yet back then
-        by_file: dict[int, list[NewPlayer]] = {}
-        for n in self.new:
-            by_file.setdefault(n.file, []).append(n)
-        notes: dict[int, str] = {}
-        for file in sorted(by_file, reverse=True):
-            for n in by_file[file]:
+        if self.new:
+            audit_id = self.matching.audit_id(self.session)
+            registered = register_players(self.driver, [n.details for n in self.new], audit_id)
+            for n, reg in zip(self.new, registered, strict=True):
+                n.id = reg.player_id
+            later: set[int] = set()  # players of files after the one at hand: not registered yet back then
+            by_file: dict[int, list[NewPlayer]] = {}
+            for n in self.new:
+                by_file.setdefault(n.file, []).append(n)
+            notes: dict[int, str] = {}
+            for file in sorted(by_file, reverse=True):
+                for n in by_file[file]:
+                    if n.assigned:
+                        similar = similar_players(self.session, n.name, exclude={n.id, *later})
+                        if similar:
+                            notes[n.id] = " — similar registered: " + "; ".join(describe(s) for s in similar)
+                later.update(n.id for n in by_file[file])
+            for n in self.new:
+                line = describe(n.details)
                 if n.assigned:
-                    similar = similar_players(self.session, n.name, exclude={n.id, *later})
-                    if similar:
-                        notes[n.id] = " — similar registered: " + "; ".join(describe(s) for s in similar)
-            later.update(n.id for n in by_file[file])
-        for n in self.new:
-            line = describe(n.details)
-            if n.assigned:
-                line = f"{line[:-1]}; national ID assigned)" + notes.get(n.id, "")
-            lines.append(line)
+                    given = "national ID assigned" + (f"; not {n.without}" if n.without else "")
+                    line = f"{line[:-1]}; {given})" + notes.get(n.id, "")
+                lines.append(line)
+        for ref, spelling in self.pending_aliases:
+            pid = ref.id if isinstance(ref, NewPlayer) else ref
+            player = self.session.get_one(Player, pid)
+            if add_alias(self.session, player, spelling, self.matching.audit_id(self.session)):
+                self.report.aliases.append(f"'{spelling}' for {describe(player)}")
         return lines
 
     @staticmethod
@@ -219,42 +535,142 @@ class Entrants:
         """Starting rank → player id, once `register` has written the new players."""
         return {rank: ref if isinstance(ref, int) else ref.id for rank, ref in refs.items()}
 
-    def _chosen(self, trf: TrfEvent, ranks: set[int]) -> dict[int, PlayerRef | None]:
-        """Starting rank → the player chosen with --match (None: register a new player)."""
-        chosen: dict[int, PlayerRef | None] = {}
-        for (file, rank), ident in self.matching.matches.items():
-            if file is not None and file != trf.source_name:
-                continue
-            if rank not in ranks:
-                raise ConfigError(
-                    f"--match {rank}={ident}: {trf.source_name} has no player with starting rank {rank}"
-                )
-            chosen[rank] = None if ident.strip().lower() == "new" else self._by_ident(ident)
-        return chosen
+    # -- lookups -----------------------------------------------------------------------------------------
 
     def _by_ident(self, ident: str) -> PlayerRef:
         """The player --match names: registered (find_by_id), else registered by an earlier file."""
         try:
-            return find_by_id(self.session, ident).id
+            found = find_by_id(self.session, ident)
+            self.players.setdefault(found.id, found)
+            return found.id
         except UnknownPlayer:
             text = ident.strip()
-            found = self.new_by_fide.get(int(text)) if text.isdigit() and len(text) <= 18 else None
-            found = found or self.new_by_national.get(text)
-            if found is None:
-                raise
-            return found
+            new = self.new_by_fide.get(int(text)) if text.isdigit() and len(text) <= 18 else None
+            new = new or self.new_by_national.get(text)
+            if new is None:
+                raise UnknownPlayer(
+                    f"--match ...={ident}: no player has FIDE ID or national ID '{ident}' — "
+                    "`ratingdb player find NAME` finds the right one; --new RANK registers a new player"
+                ) from None
+            return new
 
-    def _by_fide(self, fide_id: int) -> PlayerRef | None:
-        found = self.by_fide.get(fide_id)
-        return found if found is not None else self.new_by_fide.get(fide_id)
+    def _by_id(self, p: TrfPlayer) -> PlayerRef | None:
+        found: PlayerRef | None = None
+        if p.fide_id:
+            found = self.by_fide.get(p.fide_id)
+            found = found if found is not None else self.new_by_fide.get(p.fide_id)
+        if found is None and p.national_id:
+            found = self.by_national.get(p.national_id)
+            found = found if found is not None else self.new_by_national.get(p.national_id)
+        return found
 
-    def _by_national(self, national_id: str) -> PlayerRef | None:
-        found = self.by_national.get(national_id)
-        return found if found is not None else self.new_by_national.get(national_id)
+    def _other_kind(self, p: TrfPlayer) -> Candidate | None:
+        """The registered player whose ID of the other kind is this line's ID column and whose name it has."""
+        value = _column_value(p)
+        if value is None:
+            return None
+        if p.fide_id and value in self.by_national_any:
+            c: Candidate = self.players[self.by_national_any[value]]
+        elif not p.fide_id and value.isdigit() and len(value) <= 18 and int(value) in self.by_fide_any:
+            c = self.players[self.by_fide_any[int(value)]]
+        else:
+            return None
+        score, _ = self._name_score(p, c.id)
+        return c if score >= NAME_THRESHOLD else None
 
-    def _named(self, key: str) -> list[Player | NewPlayer]:
-        """Registered players with this name key, in the order they were registered."""
+    def _name_score(self, p: TrfPlayer, ref: PlayerRef) -> tuple[float, str]:
+        """The best score of the line's name against the player's name and aliases, and the alias (or "")."""
+        from rapidfuzz import fuzz
+
+        c = ref if isinstance(ref, NewPlayer) else self.players[ref]
+        key = name_key(p.name)
+        best, via = float(fuzz.token_sort_ratio(key, c.name_key)), ""
+        pid = None if isinstance(ref, NewPlayer) else ref
+        for alias in self.aliases.get(pid, []) if pid is not None else []:
+            score = float(fuzz.token_sort_ratio(key, name_key(alias)))
+            if score > best:
+                best, via = score, alias
+        return best, via
+
+    def _candidate(self, ref: PlayerRef) -> Candidate:
+        return ref if isinstance(ref, NewPlayer) else self.players[ref]
+
+    def _describe(self, ref: PlayerRef) -> str:
+        return describe(self._candidate(ref))
+
+    def _alias(self, ref: PlayerRef, spelling: str) -> None:
+        self.pending_aliases.append((ref, spelling))
+
+    def _taken(self, p: TrfPlayer, players: Sequence[TrfPlayer], rank: int) -> TrfPlayer:
+        """The line as a --new player can be registered: without an ID another player or line has."""
+        fide_id, national_id = p.fide_id, p.national_id
+        others = [q for q in players if q.rank != rank]
+        if fide_id and (
+            self.by_fide.get(fide_id) is not None
+            or fide_id in self.new_by_fide
+            or any(q.fide_id == fide_id for q in others)
+        ):
+            fide_id = None
+        if national_id and (
+            self.by_national.get(national_id) is not None
+            or national_id in self.new_by_national
+            or any(q.national_id == national_id for q in others)
+        ):
+            national_id = None
+        return replace(p, fide_id=fide_id, national_id=national_id)
+
+    def _named(self, key: str) -> list[Candidate]:
+        """Registered players with this name key or an alias of it, in the order they were registered."""
         return [*self.by_name.get(key, ()), *self.new_by_name.get(key, ())]
+
+    def _registered_by_id(self, lines: Sequence[TrfPlayer]) -> tuple[dict[int, int], dict[str, int]]:
+        """FIDE ID → player id and national ID → player id of the registered players the lines name (a
+        merged duplicate's IDs give the player kept); the other kind's IDs too, for the --id-field check."""
+        fide_ids = {p.fide_id for p in lines if p.fide_id}
+        national_ids = {p.national_id for p in lines if p.national_id}
+        as_national = {str(p.fide_id) for p in lines if p.fide_id}
+        as_fide = {int(n) for n in national_ids if n.isdigit() and len(n) <= 18}
+        by_fide: dict[int, int] = {}
+        by_national: dict[str, int] = {}
+        self.by_fide_any: dict[int, int] = {}
+        self.by_national_any: dict[str, int] = {}
+        for column, wanted in (
+            (Player.fide_id, fide_ids | as_fide),
+            (Player.national_id, national_ids | as_national),
+        ):
+            for chunk in _chunks(sorted(wanted), LOOKUP_CHUNK):
+                for player in self.session.scalars(select(Player).where(column.in_(chunk))):
+                    target = player if player.merged_into is None else kept(self.session, player)
+                    self.players[target.id] = target
+                    if player.fide_id is not None:
+                        self.by_fide_any[player.fide_id] = target.id
+                        if player.fide_id in fide_ids:
+                            by_fide[player.fide_id] = target.id
+                    if player.national_id is not None:
+                        self.by_national_any[player.national_id] = target.id
+                        if player.national_id in national_ids:
+                            by_national[player.national_id] = target.id
+        return by_fide, by_national
+
+    def _registered_by_name(self, lines: Sequence[TrfPlayer]) -> dict[str, list[Player]]:
+        """Name key → registered players (not merged) of that name key or with an alias of it."""
+        keys = sorted({k for p in lines if (k := name_key(p.name))})
+        found: dict[str, list[Player]] = {}
+        for chunk in _chunks(keys, LOOKUP_CHUNK):
+            for c in self.session.scalars(
+                select(Player)
+                .where(Player.name_key.in_(chunk), Player.merged_into.is_(None))
+                .order_by(Player.id)
+            ):
+                self.players.setdefault(c.id, c)
+                found.setdefault(c.name_key, []).append(c)
+        for key, pids in players_by_alias(self.session, keys).items():
+            for pid in pids:
+                c = self.players.get(pid) or self.session.get_one(Player, pid)
+                self.players.setdefault(pid, c)
+                if c not in found.get(key, []):
+                    found.setdefault(key, []).append(c)
+        return found
 
     def _remember(self, n: NewPlayer) -> None:
         d = n.details
@@ -277,8 +693,43 @@ class Entrants:
         return [str(n) for n in range(first, first + count)]
 
 
+def _where(source: str, p: TrfPlayer) -> str:
+    return f"{source} line {p.line} (rank {p.rank}) '{p.name}'"
+
+
 def _has_id(p: TrfPlayer) -> bool:
     return bool(p.fide_id or p.national_id)
+
+
+def _id_of(p: TrfPlayer) -> tuple[str, object]:
+    return ("fide", p.fide_id) if p.fide_id else ("national", p.national_id)
+
+
+def _shown_id(p: TrfPlayer) -> str:
+    return f"FIDE {p.fide_id}" if p.fide_id else f"national {p.national_id}"
+
+
+def _column_value(p: TrfPlayer) -> str | None:
+    """The value the 001 line's ID column held, whichever kind --id-field says it is."""
+    if p.fide_id:
+        return str(p.fide_id)
+    return p.national_id
+
+
+def _ident(c: Any) -> str:
+    return str(c.fide_id or c.national_id)
+
+
+def _repeated_ids(players: Iterable[TrfPlayer]) -> dict[tuple[str, object], list[TrfPlayer]]:
+    found: dict[tuple[str, object], list[TrfPlayer]] = {}
+    for p in players:
+        if _has_id(p):
+            found.setdefault(_id_of(p), []).append(p)
+    return found
+
+
+def _played(trf: TrfEvent, rank: int) -> int:
+    return sum(1 for g in trf.games if g.black is not None and rank in (g.white, g.black))
 
 
 def _with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
@@ -288,49 +739,30 @@ def _with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
     return p
 
 
-def _agrees(p: TrfPlayer, c: Player | NewPlayer) -> bool:
+def _agrees(p: TrfPlayer, c: Candidate) -> bool:
     """Birth year and federation agree wherever both the line and the register know them."""
     return (p.birth_year is None or c.birth_year is None or p.birth_year == c.birth_year) and (
         p.federation is None or c.federation is None or p.federation == c.federation
     )
 
 
-def _registered_by_id(
-    session: Session, players: Sequence[TrfPlayer]
-) -> tuple[dict[int, int], dict[str, int]]:
-    """FIDE ID → player id and national ID → player id of the registered players among `players`."""
-    fide_ids = {p.fide_id for p in players if p.fide_id}
-    national_ids = {p.national_id for p in players if p.national_id}
-    by_fide: dict[int, int] = {}
-    by_national: dict[str, int] = {}
-    for column, wanted in ((Player.fide_id, fide_ids), (Player.national_id, national_ids)):
-        for chunk in _chunks(sorted(wanted), LOOKUP_CHUNK):
-            for fide_id, national_id, player_id, merged_into in session.execute(
-                select(Player.fide_id, Player.national_id, Player.id, Player.merged_into).where(
-                    column.in_(chunk)
-                )
-            ):
-                target = (
-                    player_id if merged_into is None else kept(session, session.get_one(Player, player_id)).id
-                )
-                if fide_id in fide_ids:
-                    by_fide[fide_id] = target
-                if national_id in national_ids:
-                    by_national[national_id] = target
-    return by_fide, by_national
+def _agreeing(p: TrfPlayer) -> str:
+    known = [w for w, v in (("birth year", p.birth_year), ("federation", p.federation)) if v]
+    return f" ({' and '.join(known)} agreeing)" if known else ""
 
 
-def _registered_by_name(session: Session, players: Sequence[TrfPlayer]) -> dict[str, list[Player]]:
-    keys = sorted({name_key(p.name) for p in players})
-    found: dict[str, list[Player]] = {}
-    for chunk in _chunks(keys, LOOKUP_CHUNK):
-        for c in session.scalars(
-            select(Player).where(Player.name_key.in_(chunk), Player.merged_into.is_(None)).order_by(Player.id)
-        ):
-            found.setdefault(c.name_key, []).append(c)
-    return found
+def _contradictions(p: TrfPlayer, c: Candidate) -> list[str]:
+    """Where the line and the register both know the birth year, sex or federation and differ."""
+    out = []
+    if p.birth_year and c.birth_year and p.birth_year != c.birth_year:
+        out.append(f"born {p.birth_year} in the file, {c.birth_year} registered")
+    if p.sex and c.sex and p.sex != c.sex:
+        out.append(f"sex {p.sex} in the file, {c.sex} registered")
+    if p.federation and c.federation and p.federation != c.federation:
+        out.append(f"federation {p.federation} in the file, {c.federation} registered")
+    return out
 
 
-def _chunks(items: Sequence[object], size: int) -> Iterable[Sequence[object]]:
+def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, delete, exists, func, or_, select, tuple_, update
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
@@ -24,6 +25,7 @@ from ratingdb.models import (
     Game,
     ListEntry,
     Player,
+    PlayerAlias,
     PlayerNameToken,
     PlayerVersion,
     RatingList,
@@ -197,18 +199,39 @@ def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
 
 
 def find_by_id(session: Session, ident: str) -> Player:
-    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into."""
+    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into.
+
+    `fide:123` and `national:123` name the kind, for a number that is one player's FIDE ID and another's
+    national ID (`player_ident` writes them so).
+    """
     text = ident.strip()
+    kind, colon, rest = text.partition(":")
+    kinds: tuple[str, ...] = ("fide", "national")
+    if colon and kind.lower() in kinds:
+        kinds, text = (kind.lower(),), rest.strip()
     found = None
-    if text.isdigit() and len(text) <= 18:
+    if "fide" in kinds and text.isdigit() and len(text) <= 18:
         found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
-    if found is None:
+    if found is None and "national" in kinds:
         found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()
     if found is None:
         raise UnknownPlayer(
             f"no player has FIDE ID or national ID '{ident}': `ratingdb player find NAME` searches by name"
         )
     return kept(session, found)
+
+
+def player_ident(session: Session, player: Player) -> str:
+    """How a command line names `player` unmistakably: its FIDE ID, else its national ID — written
+    `national:N` when N is also another player's FIDE ID (find_by_id would find that one first)."""
+    if player.fide_id:
+        return str(player.fide_id)
+    national = player.national_id or ""
+    if national.isdigit() and len(national) <= 18:
+        other = session.scalar(select(Player.id).where(Player.fide_id == int(national)))
+        if other is not None and other != player.id:
+            return f"national:{national}"
+    return national
 
 
 def kept(session: Session, player: Player) -> Player:
@@ -300,6 +323,144 @@ def find_players(
         if (fed is None or p.federation == fed) and (born is None or p.birth_year == born):
             chosen.setdefault(p.id, p)
     return sorted(chosen.values(), key=lambda p: (p.name_key, p.id))
+
+
+class FoundPlayer(NamedTuple):
+    """A player `search_players` found: how well the name (or ID) matches the text, 0–100."""
+
+    player: Player
+    score: float
+    why: str  # "FIDE ID", "national ID", "name"
+
+
+# `player find`: a query word finds registered words spelt like it (rapidfuzz ratio at least this) …
+SEARCH_WORD_SCORE = 75
+# … among the registered words that share its first SEARCH_PREFIX letters (an index range, read distinct);
+SEARCH_PREFIX = 3
+# … and at most this many players are scored for a search.
+SEARCH_CANDIDATES = 2_000
+
+
+def search_players(
+    session: Session,
+    text: str,
+    *,
+    federation: str | None = None,
+    born: int | None = None,
+    limit: int = 50,
+) -> list[FoundPlayer]:
+    """Players by FIDE ID or national ID, or by name with typos, accents and word order forgiven, best
+    first, each with its score (the mean over the query's words of the best rapidfuzz ratio against a
+    word of the name; a query word that starts a name word scores 100).
+
+    Fast on a million players: for each query word the distinct registered words sharing its first
+    three letters are read by skipping through the name-token index (one seek per distinct word, not a
+    read of every player), the similar ones chosen with rapidfuzz, and only the players having one are
+    scored. A misspelling within the first three letters of every word is not found (search by ID, or
+    by another word of the name).
+    """
+    words = tokens(text)
+    if not words:
+        raise ConfigError(f"'{text}' has no letters or digits to search for: give part of a name or an ID")
+    fed = federation.strip().upper() if federation else None
+    found: dict[int, FoundPlayer] = {}
+    stripped = text.strip()
+    by_id: list[tuple[Any, str]] = []
+    if stripped.isdigit() and len(stripped) <= 18:
+        by_id.append((Player.fide_id == int(stripped), "FIDE ID"))
+    by_id.append((Player.national_id == stripped, "national ID"))
+    for condition, why in by_id:
+        for p in session.scalars(select(Player).where(condition)):
+            k = kept(session, p)
+            found.setdefault(k.id, FoundPlayer(k, 100.0, why))
+    # The longest word with registered words like it drives: longer words are rarer, so fewer players
+    # are read; the other words only score those players.
+    for driver in sorted(words, key=len, reverse=True):
+        similar = _similar_words(session, driver)
+        if similar:
+            break
+    else:
+        similar = {}
+    exact = sorted(t for t, score in similar.items() if score == 100.0)
+    near = sorted(t for t, score in similar.items() if score < 100.0)
+    keys: dict[int, str] = {}
+    for group in (exact, near):  # the players of exactly spelt words first, then of the near ones
+        for start in range(0, len(group), 1_000):
+            if len(keys) >= SEARCH_CANDIDATES:
+                break
+            query = (
+                select(Player.id, Player.name_key)
+                .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
+                .where(PlayerNameToken.token.in_(group[start : start + 1_000]), Player.merged_into.is_(None))
+            )
+            if fed is not None:
+                query = query.where(Player.federation == fed)
+            if born is not None:
+                query = query.where(Player.birth_year == born)
+            keys.update(
+                (pid, key) for pid, key in session.execute(query.limit(SEARCH_CANDIDATES - len(keys)))
+            )
+    scored: list[tuple[float, str, int]] = []
+    for pid, key in keys.items():
+        if pid in found:
+            continue
+        name_words = key.split()
+        score = sum(max(_word_score(w, nw) for nw in name_words) for w in words) / len(words)
+        if score >= SEARCH_WORD_SCORE:
+            scored.append((-score, key, pid))
+    scored.sort()
+    best = scored[:limit]
+    players = {
+        p.id: p for p in session.scalars(select(Player).where(Player.id.in_([pid for *_, pid in best])))
+    }
+    for neg, _, pid in best:
+        found[pid] = FoundPlayer(players[pid], -neg, "name")
+    chosen = [
+        f
+        for f in found.values()
+        if (fed is None or f.player.federation == fed) and (born is None or f.player.birth_year == born)
+    ]
+    chosen.sort(key=lambda f: (-f.score, f.player.name_key, f.player.id))
+    return chosen[:limit]
+
+
+def _word_score(word: str, name_word: str) -> float:
+    from rapidfuzz import fuzz
+
+    if name_word.startswith(word):
+        return 100.0
+    return float(fuzz.ratio(word, name_word, score_cutoff=SEARCH_WORD_SCORE))
+
+
+def _similar_words(session: Session, word: str) -> dict[str, float]:
+    """Registered name words like `word`: those it starts (score 100) and those rapidfuzz finds close."""
+    from rapidfuzz import fuzz
+
+    prefix = word[:SEARCH_PREFIX]
+    low, high = prefix_range(prefix)
+    # Distinct words of the range, one index seek each (a loose index scan, as a recursive query):
+    # the index holds a row per player and word, the range a few thousand distinct words at most.
+    dialect = session.get_bind().dialect
+    if dialect.name == "mysql" and not getattr(dialect, "is_mariadb", False):
+        # MySQL stops a recursive query after 1,000 rows by default (MariaDB does not).
+        session.execute(sql("SET SESSION cte_max_recursion_depth = 1000000"))
+    distinct = sql(
+        "WITH RECURSIVE w(token) AS ("
+        " SELECT MIN(token) FROM player_name_token WHERE token >= :low AND token < :high"
+        " UNION ALL"
+        " SELECT (SELECT MIN(t.token) FROM player_name_token t WHERE t.token > w.token AND t.token < :high)"
+        " FROM w WHERE w.token IS NOT NULL"
+        ") SELECT token FROM w WHERE token IS NOT NULL"
+    )
+    found: dict[str, float] = {}
+    for (token,) in session.execute(distinct, {"low": low, "high": high}):
+        if token.startswith(word):
+            found[token] = 100.0
+        else:
+            score = fuzz.ratio(word, token, score_cutoff=SEARCH_WORD_SCORE)
+            if score:
+                found[token] = float(score)
+    return found
 
 
 def count_players(session: Session) -> int:
@@ -402,6 +563,83 @@ def register_player(session: Session, details: Details, audit_id: int) -> Player
     finally:
         driver.restore()
     return session.get_one(Player, registered.player_id)
+
+
+# -- aliases --------------------------------------------------------------------------------------------
+
+
+def aliases_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[str]]:
+    """Player id → the other spellings of its name on record (current aliases), oldest first."""
+    ids = sorted(set(player_ids))
+    found: dict[int, list[str]] = {}
+    for chunk in _chunks(ids, 10_000):
+        for pid, name in session.execute(
+            select(PlayerAlias.player_id, PlayerAlias.name)
+            .where(PlayerAlias.player_id.in_(chunk), PlayerAlias.is_current.is_(True))
+            .order_by(PlayerAlias.player_id, PlayerAlias.id)
+        ):
+            found.setdefault(pid, []).append(name)
+    return found
+
+
+def players_by_alias(session: Session, keys: Sequence[str]) -> dict[str, list[int]]:
+    """Name key → ids of the players (not merged) with a current alias of that key."""
+    found: dict[str, list[int]] = {}
+    for start in range(0, len(keys), 10_000):
+        chunk = list(keys[start : start + 10_000])
+        for key, pid in session.execute(
+            select(PlayerAlias.name_key, PlayerAlias.player_id)
+            .join(Player, Player.id == PlayerAlias.player_id)
+            .where(
+                PlayerAlias.name_key.in_(chunk),
+                PlayerAlias.is_current.is_(True),
+                Player.merged_into.is_(None),
+            )
+            .order_by(PlayerAlias.player_id)
+        ):
+            found.setdefault(key, []).append(pid)
+    return found
+
+
+def alias_history(session: Session, player_id: int) -> list[tuple[PlayerAlias, AuditEntry]]:
+    """The player's aliases with the audit row that recorded each (who, when, why), oldest first."""
+    return [
+        (a, e)
+        for a, e in session.execute(
+            select(PlayerAlias, AuditEntry)
+            .join(AuditEntry, AuditEntry.id == PlayerAlias.created_by)
+            .where(PlayerAlias.player_id == player_id, PlayerAlias.is_current.is_(True))
+            .order_by(PlayerAlias.id)
+        )
+    ]
+
+
+def add_alias(session: Session, player: Player, name: str, audit_id: int) -> bool:
+    """Record `name` as another spelling of `player`'s name; False when the name or an alias has its key
+    already (nothing to record)."""
+    clean = " ".join(name.split())
+    key = name_key(clean)
+    if not key:
+        raise ConfigError(f"the alias '{name}' has no letters or digits")
+    if key == player.name_key or key in {
+        name_key(a) for a in aliases_of(session, [player.id]).get(player.id, [])
+    }:
+        return False
+    session.add(PlayerAlias(player_id=player.id, name=clean, name_key=key, created_by=audit_id))
+    session.flush()
+    return True
+
+
+def add_alias_by_hand(session: Session, player: Player, name: str, reason: str) -> bool:
+    """`player edit --add-alias`: record another spelling, audited with the officer's reason."""
+    if player.merged_into is not None:
+        raise DuplicatePlayer(
+            f"player {describe(player)} was merged into player {player.merged_into}: edit that player"
+        )
+    audit_id = record_change(
+        session, "player-alias", f"player {player.id} {player.name}: alias '{name}' added", reason=reason
+    ).id
+    return add_alias(session, player, name, audit_id)
 
 
 # -- the register's commands -----------------------------------------------------------------------------
@@ -519,7 +757,7 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
         raise DuplicatePlayer(
             f"{describe(duplicate)} is on the {on_lists[0]} list dated {on_lists[1].isoformat()} and "
             f"{describe(keep)} is not: keep the listed one (`ratingdb player merge "
-            f"{keep.fide_id or keep.national_id} {duplicate.fide_id or duplicate.national_id}`)"
+            f"{player_ident(session, keep)} {player_ident(session, duplicate)}`)"
         )
     ids = [e.id for e in events]
     if ids:
@@ -536,7 +774,11 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
         f"merged player {duplicate.id} {describe(duplicate)} into player {keep.id} {describe(keep)}; "
         f"{len(ids)} event(s) re-pointed; reason: {reason}"
     )
-    record_change(session, "player-merge", detail, reason=reason)
+    audit = record_change(session, "player-merge", detail, reason=reason)
+    # The duplicate's name and aliases stay known as spellings of the player kept: files that use them
+    # are matched to it.
+    for spelling in [duplicate.name, *aliases_of(session, [duplicate.id]).get(duplicate.id, [])]:
+        add_alias(session, keep, spelling, audit.id)
     session.execute(update(Player).where(Player.id == duplicate.id).values(merged_into=keep.id))
     session.expire_all()
     return detail
@@ -544,9 +786,47 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
 
 @dataclass(frozen=True)
 class LikelyDuplicate:
-    first: Player
-    second: Player
+    """Two registrations that may be one person; `keep` is the one a merge should keep (on more lists;
+    else the one with a FIDE ID; else the older), `duplicate` the other."""
+
+    keep: Player
+    duplicate: Player
     why: str
+    keep_lists: int = 0
+    duplicate_lists: int = 0
+
+    @property
+    def first(self) -> Player:
+        return self.keep
+
+    @property
+    def second(self) -> Player:
+        return self.duplicate
+
+
+def _directed(session: Session, pairs: list[LikelyDuplicate]) -> list[LikelyDuplicate]:
+    """Each pair with the player to keep first: the one on more lists (then with a FIDE ID, then older)."""
+    ids = sorted({p.id for d in pairs for p in (d.keep, d.duplicate)})
+    lists: dict[int, int] = {}
+    for chunk in _chunks(ids, 10_000):
+        lists.update(
+            (pid, n)
+            for pid, n in session.execute(
+                select(ListEntry.player_id, func.count(func.distinct(ListEntry.list_id)))
+                .where(ListEntry.player_id.in_(chunk))
+                .group_by(ListEntry.player_id)
+            )
+        )
+    directed = []
+    for d in pairs:
+        a, b = d.keep, d.duplicate
+        if a.id == b.id:  # pragma: no cover - the pairs are of two rows; never one player with itself
+            continue
+        rank_a = (lists.get(a.id, 0), a.fide_id is not None, -a.id)
+        rank_b = (lists.get(b.id, 0), b.fide_id is not None, -b.id)
+        keep, dup = (a, b) if rank_a >= rank_b else (b, a)
+        directed.append(LikelyDuplicate(keep, dup, d.why, lists.get(keep.id, 0), lists.get(dup.id, 0)))
+    return directed
 
 
 def likely_duplicates(session: Session, *, limit: int = 200) -> list[LikelyDuplicate]:
@@ -615,4 +895,4 @@ def likely_duplicates(session: Session, *, limit: int = 200) -> list[LikelyDupli
             found.append(
                 LikelyDuplicate(a, b, f"similar names ({score:.0f}%), same federation and birth year")
             )
-    return found[:limit]
+    return _directed(session, found[:limit])

@@ -20,10 +20,11 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from tests.cli.test_corrections import ok, trf
+from tests.cli.test_corrections import PEOPLE, ok, trf
 
+# The players of the files (tests.cli.test_corrections.trf): the same names and sex, or matching refuses.
 LIST = "fide_id,name,federation,sex,birth_year,rating,k\n" + "".join(
-    f'{i},"Player, P{i}",IRL,M,1980,2000,20\n' for i in (1, 2, 3, 4)
+    f'{i},"{PEOPLE[i][1]}",IRL,{PEOPLE[i][0].upper().replace("W", "F")},1980,2000,20\n' for i in (1, 2, 3, 4)
 )
 TABLES = ("rating_list", "list_entry", "calc_player", "calc_event", "calc_game", "audit_log", "event", "game")
 

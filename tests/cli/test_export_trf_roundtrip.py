@@ -39,6 +39,15 @@ def _samples() -> list[Path]:
 
 
 SAMPLES = _samples()
+# The Irish Junior Championships and the Bunratty Minor (imported first) share three players whose sex
+# and federation the two files give differently (the Minor writes M for everyone and club codes as the
+# federation): the matching step refuses them until the officer says they are the registered players.
+# The made-up fixtures club_autumn.trf and trf26_national.trf give FIDE IDs 300001, 300002 and 300004 to
+# different people (other names, birth years, federations): those lines of the second are new players.
+CONFIRMED = {
+    "icu-irish_junior_champs_2011.tab": ("--match", "27=12275", "--match", "29=12368", "--match", "31=12194"),
+    "trf26_national.trf": ("--new", "1", "--new", "2", "--new", "4"),
+}
 
 runner = CliRunner()
 
@@ -149,7 +158,13 @@ def test_every_sample_exports_to_a_file_that_reimports_to_an_equal_event(
     # --distinct-event: the Bunratty Masters and Minor are two sections with the same name and start date.
     for number, sample in enumerate(SAMPLES, start=1):
         assert f"as event {number} " in cli(
-            first, "import-trf", str(sample), "--type", "standard", "--distinct-event"
+            first,
+            "import-trf",
+            str(sample),
+            "--type",
+            "standard",
+            "--distinct-event",
+            *CONFIRMED.get(sample.name, ()),
         )
         out = tmp_path / f"{number:02d}-{sample.stem}.trf"
         assert cli(first, "export-trf", str(number), "-o", str(out)) == f"Wrote event {number} to {out}.\n"

@@ -35,7 +35,7 @@ def counts(db_url: str) -> dict[str, int]:
 
 
 def three_players(first_id: int) -> list[Line]:
-    return [(f"New, Player {n}", first_id + n, 1990, "IRL") for n in range(3)]
+    return [(f"New, Player {first_id + n}", first_id + n, 1990, "IRL") for n in range(3)]
 
 
 GAMES = [(1, 2, "1"), (2, 3, "="), (3, 1, "0")]
@@ -95,10 +95,10 @@ def test_a_player_new_in_the_first_file_is_the_same_player_in_the_later_ones(
     registered = out.splitlines()[out.splitlines().index("Registered 5 new players:") + 1 :]
     assert registered == [
         "  Shared, Sam (FIDE 800001, born 1995, IRL)",
-        "  New, Player 0 (FIDE 800010, born 1990, IRL)",
-        "  New, Player 1 (FIDE 800011, born 1990, IRL)",
-        "  New, Player 0 (FIDE 800020, born 1990, IRL)",
-        "  New, Player 1 (FIDE 800021, born 1990, IRL)",
+        "  New, Player 800010 (FIDE 800010, born 1990, IRL)",
+        "  New, Player 800011 (FIDE 800011, born 1990, IRL)",
+        "  New, Player 800020 (FIDE 800020, born 1990, IRL)",
+        "  New, Player 800021 (FIDE 800021, born 1990, IRL)",
     ]
     assert query(
         db_url,

@@ -155,6 +155,9 @@ def test_a_junior_without_an_id_in_three_files_over_two_periods_is_one_player_wi
     ok(db_url, "import-list", oct_list, "--date", "2025-10-01")
     out = ok(db_url, "import-trf", autumn_a, autumn_b)
     assert out.splitlines()[2:] == [
+        "Players: 4 matched by ID, 1 by name, 1 new, 0 resolved by options.",
+        "  autumn_b.trf line 10 (rank 3) 'Aoife Byrne': no ID; name (birth year and federation agreeing) "
+        "of Byrne, Aoife (national 1, born 2012, IRL)",
         "Registered 1 new player:",
         "  Byrne, Aoife (national 1, born 2012, IRL; national ID assigned)",
     ]
@@ -274,9 +277,9 @@ def test_an_ambiguous_name_is_refused_with_the_candidates_and_match_settles_it(
     result = run(db_url, "import-trf", club)
     assert result.exit_code == 1  # type: ignore[attr-defined]
     assert result.stderr == (  # type: ignore[attr-defined]
-        "Error: club_night.trf: player 3 KELLY, Sean (born 2010, IRL) could be any of: "
-        "Kelly, Sean (national 5001, born 2010, IRL); Sean Kelly (national 5002, born 2010) — name the "
-        "right one with --match RANK=ID (or --match RANK=new for a new player) and import again\n"
+        "Error: club_night.trf line 10 (rank 3) 'KELLY, Sean' (no ID) could be any of: "
+        "Kelly, Sean (national 5001, born 2010, IRL); Sean Kelly (national 5002, born 2010) — --match 3=ID "
+        "names the right one, --new 3 registers a new player; nothing was written\n"
     )
     assert query(db_url, "SELECT COUNT(*) FROM event") == [(0,)]
     bad = run(db_url, "import-trf", club, "--match", "9=5002")
@@ -381,15 +384,22 @@ def test_merge_moves_open_period_games_and_is_refused_in_the_two_cases_named(
 def test_find_by_name_in_either_order_without_accents_and_by_id(db_url: str, oct_list: Path) -> None:
     ok(db_url, "import-list", oct_list, "--date", "2025-10-01")
     ok(db_url, "player", "add", "--name", "Ó Dálaigh, Seán", "--federation", "IRL", "--birth-year", "2009")
-    expected = [
-        "fide_id,national_id,name,federation,sex,title,birth_year",
-        ',1,"Ó Dálaigh, Seán",IRL,,,2009',
-    ]
+    header = "score,fide_id,national_id,name,federation,sex,title,birth_year,found_by"
+    expected = [header, '100,,1,"Ó Dálaigh, Seán",IRL,,,2009,name']
     assert ok(db_url, "player", "find", "sean o dalaigh", "--format", "csv").splitlines() == expected
     assert ok(db_url, "player", "find", "DALAIGH", "--format", "csv").splitlines() == expected
-    assert ok(db_url, "player", "find", "1", "--format", "csv").splitlines() == expected
+    assert ok(db_url, "player", "find", "1", "--format", "csv").splitlines() == [
+        header,
+        '100,,1,"Ó Dálaigh, Seán",IRL,,,2009,national ID',
+    ]
+    # A typo: "dalaihg" starts no word; ratio("dalaihg", "dalaigh") = 2 × 6 / 14 = 85.7, and "sean" and
+    # "o" start words (100 each): (100 + 100 + 85.7) / 3 = 95.2.
+    assert ok(db_url, "player", "find", "sean o dalaihg", "--format", "csv").splitlines() == [
+        header,
+        '95,,1,"Ó Dálaigh, Seán",IRL,,,2009,name',
+    ]
     assert ok(db_url, "player", "find", "a", "--federation", "irl", "--born", "1980", "--format", "csv"
-              ).splitlines()[1:] == ['300001,,"Adams, Ann",IRL,F,,1980']  # fmt: skip
+              ).splitlines()[1:] == ['100,300001,,"Adams, Ann",IRL,F,,1980,name']  # fmt: skip
     assert ok(db_url, "player", "find", "nobody") == "No registered player matches 'nobody'.\n"
 
 
@@ -428,17 +438,54 @@ def test_duplicates_lists_likely_pairs_with_the_merge_command(db_url: str) -> No
     ok(db_url, "player", "add", "--name", "Murphey, Sean", "--federation", "IRL", "--birth-year", "2010")
     ok(db_url, "player", "add", "--name", "Murphy, Sean", "--federation", "IRL", "--birth-year", "1970")
     out = ok(db_url, "player", "duplicates", "--format", "csv").splitlines()
-    assert out[0] == "player,possible duplicate,why,to merge"
+    assert out[0] == "keep,possible duplicate,why,direction,to merge"
+    # None is on a list: the older registration is kept.
     assert out[1] == (
         '"Murphy, Sean (national 1, born 2010, IRL)","Sean Murphy (national 2, born 2010, IRL)",'
-        "same name and birth year,ratingdb player merge 2 1 --reason '...'"
+        'same name and birth year,"keep: on 0 list(s), the duplicate on 0",'
+        "ratingdb player merge 2 1 --reason '...'"
     )
     # Murphey/Murphy: token_sort_ratio of "murphey sean" and "murphy sean" is 96 (one letter in 23).
     assert out[2:] == [
         '"Murphy, Sean (national 1, born 2010, IRL)","Murphey, Sean (national 3, born 2010, IRL)",'
-        "\"similar names (96%), same federation and birth year\",ratingdb player merge 3 1 --reason '...'",
+        '"similar names (96%), same federation and birth year","keep: on 0 list(s), the duplicate on 0",'
+        "ratingdb player merge 3 1 --reason '...'",
         '"Sean Murphy (national 2, born 2010, IRL)","Murphey, Sean (national 3, born 2010, IRL)",'
-        "\"similar names (96%), same federation and birth year\",ratingdb player merge 3 2 --reason '...'",
+        '"similar names (96%), same federation and birth year","keep: on 0 list(s), the duplicate on 0",'
+        "ratingdb player merge 3 2 --reason '...'",
+    ]
+    # Several duplicates at once, into the last ID: one transaction, both names kept as aliases.
+    done = ok(db_url, "player", "merge", "2", "3", "1", "--reason", "one boy, three registrations")
+    assert done.splitlines()[0].startswith(
+        "Done: merged player 2 Sean Murphy (national 2, born 2010, IRL) into"
+    )
+    assert done.splitlines()[1].startswith("Done: merged player 3 Murphey, Sean")
+    assert query(db_url, "SELECT name FROM player_alias ORDER BY id") == [("Murphey, Sean",)]
+    assert ok(db_url, "player", "duplicates") == "No likely duplicates.\n"
+
+
+def test_duplicates_never_pairs_a_player_with_itself_when_a_fide_id_is_another_players_national_id(
+    db_url: str, tmp_path: Path
+) -> None:
+    # Issue 24's story: 10586 is one player's FIDE ID and the other's national ID; the hint used to be
+    # `player merge 10586 10586`, which merged the player with itself and failed.
+    on_list = tmp_path / "list.csv"
+    on_list.write_text(
+        'national_id,name,birth_year,rating\n10586,"Quinn, Rory",1990,1700\n', encoding="utf-8"
+    )
+    ok(db_url, "import-list", on_list, "--date", "2025-09-01", "--type", "standard")
+    ok(db_url, "player", "add", "--name", "Quinn, Rory", "--fide-id", "10586", "--birth-year", "1990")
+    out = ok(db_url, "player", "duplicates", "--format", "csv").splitlines()
+    # The one on a list is kept; the duplicate (FIDE 10586) goes into national:10586.
+    assert out[1:] == [
+        '"Quinn, Rory (national 10586, born 1990)","Quinn, Rory (FIDE 10586, born 1990)",'
+        'same name and birth year,"keep: on 1 list(s), the duplicate on 0",'
+        "ratingdb player merge 10586 national:10586 --reason '...'"
+    ]
+    ok(db_url, "player", "merge", "10586", "national:10586", "--reason", "registered twice")
+    assert query(db_url, "SELECT fide_id, national_id, merged_into FROM player ORDER BY id") == [
+        (None, "10586", None),
+        (10586, None, 1),
     ]
 
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import socket
 import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,6 +35,7 @@ NEW_DATABASE = {"setting-up.md", "monthly-routine.md"}
 DATABASE_FILE = {"backups.md": "ratingdb.sqlite", "setting-up.md": "federation.sqlite"}
 
 SERVER = "a PostgreSQL server named db"
+SERVES = "serves until Ctrl-C; the curl examples run against a server the test starts (below)"
 NOT_RUN = {
     "ratingdb --db postgresql+psycopg://rater@db/ratingdb backup ratingdb-2025-11-01.dump": SERVER,
     "createdb -h db -U rater ratingdb_restored": SERVER,
@@ -41,6 +46,9 @@ NOT_RUN = {
         "the install; tests/docs/test_readme.py builds the package and runs its demo"
     ),
     "export RATINGDB_URL=sqlite:///federation.sqlite": "the test sets RATINGDB_URL itself",
+    "ratingdb --db sqlite:///demo.sqlite serve --title Demo Chess Federation": SERVES,
+    "ratingdb serve --host 127.0.0.1 --port 8000 --workers 4 --type standard --type rapid": SERVES,
+    "uvicorn ratingdb.web:app --host 127.0.0.1 --port 8000 --workers 4": SERVES,
 }
 
 
@@ -61,8 +69,13 @@ def commands_with_comments(block: str) -> Iterator[tuple[list[str], str]]:
             yield words, comment
 
 
+def shell_blocks(page: Path) -> list[str]:
+    text = page.read_text("utf-8")
+    return [*code_blocks(text, "sh"), *code_blocks(text, "bash")]
+
+
 def page_commands(page: Path) -> list[tuple[list[str], str]]:
-    return [c for block in code_blocks(page.read_text("utf-8"), "sh") for c in commands_with_comments(block)]
+    return [c for block in shell_blocks(page) for c in commands_with_comments(block)]
 
 
 def text_of(words: list[str]) -> str:
@@ -107,7 +120,7 @@ def test_the_pages_examples_run(
     ran = 0
     for words, comment in commands:
         line = text_of(words)
-        if line in NOT_RUN:
+        if line in NOT_RUN or words[0] == "curl":  # curl: test_the_api_examples_answer_as_the_page_says
             continue
         for part in split_and(words):
             output = run(part, database)
@@ -181,3 +194,66 @@ def test_the_correction_notice_is_the_one_the_page_works_out(
         '25900001,,"Kovalenko, Dmytro",2683,2673,-10,10,10,,',
         '25900002,,"Whitfield, Oliver",2558,2568,10,10,10,,',
     ]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def served_demo(demo_database: Path, tmp_path: Path) -> Iterator[str]:
+    """`ratingdb serve` on a copy of the demo database, on a free port: its base URL."""
+    shutil.copyfile(demo_database, tmp_path / "demo.sqlite")
+    port = free_port()
+    executable = Path(sys.executable).with_name("ratingdb")
+    log_path = tmp_path / "serve.log"
+    log = log_path.open("wb")
+    server = subprocess.Popen(
+        [str(executable), "--db", f"sqlite:///{tmp_path / 'demo.sqlite'}", "serve", "--port", str(port)],
+        cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/v1/openapi.json", timeout=5):
+                    break
+            except OSError:
+                assert server.poll() is None, log_path.read_text("utf-8", errors="replace")
+                assert time.monotonic() < deadline, "ratingdb serve did not answer within 120 s"
+                time.sleep(0.5)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+def test_the_api_examples_answer_as_the_page_says(served_demo: str, tmp_path: Path) -> None:
+    # serving.md's curl lines, each as a reader types it (pipes included), against a running server on
+    # the demo: every one succeeds, and the ETag pair answers 304 as the page says.
+    lines = [
+        line.strip()
+        for block in shell_blocks(DOCS / "guide" / "serving.md")
+        for line in block.splitlines()
+        if line.startswith("curl ")
+    ]
+    assert len(lines) >= 5
+    etag = ""
+    for line in lines:
+        command = line.replace("http://127.0.0.1:8000", served_demo).replace('"<etag>"', etag)
+        shell = ["bash", "-o", "pipefail", "-c", command]
+        result = subprocess.run(shell, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"{line}\n{result.stdout}{result.stderr}"
+        if "grep -i etag" in line:
+            etag = result.stdout.split(":", 1)[1].strip()
+            assert etag.startswith('"'), result.stdout
+        elif "If-None-Match" in line:
+            assert result.stdout.strip() == "304"
+        elif " -o " not in line:
+            assert result.stdout.strip(), f"{line}: an empty answer"
+    assert etag, "the page shows no ETag example"
+    assert (tmp_path / "standard.csv").read_text("utf-8").startswith("fide_id,")

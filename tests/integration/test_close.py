@@ -530,8 +530,8 @@ def test_entries_copied_by_the_database_equal_what_the_close_would_write_itself(
     # without reached-2300, women active and inactive, a player never active, one without a birth year,
     # and an unrated player waiting in a pool. Two of them play, so the period has an event.
     from ratingdb.models import ListEntry as LE
-    from ratingdb.services import close as close_module
     from ratingdb.services.corrections import reopen
+    from ratingdb.services.systems import elo as close_module
 
     with db.transaction(engine) as s:
         people = {

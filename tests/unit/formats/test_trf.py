@@ -206,7 +206,6 @@ def test_the_hash_is_of_the_raw_bytes() -> None:
         ("bad_paired_twice.trf", "line 11 col 92: player 4 is paired twice in round 1 (lines 9 and 11)"),
         ("bad_result_code.trf", "line 10 col 109: result 'x' is not a TRF result code"),
         ("bad_end_before_start.trf", "line 5 col 5: end date 2025-10-03 is before start date 2025-10-05"),
-        ("bad_duplicate_fide_id.trf", "line 11 col 58: FIDE ID 200001 appears twice (lines 9 and 11)"),
     ],
 )
 def test_a_malformed_file_is_refused_naming_file_line_column_and_reason(name: str, message: str) -> None:

@@ -9,6 +9,7 @@ import pytest
 from ratingdb.rating import (
     LOSS,
     WIN,
+    BatchRater,
     InitialMethod,
     Period,
     PoolGame,
@@ -17,7 +18,6 @@ from ratingdb.rating import (
     rating_change,
 )
 from ratingdb.rating import rule_set_for as fide
-from ratingdb.services.close import BatchRater
 
 TABLE = fide("standard", Period(2025, 9))
 LOGISTIC = dataclasses.replace(TABLE, name="logistic", expected="logistic")

@@ -1,13 +1,13 @@
-"""The close's batch path (BatchRater) against the scalar rules (rating_change): equal, game for game."""
+"""The batch path (BatchRater) against the scalar rules (rating_change): equal, game for game."""
 
 from __future__ import annotations
 
 import hypothesis.strategies as st
 from hypothesis import given, settings
 
-from ratingdb.rating import RULE_SETS, Period, RuleSet, rating_change, rule_set_for
+from ratingdb.rating import RULE_SETS, BatchRater, Period, RuleSet, rating_change, rule_set_for
+from ratingdb.rating.batch import Side
 from ratingdb.rating.change import RatedGame
-from ratingdb.services.close import BatchRater, Side
 
 STANDARD_2025_10 = rule_set_for("standard", Period(2025, 10))
 
