@@ -740,7 +740,7 @@ class InitialCalc:
         return text
 
     def _other_method_lines(self) -> list[str]:
-        """The 2022 method (spec §12) or a fixed start rating, step by step with the numbers."""
+        """FIDE's 2022 method or a fixed start rating, step by step with the numbers."""
         r, method = self.result, self.method
         text = ["Unrated player: initial rating from the games against rated opponents (rule set)"]
         text += [f"{i:>4}  {g.opponent:>8}  {_score(g.score):>3}" for i, g in enumerate(self.games, start=1)]

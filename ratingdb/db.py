@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 # init_command, so SQLAlchemy's dialect sees them when it first inspects the server):
 # - strict mode, so a value that does not fit is refused instead of silently truncated or zeroed;
 # - ANSI_QUOTES and PIPES_AS_CONCAT, so "change" (a reserved word in MySQL) and `a || b` mean what they
-#   mean on SQLite and PostgreSQL: one SQL text for the views, the README's examples and `ratingdb sql`;
+#   mean on SQLite and PostgreSQL: one SQL text for the views, the documented examples and `ratingdb sql`;
 # - InnoDB, the only MySQL engine with transactions and foreign keys;
 # (Tables are utf8mb4 compared byte for byte: ratingdb/guards.py, MYSQL_BYTE_ORDER_COLLATION.)
 MYSQL_SQL_MODE = (

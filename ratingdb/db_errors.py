@@ -253,7 +253,7 @@ def _sqlite(message: str, parsed: URL) -> RatingDbError | None:
         )
     if "malformed" in lower:
         return DatabaseUnavailable(
-            f"the SQLite database {name} is damaged — restore it from a backup (see README, Safety)"
+            f"the SQLite database {name} is damaged — restore it from a backup (see docs/guide/backups.md)"
         )
     if "disk is full" in lower or "disk i/o error" in lower:
         return DatabaseUnavailable(

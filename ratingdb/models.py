@@ -227,7 +227,7 @@ class ListEntry(Base):
 
     __tablename__ = "list_entry"
 
-    # No foreign keys (migration 0016): the guards keep these ids valid (README, "The calculation
+    # No foreign keys (migration 0016): the guards keep these ids valid (docs, "The calculation
     # record's shape").
     list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
@@ -393,7 +393,7 @@ class CalcGame(Base):
     """Calculation record, per player and game: the ratings used, D after the cap, PD and score.
 
     Keys: the primary key (every read is by list and player) only; the ids are ones the close read in its
-    own transaction, and the guards keep them valid (migrations 0013 and 0016, README).
+    own transaction, and the guards keep them valid (migrations 0013 and 0016, docs).
     """
 
     __tablename__ = "calc_game"

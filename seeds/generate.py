@@ -112,7 +112,7 @@ class Person:
 
 
 def k_for(p: Person, rating: int | None, games_total: int) -> int | None:
-    """K as a list publishes it (spec §6); the same rules for rapid."""
+    """K as a list publishes it (§8.3.3); the same rules for rapid."""
     if rating is None:
         return None
     if p.reached_2400:

@@ -160,7 +160,7 @@ def check_rule_cases(conn: Connection) -> None:
     # Ronan Delaney, 2318, reached 2400 long ago: K 10 on every list (§8.3.3, a stored flag).
     assert {list_entry(conn, DELANEY, d)[1] for d in ("2025-10-01", "2025-11-01", "2025-12-01")} == {10}
 
-    # The event across two periods (§7.1.3, spec §3). The Halloween Open runs 2025-10-31 … 2025-11-02:
+    # The event across two periods (§7.1.3, §8.2.4). The Halloween Open runs 2025-10-31 … 2025-11-02:
     # the closing date of the 2025-11-01 list is 2025-10-29, so it is rated in period 2025-11, with the
     # ratings of the list in force at its start, 2025-10-01. Conor Lyons (1650, K 20) played only
     # rated games against r8 1530 (won: D 120 → PD .66), r6 1560 (drew: D 90 → .62) and r5 1610 (won:

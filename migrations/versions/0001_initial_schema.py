@@ -14,8 +14,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from ratingdb.guards import mysql_byte_order_collation, mysql_refusal
-
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -413,3 +411,39 @@ def _create_views() -> None:
 def _drop_views() -> None:
     for name in reversed(list(VIEWS)):
         op.execute(f"DROP VIEW {name}")
+
+
+# --- Frozen: the guard SQL, copied from ratingdb/guards.py as this migration ran it (December 2026).
+# Migrations are history: never edit below, whatever ratingdb/guards.py becomes.
+
+
+def _raise(dialect: str, message: str) -> str:
+    if dialect == "postgresql":
+        return f"RAISE EXCEPTION '{message}';"
+    if dialect == "mysql":
+        return f"SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '{message}';"
+    return f"SELECT RAISE(ABORT, '{message}');"
+
+
+# Names compare and sort as on SQLite and on PostgreSQL's C collation: by code point, accents and case
+# significant ('Müller' is not 'Muller', 'de Vries' is not 'De Vries'), no trailing-space padding, so
+# UNIQUE keys, lookups and ORDER BY name give the same answers on all three engines. MySQL's default
+# (utf8mb4_general_ci / utf8mb4_0900_ai_ci) would make 'MÜLLER' equal 'muller'.
+MYSQL_BYTE_ORDER_COLLATION = {"mariadb": "utf8mb4_nopad_bin", "mysql": "utf8mb4_0900_bin"}
+
+
+def mysql_byte_order_collation(is_mariadb: bool) -> str:
+    """The byte-order utf8mb4 collation of the server (MariaDB and MySQL 8 name it differently)."""
+    return MYSQL_BYTE_ORDER_COLLATION["mariadb" if is_mariadb else "mysql"]
+
+
+def mysql_refusal(name: str, action: str, table: str, message: str, condition: str | None = None) -> str:
+    """CREATE TRIGGER refusing `action` ("INSERT", "UPDATE" or "DELETE") on `table` with `message`.
+
+    `condition` (SQL over NEW/OLD) limits the refusal to the rows it holds for; without one every row is
+    refused. The message is a plain sentence without quotes.
+    """
+    body = _raise("mysql", message)
+    if condition is not None:
+        body = f"IF {condition} THEN {body} END IF;"
+    return f"CREATE TRIGGER {name} BEFORE {action} ON {table} FOR EACH ROW BEGIN {body} END"

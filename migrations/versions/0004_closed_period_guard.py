@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from alembic import op
 
-from ratingdb.guards import mysql_published_list_date, mysql_refusal
-
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -128,3 +126,32 @@ def downgrade() -> None:
     for table, _ in GUARDED:
         for action in ("insert", "update", "delete"):
             op.execute(f"DROP TRIGGER trg_{table}_closed_{action}")
+
+
+# --- Frozen: the guard SQL, copied from ratingdb/guards.py as this migration ran it (December 2026).
+# Migrations are history: never edit below, whatever ratingdb/guards.py becomes.
+
+
+def _raise(dialect: str, message: str) -> str:
+    if dialect == "postgresql":
+        return f"RAISE EXCEPTION '{message}';"
+    if dialect == "mysql":
+        return f"SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '{message}';"
+    return f"SELECT RAISE(ABORT, '{message}');"
+
+
+def mysql_refusal(name: str, action: str, table: str, message: str, condition: str | None = None) -> str:
+    """CREATE TRIGGER refusing `action` ("INSERT", "UPDATE" or "DELETE") on `table` with `message`.
+
+    `condition` (SQL over NEW/OLD) limits the refusal to the rows it holds for; without one every row is
+    refused. The message is a plain sentence without quotes.
+    """
+    body = _raise("mysql", message)
+    if condition is not None:
+        body = f"IF {condition} THEN {body} END IF;"
+    return f"CREATE TRIGGER {name} BEFORE {action} ON {table} FOR EACH ROW BEGIN {body} END"
+
+
+def mysql_published_list_date(period: str) -> str:
+    """SQL for the first day after a period (`period` is a 'YYYY-MM' expression): its list's date."""
+    return f"(CAST(CONCAT({period}, '-01') AS DATE) + INTERVAL 1 MONTH)"

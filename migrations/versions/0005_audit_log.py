@@ -10,8 +10,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from ratingdb.guards import mysql_refusal
-
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
@@ -56,3 +54,27 @@ def downgrade() -> None:
         for action in ("update", "delete"):
             op.execute(f"DROP TRIGGER trg_audit_log_no_{action}")
     op.drop_table("audit_log")
+
+
+# --- Frozen: the guard SQL, copied from ratingdb/guards.py as this migration ran it (December 2026).
+# Migrations are history: never edit below, whatever ratingdb/guards.py becomes.
+
+
+def _raise(dialect: str, message: str) -> str:
+    if dialect == "postgresql":
+        return f"RAISE EXCEPTION '{message}';"
+    if dialect == "mysql":
+        return f"SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '{message}';"
+    return f"SELECT RAISE(ABORT, '{message}');"
+
+
+def mysql_refusal(name: str, action: str, table: str, message: str, condition: str | None = None) -> str:
+    """CREATE TRIGGER refusing `action` ("INSERT", "UPDATE" or "DELETE") on `table` with `message`.
+
+    `condition` (SQL over NEW/OLD) limits the refusal to the rows it holds for; without one every row is
+    refused. The message is a plain sentence without quotes.
+    """
+    body = _raise("mysql", message)
+    if condition is not None:
+        body = f"IF {condition} THEN {body} END IF;"
+    return f"CREATE TRIGGER {name} BEFORE {action} ON {table} FOR EACH ROW BEGIN {body} END"

@@ -23,14 +23,8 @@ The downgrade writes the view's rows back into a table.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 import sqlalchemy as sa
 from alembic import op
-
-from ratingdb import guards
 
 revision = "0013"
 down_revision = "0012"
@@ -72,15 +66,6 @@ def calc_event_view(dialect: str, list_events: str = "calc_list_event") -> str:
     """
 
 
-def _migration_0006() -> ModuleType:
-    path = Path(__file__).with_name("0006_list_versions.py")
-    spec = importlib.util.spec_from_file_location("ratingdb_migration_0006", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _run(statements: list[str]) -> None:
     for statement in statements:
         op.execute(statement)
@@ -114,11 +99,10 @@ def _check_derivable(dialect: str) -> None:
 def upgrade() -> None:
     dialect = op.get_bind().dialect.name
     _check_derivable(dialect)
-    m0006 = _migration_0006()
     for name in reversed(DERIVED_VIEWS):
         op.execute(f"DROP VIEW {name}")
-    _run(guards.drop_sealed_rows_guard(dialect, "calc_game"))
-    _run(guards.drop_sealed_rows_guard(dialect, "calc_event"))
+    _run(drop_sealed_rows_guard(dialect, "calc_game"))
+    _run(drop_sealed_rows_guard(dialect, "calc_event"))
 
     # calc_game: the list key and the primary key only.
     if dialect == "mysql":
@@ -157,22 +141,21 @@ def upgrade() -> None:
         "INSERT INTO calc_list_event (list_id, event_id, ratings_list_id, note) "
         "SELECT DISTINCT list_id, event_id, ratings_list_id, note FROM calc_event"
     )
-    _run(guards.sealed_rows_guard(dialect, "calc_list_event"))
+    _run(sealed_rows_guard(dialect, "calc_list_event"))
 
     # calc_event becomes the view (_check_derivable showed it gives the stored rows).
     op.drop_table("calc_event")
     op.execute(f"CREATE VIEW calc_event AS {calc_event_view(dialect)}")
 
-    _run(guards.sealed_rows_guard(dialect, "calc_game"))
-    m0006._create_views({name: m0006.VIEWS[name] for name in DERIVED_VIEWS})
+    _run(sealed_rows_guard(dialect, "calc_game"))
+    _create_views_0006({name: VIEWS_0006[name] for name in DERIVED_VIEWS})
 
 
 def downgrade() -> None:
     dialect = op.get_bind().dialect.name
-    m0006 = _migration_0006()
     for name in reversed(DERIVED_VIEWS):
         op.execute(f"DROP VIEW {name}")
-    _run(guards.drop_sealed_rows_guard(dialect, "calc_game"))
+    _run(drop_sealed_rows_guard(dialect, "calc_game"))
 
     op.execute(f"CREATE VIEW calc_event_derived AS {calc_event_view(dialect)}")
     op.execute("DROP VIEW calc_event")
@@ -204,9 +187,9 @@ def downgrade() -> None:
     columns = ", ".join(CALC_EVENT_COLUMNS)
     op.execute(f"INSERT INTO calc_event ({columns}) SELECT {columns} FROM calc_event_derived")
     op.execute("DROP VIEW calc_event_derived")
-    _run(guards.drop_sealed_rows_guard(dialect, "calc_list_event"))
+    _run(drop_sealed_rows_guard(dialect, "calc_list_event"))
     op.drop_table("calc_list_event")
-    _run(guards.sealed_rows_guard(dialect, "calc_event"))
+    _run(sealed_rows_guard(dialect, "calc_event"))
 
     if dialect == "mysql":
         op.create_index("ix_calc_game_player_kind", "calc_game", ["player_id", "kind"])
@@ -219,5 +202,218 @@ def downgrade() -> None:
                 batch.create_foreign_key(_fk(column, referred), referred, [column], ["id"])
             batch.create_index("ix_calc_game_player_kind", ["player_id", "kind"])
             batch.create_index("ix_calc_game_game_id", ["game_id"])
-    _run(guards.sealed_rows_guard(dialect, "calc_game"))
-    m0006._create_views({name: m0006.VIEWS[name] for name in DERIVED_VIEWS})
+    _run(sealed_rows_guard(dialect, "calc_game"))
+    _create_views_0006({name: VIEWS_0006[name] for name in DERIVED_VIEWS})
+
+
+# --- Frozen: the guard SQL, copied from ratingdb/guards.py as this migration ran it (December 2026).
+# Migrations are history: never edit below, whatever ratingdb/guards.py becomes.
+
+
+def _raise(dialect: str, message: str) -> str:
+    if dialect == "postgresql":
+        return f"RAISE EXCEPTION '{message}';"
+    if dialect == "mysql":
+        return f"SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '{message}';"
+    return f"SELECT RAISE(ABORT, '{message}');"
+
+
+def sealed_rows_guard(
+    dialect: str,
+    table: str,
+    parent: str = "rating_list",
+    key: str = "list_id",
+    *,
+    refuse_missing: bool = False,
+) -> list[str]:
+    """Triggers: rows of `table` are never updated or deleted, and never inserted under a sealed parent.
+
+    The parent row (a list) is written unsealed, filled, then sealed in the same transaction. With
+    `refuse_missing` (migration 0016, which dropped the tables' foreign keys), a row whose parent does
+    not exist is refused too: the insert side of the list's foreign key, checked once per statement on
+    PostgreSQL instead of once per row.
+    """
+    change_msg = f"published lists are immutable: the rows of {table} never change"
+    insert_msg = f"published lists are immutable: no row can be added to a sealed list ({table})"
+    if refuse_missing:
+        insert_msg = (
+            f"published lists are immutable: no row can be added to a sealed list, or to no list ({table})"
+        )
+    if dialect == "postgresql":
+        # One check per statement over the inserted rows (a close inserts millions: COPY fires it once).
+        join, refused = ("LEFT JOIN", "p.id IS NULL OR p.sealed") if refuse_missing else ("JOIN", "p.sealed")
+        return [
+            f"""CREATE FUNCTION ratingdb_sealed_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    IF EXISTS (SELECT 1 FROM (SELECT DISTINCT {key} FROM new_rows) n
+                               {join} {parent} p ON p.id = n.{key} WHERE {refused}) THEN
+                        {_raise(dialect, insert_msg)}
+                    END IF;
+                    RETURN NULL;
+                END IF;
+                {_raise(dialect, change_msg)}
+            END $$""",
+            f"CREATE TRIGGER trg_{table}_sealed_insert AFTER INSERT ON {table} "
+            "REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT "
+            f"EXECUTE FUNCTION ratingdb_sealed_{table}()",
+            f"CREATE TRIGGER trg_{table}_sealed_change BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION ratingdb_sealed_{table}()",
+            *no_truncate(dialect, table),
+        ]
+    sealed = f"(SELECT sealed FROM {parent} WHERE id = NEW.{key})"
+    if refuse_missing:  # no parent row: NULL, refused like a sealed one
+        sealed = f"COALESCE({sealed}, TRUE)"
+    if dialect == "mysql":
+        return [
+            f"CREATE TRIGGER trg_{table}_sealed_insert BEFORE INSERT ON {table} FOR EACH ROW "
+            f"BEGIN IF {sealed} THEN {_raise(dialect, insert_msg)} END IF; END",
+            f"CREATE TRIGGER trg_{table}_sealed_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"BEGIN {_raise(dialect, change_msg)} END",
+            f"CREATE TRIGGER trg_{table}_sealed_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            f"BEGIN {_raise(dialect, change_msg)} END",
+        ]
+    return [
+        f"CREATE TRIGGER trg_{table}_sealed_insert BEFORE INSERT ON {table} WHEN {sealed} "
+        f"BEGIN {_raise(dialect, insert_msg)} END",
+        f"CREATE TRIGGER trg_{table}_sealed_update BEFORE UPDATE ON {table} "
+        f"BEGIN {_raise(dialect, change_msg)} END",
+        f"CREATE TRIGGER trg_{table}_sealed_delete BEFORE DELETE ON {table} "
+        f"BEGIN {_raise(dialect, change_msg)} END",
+    ]
+
+
+def drop_sealed_rows_guard(dialect: str, table: str) -> list[str]:
+    if dialect == "postgresql":
+        return [
+            f"DROP TRIGGER trg_{table}_sealed_insert ON {table}",
+            f"DROP TRIGGER trg_{table}_sealed_change ON {table}",
+            *drop_no_truncate(dialect, table),
+            f"DROP FUNCTION ratingdb_sealed_{table}()",
+        ]
+    return [f"DROP TRIGGER trg_{table}_sealed_{action}" for action in ("insert", "update", "delete")]
+
+
+def no_truncate(dialect: str, table: str) -> list[str]:
+    """PostgreSQL: TRUNCATE skips row triggers, so every guarded table refuses it outright."""
+    if dialect != "postgresql":
+        return []
+    return [
+        f"CREATE TRIGGER trg_{table}_no_truncate BEFORE TRUNCATE ON {table} "
+        "FOR EACH STATEMENT EXECUTE FUNCTION ratingdb_refuse_truncate()"
+    ]
+
+
+def drop_no_truncate(dialect: str, table: str) -> list[str]:
+    if dialect != "postgresql":
+        return []
+    return [f"DROP TRIGGER trg_{table}_no_truncate ON {table}"]
+
+
+# --- Frozen: the views it rebuilds, copied from migration 0006 as this migration ran it (December 2026).
+# Migrations are history: never edit below.
+
+
+def _points_0006(column: str) -> str:
+    return f"CAST({column} AS DOUBLE PRECISION) / 100"
+
+
+def _flag_0006(column: str) -> str:
+    return f"CASE WHEN {column} THEN 1 ELSE 0 END"
+
+
+CURRENT_0006 = "l.is_current = TRUE"
+
+
+VIEWS_0006 = {
+    # Every entry of every current list, with the player's details.
+    "v_list_entry": f"""
+        SELECT l.rating_type, l.list_date, l.origin, l.period AS closed_period,
+               p.id AS player_id, p.fide_id, p.national_id, p.name, p.federation, p.sex, p.title,
+               p.birth_year, e.rating, e.change, e.games, e.k, e.flag, e.games_total,
+               {_flag_0006("e.reached_2400")} AS reached_2400, {_flag_0006("e.reached_2300")} AS reached_2300,
+               l.version AS list_version
+        FROM list_entry e
+        JOIN rating_list l ON l.id = e.list_id
+        JOIN player p ON p.id = e.player_id
+        WHERE {CURRENT_0006}
+    """,
+    # The newest current list of each rating type.
+    "v_current_list": """
+        SELECT v.* FROM v_list_entry v
+        WHERE v.list_date = (SELECT MAX(l2.list_date) FROM rating_list l2
+                             WHERE l2.rating_type = v.rating_type AND l2.is_current = TRUE)
+    """,
+    # A player's published ratings over time, one row per current list.
+    "v_rating_history": f"""
+        SELECT p.id AS player_id, p.fide_id, p.national_id, p.name, l.rating_type, l.list_date, l.origin,
+               e.rating, e.change, e.games, e.k, e.flag
+        FROM list_entry e
+        JOIN rating_list l ON l.id = e.list_id
+        JOIN player p ON p.id = e.player_id
+        WHERE {CURRENT_0006}
+    """,
+    # What each close of a current list did to each player it rated.
+    "v_period_change": f"""
+        SELECT l.rating_type, l.period, l.list_date, p.id AS player_id, p.fide_id, p.name,
+               c.method, c.ro, c.new_rating, c.change, c.n AS games, c.k_base, c.k AS k_used,
+               {_points_0006("c.score_x100")} AS score, {_points_0006("c.sum_dr_x100")} AS sum_dr,
+               {_points_0006("c.k_sum_dr_x100")} AS k_sum_dr, c.note
+        FROM calc_player c
+        JOIN rating_list l ON l.id = c.list_id
+        JOIN player p ON p.id = c.player_id
+        WHERE {CURRENT_0006}
+    """,
+    "v_calc_event": f"""
+        SELECT l.rating_type, l.period, l.list_date, p.id AS player_id, p.fide_id, p.name,
+               ev.id AS event_id, ev.name AS event_name, ev.start_date, ev.end_date,
+               used.list_date AS ratings_from_list, c.ro, {_points_0006("c.rc_x100")} AS rc, c.n,
+               {_points_0006("c.score_x100")} AS score, {_points_0006("c.sum_dr_x100")} AS sum_dr, c.k,
+               {_points_0006("c.k_sum_dr_x100")} AS k_sum_dr, c.note
+        FROM calc_event c
+        JOIN rating_list l ON l.id = c.list_id
+        JOIN rating_list used ON used.id = c.ratings_list_id
+        JOIN player p ON p.id = c.player_id
+        JOIN event ev ON ev.id = c.event_id
+        WHERE {CURRENT_0006}
+    """,
+    "v_calc_game": f"""
+        SELECT l.rating_type, l.period, l.list_date, p.id AS player_id, p.fide_id, p.name,
+               c.event_id, g.round, c.game_id, c.kind, o.id AS opponent_id, o.fide_id AS opponent_fide_id,
+               o.name AS opponent_name, c.own_rating, c.opponent_rating, c.d, {_points_0006("c.pd_x100")} AS pd,
+               {_points_0006("c.score_x100")} AS score, {_points_0006("c.score_x100 - c.pd_x100")} AS dr
+        FROM calc_game c
+        JOIN rating_list l ON l.id = c.list_id
+        JOIN player p ON p.id = c.player_id
+        JOIN player o ON o.id = c.opponent_id
+        JOIN game g ON g.id = c.game_id
+        WHERE {CURRENT_0006}
+    """,
+    "v_event": f"""
+        SELECT ev.id AS event_id, ev.name, ev.city, ev.federation, ev.start_date, ev.end_date,
+               ev.rating_type, {_flag_0006("ev.official")} AS official, ev.rounds, ev.period, ev.natural_period,
+               CASE WHEN ev.period > ev.natural_period THEN 1 ELSE 0 END AS late,
+               (SELECT COUNT(*) FROM game g WHERE g.event_id = ev.id AND g.rated = TRUE) AS rated_games,
+               ev.source_name
+        FROM event ev
+    """,
+    # Every version of every list: current or withdrawn, and who withdrew it, when and why.
+    "v_list_version": """
+        SELECT l.id AS list_id, l.rating_type, l.list_date, l.version,
+               CASE WHEN l.is_current = TRUE THEN 'current' ELSE 'withdrawn' END AS state,
+               l.origin, l.period, l.rules, l.source,
+               (SELECT COUNT(*) FROM list_entry e WHERE e.list_id = l.id) AS players,
+               l.created_at, w.created_at AS withdrawn_at, w.actor AS withdrawn_by,
+               w.reason AS withdrawn_reason
+        FROM rating_list l
+        LEFT JOIN audit_log w ON w.id = l.withdrawn_by
+    """,
+}
+
+
+def _create_views_0006(views: dict[str, str]) -> None:
+    mysql = op.get_bind().dialect.name == "mysql"
+    for name, sql in views.items():
+        if mysql:  # MySQL spells the cast to a double DOUBLE
+            sql = sql.replace("AS DOUBLE PRECISION)", "AS DOUBLE)")
+        op.execute(f"CREATE VIEW {name} AS {sql}")

@@ -46,7 +46,7 @@ def close_period_command(
         typer.Option(
             "--adjust",
             metavar="THRESHOLD:FACTOR[:ROUNDING]",
-            help="A one-off adjustment of the new list (spec §10), e.g. 2000:0.4 for FIDE's March 2024 "
+            help="A one-off adjustment of the new list, e.g. 2000:0.4 for FIDE's March 2024 "
             "compression: every rating below 2000 gains 0.4 × (2000 − R); rounding half_away (default), "
             "down or up. Recorded in the audit log.",
         ),

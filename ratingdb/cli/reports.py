@@ -639,7 +639,7 @@ def sql_command(
 
     The statement runs in a transaction that can only read and is always rolled back: INSERT, UPDATE,
     DELETE, DROP and the like, and a text with more than one statement, are refused and change nothing.
-    On PostgreSQL it runs with the rights of the role ratingdb_reader only (README: Security).
+    On PostgreSQL it runs with the rights of the role ratingdb_reader only (docs/operations/security.md).
     Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
     A table too wide for the terminal prints one block per row; use --format csv or json in scripts.
     """

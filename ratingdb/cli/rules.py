@@ -30,7 +30,7 @@ def _span(rules: "RuleSet") -> str:
 @user_errors
 def add(
     file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="The rule set's TOML file (see README, Rule sets).")
+        Path, typer.Argument(metavar="FILE", help="The rule set's TOML file (see docs/guide/rule-sets.md).")
     ],
     reason: Annotated[
         str | None, typer.Option(metavar="TEXT", help="Why the rule set is added or changed (audit log).")

@@ -1,4 +1,4 @@
-"""One-off list adjustments such as FIDE's 1 March 2024 compression (spec §10); imports only the stdlib."""
+"""One-off list adjustments such as FIDE's 1 March 2024 compression; imports only the stdlib."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ FIDE_2024_03: Final = Adjustment("fide-2024-03", 2000, Fraction(2, 5))
 
 
 def adjust_rating(rating: int, adjustment: Adjustment) -> int:
-    """Apply a one-off adjustment (spec §10, FIDE's 1 March 2024 list: R + 0.4 × (2000 − R) below 2000).
+    """Apply a one-off adjustment: no paragraph of B.02 §7–§8, a decision such as FIDE's for 1 March 2024.
+
+    FIDE's: R + 0.4 × (2000 − R) below 2000.
 
     1600 → 1760, 1000 → 1400; ratings at or above the threshold are unchanged.
     """

@@ -47,6 +47,6 @@ def rule_set_for(rating_type: str, period: Period, rule_sets: Sequence[RuleSet] 
 
 
 def fide_rule_file(name: str) -> str | None:
-    """The text of FIDE's built-in rule set `name` as shipped (spec §12), or None if there is none."""
+    """The text of FIDE's built-in rule set `name` as shipped (B.02 §7–§8 of its era), or None if none."""
     entry = resources.files(__package__).joinpath("fide").joinpath(f"{name}.toml")
     return entry.read_text(encoding="utf-8") if entry.is_file() else None

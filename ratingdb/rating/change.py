@@ -125,7 +125,7 @@ def rating_change(rating: int, k: int, games: Sequence[RatedGame], rules: RuleSe
     """The change of a rated player for one period: ΔR = K × Σ(score − PD), rounded once (§8.3.2–§8.3.4).
 
     `games` are all the player's rated games of the period, every event together, each carrying the
-    ratings of the list its event used (§3 of the spec). K is the K of the list in force, reduced by the
+    ratings of the list its event used (FIDE's practice). K is the K of the list in force, reduced by the
     700 rule over all n games. The change is rounded once for the period — not per event — because
     rounding per event would make the result depend on how the games are split into events.
     Which games are rated (forfeits, unrated opponents, the rapid/blitz 600/2600 exclusion of

@@ -22,7 +22,7 @@ HYPOTHETICAL_GAMES: Final = 2
 InitialStatus = Literal["rated", "too_few_games", "below_floor"]
 InitialMethodName = Literal["fide-2024", "fide-2022", "fixed"]
 INITIAL_METHODS: Final[tuple[InitialMethodName, ...]] = ("fide-2024", "fide-2022", "fixed")
-# FIDE 2022 (spec §12): with 50 % or more, Ru = Ra + 20 for each half point above 50 %.
+# FIDE's 2022 rules: with 50 % or more, Ru = Ra + 20 for each half point above 50 %.
 POINTS_PER_HALF_POINT_2022: Final = 20
 
 
@@ -32,7 +32,7 @@ class InitialMethod:
 
     "fide-2024": Ra and p with two hypothetical 1800 draws, Ru = Ra + dp (§8.2.2, the default).
     "fide-2022": Ra = the rated opponents' average; 50 % or more → Ra + 20 per half point above 50 %,
-    below → Ra + dp(p) (spec §12). "fixed": `start_rating` once the pool holds `min_games` games.
+    below → Ra + dp(p) (FIDE 2022). "fixed": `start_rating` once the pool holds `min_games` games.
     """
 
     name: InitialMethodName = "fide-2024"

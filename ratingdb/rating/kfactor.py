@@ -15,7 +15,7 @@ K_NEW_PLAYER = 40
 K_DEFAULT = 20
 JUNIOR_MAX_AGE = 18
 GAMES_FOR_ESTABLISHED = 30
-# The thresholds a K rule may test with `reached`: the database keeps a flag for each (spec §6).
+# The thresholds a K rule may test with `reached`: the database keeps a flag for each (§8.3.3).
 TRACKED_REACHED: Final = (2300, 2400)
 
 

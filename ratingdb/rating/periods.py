@@ -19,7 +19,7 @@ _PERIOD_PATTERN: Final = re.compile(r"(\d{4})-(\d{2})")
 
 
 def check_rating_type(rating_type: str) -> RatingType:
-    """Return `rating_type` if it is one of the three rating types of the spec §1 (standard, rapid, blitz)."""
+    """Return `rating_type` if it is standard, rapid or blitz: each has its own lists and periods (§7.1.1)."""
     for known in RATING_TYPES:
         if rating_type == known:
             return known

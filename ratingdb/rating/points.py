@@ -55,7 +55,7 @@ def round_with(numerator: int, denominator: int, rounding: Rounding) -> int:
     """numerator/denominator to a whole number as a rule set says (§8.3.4 is "half_away").
 
     "half_away" is §8.3.4's nearest whole number with .5 away from zero; "down" and "up" round toward
-    minus and plus infinity, for federations (and one-off adjustments, spec §10) that truncate.
+    minus and plus infinity, for federations (and one-off adjustments) that truncate.
     """
     if rounding == "half_away":
         return round_half_away_from_zero(numerator, denominator)

@@ -1,4 +1,4 @@
-"""A rule set written as TOML text, parsed and checked into a RuleSet (spec §12); imports only the stdlib.
+"""A rule set written as TOML text, parsed and checked into a RuleSet; imports only the stdlib.
 
 Pure: it takes the text, never a path, so the same parser reads FIDE's files shipped in the package
 and a federation's file handed to `ratingdb rules add`. Every key is required (the string "none"
@@ -36,7 +36,7 @@ _RATING_TYPE: Final = re.compile(r"[a-z][a-z0-9_]{0,7}")  # the lists' rating_ty
 
 
 class RuleFileError(RulesError):
-    """A rule file that cannot be used, naming the key and the reason (spec §12: rule sets as data)."""
+    """A rule file that cannot be used, naming the key and the reason (docs/guide/rule-sets.md)."""
 
     def __init__(self, source: str, key: str | None, reason: str) -> None:
         where = f"{source}: {key}" if key else source
@@ -128,7 +128,7 @@ class _Table:
 
 
 def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
-    """The rule set a TOML rule file describes (spec §12: rule sets as data, §4–§8 for what each key means).
+    """The rule set a TOML rule file describes (B.02 §7–§8; docs/guide/rule-sets.md: each key).
 
     Raises RuleFileError naming `source`, the key and the reason for anything it cannot use.
     """

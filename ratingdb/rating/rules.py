@@ -23,7 +23,7 @@ MAX_K_TIMES_GAMES: Final = 700
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Everything the rating rules need for one rating type over a span of periods (spec §4–§8, §12).
+    """Everything the rating rules need for one rating type over a span of periods (B.02 §7–§8).
 
     The first eight fields are the §8.3.1 cap and the rapid/blitz 600/2600 exclusion; the rest default
     to FIDE's current rules, so a rule set states only where it differs. FIDE's sets are read from the
@@ -93,7 +93,7 @@ def capped_difference(own: int, opponent: int, rules: RuleSet, *, upgrade: bool 
 
 
 def upgraded_games(differences: Sequence[tuple[int, object]], rules: RuleSet) -> set[int]:
-    """Indexes of the games whose D the cap may change (§8.3.1; spec §12 for one upgrade per tournament).
+    """Indexes of the games whose D the cap may change (§8.3.1; 2022: one upgrade per tournament).
 
     `differences` are (own − opponent, event) per game. Normally every game; under a one-upgrade rule
     set only, per event, the first game with the greatest D above the cap: "a player may benefit from
@@ -111,7 +111,7 @@ def upgraded_games(differences: Sequence[tuple[int, object]], rules: RuleSet) ->
 def excluded_by_difference(rating_a: int, rating_b: int, rules: RuleSet) -> bool:
     """Whether a rapid/blitz game is not rated: |difference| >= 600 and one player above 2600.
 
-    Rapid and blitz regulations as amended 1 December 2024 (spec §2); rule sets with
+    Rapid and blitz regulations as amended 1 December 2024 (rapid/blitz §8.3.1); rule sets with
     `exclusion_difference` carry it. "Above" is strict: 2600 itself does not trigger the exclusion.
     """
     if rules.exclusion_difference is None:

@@ -328,7 +328,7 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
                     raise StatementRefused(
                         f"ratingdb sql will not run as {login}: that role reaches the server's files, "
                         f"programs or sessions, and this database has no usable {READER_ROLE} role to run "
-                        "the query as — connect as a reporting role instead (README: Security)"
+                        "the query as — connect as a reporting role instead (docs/operations/security.md)"
                     )
                 columns, types = _pg_describe(conn, statement, timeout)
                 if not columns:

@@ -173,7 +173,7 @@ class Driver:
                 # each; one statement per MYSQL_STATEMENT_BYTES keeps the round trips few and stays well
                 # under the server's max_allowed_packet (16 MiB by default, 4 MiB at the least).
                 # Not LOAD DATA LOCAL INFILE, though faster: it turns duplicate keys and bad values into
-                # warnings (IGNORE semantics), so a bug would drop rows silently (README).
+                # warnings (IGNORE semantics), so a bug would drop rows silently (engines.md).
                 cursor.max_stmt_length = MYSQL_STATEMENT_BYTES
                 marks = ", ".join(["%s"] * len(columns))
                 cursor.executemany(f"INSERT INTO {table} ({column_list(columns)}) VALUES ({marks})", rows)

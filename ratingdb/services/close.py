@@ -49,7 +49,7 @@ def close_period(
 ) -> CloseSummary:
     """Rate every event of `period` and publish the list dated the first day of the next month (§7–§8).
 
-    `adjustment`, when given, is a one-off change of the new list's ratings (spec §10, like FIDE's
+    `adjustment`, when given, is a one-off change of the new list's ratings (like FIDE's
     March 2024 compression), applied after the period's changes and the floor, and recorded in the
     audit log with its parameters and the number of ratings it changed.
     """
@@ -149,7 +149,7 @@ def _rules_of_list(session: Session, rating_type: str, served: Period, closing: 
     """The rule set whose K table sets K on the list used in period `served` (its own, if one covers it).
 
     K on a list is the K used in the period that list is in force (§8.3.3), so the list published on
-    1 October 2022 takes the K of the rules from October 2022 (spec §12), not of the period closed.
+    1 October 2022 takes the K of the rules from October 2022 (FIDE 2022), not of the period closed.
     """
     if closing.covers(rating_type, served):
         return closing
@@ -200,7 +200,7 @@ def _load_events(
         .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
     ):
-        # Ratings are frozen at the event's start (§3 of the spec): the list in force on its start date,
+        # Ratings are frozen at the event's start (FIDE's practice): the list in force on its start date,
         # even when the event is rated one or two periods later.
         found = lists.for_event(rating_type, start)
         assert found is not None  # the list in force exists

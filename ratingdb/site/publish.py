@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
 from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports.chart import history_svg
@@ -310,10 +311,16 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
 
 
 def list_download(lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat) -> bytes:
-    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes."""
+    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes, with CSV cells that a
+    spreadsheet would run as formulas made text."""
     text = io.StringIO(newline="")
     write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
-    return text.getvalue().encode("utf-8")
+    content = text.getvalue()
+    if fmt == "csv":
+        # The public download is opened in spreadsheets: a name such as =HYPERLINK(…) is text there
+        # (`ratingdb list --format csv` keeps the exact round-trip form).
+        content = spreadsheet_safe_csv(content)
+    return content.encode("utf-8")
 
 
 def list_downloads(lst: ListVersionLine, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:

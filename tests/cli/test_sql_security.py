@@ -164,7 +164,7 @@ def test_a_role_that_reads_server_files_is_refused_without_the_reader(
     assert result.stderr == (
         f"Error: ratingdb sql will not run as {name}: that role reaches the server's files, programs or "
         "sessions, and this database has no usable ratingdb_reader role to run the query as — connect as a "
-        "reporting role instead (README: Security)\n"
+        "reporting role instead (docs/operations/security.md)\n"
     )
 
 

@@ -1,4 +1,4 @@
-"""The period close end to end through the database: each rule of spec §2–§8 as the close applies it."""
+"""The period close end to end through the database: each rule of B.02 §5–§9 as the close applies it."""
 
 from __future__ import annotations
 
@@ -326,7 +326,7 @@ def test_player_model_is_importable_for_the_builders() -> None:
 
 
 def test_rapid_rates_a_player_without_a_rapid_rating_with_the_standard_one(engine: Engine) -> None:
-    # Rapid/blitz (spec §7): no rapid rating but a standard 1800 at the start → rated as if rated 1800.
+    # Rapid/blitz (rapid/blitz §7): no rapid rating but a standard 1800 at the start → rated as if rated 1800.
     # Win against a rapid 1800: D 0 → PD .50, +.50; K for a player with no rapid games is 40 → +20 → 1820.
     # The opponent (rapid 1800, K 20) lost to an 1800: −.50 × 20 = −10 → 1790.
     with db.transaction(engine) as s:
@@ -356,7 +356,7 @@ def test_rapid_rates_a_player_without_a_rapid_rating_with_the_standard_one(engin
 def test_a_player_rated_after_an_event_started_is_rated_in_it_but_unrated_for_the_opponents(
     engine: Engine,
 ) -> None:
-    # §8.2.4. The newcomer earns 1922 in October (the spec §7 pool) and then beats a 1900 player in an
+    # §8.2.4. The newcomer earns 1922 in October (the §8.2 pool) and then beats a 1900 player in an
     # event that started 2025-10-30 (rated in 2025-11 with the October list, where the newcomer is
     # unrated). The newcomer plays it as rated with the current 1922: D 22 → PD .53, +.47 × K 40 = +18.8
     # → +19 → 1941. For the 1900 player the opponent was unrated at the start: not rated, no change.
@@ -472,7 +472,7 @@ def test_the_first_event_is_judged_over_the_whole_history_once_it_has_left_the_w
 
 
 def test_games_of_a_disregarded_first_event_do_not_count_toward_the_30_games(engine: Engine) -> None:
-    # Issue 20, §8.2.1 and §8.3.3 (spec §6 item 3: the games that produced the initial rating count).
+    # Issue 20, §8.2.1 and §8.3.3 (§8.3.3: the games that produced the initial rating count).
     # 25 losses in the first event (2025-10) are disregarded; five draws in 2025-11 against 1600, 1700,
     # 1800, 1900, 2000: Ra = (9000 + 3600) / 7 = 1800, p = (2.5 + 1) / 7 = .50 → dp 0, Ru = 1800.
     # The rating comes from 5 games: games_total 5, so fewer than 30 → K 40 (not 30 games and K 20).

@@ -1,4 +1,4 @@
-"""Closing periods of 2022–2024 with FIDE's rules of the time (spec §12), end to end through the database."""
+"""Closing periods of 2022–2024 with FIDE's rules of the time, end to end through the database."""
 
 from __future__ import annotations
 
@@ -76,10 +76,10 @@ def test_the_rapid_list_of_october_2022_takes_the_standard_k_rules(engine: Engin
 def test_a_2023_standard_close_publishes_a_2022_initial_rating_and_keeps_players_above_1000(
     engine: Engine,
 ) -> None:
-    # 3/5 against 2000s → Ra 2000 + 20 for one half point above 50 % = 2020 (spec §12, verified).
+    # 3/5 against 2000s → Ra 2000 + 20 for one half point above 50 % = 2020 (FIDE 2022, verified).
     # A 1200 player losing to a 2000 player (D −800 → PD .00 under table 8.1.2) stays at 1200 and on
     # the list: the floor was 1000 then, not 1400. Ro 1242, K 40, loss to 1750: D −508 (not capped) →
-    # PD .04 → −1.6 → −2 → 1240 (spec §12, data).
+    # PD .04 → −1.6 → −2 → 1240 (FIDE 2022, data).
     may = Period(2023, 5)
     with db.transaction(engine) as s:
         newcomer, low, mid, strong = (

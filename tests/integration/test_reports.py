@@ -166,7 +166,7 @@ def test_the_event_report_flags_the_player_it_newly_rated(session: Session) -> N
         1921,
     )
     assert (fay.status, fay.new_rating) == ("newly rated", 1886)
-    # Their games against an unrated player are not rated for them (spec §2).
+    # Their games against an unrated player are not rated for them (docs/rules/index.md).
     assert {(x.name, x.status, x.games) for x in others} == {
         (name, "not rated", 0) for name in ("Ash, Adam", "Birch, Bea", "Dove, Dana", "Cedar, Cal", "Elm, Eli")
     }

@@ -59,7 +59,7 @@ class CloseSummary:
     biggest_gains: list[PlayerChange] = field(default_factory=list)
     biggest_losses: list[PlayerChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    adjusted: int = 0  # ratings changed by a one-off adjustment (spec §10)
+    adjusted: int = 0  # ratings changed by a one-off adjustment (--adjust)
 
 
 @dataclass
@@ -84,11 +84,11 @@ class Close:
     rating_type: str
     rules: RuleSet  # the set in force for the period (FIDE's or a stored one)
     stored_rules: StoredRuleSet | None  # its stored version, recorded with the list
-    rules_of_new_list: RuleSet  # the set whose K table sets K on the new list (§8.3.3, spec §12)
+    rules_of_new_list: RuleSet  # the set whose K table sets K on the new list (§8.3.3; FIDE 2022)
     in_force: RatingList  # the list in force during the period
     summary: CloseSummary
     say: Progress
-    adjustment: Adjustment | None  # a one-off change of the new list's ratings (spec §10)
+    adjustment: Adjustment | None  # a one-off change of the new list's ratings (--adjust)
     events: dict[int, EventInfo] = field(default_factory=dict)  # read_inputs
     new_list: RatingList | None = None  # open_list
     list_id: int = 0  # open_list: the new list's id

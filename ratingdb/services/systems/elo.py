@@ -163,7 +163,7 @@ class Elo:
                 if entry[_POOL_FROM] is None or str(g.period) >= entry[_POOL_FROM]
             ]
             # §8.2.1 judges the player's first event; after a drop below the floor the pool starts again
-            # without it (Reading in the README).
+            # without it (a Reading, docs/rules).
             pooled = initial_rating(
                 earlier + pooled_now,
                 period,

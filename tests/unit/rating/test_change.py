@@ -1,4 +1,4 @@
-"""The rating change of a rated player for a period (§8.3.2–§8.3.4): spec §5 and §11 worked checks."""
+"""The rating change of a rated player for a period (§8.3.2–§8.3.4): FIDE's worked checks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The floor and flags (§7.2.1, §7.2.2), performance ratings (§1.4.8) and one-off adjustments (spec §10)."""
+"""The floor and flags (§7.2.1, §7.2.2), performance ratings (§1.4.8) and one-off adjustments."""
 
 from __future__ import annotations
 

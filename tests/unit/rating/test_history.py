@@ -1,4 +1,4 @@
-"""FIDE's rule sets of 1 January 2022 to 29 February 2024 (spec §12), checked against FIDE's own figures."""
+"""FIDE's rule sets of 1 January 2022 to 29 February 2024, checked against FIDE's own figures."""
 
 from __future__ import annotations
 

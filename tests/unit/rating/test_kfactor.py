@@ -1,4 +1,4 @@
-"""K on a new list from stored state, in the order of §8.3.3 (spec §6)."""
+"""K on a new list from stored state, in the order of §8.3.3."""
 
 from __future__ import annotations
 

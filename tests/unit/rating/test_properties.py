@@ -32,7 +32,7 @@ from ratingdb.rating import (
 ratings = st.integers(min_value=1000, max_value=3050)
 scores = st.sampled_from([0, 50, 100])
 rule_sets = st.sampled_from(RULE_SETS)
-# The 2022–2024 sets cap one game per tournament, and only for the higher-rated player (spec §12), so
+# The 2022–2024 sets cap one game per tournament, and only for the higher-rated player (FIDE 2022), so
 # per-game symmetry and "splitting into events changes nothing" hold only for the sets capping per game.
 per_game_rule_sets = st.sampled_from([rules for rules in RULE_SETS if not rules.one_upgrade_per_tournament])
 k_values = st.sampled_from([10, 20, 40]) | st.integers(min_value=1, max_value=60)

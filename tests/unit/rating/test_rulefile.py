@@ -1,4 +1,4 @@
-"""Rule sets as TOML text (spec §12): FIDE's shipped files, and files refused with the key and the reason."""
+"""Rule sets as TOML text: FIDE's shipped files, and files refused with the key and the reason."""
 
 from __future__ import annotations
 

@@ -1,0 +1,94 @@
+"""The promised Python API (ratingdb.api): a federation's short script, run on every engine.
+
+The script imports a starting list and a club round robin (tests/fixtures/trf/round_robin.trf), closes
+October 2025 and reads the list, a player and a calculation back, using only names in `api.__all__`.
+The figures are worked by hand from table 8.1.2 (K 20 for all four players, from the list):
+
+    Kowalski 2210: D +230, +60, +105 → PD .79 .58 .64 = 2.01; score 2.5; 20 × 0.49 = 9.8 → +10 → 2220
+    Novak    2150: D +45, −60, +170  → PD .56 .42 .72 = 1.70; score 2.0; 20 × 0.30 = 6.0 → +6  → 2156
+    Horvat   2105: D −45, +125, −105 → PD .44 .67 .36 = 1.47; score 1.5; 20 × 0.03 = 0.6 → +1  → 2106
+    Szabo    1980: D −230, −170, −125 → PD .21 .28 .33 = 0.82; score 0;  20 × −0.82 = −16.4 → −16 → 1964
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ratingdb import api
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+OCTOBER, NOVEMBER = dt.date(2025, 10, 1), dt.date(2025, 11, 1)
+STARTING_LIST = """\
+fide_id,national_id,name,federation,sex,title,birth_year,rating,games,k,flag,games_total,reached_2400,reached_2300
+200001,,"Kowalski, Jan",IRL,M,,1980,2210,0,20,,100,false,false
+200002,,"Novak, Petra",IRL,F,,1980,2150,0,20,,100,false,false
+200003,,"Horvat, Ivan",IRL,M,,1980,2105,0,20,,100,false,false
+200004,,"Szabo, Eva",IRL,F,,2009,1980,0,20,,100,false,false
+"""
+
+
+def test_a_federation_script_imports_closes_and_reads_through_the_api(db_url: str, tmp_path: Path) -> None:
+    start = tmp_path / "standard-2025-10.csv"
+    start.write_text(STARTING_LIST, encoding="utf-8")
+
+    with api.open_database(db_url, create=True) as database:
+        with database.transaction() as session:
+            imported = api.import_list(session, start, list_date=OCTOBER)
+            events = api.import_trf(session, [FIXTURES / "trf" / "round_robin.trf"], rating_type="standard")
+        with database.transaction() as session:
+            summary = api.close_period(session, "2025-10")
+        with database.transaction() as session:
+            again = api.close_period(session, api.Period(2025, 10))
+        with database.read() as session:
+            lines = api.read_list(session, NOVEMBER)
+            kowalski = api.find_player(session, 200001)
+            history = api.player_history(session, kowalski)
+            record = api.calculation(session, kowalski, "2025-10").record
+            assert record is not None
+            assert (record.k, record.n, record.score_x100, record.sum_dr_x100, record.change) == (
+                20,
+                3,
+                250,
+                49,
+                10,
+            )
+
+    assert (imported.entries, [e.rated_games for e in events.events]) == ({"standard": 4}, [6])
+    assert (summary.list_date, summary.players_rated, summary.games_rated) == (NOVEMBER, 4, 6)
+    assert again.already_closed
+    assert [(line.name, line.rating, line.change) for line in lines] == [
+        ("Kowalski, Jan", 2220, 10),
+        ("Novak, Petra", 2156, 6),
+        ("Horvat, Ivan", 2106, 1),
+        ("Szabo, Eva", 1964, -16),
+    ]
+    assert [(h.list_date, h.rating, h.change) for h in history] == [
+        (OCTOBER, 2210, None),
+        (NOVEMBER, 2220, 10),
+    ]
+
+
+def test_a_refusal_through_the_api_is_a_ratingdb_error_sentence(db_url: str) -> None:
+    with api.open_database(db_url) as database, database.transaction() as session:
+        with pytest.raises(api.RatingDbError) as refused:
+            api.close_period(session, "2025-13")
+    assert str(refused.value) == "'2025-13' is not a rating period: the month must be 01 to 12"
+
+
+def test_the_api_names_only_documented_functions_and_types() -> None:
+    for name in api.__all__:
+        assert getattr(api, name).__doc__, f"ratingdb.api.{name} has no docstring"
+
+
+def test_importing_the_api_loads_no_cli_and_no_database_driver() -> None:
+    code = (
+        "import sys, ratingdb.api; print(sorted(m for m in sys.modules "
+        "if m.startswith(('ratingdb.cli', 'typer', 'psycopg', 'pymysql'))))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
