@@ -104,20 +104,7 @@ def mysql_dangerous_privileges(conn: Connection) -> list[str]:
     """The MYSQL_DANGEROUS privileges the connecting account holds on this database or its tables:
     globally, on the database (grants naming it, or a pattern it matches) or on one of its tables, as
     SHOW GRANTS reports them (privileges of a role the account may SET ROLE to are not counted)."""
-    grants = [str(row[0]) for row in conn.exec_driver_sql("SHOW GRANTS FOR CURRENT_USER()")]
-    database = str(conn.exec_driver_sql("SELECT DATABASE()").scalar_one())
-    held: set[str] = set()
-    for grant in grants:
-        match = re.match(r"GRANT (.+?) ON (\S+) TO ", grant)
-        if match is None:
-            continue
-        privileges, target = match.group(1), match.group(2)
-        scope = target.split(".", 1)[0].strip('`"')
-        if scope != "*" and not _pattern_matches(scope, database):
-            continue
-        for privilege in MYSQL_DANGEROUS:
-            if re.search(rf"(^|, ){privilege}(,|$| \()", privileges):
-                held.add(privilege)
+    held = _mysql_privileges(conn)
     return [p for p in MYSQL_DANGEROUS if p in held]
 
 

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, ParamSpec, Typ
 import typer
 
 from ratingdb.cli.app import Options
-from ratingdb.cli.output import cell, output_file, spreadsheet_safe, terminal_text
+from ratingdb.cli.output import cell, output_file, terminal_text
 from ratingdb.errors import ConfigError, RatingDbError
+from ratingdb.formats.spreadsheet import spreadsheet_safe
 
 if TYPE_CHECKING:
     from rich.console import Console

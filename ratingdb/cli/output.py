@@ -6,7 +6,6 @@ Imports only ratingdb.errors and the CLI's global options; no database, no servi
 from __future__ import annotations
 
 import os
-import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -29,10 +28,6 @@ _SHOWN: Final = {
     c: REPLACEMENT for c in [*map(chr, range(0x20)), "\x7f", *map(chr, range(0x80, 0xA0)), *_BIDI]
 }
 _TRANSLATION: Final = str.maketrans(_SHOWN)
-# A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets (OWASP
-# "CSV injection"); tab and carriage return start one after the spreadsheet strips them.
-FORMULA_PREFIXES: Final = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER: Final = re.compile(r"[-+]?[0-9]+(\.[0-9]+)?")
 
 OutputOption = Annotated[
     Path | None,
@@ -55,16 +50,6 @@ def cell(value: object) -> Text:
     from rich.text import Text
 
     return Text("" if value is None else terminal_text(value))
-
-
-def spreadsheet_safe(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe; other values pass.
-
-    A signed number written as text ("-15", "+2.5") is left alone: a spreadsheet reads it as the number.
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES) and not _NUMBER.fullmatch(value):
-        return "'" + value
-    return value
 
 
 def database_files(url: str) -> list[Path]:

@@ -264,12 +264,29 @@ def read_list(
     if ahead:
         from ratingdb.formats.list_producer import read_ahead
 
-        return read_ahead(path, chosen, types)
+        return read_ahead(path, chosen, types)  # the producer reads through read_list below
     if chosen == "csv":
-        return _read_csv(path, fields, types)
+        return _not_empty(_read_csv(path, fields, types), fields, "no row after the header")
     if chosen == "fide-txt":
-        return _read_fide_txt(path, fields, types)
-    return _read_fide_xml(path, fields, types)
+        return _not_empty(_read_fide_txt(path, fields, types), fields, "no player line after the header")
+    return _not_empty(
+        _read_fide_xml(path, fields, types),
+        fields,
+        "no <player> element in <playerslist> (element names are lowercase)",
+    )
+
+
+def _not_empty(rows: Iterator[ListRow], fields: _Fields, what: str) -> Iterator[ListRow]:
+    """`rows`, refusing a file that holds none (as the TRF reader refuses a file without 001 lines): an
+    empty or unrecognised file must never become a list of no players."""
+    count = 0
+    for row in rows:
+        count += 1
+        yield row
+    if count == 0:
+        raise fields.error(
+            None, None, f"does not look like a rating list: {what} — give the file with the list's players"
+        )
 
 
 # -- ratingdb CSV ----------------------------------------------------------------------------------------
@@ -295,8 +312,8 @@ CSV_COLUMNS = (
 def _read_csv(path: Path, fields: _Fields, types: tuple[str, ...]) -> Iterator[ListRow]:
     (rating_type,) = types
     handle = path.open(encoding="utf-8-sig", newline="")
+    reader = csv.reader(handle)
     try:
-        reader = csv.reader(handle)
         header = [h.strip() for h in next(reader, [])]
         if not header:
             raise fields.error(1, None, "the CSV list has no header row")
@@ -317,9 +334,39 @@ def _read_csv(path: Path, fields: _Fields, types: tuple[str, ...]) -> Iterator[L
     except UnicodeDecodeError as e:
         raise fields.error(None, None, f"the CSV list is not UTF-8 ({e.reason} at byte {e.start})") from None
     except csv.Error as e:
-        raise fields.error(None, None, f"the CSV list cannot be read: {e}") from None
+        # The reader's line_num is the line it had reached: the one holding the field it refused.
+        at_line = reader.line_num or None
+        if "field larger than field limit" in str(e):
+            limit = csv.field_size_limit()
+            at_column = _long_field_column(path, at_line, limit) if at_line else None
+            raise fields.error(
+                at_line,
+                at_column,
+                f"the field is longer than {limit:,} characters, more than any list column holds",
+            ) from None
+        raise fields.error(at_line, None, f"the CSV list cannot be read: {e}") from None
     finally:
         handle.close()
+
+
+def _long_field_column(path: Path, line: int, limit: int) -> int | None:
+    """The column of the first field longer than `limit` on physical line `line` (quotes followed)."""
+    with path.open(encoding="utf-8-sig", errors="replace", newline="") as handle:
+        for number, text in enumerate(handle, start=1):
+            if number < line:
+                continue
+            column, size, quoted = 1, 0, False
+            for char in text:
+                if char == '"':
+                    quoted = not quoted
+                elif char == "," and not quoted:
+                    column, size = column + 1, 0
+                    continue
+                size += 1
+                if size > limit:
+                    return column
+            return None
+    return None
 
 
 def _csv_rows(

@@ -146,12 +146,17 @@ def prepare_database(url: str, *, force: bool) -> str:
                 f"--db {DEFAULT_DEMO_URL}"
             )
         path = Path(name)
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             return ""
         if not force:
             raise ConfigError(
                 f"{name} already exists: the demo builds a new database; add --force to replace it, "
                 "or give another file with --db"
+            )
+        if not _is_ratingdb_database(path):
+            raise ConfigError(
+                f"{name} is not a ratingdb database: --force replaces only a ratingdb SQLite file — "
+                "give another file with --db"
             )
         for extra in ("", "-wal", "-shm", "-journal"):
             Path(name + extra).unlink(missing_ok=True)
@@ -171,6 +176,30 @@ def prepare_database(url: str, *, force: bool) -> str:
             "just made by `ratingdb init`); --force replaces SQLite files only"
         )
     return ""
+
+
+def _is_ratingdb_database(path: Path) -> bool:
+    """Whether `path` is a plain file holding a SQLite database with ratingdb's migration table: what
+    `demo --force` may delete (never a link, a folder, a text file or another program's database)."""
+    import sqlite3
+
+    if path.is_symlink() or not path.is_file():
+        return False
+    with path.open("rb") as handle:
+        if handle.read(16) != b"SQLite format 3\x00":
+            return False
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            found = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                "AND name IN ('alembic_version', 'rating_list')"
+            ).fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return len(found) == 2
 
 
 def _has_rows(engine: Engine) -> bool:

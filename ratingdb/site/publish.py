@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
 from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports.chart import history_svg
@@ -44,6 +45,7 @@ from ratingdb.reports.lists import (
     signed_points,
     write_list_file,
 )
+from ratingdb.reports.norms import published_norms
 from ratingdb.reports.not_rated import NotRated, games_not_rated
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.site.output import PublishResult, SiteFolder
@@ -309,10 +311,16 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
 
 
 def list_download(lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat) -> bytes:
-    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes."""
+    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes, with CSV cells that a
+    spreadsheet would run as formulas made text."""
     text = io.StringIO(newline="")
     write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
-    return text.getvalue().encode("utf-8")
+    content = text.getvalue()
+    if fmt == "csv":
+        # The public download is opened in spreadsheets: a name such as =HYPERLINK(…) is text there
+        # (`ratingdb list --format csv` keeps the exact round-trip form).
+        content = spreadsheet_safe_csv(content)
+    return content.encode("utf-8")
 
 
 def list_downloads(lst: ListVersionLine, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:
@@ -384,6 +392,7 @@ def event_page(site: Site, session: Session, event_id: int) -> tuple[str, bytes]
         table=crosstable(session, report),
         rated_by=rated_by,
         ratings_from=ratings_from,
+        norms=published_norms(session, event_id),
     )
 
 

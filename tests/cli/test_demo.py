@@ -245,3 +245,39 @@ def test_the_demo_on_a_server_shows_the_same_rule_cases_and_lists_as_on_sqlite(
         )
     finally:
         next(urls, None)
+
+
+@pytest.mark.parametrize("kind", ["text", "other sqlite", "link", "folder"])
+def test_force_replaces_only_a_ratingdb_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    # Issue 26: `demo --force` deleted a plain text file named demo.sqlite.
+    import sqlite3
+
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "demo.sqlite"
+    precious = tmp_path / "notes.txt"
+    precious.write_text("precious\n")
+    if kind == "text":
+        target.write_text("precious\n")
+    elif kind == "other sqlite":
+        with sqlite3.connect(target) as conn:
+            conn.execute("CREATE TABLE notes (body TEXT)")
+    elif kind == "link":
+        target.symlink_to(precious)
+    else:
+        target.mkdir()
+    before = {
+        p.name: (p.read_bytes() if p.is_file() and not p.is_symlink() else "x") for p in tmp_path.iterdir()
+    }
+    result = runner.invoke(app, ["demo", "--force"])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        "Error: demo.sqlite is not a ratingdb database: --force replaces only a ratingdb SQLite file — "
+        "give another file with --db\n",
+    )
+    after = {
+        p.name: (p.read_bytes() if p.is_file() and not p.is_symlink() else "x") for p in tmp_path.iterdir()
+    }
+    assert after == before and precious.read_text() == "precious\n"

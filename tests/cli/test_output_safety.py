@@ -18,7 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from ratingdb.cli import app
-from ratingdb.cli.output import cell, echo, spreadsheet_safe, terminal_text
+from ratingdb.cli.output import cell, echo, terminal_text
+from ratingdb.formats.spreadsheet import spreadsheet_safe
 from tests.fixtures.reports.club import HERE as CLUB
 
 runner = CliRunner()

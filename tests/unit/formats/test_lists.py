@@ -277,7 +277,8 @@ names = st.text(
 
 @st.composite
 def list_rows(draw: st.DrawFn, with_history: bool) -> list[ListRow]:
-    ids = draw(st.lists(st.integers(1, 999_999_999), unique=True, max_size=8))
+    # At least one row: a list file without players is refused (issue 26), as a TRF file without 001 lines.
+    ids = draw(st.lists(st.integers(1, 999_999_999), unique=True, min_size=1, max_size=8))
     result = []
     for i, fide_id in enumerate(ids):
         rating = ListRating(
