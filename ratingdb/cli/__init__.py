@@ -26,6 +26,7 @@ for _module in (
     "players",
     "events",
     "reports",
+    "norms",
     "publish",
     "serve",
     "calc",

@@ -82,6 +82,7 @@ from .tables import (
 
 if TYPE_CHECKING:
     from .catalogue import RULE_SETS, fide_rule_file, rule_set_for
+    from .norms import NORMS, Applicant, NormCheck, NormEvent, NormGame, check_norm, check_norms
     from .rulefile import RuleFileError, parse_rule_set
 
 # FIDE's rule sets are parsed from their TOML files when first asked for (PEP 562), not when the package
@@ -92,6 +93,14 @@ _LOADED_ON_USE = {
     "rule_set_for": "catalogue",
     "RuleFileError": "rulefile",
     "parse_rule_set": "rulefile",
+    # Title norms (B.01): only `norm check` and `report norms` need them.
+    "NORMS": "norms",
+    "Applicant": "norms",
+    "NormCheck": "norms",
+    "NormEvent": "norms",
+    "NormGame": "norms",
+    "check_norm": "norms",
+    "check_norms": "norms",
 }
 
 
@@ -105,6 +114,13 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "NORMS",
+    "Applicant",
+    "NormCheck",
+    "NormEvent",
+    "NormGame",
+    "check_norm",
+    "check_norms",
     "BatchChange",
     "BatchRater",
     "FlagCache",

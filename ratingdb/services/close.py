@@ -16,19 +16,16 @@ Must not import the CLI, the formats or reports.
 
 from __future__ import annotations
 
-import bisect
-import datetime as dt
 import heapq
-from collections import defaultdict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList
-from ratingdb.models import Event, RatingList
+from ratingdb.models import Event
 from ratingdb.rating import Adjustment, Period, RulesError, RuleSet
 from ratingdb.services.bulk import Driver, chunks
-from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods
+from ratingdb.services.lists import ListsOnDates, latest_list, list_on, lock_periods
 from ratingdb.services.lists import new_list as new_list_for
 from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force
 from ratingdb.services.systems import (
@@ -195,21 +192,7 @@ def _load_events(
     session: Session, period: Period, rating_type: str, summary: CloseSummary
 ) -> dict[int, EventInfo]:
     # Every list of the type (and standard lists for rapid/blitz) once: a few hundred rows at most.
-    lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
-    for kind, list_date, list_id in session.execute(
-        select(RatingList.rating_type, RatingList.list_date, RatingList.id)
-        .where(RatingList.rating_type.in_({rating_type, "standard"}), CURRENT)
-        .order_by(RatingList.list_date)
-    ):
-        lists[kind].append((list_date, list_id))
-    own_lists = lists[rating_type]
-    earliest_date, earliest_id = own_lists[0]  # the list in force exists
-
-    def on(kind: str, day: dt.date) -> int | None:
-        """The id of the newest list of `kind` dated on or before `day`."""
-        found = lists[kind]
-        index = bisect.bisect_right(found, (day, float("inf"))) - 1
-        return found[index][1] if index >= 0 else None
+    lists = ListsOnDates(session, {rating_type, "standard"})
 
     events: dict[int, EventInfo] = {}
     for event_id, name, start, end, event_period, natural in session.execute(
@@ -219,15 +202,10 @@ def _load_events(
     ):
         # Ratings are frozen at the event's start (FIDE's practice): the list in force on its start date,
         # even when the event is rated one or two periods later.
-        used = on(rating_type, start)
-        note = None
-        if used is None:
-            used = earliest_id
-            note = (
-                f"the event started {start.isoformat()}, before the earliest {rating_type} list "
-                f"in the database; ratings taken from that list ({earliest_date.isoformat()})"
-            )
-        standard = on("standard", start) if rating_type != "standard" else None
+        found = lists.for_event(rating_type, start)
+        assert found is not None  # the list in force exists
+        used, note = found
+        standard = lists.on("standard", start) if rating_type != "standard" else None
         events[event_id] = EventInfo(event_id, name, start, used, standard, note)
         if event_period > natural:
             summary.late_events.append(f"{name} (ended {end.isoformat()}, period {natural})")

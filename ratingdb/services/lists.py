@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
@@ -26,6 +28,48 @@ def list_on(session: Session, rating_type: str, list_date: dt.date) -> RatingLis
             RatingList.rating_type == rating_type, RatingList.list_date == list_date, CURRENT
         )
     ).one_or_none()
+
+
+class ListsOnDates:
+    """Every current list of some rating types, by date: which one was in force on a day (spec §3).
+
+    The close rates each event with the ratings of the list in force on its start date (frozen ratings),
+    and the norm report reads an event's ratings the same way; both ask this one lookup. Read in one query
+    (a few hundred lists at most) and answered by bisection.
+    """
+
+    def __init__(self, session: Session, rating_types: Iterable[str]) -> None:
+        self._lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
+        for kind, list_date, list_id in session.execute(
+            select(RatingList.rating_type, RatingList.list_date, RatingList.id)
+            .where(RatingList.rating_type.in_(set(rating_types)), CURRENT)
+            .order_by(RatingList.list_date)
+        ):
+            self._lists[kind].append((list_date, list_id))
+
+    def on(self, kind: str, day: dt.date) -> int | None:
+        """The id of the newest list of `kind` dated on or before `day`."""
+        found = self._lists[kind]
+        index = bisect.bisect_right(found, (day, float("inf"))) - 1
+        return found[index][1] if index >= 0 else None
+
+    def date_of(self, kind: str, list_id: int) -> dt.date:
+        return next(day for day, found in self._lists[kind] if found == list_id)
+
+    def for_event(self, kind: str, start: dt.date) -> tuple[int, str | None] | None:
+        """The list whose ratings an event that started on `start` uses, and a note if it is not the one
+        in force then: an event older than every list takes the earliest (said in the note). None when
+        the database holds no list of `kind`."""
+        used = self.on(kind, start)
+        if used is not None:
+            return used, None
+        if not self._lists[kind]:
+            return None
+        earliest_date, earliest_id = self._lists[kind][0]
+        return earliest_id, (
+            f"the event started {start.isoformat()}, before the earliest {kind} list "
+            f"in the database; ratings taken from that list ({earliest_date.isoformat()})"
+        )
 
 
 def list_version(session: Session, rating_type: str, list_date: dt.date, version: int) -> RatingList | None:

@@ -45,6 +45,7 @@ from ratingdb.reports.lists import (
     signed_points,
     write_list_file,
 )
+from ratingdb.reports.norms import published_norms
 from ratingdb.reports.not_rated import NotRated, games_not_rated
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.site.output import PublishResult, SiteFolder
@@ -391,6 +392,7 @@ def event_page(site: Site, session: Session, event_id: int) -> tuple[str, bytes]
         table=crosstable(session, report),
         rated_by=rated_by,
         ratings_from=ratings_from,
+        norms=published_norms(session, event_id),
     )
 
 
@@ -493,6 +495,7 @@ def game_rows(site: Site, event: EventRecord) -> list[tuple[object, ...]]:
             g.opponent,
             site.urls.get(g.opponent_id),
             g.opponent_fide_id or "",
+            g.opponent_national_id or "",
             g.opponent_rating,
             "" if g.d is None else g.d,
             points(g.pd_x100),

@@ -42,6 +42,9 @@ ARGS: dict[str, list[str]] = {
     "import-trf": [str(FIXTURES / "round_robin.trf"), "--type", "standard"],
     "init": [],
     "list": [],
+    # `norm check` needs no database: a missing case file is its one-line refusal here.
+    "norm": ["check", "no-such-case.json"],
+    "norm check": ["no-such-case.json"],
     "lists": [],
     "live": [],
     "reopen": ["2025-10", "--reason", "a wrong result"],
@@ -57,6 +60,7 @@ ARGS: dict[str, list[str]] = {
     "report": ["top"],
     "report diff": ["2025-10-01", "2025-11-01"],
     "report event": ["1"],
+    "report norms": ["1"],
     "report history": ["25900011"],
     "report period": ["2025-10"],
     "report top": [],
