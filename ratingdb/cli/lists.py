@@ -177,6 +177,7 @@ def calculation_command(
                 g.round,
                 g.opponent,
                 g.opponent_fide_id,
+                g.opponent_national_id,
                 g.opponent_rating,
                 g.d,
                 points(g.pd_x100),
@@ -185,4 +186,8 @@ def calculation_command(
             ]
             for g in ev.games
         ]
-        render_rows(["rd", "opponent", "fide_id", "rating", "D", "PD", "score", "score − PD"], rows, "table")
+        render_rows(
+            ["rd", "opponent", "fide_id", "national_id", "rating", "D", "PD", "score", "score − PD"],
+            rows,
+            "table",
+        )

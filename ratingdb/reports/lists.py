@@ -266,6 +266,7 @@ class GameRecord(NamedTuple):
     round: int
     opponent: str
     opponent_fide_id: int | None
+    opponent_national_id: str | None
     opponent_rating: int
     own_rating: int | None
     d: int | None
@@ -369,6 +370,7 @@ def list_calculations(
                 Game.round,
                 opponent.c.name,
                 opponent.c.fide_id,
+                opponent.c.national_id,
                 CalcGame.opponent_rating,
                 CalcGame.own_rating,
                 CalcGame.d,

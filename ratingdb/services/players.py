@@ -210,7 +210,7 @@ def find_by_id(session: Session, ident: str) -> Player:
     if colon and kind.lower() in kinds:
         kinds, text = (kind.lower(),), rest.strip()
     found = None
-    if "fide" in kinds and text.isdigit() and len(text) <= 18:
+    if "fide" in kinds and text.isascii() and text.isdigit() and len(text) <= 18:
         found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
     if found is None and "national" in kinds:
         found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()

@@ -495,6 +495,7 @@ def game_rows(site: Site, event: EventRecord) -> list[tuple[object, ...]]:
             g.opponent,
             site.urls.get(g.opponent_id),
             g.opponent_fide_id or "",
+            g.opponent_national_id or "",
             g.opponent_rating,
             "" if g.d is None else g.d,
             points(g.pd_x100),

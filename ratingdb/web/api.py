@@ -112,6 +112,7 @@ class GameOut(BaseModel):
     round: int
     opponent: str
     opponent_fide_id: int | None
+    opponent_national_id: str | None
     opponent_rating: int
     own_rating: int | None
     d: int | None = Field(description="Rating difference after the cap (§8.3.1).")
@@ -367,6 +368,7 @@ def event_out(ev: EventRecord) -> CalcEventOut:
                 round=g.round,
                 opponent=g.opponent,
                 opponent_fide_id=g.opponent_fide_id,
+                opponent_national_id=g.opponent_national_id,
                 opponent_rating=g.opponent_rating,
                 own_rating=g.own_rating,
                 d=g.d,

@@ -116,6 +116,7 @@ def test_the_calculation_is_the_calculation_command_s(api: TestClient, demo_url:
         "round": 1,
         "opponent": "Duffy, James",
         "opponent_fide_id": 25900087,
+        "opponent_national_id": "10087",
         "opponent_rating": 1840,
         "own_rating": 1846,
         "d": 6,

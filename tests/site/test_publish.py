@@ -185,7 +185,18 @@ def test_the_player_page_shows_the_calculation_as_the_calculation_command_does(
     )
     games = section.findall(".//table[@class='games']")
     assert sum(len(rows(t)) for t in games) == 39
-    assert rows(games[0])[0] == ["1", "Duffy, James", "25900087", "1840", "6", "0.51", "0.00", "-0.51"]
+    # Each opponent with both IDs (issue 24): FIDE ID and national ID.
+    assert rows(games[0])[0] == [
+        "1",
+        "Duffy, James",
+        "25900087",
+        "10087",
+        "1840",
+        "6",
+        "0.51",
+        "0.00",
+        "-0.51",
+    ]
     first_opponent = games[0].find("tbody/tr/td/a")
     assert first_opponent is not None and first_opponent.get("href") == "../players/25900087.html"
 
