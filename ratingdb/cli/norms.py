@@ -14,7 +14,7 @@ import typer
 
 from ratingdb.cli.app import TOOLS, RatingDbTyper, app
 from ratingdb.cli.common import EventArgument, data_table, read_transaction, stdout_console, user_errors
-from ratingdb.cli.output import ForceOption, OutputOption, cell, output_file, spreadsheet_safe
+from ratingdb.cli.output import ForceOption, OutputOption, cell, output_file
 from ratingdb.cli.reports import _write_json, report_app
 from ratingdb.errors import ConfigError
 
@@ -403,6 +403,8 @@ def _write_it1(report: "EventNorms", norm: str | None, fmt: str, output: Path | 
         return
     import csv
     import io
+
+    from ratingdb.formats.spreadsheet import spreadsheet_safe
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
