@@ -22,7 +22,6 @@ import typer
 from ratingdb.cli.app import Options
 from ratingdb.cli.output import cell, output_file, terminal_text
 from ratingdb.errors import ConfigError, RatingDbError
-from ratingdb.formats.spreadsheet import spreadsheet_safe
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -199,6 +198,9 @@ def render_rows(
         text = json.dumps([dict(zip(columns, map(_plain, row), strict=True)) for row in rows], indent=2)
         _write(text + "\n", output, force)
     elif fmt == "csv":
+        # Imported here: ratingdb.formats (the file readers) is not loaded by commands that print tables.
+        from ratingdb.formats.spreadsheet import spreadsheet_safe
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow([spreadsheet_safe(c) for c in columns])
