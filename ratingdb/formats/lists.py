@@ -780,6 +780,10 @@ def _read_fide_xml(path: Path, fields: _Fields, types: tuple[str, ...]) -> Itera
             except expat.ExpatError as e:
                 reason = f"not well-formed XML ({expat.ErrorString(e.code)})"
                 raise fields.error(e.lineno, e.offset + 1, reason) from None
+            except LookupError as e:
+                # The XML declaration names an encoding Python does not know (expat asks codecs for it).
+                reason = f"the XML declaration names an unknown encoding ({e}): use UTF-8 or ISO-8859-1"
+                raise fields.error(1, None, reason) from None
             for line, values in players.done:
                 if mode is None:
                     combined = any(k.startswith(("rapid_", "blitz_")) for k in values)

@@ -294,3 +294,16 @@ def test_the_limits_match_the_schema() -> None:
 def test_format_errors_name_file_line_and_column() -> None:
     exc = FormatError("f.csv", 3, 7, "reason")
     assert (exc.file, exc.line, exc.column, str(exc)) == ("f.csv", 3, 7, "f.csv line 3 col 7: reason")
+
+
+def test_an_xml_list_naming_an_unknown_encoding_is_a_list_format_error(tmp_path: Path) -> None:
+    # Found by the mutation fuzz above: expat asks Python's codecs for the declared encoding.
+    sample = (FIXTURES / "lists" / "fide_combined.xml").read_bytes()
+    path = tmp_path / "fide_combined.xml"
+    path.write_bytes(sample.replace(b'encoding="utf-8"', b'encoding="uf-8"', 1))
+    with pytest.raises(ListFormatError) as caught:
+        list(read_list(path, format="fide-xml", rating_types=ALL_TYPES))
+    assert str(caught.value) == (
+        "fide_combined.xml line 1: the XML declaration names an unknown encoding (unknown encoding: uf-8): "
+        "use UTF-8 or ISO-8859-1"
+    )
