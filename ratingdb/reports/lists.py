@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TextIO
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import CompoundSelect, Select, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList
@@ -62,8 +62,8 @@ class ListLine(NamedTuple):
     player_id: int
 
 
-def players_of(session: Session, rating_types: Iterable[str]) -> list[Player]:
-    """Every player on a list or in an event of the given types, by id."""
+def _player_ids_of(rating_types: Iterable[str]) -> CompoundSelect:
+    """The ids of the players on a list or in an event of the given types (a subquery)."""
     types = list(rating_types)
     listed = (
         select(ListEntry.player_id)
@@ -75,8 +75,14 @@ def players_of(session: Session, rating_types: Iterable[str]) -> list[Player]:
         .join(Event, Event.id == EventPlayer.event_id)
         .where(Event.rating_type.in_(types))
     )
+    return listed.union(played)
+
+
+def players_of(session: Session, rating_types: Iterable[str]) -> list[Player]:
+    """Every player on a list or in an event of the given types, by id."""
+    ids = _player_ids_of(rating_types)
     return list(
-        session.scalars(select(Player).where(Player.id.in_(listed.union(played))).order_by(Player.id))
+        session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id))
     )
 
 
@@ -90,20 +96,10 @@ class PlayerLink(NamedTuple):
 
 def player_links(session: Session, rating_types: Iterable[str]) -> list[PlayerLink]:
     """The players `players_of` gives, as plain tuples (a light query: the served site reads it often)."""
-    types = list(rating_types)
-    listed = (
-        select(ListEntry.player_id)
-        .join(RatingList, RatingList.id == ListEntry.list_id)
-        .where(RatingList.rating_type.in_(types))
-    )
-    played = (
-        select(EventPlayer.player_id)
-        .join(Event, Event.id == EventPlayer.event_id)
-        .where(Event.rating_type.in_(types))
-    )
+    ids = _player_ids_of(rating_types)
     rows = session.execute(
         select(Player.id, Player.fide_id, Player.national_id)
-        .where(Player.id.in_(listed.union(played)))
+        .where(Player.id.in_(ids))
         .order_by(Player.id)
     )
     return [PlayerLink(*row) for row in rows]
