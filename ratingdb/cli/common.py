@@ -43,6 +43,16 @@ TypeOption = Annotated[
 OnlyTypeOption = Annotated[
     str | None, typer.Option("--type", "-t", metavar="TYPE", help="Only this rating type.")
 ]
+# The pages' language (ratingdb.i18n.LANGUAGES); served, the visitor's browser may ask for another.
+LanguageOption = Annotated[
+    str,
+    typer.Option(
+        "--lang",
+        envvar="RATINGDB_LANG",
+        metavar="LANG",
+        help="Language of the pages: en, de or fr (served: unless the browser asks for another of them).",
+    ),
+]
 FormatOption = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="table, csv or json.")]
 EventArgument = Annotated[
     int,

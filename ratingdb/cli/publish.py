@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ratingdb.cli.app import LOOKUP, app
-from ratingdb.cli.common import check_type, read_transaction, user_errors
+from ratingdb.cli.common import LanguageOption, check_type, read_transaction, user_errors
 from ratingdb.errors import ConfigError
 
 
@@ -44,6 +44,7 @@ def publish_command(
         ),
     ] = False,
     port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port for --serve.")] = 8000,
+    language: LanguageOption = "en",
 ) -> None:
     """Write the lists as a static website: list pages with filters and downloads, a page per player with
     the history chart and every calculation, event crosstables and a page per close.
@@ -58,9 +59,15 @@ def publish_command(
     chosen = tuple(check_type(t) for t in rating_types) if rating_types else RATING_TYPES
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"'{base_url}' is not a web address: give one such as https://ratings.example.org/")
+    from ratingdb.i18n import check_language
     from ratingdb.site.publish import SiteOptions, publish_site
 
-    options = SiteOptions(title=title, rating_types=tuple(dict.fromkeys(chosen)), base_url=base_url)
+    options = SiteOptions(
+        title=title,
+        rating_types=tuple(dict.fromkeys(chosen)),
+        base_url=base_url,
+        language=check_language(language),
+    )
     with read_transaction() as session:
         result = publish_site(session, folder, options)
     typer.echo(
@@ -72,4 +79,10 @@ def publish_command(
         # off the disk: nothing outside the site can be reached through the preview.
         from ratingdb.cli.serve import serve_command
 
-        serve_command(host="127.0.0.1", port=port, title=title, rating_types=list(options.rating_types))
+        serve_command(
+            host="127.0.0.1",
+            port=port,
+            title=title,
+            rating_types=list(options.rating_types),
+            language=options.language,
+        )

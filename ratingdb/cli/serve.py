@@ -12,6 +12,7 @@ import typer
 
 from ratingdb.cli.app import LOOKUP, Options, app
 from ratingdb.cli.common import (
+    LanguageOption,
     OnlyTypeOption,
     check_type,
     engine,
@@ -49,6 +50,7 @@ def serve_command(
             "--type", "-t", metavar="TYPE", help="Only this rating type (repeatable); all by default."
         ),
     ] = None,
+    language: LanguageOption = "en",
 ) -> None:
     """Serve the federation's site live: the pages `publish` writes, a search box, live (provisional)
     ratings and a JSON API under /api/v1 (OpenAPI at /api/v1/openapi.json).
@@ -58,12 +60,19 @@ def serve_command(
     """
     import uvicorn
 
+    from ratingdb.i18n import check_language
     from ratingdb.rating import RATING_TYPES
     from ratingdb.web.app import create_app
     from ratingdb.web.state import WebSettings
 
     chosen = tuple(dict.fromkeys(check_type(t) for t in rating_types)) if rating_types else RATING_TYPES
-    settings = WebSettings(url=Options.url, read_url=read_url, title=title, rating_types=chosen)
+    settings = WebSettings(
+        url=Options.url,
+        read_url=read_url,
+        title=title,
+        language=check_language(language),
+        rating_types=chosen,
+    )
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
     typer.echo(f"Serving {title} at http://{host}:{port}/ (API: /api/v1/openapi.json; Ctrl-C stops).")
     log_config = _log_config()
@@ -76,6 +85,7 @@ def serve_command(
             if read_url:
                 os.environ["RATINGDB_READ_URL"] = read_url
             os.environ["RATINGDB_TITLE"] = title
+            os.environ["RATINGDB_LANG"] = settings.language
             os.environ["RATINGDB_TYPES"] = ",".join(chosen)
             uvicorn.run(
                 "ratingdb.web:app",

@@ -11,6 +11,7 @@ import io
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -20,6 +21,7 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
+from ratingdb.i18n import DEFAULT_LANGUAGE, Language, capfirst
 from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports.chart import history_svg
@@ -41,8 +43,6 @@ from ratingdb.reports.lists import (
     list_versions,
     player_links,
     players_of,
-    points,
-    signed_points,
     write_list_file,
 )
 from ratingdb.reports.norms import published_norms
@@ -64,6 +64,7 @@ class SiteOptions:
     title: str = "Rating lists"
     rating_types: tuple[str, ...] = RATING_TYPES
     base_url: str | None = None  # where the site will be served: canonical links and sitemap.xml
+    language: str = DEFAULT_LANGUAGE  # of every text, number and date (ratingdb.i18n.LANGUAGES)
 
 
 def publish_site(session: Session, folder: Path, options: SiteOptions) -> PublishResult:
@@ -156,7 +157,9 @@ def page_query(query: ListQuery, page: int) -> str:
     return urlencode({k: v for k, v in fields.items() if v})
 
 
-def environment() -> Environment:
+@lru_cache(maxsize=8)
+def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
+    """The templates with the translations of `language` installed (one environment per language)."""
     env = Environment(
         loader=PackageLoader("ratingdb.site", "templates"),
         autoescape=True,  # names come from files anyone can write
@@ -164,15 +167,30 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
-    env.filters |= {"signed": signed, "tenths": points_x10, "result": result_shown}
+    lang = Language(language)
+    # newstyle: `_("%(n)s players", n=…)` formats and escapes its values; a message is never HTML-escaped.
+    env.install_gettext_translations(lang.catalogue, newstyle=True)  # type: ignore[attr-defined]
+    env.filters |= {
+        "signed": signed,
+        "tenths": points_x10,
+        "result": result_shown,
+        "capfirst": capfirst,
+        "date": lang.date,
+        "count": lang.count,
+    }
     env.globals |= {
         "list_path": list_path,
         "period_path": period_path,
         "event_path": event_path,
-        "pts": points,
-        "spts": signed_points,
+        "pts": lang.hundredths,
+        "spts": lambda x100: lang.hundredths(x100, signed=True),
         "page_query": page_query,
+        "lang": lang.code,
+        "type_heading": lang.type_heading,
+        "type_word": lang.type_word,
+        "status_word": lang.status_word,
     }
     return env
 
@@ -208,6 +226,8 @@ class Site:
         self.list_urls: dict[tuple[str, dt.date], str] = {
             key: list_path(lst) for key, lst in self.list_by_date.items()
         }
+        self.language = Language(self.options.language)
+        self._ = self.language.gettext  # the page functions' texts: `site._("…")`, extracted by Babel
 
     def player_url(self, player_id: int | None) -> str | None:
         return None if player_id is None else self.urls.get(player_id)
@@ -234,7 +254,7 @@ def new_site(session: Session, options: SiteOptions, *, served: bool = False) ->
     """The site's index of lists and players, read from the database (a few light queries)."""
     return Site(
         options,
-        environment(),
+        environment(options.language),
         sorted(
             (v for v in list_versions(session) if v.rating_type in options.rating_types),
             key=lambda v: (v.rating_type, v.list_date, v.version),
@@ -263,7 +283,11 @@ def site_files(session: Session, options: SiteOptions) -> Iterator[tuple[str, by
         yield relative, content
     if options.base_url:
         base = options.base_url.rstrip("/")
-        text = environment().get_template("sitemap.xml").render(urls=[f"{base}/{p}" for p in sorted(pages)])
+        text = (
+            environment(options.language)
+            .get_template("sitemap.xml")
+            .render(urls=[f"{base}/{p}" for p in sorted(pages)])
+        )
         yield "sitemap.xml", text.encode("utf-8")
 
 
@@ -361,7 +385,10 @@ def list_page(
     return site.render(
         "list.html",
         list_path(lst),
-        f"{lst.rating_type.capitalize()} list {lst.list_date.isoformat()}",
+        capfirst(
+            site._("%(type)s list %(date)s")
+            % {"type": site.language.type_word(lst.rating_type), "date": site.language.date(lst.list_date)}
+        ),
         lst=lst,
         rows=table,
         players=len(ranked),
@@ -401,17 +428,20 @@ def period_page(site: Site, lst: ListVersionLine, report: PeriodReport) -> tuple
     return site.render(
         "period.html",
         period_path(report.rating_type, str(report.period)),
-        f"{report.rating_type.capitalize()} period {report.period}",
+        capfirst(
+            site._("%(type)s period %(period)s")
+            % {"type": site.language.type_word(report.rating_type), "period": report.period}
+        ),
         report=report,
         published=lst,
         in_force=in_force,
         sections=[
-            ("Newly rated", report.newly_rated, False),
-            ("Below the rating floor", report.dropped_below_floor, False),
-            ("Became inactive", report.became_inactive, True),
-            ("Active again", report.active_again, True),
-            ("Largest gains", report.gains, False),
-            ("Largest losses", report.losses, False),
+            (site._("Newly rated"), report.newly_rated, False),
+            (site._("Below the rating floor"), report.dropped_below_floor, False),
+            (site._("Became inactive"), report.became_inactive, True),
+            (site._("Active again"), report.active_again, True),
+            (site._("Largest gains"), report.gains, False),
+            (site._("Largest losses"), report.losses, False),
         ],
     )
 
@@ -452,14 +482,15 @@ def player_page(
     chart = None
     if any(h.rating is not None for h in history):
         # The chart's template escapes every text, so the SVG is safe to embed as it is.
-        chart = Markup(history_svg(history, f"{player.name}{ids}: ratings by list"))
+        title = site._("%(player)s: ratings by list") % {"player": f"{player.name}{ids}"}
+        chart = Markup(history_svg(history, title))
     by_type: dict[str, list[tuple[object, ...]]] = defaultdict(list)
     for h in reversed(history):  # newest first
         url = site.list_urls[(h.rating_type, h.list_date)]
         row = (
             url,
-            h.list_date.isoformat(),
-            h.rating or "unrated",
+            site.language.date(h.list_date),
+            h.rating or site._("unrated"),
             signed(h.change),
             h.games,
             h.k or "",
@@ -498,9 +529,9 @@ def game_rows(site: Site, event: EventRecord) -> list[tuple[object, ...]]:
             g.opponent_national_id or "",
             g.opponent_rating,
             "" if g.d is None else g.d,
-            points(g.pd_x100),
-            points(g.score_x100),
-            signed_points(None if g.pd_x100 is None else g.score_x100 - g.pd_x100),
+            site.language.hundredths(g.pd_x100),
+            site.language.hundredths(g.score_x100),
+            site.language.hundredths(None if g.pd_x100 is None else g.score_x100 - g.pd_x100, signed=True),
         )
         for g in event.games
     ]

@@ -170,7 +170,7 @@ def search_view(session: Session, site: Site, text: str) -> bytes:
     return site.render(
         "search.html",
         "search",
-        "Find a player",
+        site._("Find a player"),
         search_text=text,
         players=players,
         alike=0 if found is None else found.alike,
@@ -178,7 +178,7 @@ def search_view(session: Session, site: Site, text: str) -> bytes:
 
 
 def live_index(site: Site, lives: Sequence[LiveList]) -> bytes:
-    return site.render("live_index.html", "live/index.html", "Live ratings", lives=lives)[1]
+    return site.render("live_index.html", "live/index.html", site._("Live ratings"), lives=lives)[1]
 
 
 def live_view(site: Site, live: LiveList, query: ListQuery) -> bytes:
@@ -189,7 +189,7 @@ def live_view(site: Site, live: LiveList, query: ListQuery) -> bytes:
     return site.render(
         "live.html",
         f"live/{live.rating_type}.html",
-        f"Live {live.rating_type} ratings",
+        site._("Live %(type)s ratings") % {"type": site.language.type_word(live.rating_type)},
         live=live,
         entries=matched[start : start + query.per_page],
         matched=len(matched),

@@ -22,9 +22,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
+from ratingdb.i18n import N_, Language
 from ratingdb.site.publish import environment
 from ratingdb.site.served import PageNotFound
 from ratingdb.web.database import Database
+from ratingdb.web.deps import language
 from ratingdb.web.security import Hardened
 from ratingdb.web.state import AppState, WebSettings
 
@@ -33,13 +35,14 @@ log = logging.getLogger("ratingdb.web")
 API: Final = "/api/v1"
 NOT_FOUND: Final = (UnknownPlayer, UnknownEvent, MissingList, PageNotFound)
 STATUS_TEXT: Final = {
-    400: "Bad request",
-    404: "Not found",
-    405: "Method not allowed",
-    413: "Too large",
-    414: "Too long",
-    500: "Something went wrong",
+    400: N_("Bad request"),
+    404: N_("Not found"),
+    405: N_("Method not allowed"),
+    413: N_("Too large"),
+    414: N_("Too long"),
+    500: N_("Something went wrong"),
 }
+OTHER_STATUS: Final = N_("Error")
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -77,12 +80,18 @@ def error_response(request: Request, status: int, message: str) -> Response:
     """One sentence, as JSON under the API and as a page elsewhere."""
     if _is_api(request):
         return JSONResponse({"error": message}, status_code=status)
+    # The page around the sentence is in the visitor's language; the sentence itself is the one the CLI
+    # prints (in English), so that it can be searched for and reported as it is.
+    code = language(request)
+    lang = Language(code)
     body = (
-        environment()
+        environment(code)
         .get_template("error.html")
-        .render(heading=STATUS_TEXT.get(status, "Error"), message=f"Error: {message}")
+        .render(heading=lang.gettext(STATUS_TEXT.get(status, OTHER_STATUS)), message=f"Error: {message}")
     )
-    return HTMLResponse(body, status_code=status)
+    return HTMLResponse(
+        body, status_code=status, headers={"content-language": code, "vary": "Accept-Language"}
+    )
 
 
 async def _user_error(request: Request, exc: Exception) -> Response:

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
+from ratingdb.i18n import negotiate
 from ratingdb.reports.live import data_version
 from ratingdb.site.publish import Site
 from ratingdb.web.state import AppState
@@ -35,18 +36,25 @@ def read_session(state: State) -> Iterator[Session]:
 Reader = Annotated[Session, Depends(read_session)]
 
 
-class View:
-    """The session, the data version it sees and the served site's index for it."""
+def language(request: Request) -> str:
+    """The visitor's language: the shipped one their browser prefers (Accept-Language), else the site's."""
+    state: AppState = request.app.state.ratingdb
+    return negotiate(request.headers.get("accept-language"), state.settings.language)
 
-    def __init__(self, state: AppState, session: Session) -> None:
+
+class View:
+    """The session, the data version it sees, the visitor's language and the served site's index for it."""
+
+    def __init__(self, state: AppState, session: Session, language: str) -> None:
         self.state = state
         self.session = session
         self.version = data_version(session)
-        self.site: Site = state.site(session, self.version)
+        self.language = language
+        self.site: Site = state.site(session, self.version, language)
 
 
-def served_view(state: State, session: Reader) -> View:
-    return View(state, session)
+def served_view(state: State, session: Reader, request: Request) -> View:
+    return View(state, session, language(request))
 
 
 Served = Annotated[View, Depends(served_view)]

@@ -29,14 +29,22 @@ PAGE_CACHE: Final = {"cache-control": "public, max-age=60"}
 IMMUTABLE: Final = {"cache-control": "public, max-age=31536000, immutable"}
 
 
-def page(body: bytes) -> HTMLResponse:
-    return HTMLResponse(body, headers=PAGE_CACHE)
+def page(view: Served, body: bytes) -> HTMLResponse:
+    # Each page is in the visitor's language (Accept-Language): a cache keeps one copy per language.
+    return HTMLResponse(
+        body, headers={**PAGE_CACHE, "content-language": view.language, "vary": "Accept-Language"}
+    )
 
 
 @router.get("/")
 @router.get("/index.html")
 def home(view: Served) -> HTMLResponse:
-    return page(view.state.cached((view.version, "home"), lambda: served.home(view.session, view.site)))
+    return page(
+        view,
+        view.state.cached(
+            (view.version, view.language, "home"), lambda: served.home(view.session, view.site)
+        ),
+    )
 
 
 @router.get("/lists/{name}.html")
@@ -67,12 +75,13 @@ def list_page(
         rating_max,
     )
     return page(
+        view,
         view.state.cached(
-            (view.version, "list", name, query),
+            (view.version, view.language, "list", name, query),
             lambda: served.list_view(
                 view.site, name, lambda list_id: view.state.list_lines(view.session, list_id), query
             ),
-        )
+        ),
     )
 
 
@@ -102,33 +111,39 @@ def player_page(view: Served, key: str) -> HTMLResponse:
         return [view.state.live(t, view.version) for t in view.site.newest]
 
     return page(
+        view,
         view.state.cached(
-            (view.version, "player", key), lambda: served.player_view(view.session, view.site, key, lives)
-        )
+            (view.version, view.language, "player", key),
+            lambda: served.player_view(view.session, view.site, key, lives),
+        ),
     )
 
 
 @router.get("/events/{event_id}.html")
 def event_page(view: Served, event_id: int) -> HTMLResponse:
     return page(
+        view,
         view.state.cached(
-            (view.version, "event", event_id), lambda: served.event_view(view.session, view.site, event_id)
-        )
+            (view.version, view.language, "event", event_id),
+            lambda: served.event_view(view.session, view.site, event_id),
+        ),
     )
 
 
 @router.get("/periods/{name}.html")
 def period_page(view: Served, name: str) -> HTMLResponse:
     return page(
+        view,
         view.state.cached(
-            (view.version, "period", name), lambda: served.period_view(view.session, view.site, name)
-        )
+            (view.version, view.language, "period", name),
+            lambda: served.period_view(view.session, view.site, name),
+        ),
     )
 
 
 @router.get("/search")
 def search(view: Served, q: Annotated[str, Query(max_length=100)] = "") -> HTMLResponse:
-    return page(served.search_view(view.session, view.site, q))
+    return page(view, served.search_view(view.session, view.site, q))
 
 
 @router.get("/live/")
@@ -138,7 +153,9 @@ def live_folder() -> RedirectResponse:
 
 @router.get("/live/index.html")
 def live_index(view: Served) -> HTMLResponse:
-    return page(served.live_index(view.site, [view.state.live(t, view.version) for t in view.site.newest]))
+    return page(
+        view, served.live_index(view.site, [view.state.live(t, view.version) for t in view.site.newest])
+    )
 
 
 @router.get("/live/{rating_type}.html")
@@ -152,7 +169,7 @@ def live_page(
     if rating_type not in view.site.newest:
         raise served.PageNotFound(f"this site has no {rating_type} list: the home page links every list")
     query = ListQuery(page=page_number, per_page=per_page, name=player_name)
-    return page(served.live_view(view.site, view.state.live(rating_type, view.version), query))
+    return page(view, served.live_view(view.site, view.state.live(rating_type, view.version), query))
 
 
 @router.get("/static/{name}")

@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy.orm import Session
 
+from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from ratingdb.rating import RATING_TYPES
 from ratingdb.reports.lists import ListLine, list_lines
 from ratingdb.reports.live import LiveList, live_list
@@ -37,6 +38,7 @@ class WebSettings:
     url: str = DEFAULT_URL
     read_url: str | None = None
     title: str = "Rating lists"
+    language: str = DEFAULT_LANGUAGE  # for a visitor whose browser asks for no language the site has
     rating_types: tuple[str, ...] = RATING_TYPES
     max_query_bytes: int = 2048  # a longer query string is refused (414)
     max_body_bytes: int = 16 * 1024  # the public side takes no uploads: a larger body is refused (413)
@@ -49,6 +51,7 @@ class WebSettings:
             url=os.environ.get("RATINGDB_URL", DEFAULT_URL),
             read_url=os.environ.get("RATINGDB_READ_URL") or None,
             title=os.environ.get("RATINGDB_TITLE", "Rating lists"),
+            language=check_language(os.environ.get("RATINGDB_LANG") or DEFAULT_LANGUAGE),
             rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else RATING_TYPES,
         )
 
@@ -83,24 +86,25 @@ class AppState:
     database: Database
     pages: LRU[tuple[Any, ...], Any] = field(init=False)
     lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
-    sites: LRU[int, Site] = field(default_factory=lambda: LRU(2))
+    sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.pages = LRU(self.settings.cached_pages)
 
-    @property
-    def options(self) -> SiteOptions:
-        return SiteOptions(title=self.settings.title, rating_types=self.settings.rating_types)
+    def options(self, language: str) -> SiteOptions:
+        return SiteOptions(
+            title=self.settings.title, rating_types=self.settings.rating_types, language=language
+        )
 
-    def site(self, session: Session, version: int) -> Site:
-        """The served site's index of lists and players for this data version."""
-        found = self.sites.get(version)
+    def site(self, session: Session, version: int, language: str) -> Site:
+        """The served site's index of lists and players for this data version, in `language`."""
+        found = self.sites.get((version, language))
         return (
             found
             if found is not None
-            else self.sites.put(version, new_site(session, self.options, served=True))
+            else self.sites.put((version, language), new_site(session, self.options(language), served=True))
         )
 
     def list_lines(self, session: Session, list_id: int) -> list[ListLine]:

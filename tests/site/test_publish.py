@@ -290,7 +290,7 @@ def test_a_withdrawn_list_version_keeps_its_page_marked_and_linked_to_the_curren
             change = record_change(session, "withdraw-list", "standard 2025-09-01 v1", reason="wrong file")
             withdraw(session, first, change)
             builders.imported_list(session, "standard", dt.date(2025, 9, 1), {a: 1810, b: 1700}, version=2)
-            withdrawn_on = change.created_at.date().isoformat()
+            withdrawn_on = change.created_at.date().strftime("%b %-d, %Y")  # English: Dec 1, 2026
     finally:
         engine.dispose()
     folder = tmp_path / "www"
@@ -310,10 +310,10 @@ def test_a_withdrawn_list_version_keeps_its_page_marked_and_linked_to_the_curren
     assert rows(current.find(".//table[@id='list']"))[0][2:7] == ["Ash, Ann", "", "M", "1990", "1810"]  # type: ignore[arg-type]
     home = parse(published["index.html"])
     listed = [(tr.get("class"), text_of(tr.find("td"))) for tr in home.iterfind(".//tbody/tr")]  # type: ignore[arg-type]
-    assert listed == [(None, "2025-09-01 version 2"), ("withdrawn", "2025-09-01 version 1, withdrawn")]
+    assert listed == [(None, "Sep 1, 2025 version 2"), ("withdrawn", "Sep 1, 2025 version 1, withdrawn")]
     # The player's history is the current list only.
     history = parse(published["players/720001.html"]).find(".//table[@class='history']")
-    assert rows(history) == [["2025-09-01", "1810", "", "0", "", ""]]  # type: ignore[arg-type]
+    assert rows(history) == [["Sep 1, 2025", "1810", "", "0", "", ""]]  # type: ignore[arg-type]
 
 
 def test_a_second_publish_is_byte_identical_and_rewrites_nothing(demo_url: str, tmp_path: Path) -> None:

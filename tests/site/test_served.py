@@ -62,7 +62,7 @@ def test_the_home_page_has_a_search_box_that_finds_a_misspelt_name(served: TestC
     assert names[0] == "Doyle, Patrick"
     link = table.find("tbody/tr/td/a")
     assert link is not None and link.get("href") == f"players/{DOYLE}.html"
-    assert "only have a name spelt alike" in text_of(page.find(".//main/p"))  # type: ignore[arg-type]
+    assert "only has a name spelt alike" in text_of(page.find(".//main/p"))  # type: ignore[arg-type]
     # An exact word finds by the register's own search; an ID finds the player.
     by_id = parse(served.get("/search", params={"q": str(DOYLE)}).content)
     assert [r[0] for r in rows(by_id.find(".//table[@class='found']"))] == ["Doyle, Patrick"]  # type: ignore[arg-type]

@@ -54,7 +54,9 @@
       entry.row.hidden = !visible;
       if (visible) { count++; }
     });
-    shown.textContent = "Showing " + count + " of " + entries.length + " players";
+    // The sentence comes translated from the page, with the count written as the page's locale writes it.
+    var sentence = shown.getAttribute("data-shown") || "{shown}";
+    shown.textContent = sentence.replace("{shown}", count.toLocaleString(shown.getAttribute("data-locale") || "en"));
   }
 
   var sortKey = null;
