@@ -132,7 +132,7 @@ def test_the_published_event_page_shows_the_norms(engine: Engine) -> None:
         ["Hero, H", "GM", "9", "6½", "2456", "2622", "GM norm met"],
         ["Hero, H", "IM", "9", "6½", "2456", "2622", "IM norm met"],
     ]
-    assert "with the ratings of the list dated 2025-01-01" in "".join(section.itertext())
+    assert "with the ratings of the list dated Jan 1, 2025" in "".join(section.itertext())
 
 
 def test_a_rapid_event_is_refused_and_the_site_shows_no_norms_for_it(engine: Engine) -> None:
