@@ -145,6 +145,22 @@ class Language:
             text = format_decimal(Decimal(x100) / 100, format="0.00", locale=self.code)
         return f"+{text}" if signed and x100 >= 0 else text
 
+    def decimal(self, value: Decimal) -> str:
+        """A computed figure with two decimals (Ra 2376.11 · 2376,11), rounded half to even, never grouped."""
+        if self.code == DEFAULT_LANGUAGE:
+            return f"{value:.2f}"
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, format="0.00", locale=self.code)
+
+    def month(self, value: dt.date) -> str:
+        """The month's short name, as a chart's axis writes it: Nov · Nov. · nov."""
+        if self.code == DEFAULT_LANGUAGE:
+            return value.strftime("%b")
+        from babel.dates import format_date
+
+        return format_date(value, format="LLL", locale=self.code)
+
     def type_heading(self, rating_type: str) -> str:
         """A rating type as a heading names it: Standard, Rapid (de Schnellschach), Blitz."""
         found = TYPE_HEADINGS.get(rating_type)
@@ -164,3 +180,6 @@ class Language:
         from babel.dates import format_date
 
         return format_date(value, format="medium", locale=self.code)
+
+
+ENGLISH: Final = Language()  # the language of the CLI, the API and every report not shown on a page

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Final
 
 from ratingdb.errors import ConfigError
+from ratingdb.i18n import ENGLISH, Language
 from ratingdb.reports.lists import HistoryLine
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def _y_scale(ratings: Sequence[int], room_above: bool) -> tuple[int, int, int]:
     return bottom, top, step
 
 
-def _x_labels(dates: Sequence[dt.date]) -> list[tuple[dt.date, str, str]]:
+def _x_labels(dates: Sequence[dt.date], lang: Language) -> list[tuple[dt.date, str, str]]:
     """Tick labels: the month, and the year under the first label of each year."""
     every = max(1, math.ceil(len(dates) / MAX_LABELLED_DATES))
     labels, last_year = [], None
@@ -154,7 +155,7 @@ def _x_labels(dates: Sequence[dt.date]) -> list[tuple[dt.date, str, str]]:
         labels.append(
             (
                 date,
-                date.strftime("%b"),
+                lang.month(date),
                 str(date.year) if date.year != last_year else "",
             )
         )
@@ -173,8 +174,9 @@ def _svg_template() -> Template:
     return Environment(autoescape=True, trim_blocks=True).from_string(source)
 
 
-def history_svg(history: Sequence[HistoryLine], title: str) -> str:
-    """The chart as an SVG element (text): lines per rating type, K changes marked, for pages and files."""
+def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENGLISH) -> str:
+    """The chart as an SVG element (text): lines per rating type, K changes marked, for pages and files;
+    its labels in `lang` (a page's language; English for `report history --chart`)."""
     rated = [h for h in history if h.rating is not None]
     if not rated:
         raise ConfigError("the player has no rating on any list: there is nothing to plot")
@@ -193,6 +195,7 @@ def history_svg(history: Sequence[HistoryLine], title: str) -> str:
     def y(rating: float) -> float:
         return PLOT_BOTTOM - (rating - bottom) * y_scale
 
+    dates_shown = {d: d.isoformat() if lang == ENGLISH else lang.date(d) for d in dates}
     series = []
     types = [t for t in COLOURS if any(h.rating_type == t for h in rated)]
     for rating_type in types:
@@ -208,7 +211,11 @@ def history_svg(history: Sequence[HistoryLine], title: str) -> str:
             if len(run) > 1
         ]
         dots = [
-            (_n(x(h.list_date)), _n(y(h.rating or 0)), f"{rating_type} {h.list_date.isoformat()}: {h.rating}")
+            (
+                _n(x(h.list_date)),
+                _n(y(h.rating or 0)),
+                f"{lang.type_word(rating_type)} {dates_shown[h.list_date]}: {h.rating}",
+            )
             for run in runs
             for h in run
         ]
@@ -218,7 +225,8 @@ def history_svg(history: Sequence[HistoryLine], title: str) -> str:
         cx, cy = x(line.list_date), y(line.rating or 0)
         diamond = f"{_n(cx)},{_n(cy - 6)} {_n(cx + 6)},{_n(cy)} {_n(cx)},{_n(cy + 6)} {_n(cx - 6)},{_n(cy)}"
         marks.append((diamond, _n(cx), _n(cy - 10), f"K {before}→{line.k}"))
-    legend = [(t, COLOURS[t], False) for t in types] + ([("K changed", K_MARK, True)] if marked else [])
+    legend = [(lang.type_word(t), COLOURS[t], False) for t in types]
+    legend += [(lang.gettext("K changed"), K_MARK, True)] if marked else []
     return _svg_template().render(
         title=title,
         width=SVG_WIDTH,
@@ -228,7 +236,9 @@ def history_svg(history: Sequence[HistoryLine], title: str) -> str:
         top=PLOT_TOP,
         bottom=PLOT_BOTTOM,
         y_ticks=[(_n(y(r)), r) for r in range(bottom, top + 1, step)],
-        x_ticks=[(_n(x(date)), month, year) for date, month, year in _x_labels(dates)],
+        x_ticks=[(_n(x(date)), month, year) for date, month, year in _x_labels(dates, lang)],
+        x_label=lang.gettext("list date"),
+        y_label=lang.gettext("rating"),
         series=series,
         marks=marks,
         mark=K_MARK,

@@ -16,6 +16,7 @@ from sqlalchemy import CompoundSelect, Select, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList
+from ratingdb.i18n import ENGLISH, Language
 from ratingdb.models import (
     AuditEntry,
     CalcEvent,
@@ -81,9 +82,7 @@ def _player_ids_of(rating_types: Iterable[str]) -> CompoundSelect:
 def players_of(session: Session, rating_types: Iterable[str]) -> list[Player]:
     """Every player on a list or in an event of the given types, by id."""
     ids = _player_ids_of(rating_types)
-    return list(
-        session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id))
-    )
+    return list(session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id)))
 
 
 class PlayerLink(NamedTuple):
@@ -98,9 +97,7 @@ def player_links(session: Session, rating_types: Iterable[str]) -> list[PlayerLi
     """The players `players_of` gives, as plain tuples (a light query: the served site reads it often)."""
     ids = _player_ids_of(rating_types)
     rows = session.execute(
-        select(Player.id, Player.fide_id, Player.national_id)
-        .where(Player.id.in_(ids))
-        .order_by(Player.id)
+        select(Player.id, Player.fide_id, Player.national_id).where(Player.id.in_(ids)).order_by(Player.id)
     )
     return [PlayerLink(*row) for row in rows]
 
@@ -463,46 +460,87 @@ def signed_points(x100: int | None) -> str:
     return points(x100) if x100 < 0 else "+" + points(x100)
 
 
-def calculation_summary(calc: Calculation) -> list[str]:
-    """How the new entry was obtained, in the sentences `ratingdb calculation` prints under its heading."""
+def calculation_summary(calc: Calculation, lang: Language = ENGLISH) -> list[str]:
+    """How the new entry was obtained, in the sentences `ratingdb calculation` prints under its heading
+    (in English; a page passes its language, whose catalogue translates them: ratingdb.i18n)."""
+    _, pts = lang.gettext, lang.hundredths
     rec, entry = calc.record, calc.entry
     if rec is None:
-        rating = "unrated" if entry is None or entry.rating is None else entry.rating
-        return [f"No rated games in this period; on the new list: {rating}."]
+        rating = _("unrated") if entry is None or entry.rating is None else entry.rating
+        return [_("No rated games in this period; on the new list: %(rating)s.") % {"rating": rating}]
     lines: list[str] = []
     if rec.method == "change":
         k_note = f"K {rec.k_base}" + (
-            f" → {rec.k} by the 700 rule ({rec.n} games)" if rec.k != rec.k_base else ""
+            _(" → %(k)s by the 700 rule (%(n)s games)") % {"k": rec.k, "n": rec.n}
+            if rec.k != rec.k_base
+            else ""
         )
         lines.append(
-            f"Ro {rec.ro}, {k_note}; {rec.n} games, Σ(score − PD) = {signed_points(rec.sum_dr_x100)}, "
-            f"K × Σ = {signed_points(rec.k_sum_dr_x100)} → change {rec.change:+d} (rounded once) "
-            f"→ {rec.new_rating}"
+            _(
+                "Ro %(ro)s, %(k_note)s; %(n)s games, Σ(score − PD) = %(sum)s, K × Σ = %(k_sum)s → change "
+                "%(change)s (rounded once) → %(new)s"
+            )
+            % {
+                "ro": rec.ro,
+                "k_note": k_note,
+                "n": rec.n,
+                "sum": pts(rec.sum_dr_x100, signed=True),
+                "k_sum": pts(rec.k_sum_dr_x100, signed=True),
+                "change": f"{rec.change:+d}",
+                "new": rec.new_rating,
+            }
         )
     else:
         ra = (Decimal(rec.opponent_sum or 0) + 3600) / (rec.n + 2)
+        outcome = (
+            _("first rating %(rating)s") % {"rating": rec.new_rating}
+            if rec.new_rating is not None
+            else _("no rating yet")
+        )
         lines.append(
-            f"Unrated: {rec.n} pooled games, Ra = ({rec.opponent_sum} + 2 × 1800) / {rec.n + 2} = {ra:.2f}, "
-            f"p = {points(rec.p_x100)}, dp = {rec.dp} → "
-            + (f"first rating {rec.new_rating}" if rec.new_rating is not None else "no rating yet")
+            _(
+                "Unrated: %(n)s pooled games, Ra = (%(sum)s + 2 × 1800) / %(n2)s = %(ra)s, "
+                "p = %(p)s, dp = %(dp)s → "
+            )
+            % {
+                "n": rec.n,
+                "sum": rec.opponent_sum,
+                "n2": rec.n + 2,
+                "ra": lang.decimal(ra),
+                "p": pts(rec.p_x100),
+                "dp": rec.dp,
+            }
+            + outcome
         )
     if rec.note:
-        lines.append(f"Note: {rec.note}")
+        lines.append(_("Note: %(note)s") % {"note": rec.note})
     if entry is not None:
         lines.append(
-            f"New list: rating {'unrated' if entry.rating is None else entry.rating}, K {entry.k or '—'}, "
-            f"flag {entry.flag or '—'}, games {entry.games}"
+            _("New list: rating %(rating)s, K %(k)s, flag %(flag)s, games %(games)s")
+            % {
+                "rating": _("unrated") if entry.rating is None else entry.rating,
+                "k": entry.k or "—",
+                "flag": entry.flag or "—",
+                "games": entry.games,
+            }
         )
     return lines
 
 
-def event_summary(ev: EventRecord) -> str:
-    """One event's line of the calculation (Ro, Rc, n, score, Σ, K, K × Σ)."""
-    return (
-        f"Ro {ev.ro if ev.ro is not None else '—'}, Rc {points(ev.rc_x100)}, n {ev.n}, "
-        f"score {points(ev.score_x100)}, Σ(score − PD) {signed_points(ev.sum_dr_x100)}, K {ev.k or '—'}, "
-        f"K × Σ {signed_points(ev.k_sum_dr_x100)}"
-    )
+def event_summary(ev: EventRecord, lang: Language = ENGLISH) -> str:
+    """One event's line of the calculation (Ro, Rc, n, score, Σ, K, K × Σ), in `lang`."""
+    pts = lang.hundredths
+    return lang.gettext(
+        "Ro %(ro)s, Rc %(rc)s, n %(n)s, score %(score)s, Σ(score − PD) %(sum)s, K %(k)s, K × Σ %(k_sum)s"
+    ) % {
+        "ro": ev.ro if ev.ro is not None else "—",
+        "rc": pts(ev.rc_x100),
+        "n": ev.n,
+        "score": pts(ev.score_x100),
+        "sum": pts(ev.sum_dr_x100, signed=True),
+        "k": ev.k or "—",
+        "k_sum": pts(ev.k_sum_dr_x100, signed=True),
+    }
 
 
 # --- list files (the `list` command's CSV and FIDE text, and the site's downloads) -------------------------

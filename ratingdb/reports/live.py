@@ -25,6 +25,7 @@ from ratingdb.errors import MissingList
 from ratingdb.models import AuditEntry, Event
 from ratingdb.rating import Period
 from ratingdb.reports.lists import (
+    Calculation,
     EventRecord,
     calculation_summary,
     list_calculations,
@@ -53,6 +54,7 @@ class LiveCalculation:
     list_date: dt.date  # the list that close would publish
     summary: list[str]  # the sentences `ratingdb calculation` prints
     events: list[EventRecord]
+    calculation: Calculation  # the whole record, for a page that writes the sentences in its language
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,9 @@ def live_list(session: Session, rating_type: str) -> LiveList:
             assert published is not None  # the close just published it
             for player_id, calc in list_calculations(session, published).items():
                 calcs.setdefault(player_id, []).append(
-                    LiveCalculation(str(period), published.list_date, calculation_summary(calc), calc.events)
+                    LiveCalculation(
+                        str(period), published.list_date, calculation_summary(calc), calc.events, calc
+                    )
                 )
         newest = list_on(session, rating_type, periods[-1].published_list_date) if periods else in_force
         assert newest is not None

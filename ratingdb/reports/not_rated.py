@@ -15,16 +15,20 @@ from typing import NamedTuple
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from ratingdb.i18n import N_
 from ratingdb.models import CalcGame, Event, Game, ListEntry, Player, RatingList
 
-BYE = "no game was played (a bye or an unpaired round): nothing to rate (§5.1)"
-FORFEIT = "not played over the board (a forfeit): not rated (§5.1)"
-OPPONENT_UNRATED = (
+# The reasons, in English; a page shows them in its language (marked for the catalogue: ratingdb.i18n).
+BYE = N_("no game was played (a bye or an unpaired round): nothing to rate (§5.1)")
+FORFEIT = N_("not played over the board (a forfeit): not rated (§5.1)")
+OPPONENT_UNRATED = N_(
     "the opponent had no rating at the event's start: a rated player's game against an unrated opponent "
     "is not rated; it counts toward the opponent's first rating (§8.2)"
 )
-BOTH_UNRATED = "neither player had a rating at the event's start: a game between unrated players is not rated"
-APART = "both were rated, but further apart than the rules allow (the rating-difference exclusion)"
+BOTH_UNRATED = N_(
+    "neither player had a rating at the event's start: a game between unrated players is not rated"
+)
+APART = N_("both were rated, but further apart than the rules allow (the rating-difference exclusion)")
 
 
 class NotRated(NamedTuple):

@@ -1,7 +1,9 @@
-"""The register's search as the site's search box uses it: IDs and name words, then names spelt alike.
+"""The register's search as the site's search box and the API use it: the scored search of
+`ratingdb player find` (FIDE ID, national ID, name words with typos, accents and word order forgiven).
 
 Takes a Session; reads only. The matching itself is the register's (ratingdb.services.players:
-`find_players`, as `ratingdb player find`, then `similar_players` for a misspelt name).
+`search_players`, the token-index search that stays fast on a million players); this module only says
+which of the players found match exactly and which only have a name spelt alike.
 """
 
 from __future__ import annotations
@@ -10,23 +12,23 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from ratingdb.errors import ConfigError
 from ratingdb.models import Player
-from ratingdb.services.players import find_players, similar_players
+from ratingdb.services.players import search_players as register_search
 
-# Looser than the duplicates check's 88: a visitor's typo is worth showing, a duplicate must be likely.
-SEARCH_ALIKE = 75
+EXACT = 100.0  # an ID, or every word of the text starting a word of the name
 
 
 @dataclass(frozen=True)
 class Found:
-    players: list[Player]  # the exact matches (IDs, words) first, then those spelt alike
-    alike: int  # how many of them are only spelt alike (a typo in the search)
+    players: list[Player]  # best first: the exact matches (IDs, words), then those spelt alike
+    alike: int  # how many of them (the last ones) are only spelt alike (a typo in the search)
 
 
 def search_players(session: Session, text: str, *, limit: int = 20) -> Found:
-    exact = find_players(session, text, limit=limit)
-    alike: list[Player] = []
-    if len(exact) < limit and not text.strip().isdigit():
-        seen = {p.id for p in exact}
-        alike = similar_players(session, text, exclude=seen, limit=limit - len(exact), cutoff=SEARCH_ALIKE)
-    return Found(exact + alike, len(alike))
+    """What `ratingdb player find TEXT --limit N` finds, in its order (a merged player's survivor)."""
+    try:
+        found = register_search(session, text, limit=limit)
+    except ConfigError:  # no letters or digits to search for: nothing matches
+        return Found([], 0)
+    return Found([f.player for f in found], sum(1 for f in found if f.score < EXACT))

@@ -24,8 +24,13 @@ TEMPLATE: Final = LOCALE / f"{DOMAIN}.pot"
 # relative to ratingdb/; a module that gains `_("…")` texts for the pages is added here.
 METHOD_MAP: Final = [
     ("site/templates/**.html", "jinja2"),
+    ("i18n.py", "python"),
     ("site/**.py", "python"),
     ("web/**.py", "python"),
+    # The reports whose sentences the pages show: each takes a Language (English by default, for the CLI).
+    ("reports/lists.py", "python"),
+    ("reports/chart.py", "python"),
+    ("reports/not_rated.py", "python"),
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {
@@ -54,6 +59,14 @@ def extract() -> Catalog:
     return catalog
 
 
+def extracted(path: Path) -> bool:
+    """Whether the messages of a file below ratingdb/ are extracted (a pattern of METHOD_MAP matches)."""
+    from babel.util import pathmatch
+
+    relative = path.relative_to(PACKAGE).as_posix()
+    return any(pathmatch(pattern, relative) for pattern, _ in METHOD_MAP)
+
+
 def po_path(code: str) -> Path:
     return LOCALE / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
@@ -79,6 +92,8 @@ def update() -> dict[str, list[str]]:
         path = po_path(code)
         catalog = read(path, code) if path.exists() else Catalog(locale=code, domain=DOMAIN)
         catalog.update(template, no_fuzzy_matching=True)
+        for key in [k for k in catalog.obsolete if k in catalog]:  # written again since: not obsolete
+            del catalog.obsolete[key]
         write(path, catalog)
     return missing()
 

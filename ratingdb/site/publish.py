@@ -483,7 +483,7 @@ def player_page(
     if any(h.rating is not None for h in history):
         # The chart's template escapes every text, so the SVG is safe to embed as it is.
         title = site._("%(player)s: ratings by list") % {"player": f"{player.name}{ids}"}
-        chart = Markup(history_svg(history, title))
+        chart = Markup(history_svg(history, title, site.language))
     by_type: dict[str, list[tuple[object, ...]]] = defaultdict(list)
     for h in reversed(history):  # newest first
         url = site.list_urls[(h.rating_type, h.list_date)]
@@ -509,8 +509,8 @@ def player_page(
         calculations=[
             (
                 c,
-                calculation_summary(c),
-                [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events],
+                calculation_summary(c, site.language),
+                [(ev, event_summary(ev, site.language), game_rows(site, ev)) for ev in c.events],
                 (not_rated or {}).get((c.rating_type, c.list_date), []),
             )
             for c in shown

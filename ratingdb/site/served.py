@@ -101,7 +101,7 @@ class _LiveCalc:
 
 def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[PlayerLive]:
     """The player's live ratings: only of types with open periods in which the player has games."""
-    from ratingdb.reports.lists import event_summary
+    from ratingdb.reports.lists import calculation_summary, event_summary
     from ratingdb.site.publish import game_rows
 
     shown: list[PlayerLive] = []
@@ -122,8 +122,8 @@ def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[P
                     _LiveCalc(
                         c.period,
                         c.list_date,
-                        c.summary,
-                        [(ev, event_summary(ev), game_rows(site, ev)) for ev in c.events],
+                        calculation_summary(c.calculation, site.language),
+                        [(ev, event_summary(ev, site.language), game_rows(site, ev)) for ev in c.events],
                     )
                     for c in entry.calculations
                 ],

@@ -7,6 +7,7 @@ With RATINGDB_SCREENSHOTS=FOLDER the test also saves the screenshots the README 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import io
@@ -55,6 +56,13 @@ def site_url(demo_sqlite_url: str, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
+    with chromium() as driver:
+        yield driver
+
+
+@contextlib.contextmanager
+def chromium(language: str | None = None) -> Iterator[WebDriver]:
+    """Debian's headless Chromium; with `language`, a browser that asks for pages in it (Accept-Language)."""
     if not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()):
         message = (
             f"the browser test needs {CHROMIUM} and {CHROMEDRIVER}: apt-get install chromium chromium-driver"
@@ -66,6 +74,8 @@ def browser() -> Iterator[WebDriver]:
     options.binary_location = str(CHROMIUM)  # given explicitly: nothing is looked up or downloaded
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"):
         options.add_argument(argument)
+    if language:
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
     driver.implicitly_wait(0)
     try:

@@ -4,6 +4,8 @@ downloads, errors, security headers and limits, and the proof that a public requ
 
 from __future__ import annotations
 
+import csv
+import io
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,6 +70,23 @@ def test_the_home_page_has_a_search_box_that_finds_a_misspelt_name(served: TestC
     assert [r[0] for r in rows(by_id.find(".//table[@class='found']"))] == ["Doyle, Patrick"]  # type: ignore[arg-type]
     nothing = parse(served.get("/search", params={"q": "Zzyzx"}).content)
     assert "No player matches “Zzyzx”" in text_of(nothing.find(".//main/p"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["doyel", "Patrik Doyle", "10011", str(DOYLE), "siobhan doyle"])
+def test_the_search_box_finds_what_player_find_finds_in_the_same_order(
+    served: TestClient, demo_url: str, text: str
+) -> None:
+    # The register's scored search, the same as `ratingdb player find`: a misspelt name ("doyel"), a
+    # national ID (10011), a FIDE ID, words in any order and without the accent.
+    result = CliRunner().invoke(
+        cli, ["--db", demo_url, "player", "find", text, "--format", "csv", "--limit", "20"]
+    )
+    assert result.exit_code == 0, result.output
+    expected = [row["name"] for row in csv.DictReader(io.StringIO(result.output))]
+    page = parse(served.get("/search", params={"q": text}).content)
+    table = page.find(".//table[@class='found']")
+    assert table is not None and expected
+    assert [r[0] for r in rows(table)] == expected
 
 
 def test_a_list_page_is_paged_sorted_and_filtered_by_the_server(served: TestClient) -> None:

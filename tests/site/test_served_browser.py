@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from ratingdb.cli import app as cli
 from ratingdb.web.app import create_app
 from ratingdb.web.state import WebSettings
-from tests.site.test_browser import browser, screenshot  # noqa: F401 - the browser fixture
+from tests.site.test_browser import browser, chromium, screenshot  # noqa: F401 - the browser fixture
 
 __all__ = ["browser"]
 
@@ -79,7 +79,7 @@ def test_search_a_misspelt_name_then_the_player_a_calculation_and_the_live_ratin
     heading = live.find_element(By.TAG_NAME, "h2").text
     assert heading == "Live standard rating: 1901 provisional — not an official rating"
     paragraphs = [p.text for p in live.find_elements(By.TAG_NAME, "p")]
-    assert paragraphs[0].startswith("The standard list in force (2025-10-01) says 1846")
+    assert paragraphs[0].startswith("The standard list in force (Oct 1, 2025) says 1846")
     assert "Ro 1846, K 20 → 17 by the 700 rule (39 games)" in paragraphs[2]
     games = live.find_elements(By.CSS_SELECTOR, "table.games tbody tr")
     assert len(games) == 39
@@ -97,3 +97,49 @@ def test_search_a_misspelt_name_then_the_player_a_calculation_and_the_live_ratin
     wait.until(lambda _: "1 players" in browser.find_element(By.ID, "shown").text)
     cells = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "table.live tbody tr td")]
     assert cells == ["Doyle, Patrick", "", "IRL", "1846", "1901", "+55", "39"]
+
+
+# What a German and a French visitor read on the same way through the site: the browser asks for its
+# language (Accept-Language), the same figures are written as that language writes them.
+IN_LANGUAGE = {
+    "de": {
+        "search": "Spieler suchen",
+        "live": "Live-Wertungszahl Standard: 1901 vorläufig — keine offizielle Wertungszahl",
+        "in_force": "Die gültige Standard-Liste (01.10.2025) sagt 1846",
+        "calculation": "Ro 1846, K 20 → 17 nach der 700er-Regel (39 Partien); 39 Partien, "
+        "Σ(Punkte − PD) = +3,26",
+        "note": "D: die Wertungsdifferenz",
+    },
+    "fr": {
+        "search": "Trouver un joueur",
+        "live": "Classement standard en direct\u00a0: 1901 provisoire — pas un classement officiel",
+        "in_force": "La liste standard en vigueur (1 oct. 2025) indique 1846",
+        "calculation": "Ro 1846, K 20 → 17 par la règle des 700 (39 parties) ; 39 parties, "
+        "Σ(score − PD) = +3,26",
+        "note": "D\u00a0: l’écart de classement",
+    },
+}
+
+
+@pytest.mark.parametrize("language", sorted(IN_LANGUAGE))
+def test_a_visitor_whose_browser_asks_for_german_or_french_reads_the_pages_in_it(
+    served_url: str, language: str
+) -> None:
+    words = IN_LANGUAGE[language]
+    with chromium(f"{language},en;q=0.5") as browser:
+        wait = WebDriverWait(browser, 20)
+        browser.get(served_url)
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
+        browser.find_element(By.CSS_SELECTOR, "form.search input[name='q']").send_keys("Patrik Doyle")
+        browser.find_element(By.CSS_SELECTOR, "form.search button").click()
+        wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == words["search"])
+        browser.find_element(By.CSS_SELECTOR, "table.found tbody tr td a").click()
+        wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == "Doyle, Patrick")
+        live = browser.find_element(By.CSS_SELECTOR, "section.live")
+        assert live.find_element(By.TAG_NAME, "h2").text == words["live"]
+        assert live.find_element(By.CSS_SELECTOR, "p.note").text.startswith(words["note"])
+        paragraphs = [p.text for p in live.find_elements(By.TAG_NAME, "p")]
+        assert paragraphs[0].startswith(words["in_force"])
+        assert words["calculation"] in paragraphs[2]
+        browser.execute_script("arguments[0].scrollIntoView()", live)
+        screenshot(browser, f"serve-live-{language}.png")
