@@ -13,16 +13,18 @@ PostgreSQL standby there is none, so the web app runs it on the primary. Imports
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Final
+from typing import Final, TypeVar
 
 from sqlalchemy import func, select
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
-from ratingdb.models import AuditEntry, Event
+from ratingdb.models import AuditEntry, CalcPlayer, Event, ListEntry
 from ratingdb.rating import Period
 from ratingdb.reports.lists import (
     Calculation,
@@ -55,6 +57,23 @@ class LiveCalculation:
     summary: list[str]  # the sentences `ratingdb calculation` prints
     events: list[EventRecord]
     calculation: Calculation  # the whole record, for a page that writes the sentences in its language
+
+
+_Row = TypeVar("_Row", CalcPlayer | None, ListEntry | None)
+
+
+def _kept(calc: Calculation) -> Calculation:
+    """The calculation with its record and new entry copied out of the session (plain transient rows): the
+    savepoint's rollback expires what the close wrote, and a page writes the sentences later, in its own
+    language."""
+    return dataclasses.replace(calc, record=_copy(calc.record), entry=_copy(calc.entry))
+
+
+def _copy(row: _Row) -> _Row:
+    if row is None:
+        return None
+    columns = sa_inspect(type(row)).column_attrs
+    return type(row)(**{c.key: getattr(row, c.key) for c in columns})
 
 
 @dataclass(frozen=True)
@@ -136,7 +155,7 @@ def live_list(session: Session, rating_type: str) -> LiveList:
             for player_id, calc in list_calculations(session, published).items():
                 calcs.setdefault(player_id, []).append(
                     LiveCalculation(
-                        str(period), published.list_date, calculation_summary(calc), calc.events, calc
+                        str(period), published.list_date, calculation_summary(calc), calc.events, _kept(calc)
                     )
                 )
         newest = list_on(session, rating_type, periods[-1].published_list_date) if periods else in_force
