@@ -100,7 +100,8 @@ def test_search_a_misspelt_name_then_the_player_a_calculation_and_the_live_ratin
 
 
 # What a German and a French visitor read on the same way through the site: the browser asks for its
-# language (Accept-Language), the same figures are written as that language writes them.
+# language (Accept-Language), the same figures are written as that language writes them. (Selenium reads
+# the no-break space French puts before a colon as a space.)
 IN_LANGUAGE = {
     "de": {
         "search": "Spieler suchen",
@@ -112,11 +113,11 @@ IN_LANGUAGE = {
     },
     "fr": {
         "search": "Trouver un joueur",
-        "live": "Classement standard en direct\u00a0: 1901 provisoire — pas un classement officiel",
+        "live": "Classement standard en direct : 1901 provisoire — pas un classement officiel",
         "in_force": "La liste standard en vigueur (1 oct. 2025) indique 1846",
         "calculation": "Ro 1846, K 20 → 17 par la règle des 700 (39 parties) ; 39 parties, "
         "Σ(score − PD) = +3,26",
-        "note": "D\u00a0: l’écart de classement",
+        "note": "D : l’écart de classement",
     },
 }
 
