@@ -121,6 +121,8 @@ class Options:
     """Global options, filled in by the callback and read by every command."""
 
     url: str = DEFAULT_URL
+    # Whether this command has said what its account may do past the guards (cli.common.warn_privileges).
+    privileges_told: bool = False
 
 
 @app.callback()
@@ -143,3 +145,4 @@ def global_options(
     and publish immutable lists whose every number is explained by a stored calculation record.
     """
     Options.url = db
+    Options.privileges_told = False
