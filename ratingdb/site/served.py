@@ -65,7 +65,7 @@ def list_view(site: Site, name: str, lines: Lines, query: ListQuery | None) -> b
 
 def player_by_key(session: Session, key: str) -> Player:
     """A player by the key of their page's address: the FIDE ID, `id<N>` (no FIDE ID), or a national ID."""
-    if key.startswith("id") and key[2:].isdigit():
+    if key.startswith("id") and key[2:].isascii() and key[2:].isdigit():
         found = session.get(Player, int(key[2:]))
         if found is None:
             raise UnknownPlayer(f"there is no player {key}: search by name on the home page")
