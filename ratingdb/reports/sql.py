@@ -337,7 +337,8 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
                 names = [pgsql.Identifier(f"c{i}") for i in range(len(types))]
                 if reader:
                     definitions = pgsql.SQL(", ").join(
-                        pgsql.SQL("{} {}").format(name, pgsql.SQL(t)) for name, t in zip(names, types)
+                        pgsql.SQL("{} {}").format(name, pgsql.SQL(t))
+                        for name, t in zip(names, types, strict=True)
                     )
                     source = pgsql.SQL("{}(%s) AS t({})").format(
                         pgsql.Identifier(READER_FUNCTION), definitions
