@@ -155,15 +155,14 @@ class Copies:
 
 
 def snapshot(url: str) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, in a stable order (sequences aside: they are not transactional)."""
+    """Every row of every table, sorted here (two copies on MySQL may return rows that tie on the leading
+    columns in different orders); sequences aside: they are not transactional."""
     engine = db.make_engine(url)  # on MySQL, ANSI_QUOTES: "t" is a table
     try:
         with engine.connect() as conn:
             tables = sorted(inspect(conn).get_table_names())
             return {
-                t: [tuple(r) for r in conn.execute(text(f'SELECT * FROM "{t}" ORDER BY 1, 2'))]
-                if len(inspect(conn).get_columns(t)) > 1
-                else [tuple(r) for r in conn.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))]
+                t: sorted((tuple(r) for r in conn.execute(text(f'SELECT * FROM "{t}"'))), key=repr)
                 for t in tables
             }
     finally:
@@ -177,7 +176,7 @@ def counts(rows: dict[str, list[tuple[object, ...]]]) -> dict[str, int]:
 @contextmanager
 def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
     """A probe: is another connection inside a transaction on this database (on PostgreSQL: one that has
-    written, so it holds a transaction ID)?"""
+    written, so it holds a transaction ID; on MySQL: one that holds a lock)?"""
     if make_url(url).get_backend_name() == "sqlite":
         path = make_url(url).database or ""
 
@@ -203,7 +202,7 @@ def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
                     "SELECT count(*) FROM information_schema.innodb_trx t "
                     "JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id "
                     "WHERE p.db = DATABASE() AND p.id <> CONNECTION_ID() "
-                    "AND t.trx_rows_modified > 0"
+                    "AND t.trx_lock_structs > 0"  # it has locked (the periods' lock, its writes)
                 )
                 return bool(conn.scalar(text(query)))
 
