@@ -76,6 +76,8 @@ def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> No
                 f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
                 f"({ev.rated_games} played games)."
             )
+        if ev.time_control_note:
+            echo(f"  note: {ev.time_control_note}")
         print_rating_notes(ev)
     print_matching(summary.matching)
     if summary.new_players:
