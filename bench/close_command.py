@@ -1,4 +1,4 @@
-"""Benchmark of the whole `ratingdb close-period` command, process start to exit, beside an in-memory baseline.
+"""Benchmark of the whole `ratingdb close-period` command, start to exit, beside an in-memory baseline.
 
     python bench/close_command.py --scale national|large|fide --engine sqlite|postgresql|mysql [--url URL]
                                   [--runs N]
