@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, ParamSpec, Typ
 
 import typer
 
-from ratingdb.cli.app import Options
+from ratingdb.cli.app import cli_state, database_url
 from ratingdb.cli.output import cell, output_file, terminal_text
 from ratingdb.errors import ConfigError, RatingDbError
 
@@ -103,7 +103,7 @@ def _database_error(exc: Exception) -> RatingDbError | None:
         return None
     from ratingdb.db_errors import explain
 
-    return explain(exc, Options.url)
+    return explain(exc, database_url())
 
 
 def engine(*, require_schema: bool = True) -> Engine:
@@ -111,8 +111,8 @@ def engine(*, require_schema: bool = True) -> Engine:
     from ratingdb import db
 
     if require_schema:
-        db.refuse_missing_sqlite_file(Options.url)
-    eng = db.make_engine(Options.url)
+        db.refuse_missing_sqlite_file(database_url())
+    eng = db.make_engine(database_url())
     if require_schema:
         db.require_current_schema(eng)
     return eng
@@ -131,11 +131,13 @@ def warn_privileges(conn: Connection) -> None:
     writes (and of the reports that read in one), and by `init` and `db check`.
     """
     quiet = os.environ.get(QUIET_PRIVILEGES_ENV) == "1"
-    if Options.privileges_told or quiet or conn.dialect.name == "sqlite":
+    state = cli_state()
+    if (state is not None and state.privileges_told) or quiet or conn.dialect.name == "sqlite":
         return
     from ratingdb.accounts import privilege_warnings
 
-    Options.privileges_told = True
+    if state is not None:
+        state.privileges_told = True
     for warning in privilege_warnings(conn):
         typer.echo(f"Warning: {warning}", err=True)
 
