@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ratingdb.cli.app import LOOKUP, Options, app
+from ratingdb.cli.app import LOOKUP, app, database_url
 from ratingdb.cli.common import (
     LanguageOption,
     OnlyTypeOption,
@@ -67,7 +67,7 @@ def serve_command(
 
     chosen = tuple(dict.fromkeys(check_type(t) for t in rating_types)) if rating_types else RATING_TYPES
     settings = WebSettings(
-        url=Options.url,
+        url=database_url(),
         read_url=read_url,
         title=title,
         language=check_language(language),
@@ -81,7 +81,7 @@ def serve_command(
             uvicorn.run(web_app, host=host, port=port, access_log=False, log_config=log_config)
         else:
             # Each worker makes its own app from the environment, as `uvicorn ratingdb.web:app` does.
-            os.environ["RATINGDB_URL"] = Options.url
+            os.environ["RATINGDB_URL"] = database_url()
             if read_url:
                 os.environ["RATINGDB_READ_URL"] = read_url
             os.environ["RATINGDB_TITLE"] = title

@@ -240,7 +240,7 @@ class Entrants:
         self.report = report or MatchReport()
         self.new: list[NewPlayer] = []
         self.files = 0
-        lines = [_with_id_field(p, matching.id_field) for trf in files for p in trf.players]
+        lines = [with_id_field(p, matching.id_field) for trf in files for p in trf.players]
         self.players: dict[int, Player] = {}  # registered players read, by id (merged ones: the kept)
         self.by_fide, self.by_national = self._registered_by_id(lines)
         self.by_name = self._registered_by_name(lines)
@@ -267,7 +267,7 @@ class Entrants:
         file = self.files
         self.files += 1
         source = trf.source_name
-        players = [_with_id_field(p, self.matching.id_field) for p in trf.players]
+        players = [with_id_field(p, self.matching.id_field) for p in trf.players]
         ranks = {p.rank for p in players}
         by_rank = {p.rank: p for p in players}
         matched = self.matching.matched(source)
@@ -545,7 +545,11 @@ class Entrants:
             return found.id
         except UnknownPlayer:
             text = ident.strip()
-            new = self.new_by_fide.get(int(text)) if text.isdigit() and len(text) <= 18 else None
+            new = (
+                self.new_by_fide.get(int(text))
+                if text.isascii() and text.isdigit() and len(text) <= 18
+                else None
+            )
             new = new or self.new_by_national.get(text)
             if new is None:
                 raise UnknownPlayer(
@@ -571,7 +575,13 @@ class Entrants:
             return None
         if p.fide_id and value in self.by_national_any:
             c: Candidate = self.players[self.by_national_any[value]]
-        elif not p.fide_id and value.isdigit() and len(value) <= 18 and int(value) in self.by_fide_any:
+        elif (
+            not p.fide_id
+            and value.isascii()
+            and value.isdigit()
+            and len(value) <= 18
+            and int(value) in self.by_fide_any
+        ):
             c = self.players[self.by_fide_any[int(value)]]
         else:
             return None
@@ -629,7 +639,7 @@ class Entrants:
         fide_ids = {p.fide_id for p in lines if p.fide_id}
         national_ids = {p.national_id for p in lines if p.national_id}
         as_national = {str(p.fide_id) for p in lines if p.fide_id}
-        as_fide = {int(n) for n in national_ids if n.isdigit() and len(n) <= 18}
+        as_fide = {int(n) for n in national_ids if n.isascii() and n.isdigit() and len(n) <= 18}
         by_fide: dict[int, int] = {}
         by_national: dict[str, int] = {}
         self.by_fide_any: dict[int, int] = {}
@@ -732,7 +742,7 @@ def _played(trf: TrfEvent, rank: int) -> int:
     return sum(1 for g in trf.games if g.black is not None and rank in (g.white, g.black))
 
 
-def _with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
+def with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
     """With --id-field national, the 001 line's ID column (cols 58–68) is a national ID, not a FIDE ID."""
     if id_field == "national" and p.fide_id:
         return replace(p, fide_id=None, national_id=str(p.fide_id))

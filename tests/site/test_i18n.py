@@ -18,7 +18,7 @@ from ratingdb.i18n import LANGUAGES, Language, check_language, negotiate
 from ratingdb.site import catalogues
 from ratingdb.site.publish import environment
 from tests.site.conftest import publish
-from tests.site.test_publish import DOYLE, files, parse, text_of
+from tests.site.test_publish import DOYLE_PAGE, files, parse, text_of
 from tests.site.web import client, without_marked_parts
 
 TEMPLATES = Path(catalogues.PACKAGE, "site", "templates")
@@ -143,7 +143,7 @@ def test_publish_lang_de_writes_the_whole_site_in_german(german: dict[str, bytes
     assert home.get("lang") == "de"
     assert text_of(home.find(".//main//h2")) == "Standard-Liste 01.12.2025"  # type: ignore[arg-type]
     assert "Alle veröffentlichten Listen" in german["index.html"].decode()
-    player = german[f"players/{DOYLE}.html"].decode()
+    player = german[DOYLE_PAGE].decode()
     for words in ("Berechnungen", "Gegner", "die erwartete Punktzahl für diese Differenz", "Nationale ID"):
         assert words in player
     # The games table writes the expected score with the decimal comma: PD 0,97 where English has 0.97.
@@ -174,6 +174,6 @@ def test_a_static_german_page_is_the_served_page_a_german_browser_gets(
     demo_url: str, german: dict[str, bytes]
 ) -> None:
     with client(demo_url, title="Demo Chess Federation") as served:
-        for relative in ("index.html", f"players/{DOYLE}.html", "periods/standard-2025-10.html"):
+        for relative in ("index.html", DOYLE_PAGE, "periods/standard-2025-10.html"):
             response = served.get(f"/{relative}", headers={"accept-language": "de-DE,de;q=0.9"})
             assert without_marked_parts(response.content) == without_marked_parts(german[relative]), relative
