@@ -134,6 +134,7 @@ def import_trf_command(
     from ratingdb.formats import read_trf
 
     parsed = [read_trf(f, max_bytes=max_bytes) for f in files]
+    from ratingdb.services.event_warnings import import_warnings
     from ratingdb.services.events import import_events
 
     with transaction() as session:
@@ -148,6 +149,7 @@ def import_trf_command(
             matching=matching,
             distinct=distinct_event,
         )
+        warnings = import_warnings(session, [ev.id for ev in summary.events])
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
         echo(
@@ -164,6 +166,8 @@ def import_trf_command(
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             echo(f"  {name}")
+    for warning in warnings:
+        echo(f"warning: {warning}")
 
 
 SHOWN = 10
