@@ -113,7 +113,7 @@ def event_counts(session: Session, event_ids: Iterable[int], list_id: int | None
         return {}
     played_game = and_(Game.rated.is_(True), Game.black_id.is_not(None))
     totals = {
-        event_id: (played or 0, (pairings or 0) - (played or 0))
+        event_id: (int(played or 0), int(pairings or 0) - int(played or 0))  # MariaDB sums as DECIMAL
         for event_id, pairings, played in session.execute(
             select(
                 Game.event_id,

@@ -78,10 +78,18 @@ def _warnings(session: Session, event: Event, *, rated: int | None, closed: bool
     ]
     played = [g for g in games if g.played]
     rated_at_start = _rated_at_start(session, event)
-    rateable = [g for g in played if g.white in rated_at_start or g.black in rated_at_start]
-    n_rated = len(rateable) if rated is None else rated
-    if not played or Fraction(n_rated, len(played)) < FEW_RATED:
-        found.append(_few_rated(session, event, named, games, played, rated_at_start, n_rated, closed))
+    if rated_at_start is None:  # before the close: no list for its ratings yet
+        found.append(
+            f"{named}: none of its {len(played)} games can be rated yet: there is no {event.rating_type} "
+            "list in the database for its ratings — import the list in force on "
+            f"{event.start_date.isoformat()} (`ratingdb import-list FILE --date YYYY-MM-01 --type "
+            f"{event.rating_type}`)"
+        )
+    else:
+        rateable = [g for g in played if g.white in rated_at_start or g.black in rated_at_start]
+        n_rated = len(rateable) if rated is None else rated
+        if not played or Fraction(n_rated, len(played)) < FEW_RATED:
+            found.append(_few_rated(session, event, named, games, played, rated_at_start, n_rated, closed))
     days = (event.end_date - event.start_date).days + 1
     if days > LONGEST_EVENT_DAYS:
         found.append(_long_event(event, named, days))
@@ -131,8 +139,9 @@ def _long_event(event: Event, named: str, days: int) -> str:
     )
 
 
-def _rated_at_start(session: Session, event: Event) -> set[int]:
-    """The event's players with a rating on the list its ratings come from (§3; rapid/blitz: or standard)."""
+def _rated_at_start(session: Session, event: Event) -> set[int] | None:
+    """The event's players with a rating on the list its ratings come from (§3; rapid/blitz: or
+    standard); None when the database has no list of its type."""
     kinds = [event.rating_type] + (["standard"] if event.rating_type in ("rapid", "blitz") else [])
     lists = ListsOnDates(session, kinds)
     list_ids = []
@@ -141,7 +150,7 @@ def _rated_at_start(session: Session, event: Event) -> set[int]:
         if found is not None:
             list_ids.append(found[0])
     if not list_ids:
-        return set()
+        return None
     players = select(EventPlayer.player_id).where(EventPlayer.event_id == event.id)
     return set(
         session.scalars(

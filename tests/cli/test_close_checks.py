@@ -179,3 +179,12 @@ def test_the_site_close_page_gives_the_same_figures_and_warnings(
     assert f"<li>{MINOR_WARNING.format(verb='rated')}</li>".replace("'", "&#39;") in page
     home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "3 events, 9 games rated, 2 players rated, 0 newly rated." in home
+
+
+def test_an_import_before_any_list_says_the_list_is_missing(db_url: str, tmp_path: Path) -> None:
+    (tmp_path / "open.trf").write_text(OPEN, encoding="utf-8")
+    assert run(db_url, "import-trf", tmp_path / "open.trf")[-1] == (
+        "warning: event 1 'Cork Open': none of its 10 games can be rated yet: there is no standard list in "
+        "the database for its ratings — import the list in force on 2025-10-04 (`ratingdb import-list FILE "
+        "--date YYYY-MM-01 --type standard`)"
+    )
