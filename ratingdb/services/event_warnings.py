@@ -78,14 +78,8 @@ def _warnings(session: Session, event: Event, *, rated: int | None, closed: bool
     ]
     played = [g for g in games if g.played]
     rated_at_start = _rated_at_start(session, event)
-    if rated_at_start is None:  # before the close: no list for its ratings yet
-        found.append(
-            f"{named}: none of its {len(played)} games can be rated yet: there is no {event.rating_type} "
-            "list in the database for its ratings — import the list in force on "
-            f"{event.start_date.isoformat()} (`ratingdb import-list FILE --date YYYY-MM-01 --type "
-            f"{event.rating_type}`)"
-        )
-    else:
+    # Before any list of its type: import-trf's rating note says the list is missing (no second warning).
+    if rated_at_start is not None:
         rateable = [g for g in played if g.white in rated_at_start or g.black in rated_at_start]
         n_rated = len(rateable) if rated is None else rated
         if not played or Fraction(n_rated, len(played)) < FEW_RATED:

@@ -181,10 +181,7 @@ def test_the_site_close_page_gives_the_same_figures_and_warnings(
     assert "3 events, 9 games rated, 2 players rated, 0 newly rated." in home
 
 
-def test_an_import_before_any_list_says_the_list_is_missing(db_url: str, tmp_path: Path) -> None:
+def test_an_import_before_any_list_warns_of_nothing(db_url: str, tmp_path: Path) -> None:
+    # The import's own note says the list is missing; the close (which needs it) counts what it rated.
     (tmp_path / "open.trf").write_text(OPEN, encoding="utf-8")
-    assert run(db_url, "import-trf", tmp_path / "open.trf")[-1] == (
-        "warning: event 1 'Cork Open': none of its 10 games can be rated yet: there is no standard list in "
-        "the database for its ratings — import the list in force on 2025-10-04 (`ratingdb import-list FILE "
-        "--date YYYY-MM-01 --type standard`)"
-    )
+    assert not [line for line in run(db_url, "import-trf", tmp_path / "open.trf") if "warning" in line]
