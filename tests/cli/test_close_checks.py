@@ -185,3 +185,16 @@ def test_an_import_before_any_list_warns_of_nothing(db_url: str, tmp_path: Path)
     # The import's own note says the list is missing; the close (which needs it) counts what it rated.
     (tmp_path / "open.trf").write_text(OPEN, encoding="utf-8")
     assert not [line for line in run(db_url, "import-trf", tmp_path / "open.trf") if "warning" in line]
+
+
+def test_the_served_close_page_and_the_api_give_the_same_figures(db_url: str, month: list[str]) -> None:
+    from tests.site.web import client
+
+    run(db_url, "close-period", "2025-10")
+    with client(db_url) as web:
+        page = web.get("/periods/standard-2025-10.html").text
+        close = web.get("/api/v1/closes/standard/2025-10").json()
+    assert "17 games played, 9 games rated, 3 games that changed a rating" in page
+    assert [close[k] for k in ("games_played", "games_rated", "games_changing_a_rating")] == [17, 9, 3]
+    assert (close["players_rated"], close["newly_rated_count"]) == (2, 0)
+    assert close["warnings"] == [LEAGUE_WARNING, MINOR_WARNING.format(verb="rated")]
