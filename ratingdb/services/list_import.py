@@ -123,10 +123,13 @@ def import_list(
             session, rating_type, list_date, change, origin="imported", source=source
         )
     # Players the file registers or whose details it changes: versions made by the import's first change.
-    _write_entries(session, rows, lists, {}, summary, progress, changes[0], matching or ListMatching(source))
+    matching = matching or ListMatching(source)
+    _write_entries(session, rows, lists, {}, summary, progress, changes[0], matching)
     if not replace:
         for rating_type, previous in follows.items():
             _refuse_shrinking(session, summary, source, previous, lists[rating_type])
+    # After the refusals of the list as a whole: a row's owner is worth asking about only in a list kept.
+    matching.finish(session, changes[0])
     if before_seal is not None:
         before_seal(lists)
     for lst in lists.values():
@@ -182,9 +185,9 @@ def update_list(
         )
     summary = ListImportSummary(list_date=min(t.list_date for t in targets.values()))
     bases = {t: lst.id for t, lst in targets.items()}
-    _write_entries(
-        session, rows, lists, bases, summary, progress, changes[0], matching or ListMatching(source)
-    )
+    matching = matching or ListMatching(source)
+    _write_entries(session, rows, lists, bases, summary, progress, changes[0], matching)
+    matching.finish(session, changes[0])
     if not (any(summary.added.values()) or any(summary.changed.values()) or summary.updated_players):
         # Re-running an update is safe: the caller's rollback takes back the versions begun above.
         shown = "; ".join(f"{t} {x.list_date.isoformat()}, version {x.version}" for t, x in targets.items())
@@ -349,7 +352,7 @@ def _write_entries(
 
     Each entry records the version of the player's details it publishes: the version the file's row
     made (a changed name, say) or the current one. Every row goes through the matching step
-    (services/list_matching.py); a line that needs a decision refuses the whole import at the end.
+    (services/list_matching.py); the caller's `matching.finish` then refuses the rows needing a decision.
     """
     matching.begin(session)
     summary.lists = {t: lst.id for t, lst in lists.items()}
@@ -393,7 +396,6 @@ def _write_entries(
                 progress(done)
     finally:
         driver.restore()
-    matching.finish(session, audit_id)
 
 
 def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
