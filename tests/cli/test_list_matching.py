@@ -112,9 +112,9 @@ def test_new_registers_the_namesake_and_a_full_list_naming_both_needs_no_option(
 
 def test_an_option_naming_no_row_or_no_player_is_refused(register: str, tmp_path: Path) -> None:
     path = fix(tmp_path, DOYLE)
-    assert refused(
-        register, "import-list", path, "--update", "--reason", "x", "--accept-name", "7"
-    ) == ("Error: --accept-name 7: fix.csv has no player row on line 7\n")
+    assert refused(register, "import-list", path, "--update", "--reason", "x", "--accept-name", "7") == (
+        "Error: --accept-name 7: fix.csv has no player row on line 7\n"
+    )
     assert refused(register, "import-list", path, "--update", "--reason", "x", "--match", "2=99") == (
         "Error: --match 2=99: no player has FIDE ID or national ID '99' — `ratingdb player find NAME` "
         "finds the right one; --new LINE registers a new player\n"

@@ -208,7 +208,11 @@ def test_the_unedited_list_gives_every_row_to_its_registered_player(registered: 
             s.begin()
             try:
                 summary = import_list(
-                    s, junior_list([]), list_date=dt.date(2011, 7, 1), rating_types=["standard"], source="j.csv"
+                    s,
+                    junior_list([]),
+                    list_date=dt.date(2011, 7, 1),
+                    rating_types=["standard"],
+                    source="j.csv",
                 )
                 assert (summary.new_players, summary.entries["standard"]) == (0, len(JUNIOR.players))
             finally:
