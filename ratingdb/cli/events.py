@@ -4,8 +4,9 @@ from typing import Annotated, Any
 
 import typer
 
-from ratingdb.cli.app import LOOKUP, app
+from ratingdb.cli.app import LOOKUP, MONTHLY, RatingDbTyper, app
 from ratingdb.cli.common import (
+    EventArgument,
     FormatOption,
     check_type,
     parse_period,
@@ -13,7 +14,7 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
-from ratingdb.cli.output import ForceOption, OutputOption, check_output
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo
 from ratingdb.errors import ConfigError
 
 EVENT_COLUMNS = [
@@ -124,3 +125,56 @@ def events_command(
 
 def _yes_no(flag: bool, fmt: str) -> bool | str:
     return flag if fmt == "json" else ("yes" if flag else "no")
+
+
+event_app = RatingDbTyper(
+    help="Change how an imported event is shown (name, section, city).", no_args_is_help=True
+)
+app.add_typer(event_app, name="event", rich_help_panel=MONTHLY)
+
+
+@event_app.command("edit")
+@user_errors
+def event_edit_command(
+    event_id: EventArgument,
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log with the change.")
+    ],
+    name: Annotated[
+        str | None, typer.Option("--name", metavar="TEXT", help="The name to show instead of the file's.")
+    ] = None,
+    section: Annotated[
+        str | None,
+        typer.Option(
+            "--section",
+            metavar="NAME",
+            help='The section of the congress (shown "Bunratty 2011 — Major"); an empty NAME removes it.',
+        ),
+    ] = None,
+    city: Annotated[
+        str | None,
+        typer.Option("--city", metavar="TEXT", help="The city to show; an empty TEXT removes it."),
+    ] = None,
+) -> None:
+    """Show event ID with another name, section or city from now on: an audited version; no rating
+    changes.
+
+    Reports, `events`, `report event`, player pages, the site and the web API show the new name; the
+    event's games, the ratings and the published lists do not change (the event keeps the name its file
+    gave, and `export-trf` writes that). A corrected file (`replace-event`) keeps what was set here.
+
+    Examples:
+      ratingdb event edit 2 --section Masters --reason "four sections of Bunratty 2011"
+      ratingdb event edit 5 --name "Bunratty Chess Congress 2011" --city Bunratty --reason "full name"
+    """
+    if name is None and section is None and city is None:
+        raise ConfigError("nothing to change: give --name, --section or --city")
+    from ratingdb.services.event_labels import edit_event
+
+    with transaction() as session:
+        before, after = edit_event(session, event_id, name=name, section=section, city=city, reason=reason)
+    where = f" ({after.city})" if after.city and after.city != before.city else ""
+    echo(
+        f"Event {event_id} is shown as '{after.title}'{where} (was '{before.title}'): no rating changes, "
+        "the published lists are as they were."
+    )

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import Event, EventPlayer, Game, RatingList
 from ratingdb.rating import Period
+from ratingdb.titles import shown_name
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def find_events(
     )
     query = select(
         Event.id,
-        Event.name,
+        shown_name(),
         Event.start_date,
         Event.end_date,
         Event.rating_type,
@@ -73,7 +74,7 @@ def find_events(
     if rating_type is not None:
         query = query.where(Event.rating_type == rating_type)
     if name:
-        query = query.where(func.lower(Event.name).contains(name.lower(), autoescape=True))
+        query = query.where(func.lower(shown_name()).contains(name.lower(), autoescape=True))
     return [
         EventSummary(
             id=row[0],

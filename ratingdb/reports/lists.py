@@ -31,6 +31,7 @@ from ratingdb.models import (
 )
 from ratingdb.rating import Period
 from ratingdb.services.lists import latest_list, list_version, require_list
+from ratingdb.titles import shown_name
 
 if TYPE_CHECKING:
     from ratingdb.formats import ListRow
@@ -389,7 +390,7 @@ def list_calculations(
     events: dict[int, list[EventRecord]] = defaultdict(list)
     for ce, name, start, end, ratings_from in session.execute(
         only(
-            select(CalcEvent, Event.name, Event.start_date, Event.end_date, used.c.list_date)
+            select(CalcEvent, shown_name(), Event.start_date, Event.end_date, used.c.list_date)
             .join(Event, Event.id == CalcEvent.event_id)
             .join(used, used.c.id == CalcEvent.ratings_list_id)
             .where(CalcEvent.list_id == new_list.id)

@@ -25,6 +25,7 @@ from ratingdb.models import (
 )
 from ratingdb.rating import Period, k_factor
 from ratingdb.services.lists import require_list
+from ratingdb.titles import shown_name
 
 INACTIVE_FLAGS = ("i", "wi")
 
@@ -198,7 +199,13 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
     )
     for event_id, name, start, end, natural, n_players, n_games in session.execute(
         select(
-            Event.id, Event.name, Event.start_date, Event.end_date, Event.natural_period, players, rated_games
+            Event.id,
+            shown_name(),
+            Event.start_date,
+            Event.end_date,
+            Event.natural_period,
+            players,
+            rated_games,
         )
         .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)

@@ -37,6 +37,7 @@ from ratingdb.services.systems import (
 )
 from ratingdb.services.systems.base import Change, Progress
 from ratingdb.services.versions import record_change, seal
+from ratingdb.titles import shown_name
 
 
 def close_period(
@@ -196,7 +197,7 @@ def _load_events(
 
     events: dict[int, EventInfo] = {}
     for event_id, name, start, end, event_period, natural in session.execute(
-        select(Event.id, Event.name, Event.start_date, Event.end_date, Event.period, Event.natural_period)
+        select(Event.id, shown_name(), Event.start_date, Event.end_date, Event.period, Event.natural_period)
         .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
     ):

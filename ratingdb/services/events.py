@@ -41,6 +41,7 @@ from ratingdb.services.matching import Entrants, MatchReport, PlayerRef, drop_li
 from ratingdb.services.players import remove_unreferenced_players
 from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
 from ratingdb.services.versions import record_change, withdraw
+from ratingdb.titles import event_title, shown_section, shown_section_of, title_of
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def read_events(
         summary.events.append(
             ImportedEvent(
                 id=event.id,
-                name=event.name,
+                name=event_title(event.name, event.section),
                 source_name=trf.source_name,
                 rating_type=event.rating_type,
                 period=event.period,
@@ -214,12 +215,23 @@ class _StoredEvents:
         for event in session.scalars(current.order_by(Event.id)):
             if event.id != replaced:  # the event a corrected file replaces is not another tournament
                 self.by_start.setdefault((event.start_date, event.rating_type), []).append(event)
+        # The section each is shown with (`event edit --section` may have named it since).
+        ids = [e.id for events in self.by_start.values() for e in events]
+        self.sections: dict[int, str | None] = {i: None for i in ids}
+        for start in range(0, len(ids), 10_000):
+            chunk = ids[start : start + 10_000]
+            for event_id, section in session.execute(
+                select(Event.id, shown_section()).where(Event.id.in_(chunk))
+            ):
+                self.sections[event_id] = section
 
-    def same_tournament(self, trf: TrfEvent, rating_type: str) -> Event | None:
-        """`same_tournament`, over the stored events and the batch's earlier files (written first)."""
-        key = _name_key(trf.name)
+    def same_tournament(self, trf: TrfEvent, rating_type: str, section: str | None) -> Event | None:
+        """The stored event (or an earlier file of the batch, written first) with the file's tournament
+        name (case and spacing aside), start date and section: two sections of one congress (the same
+        name and dates, `--section Major` and `--section Minor`) are two tournaments."""
+        key = _name_key(trf.name) + "\x00" + _name_key(section or "")
         for event in self.by_start.get((trf.start_date, rating_type), ()):
-            if _name_key(event.name) == key:
+            if _name_key(event.name) + "\x00" + _name_key(self.sections.get(event.id) or "") == key:
                 return event
         earlier = self.pending.get((trf.start_date, rating_type, key))
         if earlier is not None:
@@ -227,7 +239,8 @@ class _StoredEvents:
         return earlier
 
     def add(self, event: Event) -> None:
-        self.pending.setdefault((event.start_date, event.rating_type, _name_key(event.name)), event)
+        key = _name_key(event.name) + "\x00" + _name_key(event.section or "")
+        self.pending.setdefault((event.start_date, event.rating_type, key), event)
 
 
 class _PeriodChecks:
@@ -279,7 +292,7 @@ def _accepted_event(
     existing = stored.by_hash.get((trf.sha256, kind))
     if existing is not None:
         raise DuplicateEvent(
-            f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
+            f"{trf.source_name} was imported before as event {existing.id} '{title_of(session, existing.id)}' "
             f"(from {existing.source_name}); an event is imported once"
         )
     official, closing_days = bool(choices.official), choices.closing_days or 0
@@ -297,7 +310,7 @@ def _accepted_event(
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
     checks.require_rule_set(trf, kind, chosen)
-    same = stored.same_tournament(trf, kind)
+    same = stored.same_tournament(trf, kind, choices.section)
     if same is not None and not choices.distinct:
         raise _duplicate_or_correction(session, trf, same, choices.id_field or "fide")
     checks.ensure_open(trf, kind, chosen)
@@ -503,19 +516,6 @@ def _name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def same_tournament(session: Session, trf: TrfEvent, rating_type: str) -> Event | None:
-    """The stored event of `rating_type` with this file's tournament name (case and spacing aside) and start
-    date, if any. The same tournament may be an event of two types (the FIDE list and a national one)."""
-    key = _name_key(trf.name)
-    current = select(Event).where(
-        Event.start_date == trf.start_date, Event.rating_type == rating_type, Event.is_current.is_(True)
-    )
-    for event in session.scalars(current.order_by(Event.id)):
-        if _name_key(event.name) == key:
-            return event
-    return None
-
-
 @dataclass(frozen=True)
 class EntrantKey:
     """Who a player line is, as far as a file can say: its IDs, and the name as a key."""
@@ -579,11 +579,20 @@ def stored_content(session: Session, event: Event) -> Content:
     return Content((event.start_date, event.end_date), players, games)
 
 
+# A file with the name and start date of a stored event that shares fewer than this share of the larger
+# of the two fields is a section of the same congress (Bunratty's Masters and Minor share no player), not
+# a correction: a corrected file keeps most players (a late entry or a withdrawal aside).
+CORRECTION_SHARE = Decimal("0.5")
+
+
 def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event, id_field: str) -> DuplicateEvent:
-    """The refusal for a file whose tournament is stored already: the same results, or a correction."""
-    if file_content(trf, id_field).same_as(stored_content(session, same)):
+    """The refusal for a file whose tournament is stored already: the same results, a correction (most
+    players shared), or another section of the same congress (few shared)."""
+    new, old = file_content(trf, id_field), stored_content(session, same)
+    shown = title_of(session, same.id)
+    if new.same_as(old):
         return DuplicateEvent(
-            f"{trf.source_name} is the same tournament as event {same.id} '{same.name}' (imported from "
+            f"{trf.source_name} is the same tournament as event {same.id} '{shown}' (imported from "
             f"{same.source_name}): same name, dates and results; an event is imported once"
         )
     where = (
@@ -591,12 +600,29 @@ def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event, id_fi
         if is_closed(session, same.rating_type, Period.parse(same.period))
         else (f"period {same.period}, not rated yet")
     )
+    shared = sum(1 for p in new.players.values() if any(p.same_player(q) for q in old.players.values()))
+    field = max(len(new.players), len(old.players))
+    if shared < CORRECTION_SHARE * field:
+        name_it = (
+            ""
+            if shown_section_of(session, same.id)
+            else f"; to show event {same.id} with its section too: `ratingdb event edit {same.id} --section "
+            "NAME --reason TEXT`"
+        )
+        return DuplicateEvent(
+            f"{trf.source_name} has the name and start date of event {same.id} '{shown}' ({where}) but "
+            f"only {shared} of the file's {len(new.players)} players played in it (a corrected file keeps "
+            "at least half): another section of the same congress — import it with --section NAME (shown as "
+            f"'{event_title(trf.name, 'NAME')}'), or with --distinct-event if it is another tournament"
+            + name_it
+        )
     steps = f"`ratingdb replace-event {same.id} {trf.source_name}`"
     if where.startswith("rated"):
         steps = f"`ratingdb reopen {same.period} --type {same.rating_type} --reason TEXT` then " + steps
     return DuplicateEvent(
-        f"{trf.source_name} looks like a corrected version of event {same.id} '{same.name}' ({where}): "
-        f"{steps}; if it is a different tournament with the same name and start date, add --distinct-event"
+        f"{trf.source_name} looks like a corrected version of event {same.id} '{shown}' ({where}; "
+        f"{shared} of the file's {len(new.players)} players played in it): {steps}; if it is a different tournament "
+        "with the same name and start date, add --distinct-event (a section of a congress: --section NAME)"
     )
 
 
