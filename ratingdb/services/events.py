@@ -198,6 +198,7 @@ class _StoredEvents:
         self.by_hash: dict[tuple[str, str], Event] = {}
         self.by_start: dict[tuple[dt.date, str], list[Event]] = {}
         self.pending: dict[tuple[dt.date, str, str], Event] = {}  # the batch's own, not written yet
+        self.files: dict[int, TrfEvent] = {}  # id() of a pending event → its file
         kinds = sorted({k for trf in parsed if (k := rating_type or trf.rating_type)})
         if not parsed or not kinds:
             return
@@ -238,7 +239,15 @@ class _StoredEvents:
             self.session.flush()  # the refusal names it by id, as if the files had come one by one
         return earlier
 
-    def add(self, event: Event) -> None:
+    def content(self, event: Event, id_field: str) -> Content:
+        """What `event` holds: its stored lines, or the batch's earlier file not written yet."""
+        earlier = self.files.get(id(event))
+        if earlier is not None:
+            return file_content(earlier, id_field)
+        return stored_content(self.session, event)
+
+    def add(self, event: Event, trf: TrfEvent) -> None:
+        self.files[id(event)] = trf
         key = _name_key(event.name) + "\x00" + _name_key(event.section or "")
         self.pending.setdefault((event.start_date, event.rating_type, key), event)
 
@@ -292,7 +301,8 @@ def _accepted_event(
     existing = stored.by_hash.get((trf.sha256, kind))
     if existing is not None:
         raise DuplicateEvent(
-            f"{trf.source_name} was imported before as event {existing.id} '{title_of(session, existing.id)}' "
+            f"{trf.source_name} was imported before as event {existing.id} "
+            f"'{title_of(session, existing.id)}' "
             f"(from {existing.source_name}); an event is imported once"
         )
     official, closing_days = bool(choices.official), choices.closing_days or 0
@@ -312,13 +322,14 @@ def _accepted_event(
     checks.require_rule_set(trf, kind, chosen)
     same = stored.same_tournament(trf, kind, choices.section)
     if same is not None and not choices.distinct:
-        raise _duplicate_or_correction(session, trf, same, choices.id_field or "fide")
+        id_field = choices.id_field or "fide"
+        raise _duplicate_or_correction(session, trf, same, stored.content(same, id_field), id_field)
     checks.ensure_open(trf, kind, chosen)
     versioned = replacing.accept(trf) if replacing else {}
     event = event_from_file(
         trf, rating_type=kind, choices=choices, period=chosen, natural_period=natural, **versioned
     )
-    stored.add(event)
+    stored.add(event, trf)
     return event
 
 
@@ -585,10 +596,12 @@ def stored_content(session: Session, event: Event) -> Content:
 CORRECTION_SHARE = Decimal("0.5")
 
 
-def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event, id_field: str) -> DuplicateEvent:
+def _duplicate_or_correction(
+    session: Session, trf: TrfEvent, same: Event, old: Content, id_field: str
+) -> DuplicateEvent:
     """The refusal for a file whose tournament is stored already: the same results, a correction (most
     players shared), or another section of the same congress (few shared)."""
-    new, old = file_content(trf, id_field), stored_content(session, same)
+    new = file_content(trf, id_field)
     shown = title_of(session, same.id)
     if new.same_as(old):
         return DuplicateEvent(
@@ -621,7 +634,8 @@ def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event, id_fi
         steps = f"`ratingdb reopen {same.period} --type {same.rating_type} --reason TEXT` then " + steps
     return DuplicateEvent(
         f"{trf.source_name} looks like a corrected version of event {same.id} '{shown}' ({where}; "
-        f"{shared} of the file's {len(new.players)} players played in it): {steps}; if it is a different tournament "
+        f"{shared} of the file's {len(new.players)} players played in it): {steps}; if it is a different "
+        "tournament "
         "with the same name and start date, add --distinct-event (a section of a congress: --section NAME)"
     )
 
