@@ -45,9 +45,7 @@ def shown_name(event: Any = Event) -> ColumnElement[str]:
     """SQL: `event_title` of `event`'s shown name and section."""
     name = func.coalesce(_label(EventLabel.name, event), event.name)
     section = shown_section(event)
-    return case(
-        (func.coalesce(section, "") == "", name), else_=name + literal(SECTION_SEPARATOR) + section
-    )
+    return case((func.coalesce(section, "") == "", name), else_=name + literal(SECTION_SEPARATOR) + section)
 
 
 def shown_city(event: Any = Event) -> ColumnElement[str | None]:

@@ -36,6 +36,8 @@ ARGS: dict[str, list[str]] = {
     "db current": [],
     "delete-event": ["1", "--yes"],
     "demo": [],
+    "event": ["edit", "1", "--section", "Major", "--reason", "a section"],
+    "event edit": ["1", "--section", "Major", "--reason", "a section"],
     "events": [],
     "export-trf": ["1"],
     "import-list": [str(LIST), "--date", "2025-10-01"],

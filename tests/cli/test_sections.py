@@ -27,8 +27,8 @@ def test_a_second_section_is_refused_as_a_section_and_imported_with_its_section(
     error = refused(db_url, "import-trf", MINOR, "--id-field", "national")
     assert error.splitlines() == [
         "Error: icu-bunratty_minor_2011.tab has the name and start date of event 1 'Bunratty 2011' (period "
-        "2011-03, not rated yet) but only 0 of the file's 103 players played in it (a corrected file keeps at "
-        "least half): another section of the same congress — import it with --section NAME (shown as "
+        "2011-03, not rated yet) but only 0 of the file's 103 players played in it (a corrected file keeps "
+        "at least half): another section of the same congress — import it with --section NAME (shown as "
         "'Bunratty 2011 — NAME'), or with --distinct-event if it is another tournament; to show event 1 with "
         "its section too: `ratingdb event edit 1 --section NAME --reason TEXT`"
     ]
@@ -85,10 +85,10 @@ def test_a_file_sharing_most_players_is_offered_replace_event_and_keeps_the_sect
     assert refused(
         db_url, "import-trf", fixed, "--id-field", "national", "--section", "Minor"
     ).splitlines() == [
-        "Error: minor-corrected.tab looks like a corrected version of event 1 'Bunratty 2011 — Minor' (period "
-        "2011-03, not rated yet; 103 of the file's 103 players played in it): `ratingdb replace-event 1 "
-        "minor-corrected.tab`; if it is a different tournament with the same name and start date, add "
-        "--distinct-event (a section of a congress: --section NAME)"
+        "Error: minor-corrected.tab looks like a corrected version of event 1 'Bunratty 2011 — Minor' "
+        "(period 2011-03, not rated yet; 103 of the file's 103 players played in it): `ratingdb "
+        "replace-event 1 minor-corrected.tab`; if it is a different tournament with the same name and "
+        "start date, add --distinct-event (a section of a congress: --section NAME)"
     ]
     ok(db_url, "event", "edit", "1", "--city", "Bunratty, Co. Clare", "--reason", "the venue")
     out = ok(db_url, "replace-event", "1", fixed, "--reason", "round 2 the other way round")
