@@ -393,5 +393,6 @@ def refuse_newer_schema(revision: str | None) -> None:
     if not known:
         raise SchemaError(
             f"the database is at migration {revision}, which this ratingdb does not know: a newer ratingdb "
-            "wrote it — upgrade ratingdb (git pull, then pip install -e . in the checkout) to use this database"
+            "wrote it — upgrade ratingdb (git pull, then pip install -e . in the checkout) to use this "
+            "database"
         )

@@ -234,7 +234,8 @@ def test_sqlite_paths_that_cannot_hold_a_database(tmp_path: Path, sqlite_templat
     for command in (["list"], ["init"]):
         assert error_of(newer, *command) == (
             "Error: the database is at migration 0999_from_the_future, which this ratingdb does not know: a "
-            "newer ratingdb wrote it — upgrade ratingdb (git pull, then pip install -e . in the checkout) to use this database\n"
+            "newer ratingdb wrote it — upgrade ratingdb (git pull, then pip install -e . in the checkout) to "
+            "use this database\n"
         )
 
 
