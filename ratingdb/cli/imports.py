@@ -10,6 +10,7 @@ from ratingdb.cli.common import (
     EventArgument,
     TypeOption,
     check_type,
+    confirm,
     parse_date,
     parse_period,
     stdout_console,
@@ -482,7 +483,10 @@ def _is_combined(file: Path) -> bool:
 @user_errors
 def delete_event_command(
     event_id: EventArgument,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Do not ask for confirmation (needed when there is no terminal)."),
+    ] = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
@@ -491,11 +495,10 @@ def delete_event_command(
     corrected file (`ratingdb replace-event`).
 
     Examples:
-      ratingdb delete-event 12          (asks first)
+      ratingdb delete-event 12          (asks first; refused in a script)
       ratingdb delete-event 12 --yes
     """
-    if not yes:
-        typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
+    confirm(f"delete event {event_id} and all its games", yes=yes)
     from ratingdb.services.events import delete_event
 
     with transaction() as session:

@@ -350,3 +350,33 @@ def test_an_event_of_a_closed_period_cannot_be_deleted(db_url: str, oct_list: Pa
         "standard --reason TEXT`, then delete the event and close the period again\n"
     )
     assert counts(db_url) == before
+
+
+def test_delete_event_without_yes_and_no_terminal_is_refused_and_changes_nothing(db_url: str) -> None:
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    before = counts(db_url)
+    result = run(db_url, "delete-event", "1")  # CliRunner's stdin is not a terminal, as in a script
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        "Error: delete event 1 and all its games needs a confirmation and there is no terminal to ask — "
+        "add --yes\n",
+    )
+    assert counts(db_url) == before
+
+
+def test_delete_event_answered_no_at_the_terminal_changes_nothing(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    before = counts(db_url)
+    monkeypatch.setattr("ratingdb.cli.common.has_terminal", lambda: True)
+    result = runner.invoke(app, ["--db", db_url, "delete-event", "1"], input="n\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "Delete event 1 and all its games? [y/N]: n\n",
+        "Nothing was changed.\n",
+    )
+    assert counts(db_url) == before
+    result = runner.invoke(app, ["--db", db_url, "delete-event", "1"], input="y\n")
+    assert result.exit_code == 0 and "Done: deleted event 1 " in result.stdout
