@@ -380,3 +380,29 @@ def test_delete_event_answered_no_at_the_terminal_changes_nothing(
     assert counts(db_url) == before
     result = runner.invoke(app, ["--db", db_url, "delete-event", "1"], input="y\n")
     assert result.exit_code == 0 and "Done: deleted event 1 " in result.stdout
+
+
+def test_the_rating_note_finds_players_by_national_id_with_id_field_national(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 25: with --id-field national the note said every rated player had no rating on the list.
+
+    The list has Ann 2000 and Ben 1900 by national ID; the file has both at 2000 with those IDs in its
+    ID column: both are on the list, and only Ben's rating differs."""
+    from tests.cli.test_corrections import trf
+
+    (tmp_path / "nat.csv").write_text(
+        'national_id,name,federation,sex,birth_year,rating,k\n1,"Alpha, Ann",IRL,F,1980,2000,20\n'
+        '2,"Bravo, Ben",IRL,M,1980,1900,20\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "nat.trf").write_text(trf("Club Open", "2025/10/10", 1, 2, "1"), encoding="utf-8")
+    assert run(db_url, "import-list", tmp_path / "nat.csv", "--date", "2025-10-01").exit_code == 0
+    result = run(db_url, "import-trf", tmp_path / "nat.trf", "--type", "standard", "--id-field", "national")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == [
+        "  1 player with a rating in the file that differs from the standard list of 2025-10-01 (the list's "
+        "is used):",
+        "    Bravo, Ben: file 2000, list 1900",
+        "Players: 2 matched by ID, 0 by name, 0 new, 0 resolved by options.",
+    ]
