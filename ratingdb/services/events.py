@@ -37,7 +37,7 @@ from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
 from ratingdb.services.matching import Entrants, Matching, MatchReport, PlayerRef, drop_lines
 from ratingdb.services.players import remove_unreferenced_players
-from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
+from ratingdb.services.rules import rule_set_in_force, stored_rule_sets, uncovered_advice
 from ratingdb.services.versions import record_change, withdraw
 
 
@@ -314,8 +314,8 @@ def _require_rule_set(session: Session, trf: TrfEvent, rating_type: str, period:
         ]
         raise ConfigError(
             f"{trf.source_name}: no {rating_type} rule set covers period {period}, so the event could never "
-            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; events of other "
-            "periods cannot be rated"
+            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; "
+            f"{uncovered_advice(rating_type, period)}, then import the file again"
         ) from None
 
 
