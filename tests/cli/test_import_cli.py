@@ -406,3 +406,53 @@ def test_the_rating_note_finds_players_by_national_id_with_id_field_national(
         "    Bravo, Ben: file 2000, list 1900",
         "Players: 2 matched by ID, 0 by name, 0 new, 0 resolved by options.",
     ]
+
+
+def test_a_fide_text_export_leaves_out_players_without_a_fide_id_and_reimports(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 25: players without a FIDE ID were written with a blank ID, and the file did not re-import.
+
+    FIDE's text format names players by FIDE ID only: the export writes the entries that have one, says
+    who was left out, and re-imports to those entries (a birth year FIDE does not know is B-day 0, as in
+    FIDE's own files); a list where nobody has a FIDE ID is refused."""
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text(
+        "fide_id,national_id,name,federation,sex,birth_year,rating,k\n"
+        '200001,11,"Kowalski, Jan",IRL,M,1980,2210,20\n'
+        '200002,,"Novak, Petra",IRL,F,,2150,20\n'
+        ',13,"Byrne, Aoife",IRL,F,2012,1500,40\n',
+        encoding="utf-8",
+    )
+    assert run(db_url, "import-list", mixed, "--date", "2025-10-01").exit_code == 0
+    txt = tmp_path / "oct.txt"
+    result = run(db_url, "list", "2025-10-01", "--format", "fide-txt", "-o", txt)
+    assert (result.exit_code, result.stderr) == (  # type: ignore[attr-defined]
+        0,
+        "Note: left out 1 player without a FIDE ID (Byrne, Aoife): FIDE's text format names players by "
+        "FIDE ID only — --format csv writes every entry, with national IDs\n",
+    )
+    assert [line.split()[0] for line in txt.read_text().splitlines()[1:]] == ["200001", "200002"]
+    assert txt.read_text().splitlines()[2].endswith("2150  0   20 0")  # Novak: no birth year → B-day 0
+    result = run(
+        db_url, "import-list", txt, "--date", "2025-10-01", "--format", "fide-txt", "--type", "blitz"
+    )  # as another type: the list guard would (rightly) stop a standard list that drops a player
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    run(db_url, "list", "2025-10-01", "--format", "csv", "-o", a)
+    run(db_url, "list", "2025-10-01", "--type", "blitz", "--format", "csv", "-o", b)
+    assert [row for row in _first_columns(a, 11) if row[0]] == _first_columns(b, 11)
+
+    national = tmp_path / "national.csv"
+    national.write_text(
+        'national_id,name,federation,sex,birth_year,rating,k\n13,"Byrne, Aoife",IRL,F,2012,1500,40\n'
+    )
+    assert run(db_url, "import-list", national, "--date", "2025-10-01", "--type", "rapid").exit_code == 0
+    refused = run(db_url, "list", "2025-10-01", "--type", "rapid", "--format", "fide-txt")
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (  # type: ignore[attr-defined]
+        1,
+        "",
+        "Error: no player on the rapid list dated 2025-10-01 has a FIDE ID, and FIDE's text format names "
+        "players by FIDE ID only — export it as CSV (--format csv), which keeps national IDs and "
+        "re-imports\n",
+    )
