@@ -14,7 +14,11 @@ from ratingdb.errors import SchemaError
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-db_app = RatingDbTyper(help="Inspect the database schema (migration state).", no_args_is_help=True)
+db_app = RatingDbTyper(
+    help="The database itself: its migration state (current, check) and the server accounts to create "
+    "for it (accounts).",
+    no_args_is_help=True,
+)
 app.add_typer(db_app, name="db", rich_help_panel=SETUP)
 
 

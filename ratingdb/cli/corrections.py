@@ -76,10 +76,11 @@ def replace_event_command(
         str | None, typer.Option("--reason", metavar="TEXT", help="Why (kept in the audit log).")
     ] = None,
 ) -> None:
-    """Put the corrected FILE in the place of event ID of an open period (same id, same period),
-    and print what changed: results, players added or removed, dates. Audited.
+    """Put the corrected FILE in the place of event ID of an open period: the corrected tournament
+    becomes a new event (a new ID, the same period) and event ID is kept as its withdrawn version; print
+    what changed: results, players added or removed, dates. Audited.
 
-    A closed period is reopened first.
+    The event's period must be open: reopen a closed one first (`ratingdb reopen PERIOD --reason TEXT`).
 
     Examples:
       ratingdb replace-event 7 club-open-fixed.trf --reason "wrong result in round 3"

@@ -52,7 +52,8 @@ def import_trf_command(
             "--type",
             "-t",
             metavar="TYPE",
-            help="standard, rapid or blitz; default: from the TRF26 record 222.",
+            help="standard, rapid or blitz; default: from the file's time control (TRF26 record 222, "
+            "else the words of record 092).",
         ),
     ] = None,
     official: Annotated[
@@ -113,8 +114,8 @@ def import_trf_command(
     an alias), then (lines without an ID) by name, birth year and federation; unknown players are
     registered, those without an ID with the next free national ID. A line that needs a decision (an
     ID whose name differs, a probable ID typo, one ID on two lines, the other kind of ID) is refused with
-    the option that settles it: --match, --new, --accept-name, --drop or --id-field (docs/guide/
-    matching.md). The event goes to the period of its end date unless --period names a later one.
+    the option that settles it: --match, --new, --accept-name, --drop or --id-field
+    (docs/guide/matching.md). The event goes to the period of its end date unless --period names a later one.
     All files are one transaction: a refused file (its line, column and reason are printed) writes
     nothing at all.
 
