@@ -65,16 +65,19 @@ def import_trf_command(
     """
     choices = options.choices(files)
     parsed = options.read(files)
+    from ratingdb.services.event_warnings import import_warnings
     from ratingdb.services.events import import_events
 
     with transaction() as session:
         summary = import_events(session, parsed, choices)
-    print_imported(summary)
+        warnings = import_warnings(session, [ev.id for ev in summary.events])
+    print_imported(summary, warnings)
 
 
-def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> None:
+def print_imported(summary: "EventImportSummary", warnings: list[str], *, heading: bool = True) -> None:
     """What import-trf (and replace-event, the same path) read: each event (`heading`: replace-event
-    has its own), the notes on its ratings, how the lines were matched, the players registered."""
+    has its own), the notes on its ratings, how the lines were matched, the players registered, and
+    the warnings (services/event_warnings.py)."""
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
         if heading:
@@ -92,6 +95,8 @@ def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> No
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             echo(f"  {name}")
+    for warning in warnings:
+        echo(f"warning: {warning}")
 
 
 SHOWN = 10
