@@ -49,6 +49,14 @@ def events_command(
         str | None,
         typer.Option("--name", metavar="TEXT", help="Only events whose name contains TEXT (any case)."),
     ] = None,
+    show_all: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Also the withdrawn versions (replaced by replace-event or withdrawn by delete-event), "
+            "in a column `version`.",
+        ),
+    ] = False,
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
@@ -57,11 +65,13 @@ def events_command(
 
     `games` counts the games played over the board; `rated` is yes once the close of the event's period
     has published its list. A late event (rated after its own period, §9.1) shows "(late)" after its
-    period in the table and late yes (CSV) or true (JSON).
+    period in the table and late yes (CSV) or true (JSON). Only the current version of each event is
+    shown; `--all` adds the withdrawn ones (never rated by the list in force) with a column `version`.
 
     Examples:
       ratingdb events --period 2025-10
       ratingdb events --name open --type rapid
+      ratingdb events --all
     """
     if fmt not in ("table", "csv", "json"):
         raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
@@ -73,7 +83,7 @@ def events_command(
     from ratingdb.reports.events import find_events
 
     with transaction() as session:
-        events = find_events(session, period=chosen, rating_type=rating_type, name=name)
+        events = find_events(session, period=chosen, rating_type=rating_type, name=name, withdrawn=show_all)
     if not events:
         asked = [
             f"period {chosen}" if chosen else "",
@@ -99,10 +109,11 @@ def events_command(
                 e.games,
                 "yes" if e.rated else "no",
                 e.source_name,
+                *([_version(e.current)] if show_all else []),
             ]
             for e in events
         ]
-        render_rows(TABLE_COLUMNS, rows, fmt, output=output, force=force)
+        render_rows(TABLE_COLUMNS + (["version"] if show_all else []), rows, fmt, output=output, force=force)
         return
     data: list[list[Any]] = [
         [
@@ -117,10 +128,15 @@ def events_command(
             e.games,
             _yes_no(e.rated, fmt),
             e.source_name,
+            *([_version(e.current)] if show_all else []),
         ]
         for e in events
     ]
-    render_rows(EVENT_COLUMNS, data, fmt, output=output, force=force)
+    render_rows(EVENT_COLUMNS + (["version"] if show_all else []), data, fmt, output=output, force=force)
+
+
+def _version(current: bool) -> str:
+    return "current" if current else "withdrawn"
 
 
 def _yes_no(flag: bool, fmt: str) -> bool | str:

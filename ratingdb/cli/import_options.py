@@ -40,7 +40,8 @@ class ImportOptions:
             "--type",
             "-t",
             metavar="TYPE",
-            help=f"standard, rapid or blitz; default: from the file's record 222 or 092 ({AS_IMPORTED}).",
+            help=f"standard, rapid or blitz; default: from the file's time control, record 222, 122 or 092 "
+            f"({AS_IMPORTED}).",
         ),
     ] = None
     type_override: Annotated[

@@ -24,12 +24,13 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, MissingList
 from ratingdb.models import Event
 from ratingdb.rating import Adjustment, Period, RulesError, RuleSet
+from ratingdb.rating.errors import UncoveredPeriod
 from ratingdb.services.bulk import Driver, chunks
 from ratingdb.services.counts import close_counts
 from ratingdb.services.event_warnings import close_warnings
 from ratingdb.services.lists import ListsOnDates, latest_list, list_on, lock_periods
 from ratingdb.services.lists import new_list as new_list_for
-from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force
+from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force, uncovered_advice
 from ratingdb.services.systems import (
     Close,
     CloseSummary,
@@ -102,6 +103,10 @@ def rule_sets_for_close(session: Session, rating_type: str, periods: list[Period
     for period in periods:
         try:
             found.append(rule_set_in_force(session, rating_type, period))
+        except UncoveredPeriod as exc:
+            raise ConfigError(
+                f"cannot close {rating_type} period {period}: {exc} — {uncovered_advice(rating_type, period)}"
+            ) from None
         except RulesError as exc:
             raise ConfigError(f"cannot close {rating_type} period {period}: {exc}") from None
     return found

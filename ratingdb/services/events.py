@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from sqlalchemy import delete, func, select
@@ -39,7 +39,7 @@ from ratingdb.services.choices import DEFAULTS, ImportChoices
 from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
 from ratingdb.services.matching import Entrants, MatchReport, PlayerRef, drop_lines, with_id_field
 from ratingdb.services.players import remove_unreferenced_players
-from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
+from ratingdb.services.rules import rule_set_in_force, stored_rule_sets, uncovered_advice
 from ratingdb.services.versions import record_change, withdraw
 from ratingdb.titles import event_title, shown_section, shown_section_of, title_of
 
@@ -144,18 +144,14 @@ def read_events(
                 accepted.append(_Accepted(trf, event, entrants.match(trf)))
         session.flush()
         summary.new_players = entrants.register()
-        for a in accepted:
-            _queue_content(driver, a.event.id, a.trf, entrants.player_ids(a.players))
+        player_ids = [entrants.player_ids(a.players) for a in accepted]
+        for a, ids in zip(accepted, player_ids, strict=True):
+            _queue_content(driver, a.event.id, a.trf, ids)
         driver.flush()
     finally:
         driver.restore()
-    # The file's IDs as the matching read them (--id-field national: the ID column holds national IDs).
-    id_field = choices.id_field or "fide"
-    read_as = [
-        replace(a.trf, players=tuple(with_id_field(p, id_field) for p in a.trf.players)) for a in accepted
-    ]
     notes = _rating_notes(
-        session, [(trf, a.event.rating_type) for trf, a in zip(read_as, accepted, strict=True)]
+        session, [(a.trf, a.event.rating_type, ids) for a, ids in zip(accepted, player_ids, strict=True)]
     )
     for a, (in_force, differences, unrated) in zip(accepted, notes, strict=True):
         trf, event = a.trf, a.event
@@ -387,22 +383,24 @@ def _require_rule_set(session: Session, trf: TrfEvent, rating_type: str, period:
         ]
         raise ConfigError(
             f"{trf.source_name}: no {rating_type} rule set covers period {period}, so the event could never "
-            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; events of other "
-            "periods cannot be rated"
+            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; "
+            f"{uncovered_advice(rating_type, period)}, then import the file again"
         ) from None
 
 
 def _rating_notes(
-    session: Session, files: Sequence[tuple[TrfEvent, str]]
+    session: Session, files: Sequence[tuple[TrfEvent, str, dict[int, int]]]
 ) -> list[tuple[dt.date | None, list[RatingDifference], int]]:
-    """For each (file, rating type): the list in force at the event's start, the file ratings that differ
-    from it, and how many players have a file rating but no rating on that list (they are rated as
-    unrated: ratingdb rates from lists).
+    """For each (file, rating type, starting rank → player id): the list in force at the event's start,
+    the file ratings that differ from it, and how many players have a file rating but no rating on that
+    list (they are rated as unrated: ratingdb rates from lists).
 
-    Players are found as the import matches them: by FIDE ID, then by national ID. The lists are read
-    once per rating type and each list's entries once for all the files it is in force for."""
+    The players are the ones the import matched each line to (by FIDE ID, national ID — whichever
+    --id-field says the ID column holds — name or option), so the note counts what the close will use.
+    The lists are read once per rating type and each list's entries once for all the files it is in
+    force for."""
     dates: dict[str, list[tuple[dt.date, int]]] = {}
-    for kind in sorted({kind for _, kind in files}):
+    for kind in sorted({kind for _, kind, _ in files}):
         dates[kind] = [
             (day, list_id)
             for day, list_id in session.execute(
@@ -413,35 +411,23 @@ def _rating_notes(
         ]
     in_force = [
         next(((day, list_id) for day, list_id in dates[kind] if day <= trf.start_date), None)
-        for trf, kind in files
+        for trf, kind, _ in files
     ]
-    wanted: dict[int, tuple[set[int], set[str]]] = {}
-    for (trf, _), found in zip(files, in_force, strict=True):
+    wanted: dict[int, set[int]] = {}
+    for (trf, _, ids), found in zip(files, in_force, strict=True):
         if found is not None:
-            fide, national = wanted.setdefault(found[1], (set(), set()))
-            for p in trf.players:
-                if p.fide_rating:
-                    if p.fide_id:
-                        fide.add(p.fide_id)
-                    if p.national_id:
-                        national.add(p.national_id)
-    on_list: dict[int, dict[tuple[str, object], int | None]] = {}
-    for list_id, (fide, national) in wanted.items():
+            wanted.setdefault(found[1], set()).update(ids[p.rank] for p in trf.players if p.fide_rating)
+    on_list: dict[int, dict[int, int | None]] = {}
+    for list_id, player_ids in wanted.items():
         ratings = on_list[list_id] = {}
-        for kind, column, keys in (
-            ("fide", Player.fide_id, fide),
-            ("national", Player.national_id, national),
-        ):
-            present = sorted(keys)
-            for start in range(0, len(present), 10_000):
-                query = (
-                    select(column, ListEntry.rating)
-                    .join(ListEntry, ListEntry.player_id == Player.id)
-                    .where(ListEntry.list_id == list_id, column.in_(present[start : start + 10_000]))
-                )
-                ratings.update(((kind, key), rating) for key, rating in session.execute(query))
+        present = sorted(player_ids)
+        for start in range(0, len(present), 10_000):
+            query = select(ListEntry.player_id, ListEntry.rating).where(
+                ListEntry.list_id == list_id, ListEntry.player_id.in_(present[start : start + 10_000])
+            )
+            ratings.update((player_id, rating) for player_id, rating in session.execute(query))
     notes: list[tuple[dt.date | None, list[RatingDifference], int]] = []
-    for (trf, _), found in zip(files, in_force, strict=True):
+    for (trf, _, ids), found in zip(files, in_force, strict=True):
         with_rating = [p for p in trf.players if p.fide_rating]
         if found is None:
             notes.append((None, [], len(with_rating)))
@@ -450,9 +436,7 @@ def _rating_notes(
         differences: list[RatingDifference] = []
         unrated = 0
         for p in with_rating:
-            rating = ratings.get(("fide", p.fide_id)) if p.fide_id else None
-            if rating is None and p.national_id:
-                rating = ratings.get(("national", p.national_id))
+            rating = ratings.get(ids[p.rank])
             if rating is None:
                 unrated += 1
             elif rating != p.fide_rating:
