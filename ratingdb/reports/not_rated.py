@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.i18n import N_
 from ratingdb.models import CalcGame, Event, Game, ListEntry, Player, RatingList
+from ratingdb.titles import shown_name
 
 # The reasons, in English; a page shows them in its language (marked for the catalogue: ratingdb.i18n).
 BYE = N_("no game was played (a bye or an unpaired round): nothing to rate (§5.1)")
@@ -60,6 +61,10 @@ def games_not_rated(
     }
     if not events:
         return {}
+    titles: dict[int, str] = {
+        event_id: title
+        for event_id, title in session.execute(select(Event.id, shown_name()).where(Event.id.in_(events)))
+    }
     query = select(Game).where(Game.event_id.in_(events))
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
@@ -94,11 +99,10 @@ def games_not_rated(
                     reason = BOTH_UNRATED
                 else:
                     reason = APART
-            event = events[g.event_id]
             found[me].append(
                 NotRated(
                     g.event_id,
-                    event.name,
+                    titles[g.event_id],
                     g.round,
                     names.get(other) if other else None,
                     other,
