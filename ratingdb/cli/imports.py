@@ -7,9 +7,11 @@ import typer
 
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import (
+    DryRunOption,
     EventArgument,
     TypeOption,
     check_type,
+    dry_run_heading,
     parse_date,
     parse_period,
     stdout_console,
@@ -105,6 +107,7 @@ def import_trf_command(
             "different tournament, not a corrected copy (those are refused: see replace-event).",
         ),
     ] = False,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
@@ -136,7 +139,7 @@ def import_trf_command(
     parsed = [read_trf(f, max_bytes=max_bytes) for f in files]
     from ratingdb.services.events import import_events
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         summary = import_events(
             session,
             parsed,
@@ -148,6 +151,7 @@ def import_trf_command(
             matching=matching,
             distinct=distinct_event,
         )
+    dry_run_heading(dry_run)
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
         echo(
@@ -249,6 +253,7 @@ def import_list_command(
         str | None,
         typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log (required with --update)."),
     ] = None,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
 
@@ -307,7 +312,7 @@ def import_list_command(
                 transient=True,
                 disable=not console.is_terminal,
             ) as progress,
-            transaction() as session,
+            transaction(dry_run=dry_run) as session,
         ):
             task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
 
@@ -357,8 +362,10 @@ def import_list_command(
                     progress=advance,
                 )
     except NothingToUpdate as nothing:
+        dry_run_heading(dry_run)
         echo(f"Nothing changed: {nothing}.")
         return
+    dry_run_heading(dry_run)
     for t in types:
         if update:
             version = summary.versions[t]
@@ -410,6 +417,7 @@ def withdraw_list_command(
     reason: Annotated[
         str | None, typer.Option("--reason", metavar="TEXT", help="Why (required): kept in the audit log.")
     ] = None,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Withdraw an imported list that nothing was computed from; it stays in the database as withdrawn.
 
@@ -428,8 +436,9 @@ def withdraw_list_command(
         )
     from ratingdb.services.list_import import withdraw_list
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         done = withdraw_list(session, rating_type, list_date, reason=reason)
+    dry_run_heading(dry_run)
     source = f", imported from {done.source}" if done.source else ""
     entries = f"{done.entries} {'entry' if done.entries == 1 else 'entries'}"
     echo(
@@ -483,6 +492,7 @@ def _is_combined(file: Path) -> bool:
 def delete_event_command(
     event_id: EventArgument,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
@@ -494,10 +504,11 @@ def delete_event_command(
       ratingdb delete-event 12          (asks first)
       ratingdb delete-event 12 --yes
     """
-    if not yes:
+    if not (yes or dry_run):
         typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
     from ratingdb.services.events import delete_event
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         detail = delete_event(session, event_id)
+    dry_run_heading(dry_run)
     echo(f"Done: {detail}.")
