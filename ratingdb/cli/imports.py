@@ -246,7 +246,8 @@ def import_list_command(
         bool,
         typer.Option(
             "--replace-list",
-            help="Accept a genuinely new full list that leaves out more than 5 % of the list in force.",
+            help="Accept a genuinely new full list that leaves out more than 5 % of the list in force, or "
+            "has more than 5 % fewer rated players (in number or share), or none.",
         ),
     ] = False,
     reason: Annotated[
@@ -261,8 +262,9 @@ def import_list_command(
     file's columns or is derived from K and birth year. Large files stream with a progress display.
 
     A list that would leave out more than 5 % of the players of the list in force is refused (use
-    --update to correct or add players, --replace-list for a new full list), and so is a list that
-    would skip a period holding imported events (close that period first).
+    --update to correct or add players, --replace-list for a new full list), and so is one whose rated
+    players fall by more than 5 % in number or share, or that rates nobody (a file without its rating
+    column), and a list that would skip a period holding imported events (close that period first).
 
     Examples:
       ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
