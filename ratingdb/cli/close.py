@@ -90,6 +90,8 @@ def close_period_command(
         raise ConfigError(f"--through {last} is before {first}: name the last period to close")
     if adjust and last != first:
         raise ConfigError("--adjust applies to one close: close that period on its own")
+    if fmt is not None and fmt not in ("table", "csv", "json"):
+        raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
@@ -98,8 +100,6 @@ def close_period_command(
     # Every period must have its rule set (FIDE's or a stored one) before any is closed.
     with transaction() as session:
         rule_sets_for_close(session, rating_type, periods)
-    if fmt is not None and fmt not in ("table", "csv", "json"):
-        raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
     if dry_run:
         fmt = fmt or "table"
     adjustment = parse_adjustment(adjust) if adjust else None
@@ -110,6 +110,7 @@ def close_period_command(
     # CSV and JSON are data on stdout: the summary goes to stderr then.
     summary_out = redirect_stdout(sys.stderr) if fmt in ("csv", "json") else nullcontext()
     changes: list[tuple[object, ...]] = []
+    closed = False  # whether any of the periods was closed by this command (not closed before)
     # A dry run of several periods is one transaction, rolled back at the end: each close needs the list
     # the one before it published. A real close commits period by period.
     dry = transaction(dry_run=True) if dry_run else nullcontext()
@@ -128,6 +129,7 @@ def close_period_command(
                     adjustment=adjustment,
                 )
                 corrected = _against_withdrawn(session, summary)
+                closed = closed or not summary.already_closed
                 if fmt is not None and not summary.already_closed:
                     changes += [(str(p), *line) for line in close_changes(session, rating_type, p)]
             with summary_out:
@@ -136,8 +138,11 @@ def close_period_command(
                 print_summary(summary)
                 for line in corrected:
                     echo(line)
-    if fmt is not None:
-        title = f"rating changes ({rating_type}, {len(changes)})"
+    if fmt == "table" and not changes:
+        if closed:
+            typer.echo("No rating changed.")
+    elif fmt is not None:
+        title = f"{len(changes)} rating change{'s' if len(changes) != 1 else ''} ({rating_type})"
         render_rows(CHANGE_COLUMNS, changes, fmt, title=title)
 
 
