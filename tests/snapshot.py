@@ -15,8 +15,9 @@ from sqlalchemy.pool import NullPool
 from ratingdb import db
 
 
-def every_row(url: str) -> dict[str, Any]:
-    """{table: its rows sorted} for every table, plus "id counters" (the sequences' last values)."""
+def every_row(url: str, *, counters: bool = True) -> dict[str, Any]:
+    """{table: its rows sorted} for every table, plus "id counters" (the sequences' last values) unless
+    `counters` is False: a refused command's rollback leaves a server's counters advanced, as any does."""
     engine = db.make_engine(url, poolclass=NullPool)
     try:
         with engine.connect() as conn:
@@ -27,7 +28,8 @@ def every_row(url: str) -> dict[str, Any]:
                 t: sorted((tuple(r) for r in conn.execute(text(f'SELECT * FROM "{t}"'))), key=repr)
                 for t in sorted(tables)
             }
-        rows["id counters"] = db.id_counters(engine)
+        if counters:
+            rows["id counters"] = db.id_counters(engine)
         return rows
     finally:
         engine.dispose()
