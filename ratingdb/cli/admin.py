@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ratingdb.cli.app import SETUP, Options, RatingDbTyper, app
+from ratingdb.cli.app import SETUP, RatingDbTyper, app, database_url
 from ratingdb.cli.common import engine, user_errors
 from ratingdb.errors import SchemaError
 
@@ -31,7 +31,7 @@ def init() -> None:
         after = db.current_revision(eng)
     finally:
         eng.dispose()
-    where = db.display_url(Options.url)
+    where = db.display_url(database_url())
     if before == after:
         typer.echo(f"Database {where} is up to date (migration {after}).")
     elif before is None:
@@ -61,7 +61,7 @@ def db_current() -> None:
 
     eng = engine(require_schema=False)
     current = db.current_revision(eng)
-    typer.echo(f"database: {db.display_url(Options.url)}")
+    typer.echo(f"database: {db.display_url(database_url())}")
     typer.echo(f"current migration: {current or 'none (run ratingdb init)'}")
     typer.echo(f"newest migration: {db.head_revision()}")
     eng.dispose()
@@ -105,7 +105,7 @@ def db_accounts(
     from ratingdb.accounts import setup_statements
     from ratingdb.errors import ConfigError
 
-    backend = db.parse_url(Options.url).get_backend_name()
+    backend = db.parse_url(database_url()).get_backend_name()
     dialect = "mysql" if backend == "mariadb" else backend
     statements = setup_statements(dialect, database, owner, officer, reader)
     if not statements:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ratingdb.cli.app import MONTHLY, Options, app
+from ratingdb.cli.app import MONTHLY, app, database_url
 from ratingdb.cli.common import (
     DryRunOption,
     TypeOption,
@@ -190,7 +190,7 @@ def copy_before_close(period: "Period", rating_type: str) -> None:
     with transaction() as session:
         if is_closed(session, rating_type, period):
             return  # the close will change nothing: no copy, and the kept copies stay
-    copy = pre_close_copy(Options.url, keep, f"{period}-{rating_type}")
+    copy = pre_close_copy(database_url(), keep, f"{period}-{rating_type}")
     if copy is not None:
         typer.echo(
             f"Copied the database to {copy} before the close (RATINGDB_BACKUPS keeps the newest {keep})."

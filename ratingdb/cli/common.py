@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, ParamSpec, Typ
 
 import typer
 
-from ratingdb.cli.app import Options
+from ratingdb.cli.app import database_url
 from ratingdb.cli.output import cell, output_file, terminal_text
 from ratingdb.errors import ConfigError, RatingDbError
 
@@ -102,7 +102,7 @@ def _database_error(exc: Exception) -> RatingDbError | None:
         return None
     from ratingdb.db_errors import explain
 
-    return explain(exc, Options.url)
+    return explain(exc, database_url())
 
 
 def engine(*, require_schema: bool = True) -> Engine:
@@ -110,8 +110,8 @@ def engine(*, require_schema: bool = True) -> Engine:
     from ratingdb import db
 
     if require_schema:
-        db.refuse_missing_sqlite_file(Options.url)
-    eng = db.make_engine(Options.url)
+        db.refuse_missing_sqlite_file(database_url())
+    eng = db.make_engine(database_url())
     if require_schema:
         db.require_current_schema(eng)
     return eng

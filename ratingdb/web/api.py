@@ -41,7 +41,7 @@ from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
-from ratingdb.site.publish import player_calculations, player_path
+from ratingdb.site.publish import player_calculations, player_key, player_path
 from ratingdb.site.served import player_by_key
 from ratingdb.web.deps import Served
 
@@ -71,7 +71,10 @@ ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 
 
 class PlayerOut(BaseModel):
-    key: str = Field(description="The player's key in addresses: the FIDE ID, else `id<N>`.")
+    key: str = Field(
+        description="The player's key in addresses (players/<key>.html): the national ID, else "
+        "`fide-<FIDE ID>`, else `id<N>`."
+    )
     fide_id: int | None
     national_id: str | None
     name: str = Field(description="Surname, first names, as registered now.")
@@ -343,7 +346,7 @@ class LiveListOut(BaseModel):
 
 def player_out(p: Player) -> PlayerOut:
     return PlayerOut(
-        key=str(p.fide_id) if p.fide_id is not None else f"id{p.id}",
+        key=player_key(p),
         fide_id=p.fide_id,
         national_id=p.national_id,
         name=p.name,
@@ -351,7 +354,7 @@ def player_out(p: Player) -> PlayerOut:
         federation=p.federation,
         sex=p.sex,
         birth_year=p.birth_year,
-        page=player_path(p.id, p.fide_id),
+        page=player_path(p),
     )
 
 
@@ -443,7 +446,9 @@ def live_rating_out(live: LiveList, player_id: int) -> LiveRatingOut | None:
 
 # --- players ------------------------------------------------------------------------------------------------
 
-Key = Annotated[str, Path(max_length=40, description="FIDE ID, national ID, or id<N>.")]
+Key = Annotated[
+    str, Path(max_length=40, description="A player's `key` (national ID, fide-<FIDE ID>, id<N>) or FIDE ID.")
+]
 TypeQuery = Annotated[str | None, Query(alias="type", max_length=20, description="Only this rating type.")]
 
 
