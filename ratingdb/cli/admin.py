@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from ratingdb.cli.app import SETUP, RatingDbTyper, app, database_url
-from ratingdb.cli.common import engine, user_errors
+from ratingdb.cli.common import engine, user_errors, warn_privileges
 from ratingdb.errors import SchemaError
 
 if TYPE_CHECKING:
@@ -42,15 +42,11 @@ def init() -> None:
 
 
 def _warn_privileges(eng: "Engine") -> None:
-    """Say on stderr what the connecting account may do that no guard can refuse (ratingdb.accounts).
+    """What the connecting account may do that no guard can refuse (cli.common.warn_privileges).
     `eng` may have been disposed: it connects again."""
-    from ratingdb.accounts import privilege_warnings
-
     with eng.connect() as conn:
-        warnings = privilege_warnings(conn)
+        warn_privileges(conn)
     eng.dispose()
-    for warning in warnings:
-        typer.echo(f"Warning: {warning}", err=True)
 
 
 @db_app.command("current")

@@ -126,6 +126,14 @@ class CliState:
     """What the global options say, kept on the root Typer context (`ctx.obj`) for the commands below it."""
 
     url: str = DEFAULT_URL
+    # Whether this command has said what its account may do past the guards (cli.common.warn_privileges).
+    privileges_told: bool = False
+
+
+def cli_state() -> CliState | None:
+    """The state of the command being run (None outside a ratingdb command)."""
+    ctx = get_current_context(silent=True)
+    return ctx.find_object(CliState) if ctx is not None else None
 
 
 def database_url() -> str:

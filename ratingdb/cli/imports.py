@@ -245,9 +245,12 @@ def import_list_command(
 
             glicko2 = types[0] not in RATING_TYPES and _rated_by_glicko2(session, types[0], list_date)
             if glicko2 and update:
+                # An update keeps the entries the file does not give by copying them from the list in
+                # force; a Glicko-2 list's deviations and volatilities (glicko2_entry) would not come along.
                 raise ConfigError(
-                    f"--update does not correct a Glicko-2 list yet: import the corrected {types[0]} list "
-                    "with its deviations under a new date, or reopen the period and close it again"
+                    "--update does not correct a Glicko-2 list, whose deviations it would not carry over: "
+                    f"withdraw the {types[0]} list (`ratingdb withdraw-list DATE --type {types[0]} --reason "
+                    "TEXT`) and import the whole corrected file; a computed list: reopen its period"
                 )
             if glicko2:
                 from ratingdb.services.glicko2_lists import import_glicko2_list

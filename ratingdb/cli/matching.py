@@ -118,7 +118,7 @@ def matching_choices(
 
 def _target(option: str, value: str, target: str, names: set[str], count: int) -> tuple[str | None, int]:
     file, colon, rank_text = target.rpartition(":")
-    if not rank_text.strip().isdigit():
+    if not (rank_text.strip().isascii() and rank_text.strip().isdigit()):
         example = "--match 7=12345" if option == "--match" else f"{option} 7"
         raise ConfigError(f"{option} '{value}' does not name a starting rank (e.g. {example})")
     if colon and Path(file).name not in names:

@@ -227,7 +227,7 @@ def player_ident(session: Session, player: Player) -> str:
     if player.fide_id:
         return str(player.fide_id)
     national = player.national_id or ""
-    if national.isdigit() and len(national) <= 18:
+    if national.isascii() and national.isdigit() and len(national) <= 18:
         other = session.scalar(select(Player.id).where(Player.fide_id == int(national)))
         if other is not None and other != player.id:
             return f"national:{national}"
@@ -281,7 +281,7 @@ def find_players(
     found: dict[int, str] = {}  # player id → name key
     stripped = text.strip()
     by_id = select(Player.id, Player.name_key)
-    if stripped.isdigit() and len(stripped) <= 18:
+    if stripped.isascii() and stripped.isdigit() and len(stripped) <= 18:
         found.update((pid, key) for pid, key in session.execute(by_id.where(Player.fide_id == int(stripped))))
     found.update((pid, key) for pid, key in session.execute(by_id.where(Player.national_id == stripped)))
     # Walk the name-token index from the longest query word in index order, a page at a time, until
@@ -366,7 +366,7 @@ def search_players(
     found: dict[int, FoundPlayer] = {}
     stripped = text.strip()
     by_id: list[tuple[Any, str]] = []
-    if stripped.isdigit() and len(stripped) <= 18:
+    if stripped.isascii() and stripped.isdigit() and len(stripped) <= 18:
         by_id.append((Player.fide_id == int(stripped), "FIDE ID"))
     by_id.append((Player.national_id == stripped, "national ID"))
     for condition, why in by_id:

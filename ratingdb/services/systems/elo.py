@@ -18,6 +18,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from ratingdb.errors import UnpublishableRating
 from ratingdb.rating import (
     BatchRater,
     FlagCache,
@@ -32,6 +33,7 @@ from ratingdb.rating import (
     round_half_away_from_zero,
 )
 from ratingdb.rating.batch import PoolSide, Side
+from ratingdb.rating.rulefile import RATING_MAX
 from ratingdb.services.bulk import Driver, chunks, column_list
 from ratingdb.services.rows import (
     CALC_GAME_COLUMNS,
@@ -233,6 +235,14 @@ class Elo:
                 adjusted = adjust_rating(rating, adjustment)
                 summary.adjusted += adjusted != rating
                 rating = adjusted
+            if rating is not None and not 1 <= rating <= RATING_MAX:
+                # The list's CHECK would refuse it with a driver error: a rule set whose K, floor or
+                # adjustment allows such a rating (K 1000 at 3990) is to be corrected; nothing is published.
+                raise UnpublishableRating(
+                    f"the close computed a rating of {rating} for player {player_id}, outside the "
+                    f"1–{RATING_MAX} a list holds (rule set {close.rules.name}) — correct the rule set's K "
+                    "or floor; nothing was published"
+                )
             games_total = entry[_GAMES_TOTAL] + toward_total.get(player_id, games)
             reached_2400 = bool(entry[_R2400] or (rating is not None and rating >= 2400))
             reached_2300 = bool(entry[_R2300] or (rating is not None and rating >= 2300))
