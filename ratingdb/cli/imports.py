@@ -11,6 +11,7 @@ from ratingdb.cli.common import (
     EventArgument,
     TypeOption,
     check_type,
+    confirm,
     dry_run_heading,
     parse_date,
     stdout_console,
@@ -18,7 +19,13 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.cli.import_options import ImportOptions, import_options
-from ratingdb.cli.matching import print_matching
+from ratingdb.cli.matching import (
+    LineAcceptNameOption,
+    LineMatchOption,
+    LineNewOption,
+    list_matching_choices,
+    print_matching,
+)
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
 
@@ -46,8 +53,8 @@ def import_trf_command(
     an alias), then (lines without an ID) by name, birth year and federation; unknown players are
     registered, those without an ID with the next free national ID. A line that needs a decision (an
     ID whose name differs, a probable ID typo, one ID on two lines, the other kind of ID) is refused with
-    the option that settles it: --match, --new, --accept-name, --drop or --id-field (docs/guide/
-    matching.md). The event goes to the period of its end date unless --period names a later one.
+    the option that settles it: --match, --new, --accept-name, --drop or --id-field
+    (docs/guide/matching.md). The event goes to the period of its end date unless --period names a later one.
     The event keeps these choices: `replace-event` reads a corrected file with them.
     All files are one transaction: a refused file (its line, column and reason are printed) writes
     nothing at all.
@@ -60,17 +67,20 @@ def import_trf_command(
     """
     choices = options.choices(files)
     parsed = options.read(files)
+    from ratingdb.services.event_warnings import import_warnings
     from ratingdb.services.events import import_events
 
     with transaction(dry_run=options.dry_run) as session:
         summary = import_events(session, parsed, choices)
+        warnings = import_warnings(session, [ev.id for ev in summary.events])
     dry_run_heading(options.dry_run)
-    print_imported(summary)
+    print_imported(summary, warnings)
 
 
-def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> None:
+def print_imported(summary: "EventImportSummary", warnings: list[str], *, heading: bool = True) -> None:
     """What import-trf (and replace-event, the same path) read: each event (`heading`: replace-event
-    has its own), the notes on its ratings, how the lines were matched, the players registered."""
+    has its own), the notes on its ratings, how the lines were matched, the players registered, and
+    the warnings (services/event_warnings.py)."""
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
         if heading:
@@ -88,6 +98,8 @@ def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> No
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             echo(f"  {name}")
+    for warning in warnings:
+        echo(f"warning: {warning}")
 
 
 SHOWN = 10
@@ -176,6 +188,9 @@ def import_list_command(
         str | None,
         typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log (required with --update)."),
     ] = None,
+    match: LineMatchOption = None,
+    new: LineNewOption = None,
+    accept_name: LineAcceptNameOption = None,
     dry_run: DryRunOption = False,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
@@ -187,6 +202,11 @@ def import_list_command(
     --update to correct or add players, --replace-list for a new full list), and so is one whose rated
     players fall by more than 5 % in number or share, or that rates nobody (a file without its rating
     column), and a list that would skip a period holding imported events (close that period first).
+
+    Rows are matched as tournament lines are (docs/guide/matching.md, "Lists"): a row whose name is
+    unlike the registered name of its ID, or whose new ID looks like a typo of a registered player's
+    (same name and birth year, not on the list), refuses the import naming --accept-name LINE,
+    --match LINE=ID or --new LINE.
 
     Examples:
       ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
@@ -222,6 +242,7 @@ def import_list_command(
 
     from ratingdb.services.list_import import ListAssumptions, import_list, update_list
 
+    matching = list_matching_choices(file, match=match, new=new, accept_name=accept_name)
     console = stdout_console()
     assumed = ListAssumptions()
     rows = assumed.watch(read_list(file, format=detected, rating_types=types))
@@ -275,6 +296,7 @@ def import_list_command(
                     reason=reason or "",
                     list_date=list_date,
                     progress=advance,
+                    matching=matching,
                 )
             else:
                 assert list_date is not None
@@ -287,6 +309,7 @@ def import_list_command(
                     replace=replace_list,
                     reason=reason,
                     progress=advance,
+                    matching=matching,
                 )
     except NothingToUpdate as nothing:
         dry_run_heading(dry_run)
@@ -418,7 +441,10 @@ def _is_combined(file: Path) -> bool:
 @user_errors
 def delete_event_command(
     event_id: EventArgument,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Do not ask for confirmation (needed when there is no terminal)."),
+    ] = False,
     dry_run: DryRunOption = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
@@ -428,11 +454,11 @@ def delete_event_command(
     corrected file (`ratingdb replace-event`).
 
     Examples:
-      ratingdb delete-event 12          (asks first)
+      ratingdb delete-event 12          (asks first; refused in a script)
       ratingdb delete-event 12 --yes
     """
-    if not (yes or dry_run):
-        typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
+    if not dry_run:
+        confirm(f"delete event {event_id} and all its games", yes=yes)
     from ratingdb.services.events import delete_event
 
     with transaction(dry_run=dry_run) as session:

@@ -144,7 +144,8 @@ def find_command(
 
     A name is matched word by word: a word that starts a word of the name scores 100, a misspelt one
     its rapidfuzz similarity (75 or more: "Fitzsimmons" finds "Fitzsimons, Ciarán"); the score is the
-    mean over the words given.
+    mean over the words given. The player's aliases (other spellings on record, `player show` lists them)
+    are searched as names too; found_by names the alias a player was found through.
 
     Examples:
       ratingdb player find fitzsimmons
@@ -220,11 +221,15 @@ NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="
 FedOption = Annotated[
     str | None, typer.Option("--federation", metavar="FED", help="Three letters, e.g. IRL.")
 ]
-SexOption = Annotated[str | None, typer.Option("--sex", metavar="M|F")]
+SexOption = Annotated[str | None, typer.Option("--sex", metavar="M|F", help="M or F.")]
 TitleOption = Annotated[str | None, typer.Option("--title", metavar="TITLE", help="GM, IM, FM, CM, WGM …")]
-BornOption = Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")]
-FideOption = Annotated[int | None, typer.Option("--fide-id", metavar="ID")]
-NationalOption = Annotated[str | None, typer.Option("--national-id", metavar="ID")]
+BornOption = Annotated[
+    int | None, typer.Option("--birth-year", metavar="YYYY", help="Year of birth (K for juniors).")
+]
+FideOption = Annotated[int | None, typer.Option("--fide-id", metavar="ID", help="The player's FIDE ID.")]
+NationalOption = Annotated[
+    str | None, typer.Option("--national-id", metavar="ID", help="The federation's own ID for the player.")
+]
 
 
 @player_app.command("add")
