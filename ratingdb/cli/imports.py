@@ -16,7 +16,13 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.cli.import_options import ImportOptions, import_options
-from ratingdb.cli.matching import print_matching
+from ratingdb.cli.matching import (
+    LineAcceptNameOption,
+    LineMatchOption,
+    LineNewOption,
+    list_matching_choices,
+    print_matching,
+)
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
 
@@ -172,6 +178,9 @@ def import_list_command(
         str | None,
         typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log (required with --update)."),
     ] = None,
+    match: LineMatchOption = None,
+    new: LineNewOption = None,
+    accept_name: LineAcceptNameOption = None,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
 
@@ -181,6 +190,11 @@ def import_list_command(
     A list that would leave out more than 5 % of the players of the list in force is refused (use
     --update to correct or add players, --replace-list for a new full list), and so is a list that
     would skip a period holding imported events (close that period first).
+
+    Rows are matched as tournament lines are (docs/guide/matching.md, "Lists"): a row whose name is
+    unlike the registered name of its ID, or whose new ID looks like a typo of a registered player's
+    (same name and birth year, not on the list), refuses the import naming --accept-name LINE,
+    --match LINE=ID or --new LINE.
 
     Examples:
       ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
@@ -216,6 +230,7 @@ def import_list_command(
 
     from ratingdb.services.list_import import ListAssumptions, import_list, update_list
 
+    matching = list_matching_choices(file, match=match, new=new, accept_name=accept_name)
     console = stdout_console()
     assumed = ListAssumptions()
     rows = assumed.watch(read_list(file, format=detected, rating_types=types))
@@ -269,6 +284,7 @@ def import_list_command(
                     reason=reason or "",
                     list_date=list_date,
                     progress=advance,
+                    matching=matching,
                 )
             else:
                 assert list_date is not None
@@ -281,6 +297,7 @@ def import_list_command(
                     replace=replace_list,
                     reason=reason,
                     progress=advance,
+                    matching=matching,
                 )
     except NothingToUpdate as nothing:
         echo(f"Nothing changed: {nothing}.")
