@@ -83,16 +83,52 @@ def close_period_command(
     adjustment = parse_adjustment(adjust) if adjust else None
     from rich.status import Status
 
-    for p in periods:
-        copy_before_close(p, rating_type)
-        with Status("closing…", console=stdout_console()) as status, transaction() as session:
-            summary = close_period(
-                session, p, rating_type, progress=lambda msg: status.update(cell(msg)), adjustment=adjustment
-            )
-            corrected = _against_withdrawn(session, summary)
-        print_summary(summary)
-        for line in corrected:
-            echo(line)
+    committed: list[Period] = []
+    try:
+        for p in periods:
+            copy_before_close(p, rating_type)
+            with Status("closing…", console=stdout_console()) as status, transaction() as session:
+                summary = close_period(
+                    session,
+                    p,
+                    rating_type,
+                    progress=lambda msg: status.update(cell(msg)),
+                    adjustment=adjustment,
+                )
+                corrected = _against_withdrawn(session, summary)
+            committed.append(p)
+            print_summary(summary)
+            for line in corrected:
+                echo(line)
+    except KeyboardInterrupt:
+        for line in interrupted_lines(periods, committed, rating_type):
+            typer.echo(line, err=True)
+        raise typer.Exit(130) from None
+
+
+def interrupted_lines(periods: "list[Period]", committed: "list[Period]", rating_type: str) -> list[str]:
+    """What an interrupted close (Ctrl-C) kept and how to go on: each period is its own transaction.
+
+    The periods closed before the interruption are committed and stay; the one being closed was rolled
+    back. Closing a closed period changes nothing, so the command given to continue is safe even if the
+    interruption fell just after a commit.
+    """
+    left = periods[len(committed) :]
+    if not left:
+        return [f"Interrupted after the last close: every period through {periods[-1]} is closed."]
+    kind = f" --type {rating_type}" if rating_type != "standard" else ""
+    through = f" --through {left[-1]}" if len(left) > 1 else ""
+    kept = (
+        ", ".join(f"{p} (list dated {p.published_list_date.isoformat()})" for p in committed)
+        if committed
+        else "none"
+    )
+    still_open = f"{left[0]} … {left[-1]}" if len(left) > 1 else str(left[0])
+    return [
+        f"Interrupted while closing {rating_type} period {left[0]}: that close was rolled back.",
+        f"  closed and kept: {kept}",
+        f"  still open: {still_open} — continue with `ratingdb close-period {left[0]}{kind}{through}`",
+    ]
 
 
 def _against_withdrawn(session: "Session", summary: "CloseSummary") -> list[str]:
@@ -156,16 +192,23 @@ def print_summary(summary: "CloseSummary") -> None:
         f"Closed {summary.rating_type} period {summary.period}: published the list dated {date} "
         f"(rules {summary.rules})."
     )
+    from ratingdb.services.counts import COUNT_NAMES
+
+    figures = summary.counts._asdict()
+
+    def counted(*names: str) -> str:
+        return "; ".join(f"{COUNT_NAMES[name]}: {figures[name]}" for name in names)
+
     typer.echo(
         f"  events rated: {summary.events}"
         + (f" ({len(summary.late_events)} late)" if summary.late_events else "")
-        + f"; games rated: {summary.games_rated}"
+        + f"; {counted('games_played', 'games_rated', 'games_changing_a_rating')}"
     )
-    typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
+    typer.echo(f"  players on the list: {summary.players_on_list}; {counted('players_rated')}")
     dropped = len(summary.dropped_below_floor)
     # A system without a floor (Glicko-2) drops nobody.
     below = f"; dropped below {summary.floor}: {dropped}" if summary.floor is not None else ""
-    typer.echo(f"  newly rated: {len(summary.newly_rated)}{below}")
+    typer.echo(f"  {counted('newly_rated')}{below}")
     report = f"ratingdb report period {summary.period}" + (
         f" --type {summary.rating_type}" if summary.rating_type != "standard" else ""
     )
@@ -189,6 +232,8 @@ def print_summary(summary: "CloseSummary") -> None:
             echo(f"    late event: {late}")
     for note in summary.notes:
         echo(f"    note: {note}")
+    for warning in summary.warnings:
+        echo(f"    warning: {warning}")
 
 
 def _shown(rating: int | None) -> str:

@@ -10,6 +10,7 @@ from ratingdb.cli.common import (
     EventArgument,
     TypeOption,
     check_type,
+    confirm,
     parse_date,
     stdout_console,
     transaction,
@@ -50,8 +51,8 @@ def import_trf_command(
     an alias), then (lines without an ID) by name, birth year and federation; unknown players are
     registered, those without an ID with the next free national ID. A line that needs a decision (an
     ID whose name differs, a probable ID typo, one ID on two lines, the other kind of ID) is refused with
-    the option that settles it: --match, --new, --accept-name, --drop or --id-field (docs/guide/
-    matching.md). The event goes to the period of its end date unless --period names a later one.
+    the option that settles it: --match, --new, --accept-name, --drop or --id-field
+    (docs/guide/matching.md). The event goes to the period of its end date unless --period names a later one.
     The event keeps these choices: `replace-event` reads a corrected file with them.
     All files are one transaction: a refused file (its line, column and reason are printed) writes
     nothing at all.
@@ -64,16 +65,19 @@ def import_trf_command(
     """
     choices = options.choices(files)
     parsed = options.read(files)
+    from ratingdb.services.event_warnings import import_warnings
     from ratingdb.services.events import import_events
 
     with transaction() as session:
         summary = import_events(session, parsed, choices)
-    print_imported(summary)
+        warnings = import_warnings(session, [ev.id for ev in summary.events])
+    print_imported(summary, warnings)
 
 
-def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> None:
+def print_imported(summary: "EventImportSummary", warnings: list[str], *, heading: bool = True) -> None:
     """What import-trf (and replace-event, the same path) read: each event (`heading`: replace-event
-    has its own), the notes on its ratings, how the lines were matched, the players registered."""
+    has its own), the notes on its ratings, how the lines were matched, the players registered, and
+    the warnings (services/event_warnings.py)."""
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
         if heading:
@@ -91,6 +95,8 @@ def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> No
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             echo(f"  {name}")
+    for warning in warnings:
+        echo(f"warning: {warning}")
 
 
 SHOWN = 10
@@ -425,7 +431,10 @@ def _is_combined(file: Path) -> bool:
 @user_errors
 def delete_event_command(
     event_id: EventArgument,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Do not ask for confirmation (needed when there is no terminal)."),
+    ] = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
@@ -434,11 +443,10 @@ def delete_event_command(
     corrected file (`ratingdb replace-event`).
 
     Examples:
-      ratingdb delete-event 12          (asks first)
+      ratingdb delete-event 12          (asks first; refused in a script)
       ratingdb delete-event 12 --yes
     """
-    if not yes:
-        typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
+    confirm(f"delete event {event_id} and all its games", yes=yes)
     from ratingdb.services.events import delete_event
 
     with transaction() as session:

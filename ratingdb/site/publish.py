@@ -420,13 +420,16 @@ def list_download(
 ) -> bytes:
     """One download of a list: the file `ratingdb list --format csv|fide-txt` writes (a Glicko-2 list's CSV:
     the Glicko-2 list format, with deviation and volatility), with CSV cells that a spreadsheet would run
-    as formulas made text."""
+    as formulas made text. The FIDE text file holds the players with a FIDE ID only, as `list --format
+    fide-txt` writes it: FIDE's format has no other ID, and a blank one would not import."""
     text = io.StringIO(newline="")
     if glicko2 is not None and fmt == "csv":
         from ratingdb.reports.glicko2 import write_glicko2_list_file
 
         write_glicko2_list_file(glicko2.order(lines), dict(glicko2.figures), text, lst.rating_type)
     else:
+        if fmt == "fide-txt":
+            lines = [line for line in lines if line.fide_id is not None]
         write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
     content = text.getvalue()
     if fmt == "csv":

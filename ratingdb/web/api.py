@@ -308,6 +308,17 @@ class CloseDetailOut(BaseModel):
     rules: str | None
     players_on_list: int
     players_rated: int
+    games_played: int = Field(description="Games played over the board in the period's events.")
+    games_rated: int = Field(
+        description="Of those, games counted for a rating change or a first rating's pool."
+    )
+    games_changing_a_rating: int = Field(
+        description="Games in a rated player's change or in a first rating the close published."
+    )
+    newly_rated_count: int = Field(description="Players with a rating on the new list and none before.")
+    warnings: list[str] = Field(
+        description="Events the close rated little of, or longer than one event may be."
+    )
     events: list[LiveEventOut]
     newly_rated: list[MoveOut]
     gains: list[MoveOut]
@@ -783,7 +794,12 @@ def close(
         in_force_date=report.in_force_date,
         rules=report.rules,
         players_on_list=report.players_on_list,
-        players_rated=report.players_rated,
+        players_rated=report.counts.players_rated,
+        games_played=report.counts.games_played,
+        games_rated=report.counts.games_rated,
+        games_changing_a_rating=report.counts.games_changing_a_rating,
+        newly_rated_count=report.counts.newly_rated,
+        warnings=report.warnings,
         events=[
             LiveEventOut(
                 event_id=e.event_id, name=e.name, start_date=e.start_date, end_date=e.end_date, period=period

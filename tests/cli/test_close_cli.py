@@ -14,6 +14,7 @@ from ratingdb.cli import app
 from ratingdb.cli.close import print_summary
 from ratingdb.rating import Period
 from ratingdb.services.close import CloseSummary, PlayerChange
+from ratingdb.services.counts import CloseCounts
 from tests import builders as b
 from tests.cli.test_import_cli import FIXTURES, ROUND_ROBIN_LIST
 
@@ -82,7 +83,8 @@ def test_close_period_prints_a_summary_and_a_rerun_changes_nothing(db_url: str, 
         lines[0]
         == "Closed standard period 2025-10: published the list dated 2025-11-01 (rules standard-2025-10)."
     )
-    assert lines[1] == "  events rated: 1; games rated: 6"
+    # A round robin of four: 6 games, each between rated players, so each changed two ratings.
+    assert lines[1] == "  events rated: 1; games played: 6; games rated: 6; games that changed a rating: 6"
     # Kowalski 2210 (K 20): beat Szabo 1980 (D 230 → .79, +.21), drew Novak 2150 (D 60 → .58, −.08),
     # beat Horvat 2105 (D 105 → .64, +.36): Σ +.49 × 20 = +9.8 → +10 → 2220.
     assert "    biggest gain: Kowalski, Jan 2210 → 2220 (+10, 3 games)" in lines
@@ -211,12 +213,13 @@ def test_the_close_summary_shows_ten_players_then_how_many_more_and_summarises_m
     late = [f"Late {i} (ended 2025-09-2{i}, period 2025-09)" for i in range(1, 8)]
     summary = CloseSummary(
         Period(2025, 10), "rapid", dt.date(2025, 11, 1), rules="rapid-2025-10", floor=1400, events=9,
-        late_events=late, games_rated=40, players_on_list=100, players_rated=30, dropped_below_floor=dropped,
+        late_events=late, counts=CloseCounts(52, 40, 35, 30, 0), players_on_list=100,
+        dropped_below_floor=dropped,
     )  # fmt: skip
     print_summary(summary)
     assert capsys.readouterr().out.splitlines() == [
         "Closed rapid period 2025-10: published the list dated 2025-11-01 (rules rapid-2025-10).",
-        "  events rated: 9 (7 late); games rated: 40",
+        "  events rated: 9 (7 late); games played: 52; games rated: 40; games that changed a rating: 35",
         "  players on the list: 100; players rated: 30",
         "  newly rated: 0; dropped below 1400: 12",
         *(f"    below the floor: Floor, {i:02d} 1405 → unrated" for i in range(1, 11)),
@@ -233,4 +236,53 @@ def test_a_few_late_events_are_listed_one_a_line(capsys: pytest.CaptureFixture[s
     print_summary(summary)
     assert capsys.readouterr().out.splitlines()[4:] == [
         "    late event: Late (ended 2025-09-20, period 2025-09)"
+    ]
+
+
+def test_an_interrupted_close_through_says_what_was_kept_and_how_to_go_on(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the second of three periods: the first stays closed, the second is rolled back."""
+    lst = tmp_path / "oct.csv"
+    lst.write_text(ROUND_ROBIN_LIST, encoding="utf-8")
+    assert run(db_url, "import-list", lst, "--date", "2025-10-01").exit_code == 0
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    import ratingdb.services.close as close_service
+
+    real = close_service.close_period
+
+    def interrupted_in_2025_11(session, period, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(period) == "2025-11":
+            real(session, period, *args, **kwargs)  # the work is done, not yet committed
+            raise KeyboardInterrupt
+        return real(session, period, *args, **kwargs)
+
+    monkeypatch.setattr(close_service, "close_period", interrupted_in_2025_11)
+    result = run(db_url, "close-period", "2025-10", "--through", "2025-12")
+    assert result.exit_code == 130
+    assert result.stdout.startswith("Closed standard period 2025-10: published the list dated 2025-11-01")
+    assert result.stderr.splitlines() == [
+        "Interrupted while closing standard period 2025-11: that close was rolled back.",
+        "  closed and kept: 2025-10 (list dated 2025-11-01)",
+        "  still open: 2025-11 … 2025-12 — continue with `ratingdb close-period 2025-11 --through 2025-12`",
+    ]
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        dates = conn.execute(text("SELECT list_date FROM rating_list WHERE origin = 'computed'")).scalars()
+        assert [str(d)[:10] for d in dates] == ["2025-11-01"]
+    engine.dispose()
+
+    monkeypatch.setattr(close_service, "close_period", real)
+    resumed = run(db_url, "close-period", "2025-11", "--through", "2025-12")
+    assert resumed.exit_code == 0, resumed.output
+    assert "published the list dated 2026-01-01" in resumed.stdout
+
+
+def test_an_interrupted_single_close_names_the_command_to_run_again() -> None:
+    from ratingdb.cli.close import interrupted_lines
+
+    assert interrupted_lines([Period(2025, 10)], [], "rapid") == [
+        "Interrupted while closing rapid period 2025-10: that close was rolled back.",
+        "  closed and kept: none",
+        "  still open: 2025-10 — continue with `ratingdb close-period 2025-10 --type rapid`",
     ]

@@ -109,7 +109,7 @@ def close_october(db_url: str) -> list[str]:
 def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_url: str) -> None:
     assert close_october(db_url) == [
         "Closed club period 2025-10: published the list dated 2025-11-01 (rules club-glicko).",
-        "  events rated: 1; games rated: 6",
+        "  events rated: 1; games played: 6; games rated: 6; games that changed a rating: 6",
         "  players on the list: 5; players rated: 4",
         "  newly rated: 0",
         "    biggest gain: Opponent, Brian 1550 → 1557 (+7, 3 games)",
@@ -170,7 +170,10 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
     assert top[0].endswith(",glicko2,rd,provisional")
     assert top[4] == '4,200101,,"Example, Paper",,IRL,M,1980,1464,3,,,1464.05,151.52,?'
     period = ok(db_url, "report", "period", "2025-10", "--type", "club")
-    assert period[1].startswith("players on list: 5; players rated: 4; newly rated: 0;")
+    assert period[1].startswith(
+        "players on list: 5; games played: 6; games rated: 6; games that changed a rating: 6; players "
+        "rated: 4; newly rated: 0;"
+    )
     moves = ok(db_url, "report", "period", "2025-10", "--type", "club", "--format", "csv")
     assert moves[1:5] == [
         'gain,200103,,"Opponent, Brian",1550,1557,7,3,',

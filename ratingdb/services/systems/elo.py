@@ -61,7 +61,7 @@ class Elo:
     def __init__(self, close: Close) -> None:
         self.close = close
         self.entries: dict[int, tuple[Any, ...]] = {}  # player → EntryInForce (a plain tuple)
-        self.sides = _Sides({}, {}, {}, 0)
+        self.sides = _Sides({}, {}, {})
         self.history: dict[int, list[PoolGame]] = {}
         # player → (rating, games, pool_from) on the new list, for who played
         self.new_state: dict[int, tuple[int | None, int, str | None]] = {}
@@ -79,7 +79,6 @@ class Elo:
             driver, close.period, close.rating_type, close.events, self.entries, close.in_force.id,
             close.rules,
         )  # fmt: skip
-        close.summary.games_rated = self.sides.games
         _add_newcomers(driver, self.entries, set(self.sides.pool) | set(self.sides.substitutes))
 
     def rate_rated(self) -> None:
@@ -139,7 +138,6 @@ class Elo:
                 )
             if len(game_rows) >= driver.BATCH:
                 driver.flush()
-        close.summary.players_rated = len(rated_sides)
         self.sides = self.sides._replace(rated={})
 
     def pool_unrated(self) -> None:
@@ -384,7 +382,6 @@ class _Sides(NamedTuple):
     rated: dict[int, list[Side]]
     pool: dict[int, list[PoolSide]]
     substitutes: dict[int, int]
-    games: int  # played games that changed a rating or joined a pool
 
 
 def _rated_sides(
@@ -404,9 +401,8 @@ def _rated_sides(
     rated: dict[int, list[Side]] = defaultdict(list)
     pool: dict[int, list[PoolSide]] = defaultdict(list)
     substitutes: dict[int, int] = {}  # rapid/blitz: unrated player → the standard rating used as Ro
-    counted = 0
     if not events:
-        return _Sides(rated, pool, substitutes, counted)
+        return _Sides(rated, pool, substitutes)
     in_force = {pid: e[_RATING] for pid, e in entries.items() if e[_RATING] is not None}
     ratings = {in_force_id: in_force}
     for info in events.values():
@@ -459,9 +455,7 @@ def _rated_sides(
             else:
                 own = black_start if black_start is not None else black_now
                 rated[black].append((game_id, event_id, white, own, white_start, SCORE[black_result]))
-        if white_start is not None or black_start is not None:
-            counted += 1
-    return _Sides(rated, pool, substitutes, counted)
+    return _Sides(rated, pool, substitutes)
 
 
 def _pool_history(
