@@ -25,7 +25,7 @@ TEMPLATES = Path(catalogues.PACKAGE, "site", "templates")
 # FIDE's IT1 certificate is filed with FIDE in English, its own words; the sitemap holds only addresses.
 NOT_PAGES_OF_THE_SITE = {"it1.html", "sitemap.xml"}
 # Words the pages print as they are in every language: the regulations' symbols and file formats.
-SYMBOLS = {"K", "D", "PD", "Ro", "Rp", "Ra", "Rc", "CSV", "ratingdb"}
+SYMBOLS = {"K", "D", "PD", "Ro", "Rp", "Ra", "Rc", "RD", "CSV", "ratingdb"}
 # Expressions whose string constants are handed on, not printed: arguments, keys, names of templates.
 NOT_PRINTED = (
     nodes.Call, nodes.Filter, nodes.Test, nodes.Getattr, nodes.Getitem, nodes.Compare, nodes.Operand,
