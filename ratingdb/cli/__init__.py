@@ -17,6 +17,7 @@ from ratingdb.cli.app import app
 # order a rating officer meets them (set-up, the monthly work, lists and reports, the tools).
 for _module in (
     "admin",
+    "users",
     "backup",
     "rules",
     "imports",
