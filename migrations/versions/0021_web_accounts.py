@@ -45,7 +45,9 @@ def upgrade() -> None:
         sa.Column("locked", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("created_at", sa.DateTime(), server_default=sa.func.current_timestamp(), nullable=False),
         sa.CheckConstraint(ROLES, name=op.f("ck_web_user_role")),
-        sa.CheckConstraint("username <> '' AND username = lower(username)", name=op.f("ck_web_user_username")),
+        sa.CheckConstraint(
+            "username <> '' AND username = lower(username)", name=op.f("ck_web_user_username")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_web_user")),
         sa.UniqueConstraint("username", name=op.f("uq_web_user_username")),
         sqlite_autoincrement=True,
@@ -101,7 +103,9 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["organiser_id"], ["web_user.id"], name=op.f("fk_submission_organiser_id_web_user")
         ),
-        sa.ForeignKeyConstraint(["decided_by"], ["web_user.id"], name=op.f("fk_submission_decided_by_web_user")),
+        sa.ForeignKeyConstraint(
+            ["decided_by"], ["web_user.id"], name=op.f("fk_submission_decided_by_web_user")
+        ),
         sa.ForeignKeyConstraint(
             ["event_id"], ["event.id"], name=op.f("fk_submission_event_id_event"), ondelete="SET NULL"
         ),

@@ -32,13 +32,12 @@ PasswordStdinOption = Annotated[
 
 def _password(from_stdin: bool) -> str:
     if from_stdin:
-        line = sys.stdin.readline()
-        password = line.rstrip("\r\n")
-        if not password:
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
             raise ConfigError("--password-stdin read no password — send it as the first line of input")
-        return password
-    password: str = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
-    return password
+        return line
+    typed: str = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    return typed
 
 
 @user_app.command("add")

@@ -23,7 +23,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -31,6 +31,9 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError
 from ratingdb.models import WEB_ROLES, LoginAttempt, WebSession, WebUser
 from ratingdb.services.versions import record_change
+
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
 
 MIN_PASSWORD: Final = 10
 MAX_PASSWORD: Final = 1000  # argon2 takes any length; a megabyte "password" is a denial of service
@@ -44,7 +47,7 @@ LOGIN_REFUSED: Final = (
 _USERNAME = re.compile(r"[a-z0-9][a-z0-9._-]{1,63}")
 
 
-def _hasher():  # type: ignore[no-untyped-def]
+def _hasher() -> PasswordHasher:
     from argon2 import PasswordHasher
     from argon2.profiles import RFC_9106_LOW_MEMORY
 
@@ -241,7 +244,11 @@ def log_in(session: Session, username: str, password: str, address: str) -> NewS
     expires = started + SESSION_LIFETIME
     session.add(
         WebSession(
-            token_hash=token_hash(token), user_id=user.id, created_at=started, expires_at=expires, address=address
+            token_hash=token_hash(token),
+            user_id=user.id,
+            created_at=started,
+            expires_at=expires,
+            address=address,
         )
     )
     session.flush()

@@ -30,10 +30,12 @@ def test_the_first_admin_is_added_with_a_hashed_password_and_listed(db_url: str,
     with db.transaction(engine) as session:
         stored = session.scalars(select(WebUser.password_hash)).one()
         audit = session.scalars(select(AuditEntry).where(AuditEntry.action == "user-add")).one()
-        every_cell = " ".join(
-            str(v) for table in ("web_user", "audit_log") for row in session.execute(text(f"SELECT * FROM {table}"))
-            for v in row
-        )  # fmt: skip
+        rows = [
+            row
+            for table in ("web_user", "audit_log")
+            for row in session.execute(text(f"SELECT * FROM {table}"))
+        ]
+        every_cell = " ".join(str(v) for row in rows for v in row)
     assert stored.startswith("$argon2id$")
     assert PASSWORD not in every_cell
     assert audit.detail == "added user mary (admin)"
@@ -49,9 +51,15 @@ def test_the_prompt_asks_twice_and_a_short_password_or_unknown_role_is_refused(d
         "Error: the password is shorter than 10 characters — choose a longer one\n",
     )
     role = add(db_url, "bob", "chief")
-    assert (role.exit_code, role.stderr) == (1, "Error: 'chief' is not a role — use organiser, officer or admin\n")
+    assert (role.exit_code, role.stderr) == (
+        1,
+        "Error: 'chief' is not a role — use organiser, officer or admin\n",
+    )
     twice = add(db_url, "ann", "officer")
-    assert (twice.exit_code, twice.stderr) == (1, "Error: there is already a user 'ann' — choose another name\n")
+    assert (twice.exit_code, twice.stderr) == (
+        1,
+        "Error: there is already a user 'ann' — choose another name\n",
+    )
 
 
 def test_disable_set_role_and_reset_password_end_the_users_sessions(db_url: str, engine: Engine) -> None:
@@ -70,7 +78,10 @@ def test_disable_set_role_and_reset_password_end_the_users_sessions(db_url: str,
     token = signed_in()
     assert still_signed_in(token)
     result = run(db_url, "user", "set-role", "olga", "officer")
-    assert (result.exit_code, result.stdout) == (0, "User olga: organiser → officer; their sessions are ended.\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "User olga: organiser → officer; their sessions are ended.\n",
+    )
     assert not still_signed_in(token)
     token = signed_in()
     assert run(db_url, "user", "disable", "olga").stdout == "Disabled user olga; their sessions are ended.\n"
@@ -92,7 +103,10 @@ def test_five_wrong_passwords_lock_the_account_until_an_admin_unlocks_it(db_url:
             assert users.log_in(session, "olga", "wrong password", "192.0.2.1") is None
     with db.transaction(engine) as session:
         assert users.log_in(session, "olga", PASSWORD, "192.0.2.2") is None  # the right one, but locked
-    assert run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1] == "olga,organiser,active,locked,5"
+    assert (
+        run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1]
+        == "olga,organiser,active,locked,5"
+    )
     assert run(db_url, "user", "unlock", "olga").stdout == "Unlocked user olga.\n"
     with db.transaction(engine) as session:
         assert users.log_in(session, "olga", PASSWORD, "192.0.2.2") is not None
@@ -106,13 +120,22 @@ def test_an_address_with_twenty_failures_is_refused_until_unlocked(db_url: str, 
     with db.transaction(engine) as session:
         assert users.log_in(session, "olga", PASSWORD, "198.51.100.9") is None
         assert users.log_in(session, "olga", PASSWORD, "198.51.100.10") is not None
-    assert run(db_url, "user", "unlock", "--address", "198.51.100.9").stdout == "Unlocked address 198.51.100.9.\n"
+    assert (
+        run(db_url, "user", "unlock", "--address", "198.51.100.9").stdout
+        == "Unlocked address 198.51.100.9.\n"
+    )
     with db.transaction(engine) as session:
         assert users.log_in(session, "olga", PASSWORD, "198.51.100.9") is not None
 
 
 def test_unknown_users_and_a_missing_target_are_one_line(db_url: str) -> None:
     result = run(db_url, "user", "disable", "ghost")
-    assert (result.exit_code, result.stderr) == (1, "Error: there is no user 'ghost' — see `ratingdb user list`\n")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: there is no user 'ghost' — see `ratingdb user list`\n",
+    )
     result = run(db_url, "user", "unlock")
-    assert (result.exit_code, result.stderr) == (1, "Error: name a user or give --address ADDRESS, not both\n")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: name a user or give --address ADDRESS, not both\n",
+    )
