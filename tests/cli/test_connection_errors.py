@@ -71,6 +71,14 @@ ARGS: dict[str, list[str]] = {
     "serve": ["--port", "1"],
     "sql": ["SELECT 1"],
     "withdraw-list": ["2025-10-01", "--reason", "a test"],
+    "user": ["list"],
+    "user add": ["mary", "--role", "admin", "--password-stdin"],
+    "user disable": ["mary"],
+    "user enable": ["mary"],
+    "user list": [],
+    "user reset-password": ["mary", "--password-stdin"],
+    "user set-role": ["mary", "officer"],
+    "user unlock": ["mary"],
 }
 # `db accounts` prints the set-up SQL for the URL's engine and never connects.
 COMMANDS = [" ".join(path) for path in command_paths() if path != ("db", "accounts")]
