@@ -155,6 +155,8 @@ def import_trf_command(
             f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
             f"({ev.rated_games} played games)."
         )
+        if ev.time_control_note:
+            echo(f"  note: {ev.time_control_note}")
         print_rating_notes(ev)
     print_matching(summary.matching)
     if summary.new_players:

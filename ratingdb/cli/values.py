@@ -8,8 +8,9 @@ spaces, a number out of range, an environment variable's text for a flag) it han
 conversion, so every message a user can see is still Typer's. tests/cli/test_values.py compares the two
 on every option and argument of every command, for any text.
 
-It hooks into Typer's parameter (`get_runtime_param`, typer._coercion): a Typer release that changes them
-fails tests/cli/test_values.py, or tests/cli/test_startup.py when pydantic comes back, not users.
+It hooks into Typer's parameter (`get_runtime_param`, typer._coercion), so pyproject pins Typer to the minor
+release these tests ran with (0.29); a release that changes them fails tests/cli/test_values.py, or
+tests/cli/test_startup.py when pydantic comes back, not users.
 Imports only Typer.
 """
 

@@ -15,6 +15,7 @@ from typing import BinaryIO, Literal
 
 from ratingdb.errors import NotATrfFile, TrfError
 from ratingdb.formats import limits
+from ratingdb.formats.time_control import rating_type_for_seconds, read_time_control
 
 __all__ = [
     "MAX_TRF_BYTES",
@@ -83,12 +84,14 @@ class TrfEvent:
     end_date: date
     time_control: str | None  # record 122, free text
     encoded_time_control: str | None  # TRF26 record 222, e.g. "5400+30"
-    rating_type: str | None  # from 222, else from the words of 092 ("... (Rapid)"); None without them
+    rating_type: str | None  # from 222, else 122 read, else the words of 092 ("... (Rapid)"); or None
     rounds: int
     round_dates: tuple[date | None, ...]
     players: tuple[TrfPlayer, ...]
     games: tuple[TrfGame, ...]
-    rating_type_record: str | None = None  # "222" or "092": where rating_type was read
+    rating_type_record: str | None = None  # "222", "122" or "092": where rating_type was read
+    # Without 222: why the file gives no type though it has a 122 (unreadable, or 092 says another type).
+    rating_type_problem: str | None = None
     tournament_type: str | None = None  # record 092, free text
     # Every line but the player and national-rating lines, verbatim and in file order (012, 022, 092,
     # 102 chief arbiter, 112 deputies, 132 round dates as written, TRF26 and program records …):
@@ -382,7 +385,8 @@ def rating_type_for_time_control(encoded: str) -> str | None:
     """The rating type of a TRF26 encoded time control (record 222), or None if it cannot be read.
 
     Time for 60 moves (base + 60 × increment for a single period) of 60 minutes or more is standard,
-    more than 10 minutes rapid, otherwise blitz. Armageddon (`W300-B240`) is classified by White's time.
+    more than 10 minutes rapid, otherwise blitz (formats/time_control.py). Armageddon (`W300-B240`) is
+    classified by White's time.
     """
     text = encoded.strip()
     armageddon = re.fullmatch(r"W([^-]+)-B(.+)", text)
@@ -391,13 +395,7 @@ def rating_type_for_time_control(encoded: str) -> str | None:
             return None
         text = armageddon.group(1)
     seconds = _time_for_60_moves(text)
-    if seconds is None:
-        return None
-    if seconds >= 60 * 60:
-        return "standard"
-    if seconds > 10 * 60:
-        return "rapid"
-    return "blitz"
+    return None if seconds is None else rating_type_for_seconds(seconds)
 
 
 # -- the file --------------------------------------------------------------------------------------------
@@ -536,14 +534,32 @@ def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
 
     encoded = header("222", "the encoded time control (222)", limits.TIME_CONTROL)
     tournament_type = header("092", "the type of tournament (092)", limits.EVENT_NAME)
-    rating_type, type_record = None, None
+    time_control = header("122", "the time control (122)", limits.TIME_CONTROL)
+    rating_type, type_record, problem = None, None, None
     if encoded is not None:
         rating_type, type_record = rating_type_for_time_control(encoded), "222"
         if rating_type is None:
             raise reader.error(headers["222"][0], 5, f"encoded time control '{encoded}' cannot be read")
-    elif tournament_type is not None:
-        rating_type = _rating_type_named(tournament_type)
-        type_record = "092" if rating_type is not None else None
+    else:
+        # Most TRF16 files say the time control only in words (record 122): read it where it is certain,
+        # and keep the reason where it is not, so the import says so instead of guessing.
+        named = _rating_type_named(tournament_type) if tournament_type is not None else None
+        if time_control is not None:
+            reading = read_time_control(time_control)
+            rating_type, type_record = reading.rating_type, "122"
+            if reading.problem is not None:
+                problem = f"record 122 '{time_control}' cannot be read as a time control: {reading.problem}"
+            elif named is not None and named != rating_type:
+                minutes = f"{reading.minutes} minutes for 60 moves, " if reading.seconds is not None else ""
+                problem = (
+                    f"record 122 '{time_control}' ({minutes}{rating_type}) and record 092 "
+                    f"'{tournament_type}' ({named}) disagree"
+                )
+                rating_type = None
+        if rating_type is None and problem is None and named is not None:
+            rating_type, type_record = named, "092"
+        if rating_type is None:
+            type_record = None
 
     return TrfEvent(
         source_name=name,
@@ -554,7 +570,7 @@ def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
         federation=_federation(reader, headers),
         start_date=start,
         end_date=end,
-        time_control=header("122", "the time control (122)", limits.TIME_CONTROL),
+        time_control=time_control,
         encoded_time_control=encoded,
         rating_type=rating_type,
         rounds=rounds,
@@ -562,6 +578,7 @@ def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
         players=players,
         games=_games(player_lines, by_rank, rounds, round_dates),
         rating_type_record=type_record,
+        rating_type_problem=problem,
         tournament_type=tournament_type,
         header_records=tuple(header_records),
     )

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
+from ratingdb.formats.time_control import read_time_control
 from ratingdb.models import (
     CalcListEvent,
     Event,
@@ -27,6 +28,7 @@ from ratingdb.models import (
 )
 from ratingdb.rating import (
     CLOSING_DAYS,
+    RATING_TYPES,
     RULE_SETS,
     Period,
     RulesError,
@@ -64,6 +66,7 @@ class ImportedEvent:
     list_in_force: dt.date | None = None  # the list the event's ratings come from (§3), if any
     rating_differences: list[RatingDifference] = field(default_factory=list)
     unrated_with_file_rating: int = 0  # a rating in the file, none on the list in force: rated as unrated
+    time_control_note: str | None = None  # the file's time control could not be read: the type is unchecked
 
     @property
     def late(self) -> bool:
@@ -152,6 +155,7 @@ def import_events(
                 list_in_force=in_force,
                 rating_differences=differences,
                 unrated_with_file_rating=unrated,
+                time_control_note=time_control_note(trf, event.rating_type),
             )
         )
     return summary
@@ -250,8 +254,8 @@ def _accepted_event(
     kind = rating_type or trf.rating_type
     if kind is None:
         raise ConfigError(
-            f"{trf.source_name}: the rating type is unknown (the file has no TRF26 encoded time control, "
-            "record 222, and record 092 names none): give it with --type standard|rapid|blitz"
+            f"{trf.source_name}: the rating type is unknown ({_unknown_type_reason(trf)}): give it with "
+            "--type standard|rapid|blitz"
         )
     # The same file may feed two lists (the FIDE list and a national one): once per rating type.
     existing = stored.by_hash.get((trf.sha256, kind))
@@ -287,12 +291,38 @@ def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str
     """`rating_type`, unless the file's time control says otherwise (and no --type-override)."""
     if rating_type is None or trf.rating_type is None or rating_type == trf.rating_type or override:
         return rating_type
-    said = trf.encoded_time_control if trf.rating_type_record == "222" else trf.tournament_type
+    if rating_type not in RATING_TYPES:
+        return rating_type  # a federation's own type (a national list) is not a rate of play
     raise ConfigError(
-        f"{trf.source_name}: --type {rating_type} does not match the file, whose record "
-        f"{trf.rating_type_record} ('{said}') says {trf.rating_type} — import it with --type "
-        f"{trf.rating_type}, or add --type-override if the file is wrong"
+        f"{trf.source_name}: --type {rating_type} does not match the file, whose {_type_record(trf)} says "
+        f"{trf.rating_type} — import it with --type {trf.rating_type}, or add --type-override if the file "
+        "is wrong"
     )
+
+
+def _type_record(trf: TrfEvent) -> str:
+    """The record the file's rating type was read from, quoted: "record 122 ('90+30': 120 minutes …)"."""
+    if trf.rating_type_record == "222":
+        return f"record 222 ('{trf.encoded_time_control}')"
+    if trf.rating_type_record == "122" and trf.time_control is not None:
+        reading = read_time_control(trf.time_control)
+        minutes = f": {reading.minutes} minutes for 60 moves" if reading.seconds is not None else ""
+        return f"record 122 ('{trf.time_control}'{minutes})"
+    return f"record {trf.rating_type_record} ('{trf.tournament_type}')"
+
+
+def _unknown_type_reason(trf: TrfEvent) -> str:
+    """Why a file gives no rating type: the records it lacks, or why its 122 does not settle it."""
+    return trf.rating_type_problem or (
+        "the file has no time control, record 222 or 122, and record 092 names no type"
+    )
+
+
+def time_control_note(trf: TrfEvent, rating_type: str) -> str | None:
+    """For the import's output: a type taken from --type because the file's time control cannot be read."""
+    if trf.rating_type is not None or trf.rating_type_problem is None or rating_type not in RATING_TYPES:
+        return None
+    return f"{trf.rating_type_problem}: the type {rating_type} comes from --type, unchecked"
 
 
 def _require_rule_set(session: Session, trf: TrfEvent, rating_type: str, period: Period) -> None:

@@ -29,9 +29,17 @@ def events(db_url: str) -> int:
     return int(count or 0)
 
 
-def with_092(tmp_path: Path, words: str) -> Path:
+def with_092(tmp_path: Path, words: str, time_control: str | None = None) -> Path:
+    """round_robin.trf with record 092 saying `words`, and record 122 saying `time_control` (or none)."""
     path = tmp_path / "rapid_rr.trf"
-    path.write_text(ROUND_ROBIN.replace("092 Individual: round robin", f"092 {words}"), encoding="utf-8")
+    lines = [
+        f"092 {words}" if line.startswith("092 ") else line
+        for line in ROUND_ROBIN.splitlines()
+        if not line.startswith("122 ")
+    ]
+    if time_control is not None:
+        lines.insert(1, f"122 {time_control}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
@@ -64,6 +72,55 @@ def test_without_type_the_words_of_record_092_give_it(db_url: str, tmp_path: Pat
     result = run(db_url, "import-trf", with_092(tmp_path, "Individual: round robin (Rapid)"))
     assert result.exit_code == 0, result.output
     assert "'Club round robin': rapid, period 2025-10;" in result.stdout.splitlines()[0]
+
+
+def test_without_222_record_122_gives_the_type(db_url: str, tmp_path: Path) -> None:
+    # 60 min + 30 s a move: 60 + 60 × 30 s = 90 minutes for 60 moves, standard (60 or more).
+    result = run(db_url, "import-trf", with_092(tmp_path, "Individual: round robin", "60 min + 30 s"))
+    assert result.exit_code == 0, result.output
+    assert "'Club round robin': standard, period 2025-10;" in result.stdout.splitlines()[0]
+
+
+def test_a_type_record_122_contradicts_is_refused(db_url: str, tmp_path: Path) -> None:
+    path = with_092(
+        tmp_path, "Individual: round robin", "90 min for 40 moves + 30 min, 30 s per move from move 1"
+    )
+    refused = run(db_url, "import-trf", path, "--type", "rapid")
+    # 90 + 30 + 60 × 30 s = 150 minutes for 60 moves.
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "Error: rapid_rr.trf: --type rapid does not match the file, whose record 122 ('90 min for 40 moves "
+        "+ 30 min, 30 s per move from move 1': 150 minutes for 60 moves) says standard — import it with "
+        "--type standard, or add --type-override if the file is wrong\n",
+    )
+    assert events(db_url) == 0
+
+
+def test_a_record_122_that_cannot_be_read_is_named_not_guessed(db_url: str, tmp_path: Path) -> None:
+    path = with_092(tmp_path, "Individual: round robin", "90 min + 30")
+    refused = run(db_url, "import-trf", path)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "Error: rapid_rr.trf: the rating type is unknown (record 122 '90 min + 30' cannot be read as a time "
+        "control: '+ 30' could be minutes or seconds per move): give it with --type standard|rapid|blitz\n",
+    )
+    imported = run(db_url, "import-trf", path, "--type", "standard")
+    assert imported.exit_code == 0, imported.output
+    assert imported.stdout.splitlines()[1] == (
+        "  note: record 122 '90 min + 30' cannot be read as a time control: '+ 30' could be minutes or "
+        "seconds per move: the type standard comes from --type, unchecked"
+    )
+
+
+def test_records_122_and_092_that_disagree_give_no_type(db_url: str, tmp_path: Path) -> None:
+    path = with_092(tmp_path, "Individual: round robin (Rapid)", "G/90+30")
+    refused = run(db_url, "import-trf", path)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        "Error: rapid_rr.trf: the rating type is unknown (record 122 'G/90+30' (120 minutes for 60 moves, "
+        "standard) and record 092 'Individual: round robin (Rapid)' (rapid) disagree): give it with --type "
+        "standard|rapid|blitz\n",
+    )
 
 
 def test_an_encoded_time_control_that_contradicts_the_type_is_refused(db_url: str) -> None:

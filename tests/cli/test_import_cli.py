@@ -103,12 +103,15 @@ def test_a_malformed_file_is_refused_whole_with_file_line_column_and_reason(db_u
     assert counts(db_url) == before
 
 
-def test_a_file_without_a_rating_type_is_refused(db_url: str) -> None:
-    result = run(db_url, "import-trf", FIXTURES / "round_robin.trf")
+def test_a_file_without_a_rating_type_is_refused(db_url: str, tmp_path: Path) -> None:
+    untimed = tmp_path / "round_robin.trf"
+    text = (FIXTURES / "round_robin.trf").read_text(encoding="utf-8")
+    untimed.write_text(text.replace("122 60 min + 30 s\n", ""), encoding="utf-8")
+    result = run(db_url, "import-trf", untimed)
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: round_robin.trf: the rating type is unknown (the file has no TRF26 encoded time control, "
-        "record 222, and record 092 names none): give it with --type standard|rapid|blitz\n"
+        "Error: round_robin.trf: the rating type is unknown (the file has no time control, record 222 or "
+        "122, and record 092 names no type): give it with --type standard|rapid|blitz\n"
     )
     assert counts(db_url)["event"] == 0
 

@@ -77,7 +77,8 @@ def test_swiss_keeps_every_forfeit_and_bye_and_rates_only_played_games() -> None
     event = read_trf(FIXTURES / "swiss_forfeits_byes.trf")
     r1, r2, r3 = date(2025, 10, 4), date(2025, 10, 5), date(2025, 10, 5)
     assert event.round_dates == (r1, r2, r3)
-    assert event.rating_type is None  # no 222 record
+    # No 222 record: record 122 "90 min + 30 s from move 1" gives 90 + 60 × 30 s = 120 minutes for 60 moves.
+    assert (event.rating_type, event.rating_type_record) == ("standard", "122")
     assert game(event, 1, 1) == TrfGame(1, r1, 1, 5, "1", "0", rated=True)
     assert game(event, 1, 2) == TrfGame(1, r1, 6, 2, "=", "=", rated=True)
     assert game(event, 1, 3) == TrfGame(1, r1, 3, 4, "+", "-", rated=False)
