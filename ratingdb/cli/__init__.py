@@ -21,6 +21,7 @@ for _module in (
     "backup",
     "rules",
     "imports",
+    "submissions",
     "corrections",
     "close",
     "lists",

@@ -165,19 +165,24 @@ def check_file(
     return check
 
 
-def _require(user: WebUser, *roles: str) -> None:
-    if user.role not in roles:
+# `user` None is the terminal: `ratingdb submission …` runs with the database's own rights (whoever can
+# run it can run import-trf), as an officer; the audit log names RATINGDB_USER or the login.
+Actor = WebUser | None
+
+
+def _require(user: Actor, *roles: str) -> None:
+    if user is not None and user.role not in roles:
         raise NotAllowed(f"the {user.role} role may not do this — ask an officer or an admin")
 
 
-def is_officer(user: WebUser) -> bool:
-    return user.role in ("officer", "admin")
+def is_officer(user: Actor) -> bool:
+    return user is None or user.role in ("officer", "admin")
 
 
-def submission_for(session: Session, user: WebUser, submission_id: int) -> Submission:
+def submission_for(session: Session, user: Actor, submission_id: int) -> Submission:
     """The submission if `user` may see it: their own, or any for an officer or admin."""
     found = session.get(Submission, submission_id)
-    if found is None or not (is_officer(user) or found.organiser_id == user.id):
+    if found is None or not (is_officer(user) or (user is not None and found.organiser_id == user.id)):
         raise UnknownSubmission(f"there is no submission {submission_id} of yours — see your submissions")
     return found
 
@@ -191,7 +196,7 @@ def submissions_of(session: Session, user: WebUser) -> list[Submission]:
     )
 
 
-def queue(session: Session, user: WebUser) -> list[Submission]:
+def queue(session: Session, user: Actor) -> list[Submission]:
     """Every submission still to decide (submitted), oldest first, then the rest, newest first."""
     _require(user, "officer", "admin")
     waiting = list(
@@ -301,14 +306,14 @@ def withdraw(session: Session, user: WebUser, submission_id: int) -> Submission:
     return sub
 
 
-def for_review(session: Session, user: WebUser, submission_id: int) -> Submission:
+def for_review(session: Session, user: Actor, submission_id: int) -> Submission:
     """A submission as the officer's queue opens it (officers and admins only)."""
     _require(user, "officer", "admin")
     return submission_for(session, user, submission_id)
 
 
 def recheck(
-    session: Session, user: WebUser, submission_id: int, choices: Mapping[int, tuple[str, str]]
+    session: Session, user: Actor, submission_id: int, choices: Mapping[int, tuple[str, str]]
 ) -> Check:
     """The check of a submission with the officer's matching choices (nothing is written)."""
     sub = for_review(session, user, submission_id)
@@ -316,7 +321,7 @@ def recheck(
 
 
 def accept(
-    session: Session, user: WebUser, submission_id: int, choices: Mapping[int, tuple[str, str]] | None = None
+    session: Session, user: Actor, submission_id: int, choices: Mapping[int, tuple[str, str]] | None = None
 ) -> Submission:
     """Import the submission as `ratingdb import-trf` does, with the choices; link it to the event."""
     from ratingdb.formats import parse_trf
@@ -335,7 +340,7 @@ def accept(
     )
     sub.status = "accepted"
     sub.event_id = summary.events[0].id
-    sub.decided_by = user.id
+    sub.decided_by = user.id if user is not None else None
     sub.decided_at = _now()
     sub.choices = choices_text(chosen) or None
     record_change(
@@ -347,7 +352,7 @@ def accept(
     return sub
 
 
-def decide(session: Session, user: WebUser, submission_id: int, status: str, reason: str) -> Submission:
+def decide(session: Session, user: Actor, submission_id: int, status: str, reason: str) -> Submission:
     """Ask for changes (`changes_requested`) or reject (`rejected`), with the reason the organiser reads."""
     _require(user, "officer", "admin")
     if status not in ("changes_requested", "rejected"):
@@ -359,7 +364,7 @@ def decide(session: Session, user: WebUser, submission_id: int, status: str, rea
         raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be decided")
     sub.status = status
     sub.officer_reason = reason.strip()[:2000]
-    sub.decided_by = user.id
+    sub.decided_by = user.id if user is not None else None
     sub.decided_at = _now()
     record_change(session, f"submission-{status.replace('_', '-')}", f"submission {sub.id}", reason=reason)
     return sub
@@ -383,7 +388,7 @@ class PeriodView:
 
 
 def period_view(
-    session: Session, user: WebUser, period: Period, rating_type: str, *, dry_run: bool
+    session: Session, user: Actor, period: Period, rating_type: str, *, dry_run: bool
 ) -> PeriodView:
     """The period's events and, with `dry_run`, the close run in a rolled-back SAVEPOINT and compared
     with the list in force (the same close_period as `ratingdb close-period`)."""
@@ -414,7 +419,7 @@ def period_view(
     return view
 
 
-def close(session: Session, user: WebUser, period: Period, rating_type: str) -> object:
+def close(session: Session, user: Actor, period: Period, rating_type: str) -> object:
     """Close the period and publish its list: `ratingdb close-period` (the same service)."""
     from ratingdb.services.close import close_period
 
@@ -423,7 +428,7 @@ def close(session: Session, user: WebUser, period: Period, rating_type: str) -> 
 
 
 def open_periods(
-    session: Session, user: WebUser, rating_types: tuple[str, ...]
+    session: Session, user: Actor, rating_types: tuple[str, ...]
 ) -> list[tuple[str, str, int]]:
     """(type, period, events) of every period that holds events and is not closed yet, oldest first."""
     from sqlalchemy import func
