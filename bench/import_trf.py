@@ -26,6 +26,7 @@ from common import ENGINES, SERVER_HELP, database, peak_rss_mb, say  # noqa: E40
 
 from ratingdb import db  # noqa: E402
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, parse_trf, write_trf16  # noqa: E402
+from ratingdb.services.choices import ImportChoices
 from ratingdb.services.events import import_events  # noqa: E402
 
 TARGET_GAMES_PER_S = 20_000
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
         parsed = [parse_trf(path.name, path.read_bytes()) for path in files]
         parse_s = time.perf_counter() - started
         with db.transaction(engine) as session:
-            summary = import_events(session, parsed, rating_type="standard")
+            summary = import_events(session, parsed, ImportChoices(rating_type="standard"))
         total_s = time.perf_counter() - started
         engine.dispose()
     figures = {

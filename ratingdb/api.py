@@ -119,16 +119,14 @@ def import_trf(
     events. Players are found by FIDE ID, else registered.
     """
     from ratingdb.formats import read_trf
+    from ratingdb.services.choices import ImportChoices
     from ratingdb.services.events import import_events
 
     parsed = [read_trf(Path(path)) for path in paths]
-    return import_events(
-        session,
-        parsed,
-        rating_type=rating_type,
-        official=official,
-        period=None if period is None else _period(period),
+    chosen = ImportChoices(
+        rating_type=rating_type, official=official, period=None if period is None else _period(period)
     )
+    return import_events(session, parsed, chosen)
 
 
 def import_list(

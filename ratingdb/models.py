@@ -285,6 +285,10 @@ class Event(Versioned, Base):
     source_hash: Mapped[str] = mapped_column(String(64))  # one event per file and rating type
     replaces: Mapped[int | None] = mapped_column(ForeignKey("event.id"))  # the version this one corrects
     imported_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+    # The section of a congress (import-trf --section "Major"): shown as "Bunratty 2011 — Major".
+    section: Mapped[str | None] = mapped_column(String(100))
+    # How the file was read (ratingdb.services.choices, JSON): replace-event reads a correction the same way.
+    import_choices: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         UniqueConstraint("source_hash", "rating_type", name="uq_event_source_hash"),
@@ -295,6 +299,30 @@ class Event(Versioned, Base):
         CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
         CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
         *data_checks("event"),
+        {"sqlite_autoincrement": True},
+    )
+
+
+class EventLabel(Versioned, Base):
+    """How an event is shown when `event edit` changed it: name, section and city, an audited version.
+
+    The event row keeps what the file said (its period may be closed: the row cannot change); the current
+    label, where there is one, is what every report, page and export shows (ratingdb.reports.titles).
+    """
+
+    __tablename__ = "event_label"
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    section: Mapped[str | None] = mapped_column(String(100))
+    city: Mapped[str | None] = mapped_column(String(100))
+
+    __table_args__ = (
+        UniqueConstraint("event_id", "is_current", name="uq_event_label_current"),
+        UniqueConstraint("event_id", "version", name="uq_event_label_version"),
+        CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
+        CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
         {"sqlite_autoincrement": True},
     )
 

@@ -7,8 +7,9 @@ import typer
 
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import EventArgument, TypeOption, check_type, parse_period, transaction, user_errors
+from ratingdb.cli.import_options import ImportOptions, import_options
+from ratingdb.cli.imports import print_imported
 from ratingdb.cli.output import echo
-from ratingdb.errors import ConfigError
 
 
 @app.command("reopen", rich_help_panel=MONTHLY)
@@ -69,35 +70,42 @@ def reopen_command(
 
 @app.command("replace-event", rich_help_panel=MONTHLY)
 @user_errors
+@import_options
 def replace_event_command(
     event_id: EventArgument,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="The corrected tournament report file (TRF).")],
+    options: ImportOptions,
     reason: Annotated[
         str | None, typer.Option("--reason", metavar="TEXT", help="Why (kept in the audit log).")
     ] = None,
 ) -> None:
-    """Put the corrected FILE in the place of event ID of an open period (same id, same period),
-    and print what changed: results, players added or removed, dates. Audited.
+    """Put the corrected FILE in the place of event ID of an open period, and print what changed:
+    results, players added or removed, dates. Audited.
 
-    A closed period is reopened first.
+    The corrected tournament becomes a new event (a new ID, in the same period unless --period says
+    otherwise); event ID stays in the database as its withdrawn version, because lists withdrawn by a
+    reopen explain their ratings with its games. The file is read as import-trf reads it, with the
+    options event ID was imported with (--id-field, --match, --new, --accept-name, --drop,
+    --type-override, --closing-days, --distinct-event, its section): an option given here replaces
+    that choice. A closed period is reopened first.
 
     Examples:
       ratingdb replace-event 7 club-open-fixed.trf --reason "wrong result in round 3"
       ratingdb reopen 2025-10 --reason "wrong result" && ratingdb replace-event 7 club-open-fixed.trf
+      ratingdb replace-event 7 fixed.trf --match 12=2500123    (another choice for one line)
     """
-    if not file.is_file():
-        raise ConfigError(f"{file}: no such file")
-    from ratingdb.formats import read_trf
-
-    trf = read_trf(file)
+    choices = options.choices([file])
+    [trf] = options.read([file])
     from ratingdb.services.corrections import replace_event
 
     with transaction() as session:
-        result = replace_event(session, event_id, trf, reason=reason)
+        result = replace_event(session, event_id, trf, reason=reason, choices=choices)
     echo(
         f"Replaced event {event_id} '{result.name}' (period {result.period}) with {file.name}: the corrected "
         f"tournament is event {result.new_event_id}; event {event_id} is kept as its withdrawn version."
     )
+    if result.kept_choices:
+        echo(f"  read as event {event_id} was imported: {' '.join(result.kept_choices)}")
     if result.unchanged:
         echo("  No change in dates, players or results.")
     if result.dates:
@@ -110,5 +118,4 @@ def replace_event_command(
         echo(f"  player removed: {name}")
     if result.games_added or result.games_removed:
         echo(f"  pairings added: {result.games_added}; removed: {result.games_removed}")
-    for name in result.new_players:
-        echo(f"  registered new player: {name}")
+    print_imported(result.imported, heading=False)

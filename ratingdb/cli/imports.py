@@ -11,24 +11,14 @@ from ratingdb.cli.common import (
     TypeOption,
     check_type,
     parse_date,
-    parse_period,
     stdout_console,
     transaction,
     user_errors,
 )
-from ratingdb.cli.matching import (
-    AcceptNameOption,
-    DropOption,
-    IdFieldOption,
-    MatchOption,
-    NationalIdStartOption,
-    NewOption,
-    matching_choices,
-    print_matching,
-)
+from ratingdb.cli.import_options import ImportOptions, import_options
+from ratingdb.cli.matching import print_matching
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
-from ratingdb.formats.limits import MAX_TRF_BYTES
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -36,75 +26,17 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from ratingdb.formats import ListFormat
-    from ratingdb.services.events import ImportedEvent
+    from ratingdb.services.events import EventImportSummary, ImportedEvent
 
 
 @app.command("import-trf", rich_help_panel=MONTHLY)
 @user_errors
+@import_options
 def import_trf_command(
     files: Annotated[
         list[Path], typer.Argument(metavar="FILE...", help="Tournament report files (TRF16 or TRF26).")
     ],
-    rating_type: Annotated[
-        str | None,
-        typer.Option(
-            "--type",
-            "-t",
-            metavar="TYPE",
-            help="standard, rapid or blitz; default: from the TRF26 record 222.",
-        ),
-    ] = None,
-    official: Annotated[
-        bool, typer.Option(help="Official FIDE event (closing date 1 day before the list).")
-    ] = False,
-    closing_days: Annotated[
-        int,
-        typer.Option(
-            "--closing-days",
-            envvar="RATINGDB_CLOSING_DAYS",
-            metavar="DAYS",
-            min=0,
-            help="Days before a list date that events must end by to be rated on it (§7.1.3; a federation "
-            "setting, FIDE uses 3). Official FIDE events (--official) use 1.",
-        ),
-    ] = 3,
-    period: Annotated[
-        str | None,
-        typer.Option(
-            metavar="YYYY-MM", help="Rate in this later period (a late report, at most the third list, §9.1)."
-        ),
-    ] = None,
-    max_bytes: Annotated[
-        int,
-        typer.Option(
-            "--max-file-size",
-            envvar="RATINGDB_TRF_MAX_BYTES",
-            metavar="BYTES",
-            min=1,
-            help="Refuse a file larger than this: a tournament report has kilobytes, not megabytes.",
-        ),
-    ] = MAX_TRF_BYTES,
-    type_override: Annotated[
-        bool,
-        typer.Option(
-            "--type-override",
-            help="Accept --type even where the file's time control (record 222 or 092) says another type.",
-        ),
-    ] = False,
-    id_field: IdFieldOption = "fide",
-    match: MatchOption = None,
-    new: NewOption = None,
-    accept_name: AcceptNameOption = None,
-    drop: DropOption = None,
-    start: NationalIdStartOption = 1,
-    distinct_event: Annotated[
-        bool,
-        typer.Option(
-            "--distinct-event",
-            help="Accept a file whose tournament name and start date match a stored event: a genuinely "
-            "different tournament, not a corrected copy (those are refused: see replace-event).",
-        ),
-    ] = False,
+    options: ImportOptions,
 ) -> None:
     """Import each FILE as one event with its players and every game, forfeits and byes included.
 
@@ -114,6 +46,7 @@ def import_trf_command(
     ID whose name differs, a probable ID typo, one ID on two lines, the other kind of ID) is refused with
     the option that settles it: --match, --new, --accept-name, --drop or --id-field (docs/guide/
     matching.md). The event goes to the period of its end date unless --period names a later one.
+    The event keeps these choices: `replace-event` reads a corrected file with them.
     All files are one transaction: a refused file (its line, column and reason are printed) writes
     nothing at all.
 
@@ -121,40 +54,28 @@ def import_trf_command(
       ratingdb import-trf club-championship.trf
       ratingdb import-trf --type rapid rapid-*.trf          (several files: one transaction)
       ratingdb import-trf late-open.trf --period 2025-11    (a late report, rated in November)
+      ratingdb import-trf bunratty-major.trf --section Major
     """
-    if rating_type is not None:
-        check_type(rating_type)
-    matching = matching_choices(
-        files, id_field=id_field, match=match, new=new, accept_name=accept_name, drop=drop, start=start
-    )
-    chosen = parse_period(period) if period else None
-    for f in files:
-        if not f.is_file():
-            raise ConfigError(f"{f}: no such file")
-    from ratingdb.formats import read_trf
-
-    parsed = [read_trf(f, max_bytes=max_bytes) for f in files]
+    choices = options.choices(files)
+    parsed = options.read(files)
     from ratingdb.services.events import import_events
 
     with transaction() as session:
-        summary = import_events(
-            session,
-            parsed,
-            rating_type=rating_type,
-            official=official,
-            closing_days=closing_days,
-            period=chosen,
-            type_override=type_override,
-            matching=matching,
-            distinct=distinct_event,
-        )
+        summary = import_events(session, parsed, choices)
+    print_imported(summary)
+
+
+def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> None:
+    """What import-trf (and replace-event, the same path) read: each event (`heading`: replace-event
+    has its own), the notes on its ratings, how the lines were matched, the players registered."""
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
-        echo(
-            f"Imported {ev.source_name} as event {ev.id} '{ev.name}': {ev.rating_type}, "
-            f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
-            f"({ev.rated_games} played games)."
-        )
+        if heading:
+            echo(
+                f"Imported {ev.source_name} as event {ev.id} '{ev.name}': {ev.rating_type}, "
+                f"period {ev.period}{late}; {ev.players} players, {ev.games} pairings "
+                f"({ev.rated_games} played games)."
+            )
         if ev.time_control_note:
             echo(f"  note: {ev.time_control_note}")
         print_rating_notes(ev)

@@ -6,7 +6,7 @@ publishes new ones. Takes a Session, never commits. Must not import the CLI, for
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -14,18 +14,19 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, DuplicateEvent, ImmutableList, MissingList
 from ratingdb.formats import TrfEvent
 from ratingdb.models import CalcPlayer, RatingList
-from ratingdb.rating import CLOSING_DAYS, Period, latest_period_for_event, period_for_event
+from ratingdb.rating import Period
+from ratingdb.services.choices import DEFAULTS, ImportChoices
 from ratingdb.services.events import (
     Content,
+    EventImportSummary,
+    Replacing,
     _event,
-    content_driver,
-    event_from_file,
     file_content,
-    store_content,
+    read_events,
 )
 from ratingdb.services.events import stored_content as stored_event_content
 from ratingdb.services.lists import CURRENT, ensure_period_open, list_on, lock_periods
-from ratingdb.services.matching import Matching, MatchReport, drop_lines
+from ratingdb.services.matching import MatchReport
 from ratingdb.services.versions import record_change, withdraw
 
 
@@ -115,6 +116,8 @@ class Replacement:
     new_players: list[str] = field(default_factory=list)
     new_event_id: int = 0  # the corrected version's id; the replaced event stays, withdrawn
     matching: MatchReport = field(default_factory=MatchReport)  # how each line was resolved
+    kept_choices: list[str] = field(default_factory=list)  # the import's choices applied again, as options
+    imported: EventImportSummary = field(default_factory=EventImportSummary)  # as import-trf reports it
 
     @property
     def unchanged(self) -> bool:
@@ -130,20 +133,17 @@ def replace_event(
     trf: TrfEvent,
     *,
     reason: str | None = None,
-    closing_days: int = CLOSING_DAYS,
-    matching: Matching | None = None,
+    choices: ImportChoices | None = None,
 ) -> Replacement:
-    """The corrected file takes the place of event `event_id` of an open period, in the same period.
+    """The corrected file takes the place of event `event_id` of an open period.
 
-    It is stored as a new version of the event (a new id that `replaces` the old one); the old version
-    is withdrawn, not deleted, since the lists withdrawn by the reopen explain ratings with its games.
-    Its lines are matched to players as `import-trf` matches them (ratingdb.services.matching, with the
-    same choices: `matching`).
+    It is read and stored as `import-trf` stores a file (ratingdb.services.events.read_events, the one
+    path from file to event), with the choices the event was imported with except those `choices` makes
+    (ImportChoices.over): the same ID column, the same lines settled by hand, the same type, period and
+    section unless given. It becomes a new version of the event (a new id that `replaces` the old one);
+    the old version is withdrawn, not deleted, since the lists withdrawn by the reopen explain ratings
+    with its games.
     """
-    matching = matching or Matching(sources=trf.source_name)
-    matching.sources = matching.sources or trf.source_name
-    report = MatchReport()
-    trf = drop_lines(trf, matching, report)
     event = _event(session, event_id)
     if not event.is_current:
         raise ImmutableList(
@@ -159,60 +159,75 @@ def replace_event(
         f"cannot replace event {event_id} ({event.name})",
         advice=f"reopen it first: `ratingdb reopen {period} --type {event.rating_type} --reason TEXT`",
     )
-    if trf.rating_type is not None and trf.rating_type != event.rating_type:
+    imported_with = ImportChoices.from_stored(event.import_choices)
+    as_imported = replace(
+        imported_with,
+        rating_type=event.rating_type,
+        official=event.official,
+        period=period,
+        section=event.section or "",
+    )
+    given = choices or ImportChoices()
+    if given.rating_type is not None and given.rating_type != event.rating_type:
+        raise ConfigError(
+            f"--type {given.rating_type}: event {event_id} is a {event.rating_type} event, and a correction "
+            "keeps its type — delete the event and import the file with its own type instead"
+        )
+    if trf.rating_type is not None and trf.rating_type != event.rating_type and not given.type_override:
         raise ConfigError(
             f"{trf.source_name} is a {trf.rating_type} tournament, event {event_id} is {event.rating_type}: "
-            "delete the event and import the file with its own type instead"
-        )
-    natural = period_for_event(trf.end_date, official=event.official, closing_days=closing_days)
-    latest = latest_period_for_event(trf.end_date, official=event.official, closing_days=closing_days)
-    if not natural <= period <= latest:
-        raise ConfigError(
-            f"{trf.source_name} ends {trf.end_date.isoformat()}, which belongs to period {natural} (rated at "
-            f"the latest in {latest}); event {event_id} is in period {period}: delete it and import the file "
-            "into its own period instead"
+            "delete the event and import the file with its own type instead (or add --type-override if "
+            "the file is wrong)"
         )
     if trf.sha256 == event.source_hash:
         raise DuplicateEvent(
             f"{trf.source_name} is the file event {event_id} was imported from: nothing to replace"
         )
-    result = _compare(event_id, event.name, str(period), stored_event_content(session, event), trf)
-    result.matching = report
-    change = record_change(
-        session,
-        "replace-event",
-        f"replaced event {event_id} '{result.name}' (period {period}, from {event.source_name}, sha256 "
-        f"{event.source_hash}) by a new version from {trf.source_name} (sha256 {trf.sha256}): "
-        f"{describe(result)}",
-        reason=reason,
-    )
-    # The old version stays, withdrawn: withdrawn lists explain their ratings with its games.
-    withdraw(session, event, change)
-    new = event_from_file(
-        trf,
-        rating_type=event.rating_type,
-        official=event.official,
-        period=period,
-        natural_period=natural,
-        version=event.version + 1,
-        created_by=change.id,
-        replaces=event.id,
-    )
-    session.add(new)
-    session.flush()
-    result.new_event_id = new.id
-    driver = content_driver(session)
-    try:
-        store_content(session, driver, new.id, trf, result.new_players, matching, report)
-        driver.flush()
-    finally:
-        driver.restore()
+    resolved = given.over(as_imported).over(DEFAULTS)
+    result = Replacement(event_id, event.name, str(period))
+    result.kept_choices = [o for o in imported_with.as_options() if _not_given(o, given)]
+
+    def accept(corrected: TrfEvent) -> dict[str, int]:
+        old = stored_event_content(session, event)
+        _compare(result, old, file_content(corrected, resolved.id_field or "fide"))
+        change = record_change(
+            session,
+            "replace-event",
+            f"replaced event {event_id} '{result.name}' (period {period}, from {event.source_name}, sha256 "
+            f"{event.source_hash}) by a new version from {corrected.source_name} (sha256 "
+            f"{corrected.sha256}): {describe(result)}",
+            reason=reason,
+        )
+        # The old version stays, withdrawn: withdrawn lists explain their ratings with its games.
+        withdraw(session, event, change)
+        return {"version": event.version + 1, "created_by": change.id, "replaces": event.id}
+
+    result.imported = read_events(session, [trf], resolved, Replacing(event, accept))
+    new = result.imported.events[0]
+    result.new_event_id, result.period = new.id, new.period
+    result.new_players = result.imported.new_players
+    result.matching = result.imported.matching
     return result
 
 
-def _compare(event_id: int, name: str, period: str, old: Content, trf: TrfEvent) -> Replacement:
-    new = file_content(trf)
-    result = Replacement(event_id, name, period)
+def _not_given(option: str, given: ImportChoices) -> bool:
+    """Whether a stored choice (written as its option) is one that `given` does not make anew."""
+    name = option.split()[0]
+    made = {
+        "--id-field": given.id_field,
+        "--type-override": given.type_override,
+        "--closing-days": given.closing_days,
+        "--distinct-event": given.distinct,
+        "--match": given.matches,
+        "--new": given.new,
+        "--accept-name": given.accept_names,
+        "--drop": given.drops,
+    }
+    return made.get(name) is None
+
+
+def _compare(result: Replacement, old: Content, new: Content) -> None:
+    """Fill `result` with what differs between the stored event and the corrected file."""
     if old.dates != new.dates:
         result.dates = tuple(f"{a.isoformat()} … {b.isoformat()}" for a, b in (old.dates, new.dates))  # type: ignore[assignment]
     # Each new line's player, found among the old lines by ID (or by name where neither side has one).
@@ -244,7 +259,6 @@ def _compare(event_id: int, name: str, period: str, old: Content, trf: TrfEvent)
             )
     result.games_added += len(set(after) - set(before))
     result.games_removed = len(set(before) - set(after))
-    return result
 
 
 def _result(pair: tuple[object, object]) -> str:

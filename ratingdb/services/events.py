@@ -6,8 +6,8 @@ Takes a Session, never commits. Parsing lives in ratingdb.formats; list assignme
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from sqlalchemy import delete, func, select
@@ -27,7 +27,6 @@ from ratingdb.models import (
     RatingList,
 )
 from ratingdb.rating import (
-    CLOSING_DAYS,
     RATING_TYPES,
     RULE_SETS,
     Period,
@@ -36,8 +35,9 @@ from ratingdb.rating import (
     period_for_event,
 )
 from ratingdb.services.bulk import Driver
+from ratingdb.services.choices import DEFAULTS, ImportChoices
 from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
-from ratingdb.services.matching import Entrants, Matching, MatchReport, PlayerRef, drop_lines
+from ratingdb.services.matching import Entrants, MatchReport, PlayerRef, drop_lines, with_id_field
 from ratingdb.services.players import remove_unreferenced_players
 from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
 from ratingdb.services.versions import record_change, withdraw
@@ -81,34 +81,46 @@ class EventImportSummary:
 
 
 def import_events(
-    session: Session,
-    parsed: Sequence[TrfEvent],
-    *,
-    rating_type: str | None = None,
-    official: bool = False,
-    closing_days: int = CLOSING_DAYS,
-    period: Period | None = None,
-    type_override: bool = False,
-    distinct: bool = False,
-    matching: Matching | None = None,
+    session: Session, parsed: Sequence[TrfEvent], choices: ImportChoices | None = None
 ) -> EventImportSummary:
     """Store each parsed file as one event with its players and every game, forfeits and byes included.
 
-    The period comes from the end date (§7.1.3) unless `period` names a later one (a late rating, §9.1,
-    at most the third list after the event ends). Nothing is written unless every file is accepted:
-    the caller's transaction covers all files. A `rating_type` that contradicts the file's own time
-    control (record 222, or the words of 092) is refused unless `type_override`. Players are matched as
-    `Entrants.match` says.
+    The period comes from the end date (§7.1.3) unless `choices.period` names a later one (a late rating,
+    §9.1, at most the third list after the event ends). Nothing is written unless every file is accepted:
+    the caller's transaction covers all files. A `choices.rating_type` that contradicts the file's own
+    time control (record 222, or the words of 092) is refused unless `choices.type_override`. Players are
+    matched as `Entrants.match` says. Each event keeps its choices (`ImportChoices.stored`).
 
     The files are checked in order, each against the database and the files before it, and the first
     refusal is the one raised; then each table is written once for the whole batch, so that many files
     cost a few round trips rather than a few per file.
     """
+    return read_events(session, parsed, (choices or ImportChoices()).over(DEFAULTS))
+
+
+@dataclass
+class Replacing:
+    """The event a corrected file takes the place of (`replace-event`): `accept` is called with the file
+    (its --drop lines left out) once every check has passed, before the new version is written; it
+    returns the new version's `version`, `created_by` and `replaces`."""
+
+    event: Event
+    accept: Callable[[TrfEvent], dict[str, int]]
+
+
+def read_events(
+    session: Session,
+    parsed: Sequence[TrfEvent],
+    choices: ImportChoices,
+    replacing: Replacing | None = None,
+) -> EventImportSummary:
+    """The one path from files to events of `import-trf` and `replace-event` (`choices` are complete:
+    `over(DEFAULTS)`); see `import_events`. With `replacing`, the one file is a new version of that event."""
+    rating_type = choices.rating_type
     summary = EventImportSummary()
-    matching = matching or Matching()
-    matching.sources = ", ".join(trf.source_name for trf in parsed)
+    matching = choices.matching(", ".join(trf.source_name for trf in parsed))
     parsed = [drop_lines(trf, matching, summary.matching) for trf in parsed]
-    stored = _StoredEvents(session, parsed, rating_type)
+    stored = _StoredEvents(session, parsed, rating_type, replacing.event.id if replacing else None)
     for kind in dict.fromkeys(k for trf in parsed if (k := rating_type or trf.rating_type)):
         lock_periods(session, kind)
     seen_hashes: dict[str, str] = {}
@@ -125,10 +137,8 @@ def import_events(
                         f"{trf.source_name} has the same content as {seen_hashes[trf.sha256]}: import it once"
                     )
                 seen_hashes[trf.sha256] = trf.source_name
-                asked = _checked_type(trf, rating_type, type_override)
-                event = _accepted_event(
-                    session, trf, asked, official, closing_days, period, distinct, stored, checks
-                )
+                asked = _checked_type(trf, rating_type, bool(choices.type_override))
+                event = _accepted_event(session, trf, asked, choices, stored, checks, replacing)
                 session.add(event)
                 accepted.append(_Accepted(trf, event, entrants.match(trf)))
         session.flush()
@@ -138,7 +148,14 @@ def import_events(
         driver.flush()
     finally:
         driver.restore()
-    notes = _rating_notes(session, [(a.trf, a.event.rating_type) for a in accepted])
+    # The file's IDs as the matching read them (--id-field national: the ID column holds national IDs).
+    id_field = choices.id_field or "fide"
+    read_as = [
+        replace(a.trf, players=tuple(with_id_field(p, id_field) for p in a.trf.players)) for a in accepted
+    ]
+    notes = _rating_notes(
+        session, [(trf, a.event.rating_type) for trf, a in zip(read_as, accepted, strict=True)]
+    )
     for a, (in_force, differences, unrated) in zip(accepted, notes, strict=True):
         trf, event = a.trf, a.event
         summary.events.append(
@@ -173,7 +190,9 @@ class _Accepted:
 class _StoredEvents:
     """The stored events the batch's files could repeat, read at once: by file hash and by start date."""
 
-    def __init__(self, session: Session, parsed: Sequence[TrfEvent], rating_type: str | None) -> None:
+    def __init__(
+        self, session: Session, parsed: Sequence[TrfEvent], rating_type: str | None, replaced: int | None
+    ) -> None:
         self.session = session
         self.by_hash: dict[tuple[str, str], Event] = {}
         self.by_start: dict[tuple[dt.date, str], list[Event]] = {}
@@ -193,7 +212,8 @@ class _StoredEvents:
             Event.start_date.in_(dates), Event.rating_type.in_(kinds), Event.is_current.is_(True)
         )
         for event in session.scalars(current.order_by(Event.id)):
-            self.by_start.setdefault((event.start_date, event.rating_type), []).append(event)
+            if event.id != replaced:  # the event a corrected file replaces is not another tournament
+                self.by_start.setdefault((event.start_date, event.rating_type), []).append(event)
 
     def same_tournament(self, trf: TrfEvent, rating_type: str) -> Event | None:
         """`same_tournament`, over the stored events and the batch's earlier files (written first)."""
@@ -242,12 +262,10 @@ def _accepted_event(
     session: Session,
     trf: TrfEvent,
     rating_type: str | None,
-    official: bool,
-    closing_days: int,
-    period: Period | None,
-    distinct: bool,
+    choices: ImportChoices,
     stored: _StoredEvents,
     checks: _PeriodChecks,
+    replacing: Replacing | None,
 ) -> Event:
     """The event row of `trf`, or the refusal: unknown type, imported before, wrong period, no rule set,
     the same tournament stored already, a closed period."""
@@ -264,8 +282,9 @@ def _accepted_event(
             f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
             f"(from {existing.source_name}); an event is imported once"
         )
+    official, closing_days = bool(choices.official), choices.closing_days or 0
     natural = period_for_event(trf.end_date, official=official, closing_days=closing_days)
-    chosen = period or natural
+    chosen = choices.period or natural
     if chosen < natural:
         raise ConfigError(
             f"{trf.source_name}: period {chosen} is before the event's own period {natural} (it ended "
@@ -279,10 +298,13 @@ def _accepted_event(
         )
     checks.require_rule_set(trf, kind, chosen)
     same = stored.same_tournament(trf, kind)
-    if same is not None and not distinct:
-        raise _duplicate_or_correction(session, trf, same)
+    if same is not None and not choices.distinct:
+        raise _duplicate_or_correction(session, trf, same, choices.id_field or "fide")
     checks.ensure_open(trf, kind, chosen)
-    event = event_from_file(trf, rating_type=kind, official=official, period=chosen, natural_period=natural)
+    versioned = replacing.accept(trf) if replacing else {}
+    event = event_from_file(
+        trf, rating_type=kind, choices=choices, period=chosen, natural_period=natural, **versioned
+    )
     stored.add(event)
     return event
 
@@ -419,7 +441,7 @@ def event_from_file(
     trf: TrfEvent,
     *,
     rating_type: str,
-    official: bool,
+    choices: ImportChoices,
     period: Period,
     natural_period: Period,
     **versioned: int,
@@ -432,33 +454,17 @@ def event_from_file(
         start_date=trf.start_date,
         end_date=trf.end_date,
         rating_type=rating_type,
-        official=official,
+        official=bool(choices.official),
         time_control=trf.encoded_time_control or trf.time_control,
         rounds=trf.rounds,
         period=str(period),
         natural_period=str(natural_period),
         source_name=trf.source_name,
         source_hash=trf.sha256,
+        section=choices.section or None,
+        import_choices=choices.stored(trf.source_name),
         **versioned,
     )
-
-
-def store_content(
-    session: Session,
-    driver: Driver,
-    event_id: int,
-    trf: TrfEvent,
-    new_players: list[str],
-    matching: Matching | None = None,
-    report: MatchReport | None = None,
-) -> int:
-    """Queue one file's player lines and pairings under `event_id`, its new players registered now;
-    returns the number of pairings (`replace-event`: one file, so nothing to batch). The file's lines
-    `--drop` names are left out by the caller (drop_lines) before it compares the file with the event."""
-    entrants = Entrants(session, driver, matching or Matching(sources=trf.source_name), [trf], report)
-    players = entrants.match(trf)
-    new_players.extend(entrants.register())
-    return _queue_content(driver, event_id, trf, entrants.player_ids(players))
 
 
 def _queue_content(driver: Driver, event_id: int, trf: TrfEvent, ids: dict[int, int]) -> int:
@@ -544,10 +550,11 @@ class Content:
         )
 
 
-def file_content(trf: TrfEvent) -> Content:
+def file_content(trf: TrfEvent, id_field: str = "fide") -> Content:
+    """What the file says about its tournament, its ID column read as `id_field` says (--id-field)."""
     players = {
         p.rank: EntrantKey(p.fide_id or None, p.national_id or None, _name_key(p.name), p.name)
-        for p in trf.players
+        for p in (with_id_field(p, id_field) for p in trf.players)
     }
     games = frozenset((g.round, g.white, g.black, g.white_result, g.black_result) for g in trf.games)
     return Content((trf.start_date, trf.end_date), players, games)
@@ -572,9 +579,9 @@ def stored_content(session: Session, event: Event) -> Content:
     return Content((event.start_date, event.end_date), players, games)
 
 
-def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event) -> DuplicateEvent:
+def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event, id_field: str) -> DuplicateEvent:
     """The refusal for a file whose tournament is stored already: the same results, or a correction."""
-    if file_content(trf).same_as(stored_content(session, same)):
+    if file_content(trf, id_field).same_as(stored_content(session, same)):
         return DuplicateEvent(
             f"{trf.source_name} is the same tournament as event {same.id} '{same.name}' (imported from "
             f"{same.source_name}): same name, dates and results; an event is imported once"

@@ -240,7 +240,7 @@ class Entrants:
         self.report = report or MatchReport()
         self.new: list[NewPlayer] = []
         self.files = 0
-        lines = [_with_id_field(p, matching.id_field) for trf in files for p in trf.players]
+        lines = [with_id_field(p, matching.id_field) for trf in files for p in trf.players]
         self.players: dict[int, Player] = {}  # registered players read, by id (merged ones: the kept)
         self.by_fide, self.by_national = self._registered_by_id(lines)
         self.by_name = self._registered_by_name(lines)
@@ -267,7 +267,7 @@ class Entrants:
         file = self.files
         self.files += 1
         source = trf.source_name
-        players = [_with_id_field(p, self.matching.id_field) for p in trf.players]
+        players = [with_id_field(p, self.matching.id_field) for p in trf.players]
         ranks = {p.rank for p in players}
         by_rank = {p.rank: p for p in players}
         matched = self.matching.matched(source)
@@ -732,7 +732,7 @@ def _played(trf: TrfEvent, rank: int) -> int:
     return sum(1 for g in trf.games if g.black is not None and rank in (g.white, g.black))
 
 
-def _with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
+def with_id_field(p: TrfPlayer, id_field: str) -> TrfPlayer:
     """With --id-field national, the 001 line's ID column (cols 58–68) is a national ID, not a FIDE ID."""
     if id_field == "national" and p.fide_id:
         return replace(p, fide_id=None, national_id=str(p.fide_id))

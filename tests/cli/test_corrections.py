@@ -116,6 +116,7 @@ def test_a_wrong_result_in_a_closed_period_is_corrected_and_every_version_kept(
         "Replaced event 1 'Club Open' (period 2025-10) with e1-fixed.trf: the corrected tournament is "
         "event 4; event 1 is kept as its withdrawn version.",
         "  result changed: round 1: Alpha, Ann – Bravo, Ben 1-0 → 0-1",
+        "Players: 2 matched by ID, 0 by name, 0 new, 0 resolved by options.",
     ]
     closed = ok(db_url, "close-period", "2025-10", "--through", "2025-12")
     summary = "  against the withdrawn version 1: 2 ratings changed, 2 players with another rating, K or flag"

@@ -14,6 +14,7 @@ from ratingdb.errors import MissingList, PeriodAlreadyClosed
 from ratingdb.formats import read_trf
 from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, ListEntry, Player, RatingList
 from ratingdb.rating import Period
+from ratingdb.services.choices import ImportChoices
 from ratingdb.services.close import close_period
 from ratingdb.services.events import import_events
 from tests import builders as b
@@ -413,7 +414,9 @@ def test_an_import_during_a_close_waits_and_then_finds_the_period_closed(db_url:
         started.set()
         try:
             with db.transaction(importing) as s:
-                import_events(s, [read_trf(FIXTURES / "round_robin.trf")], rating_type="standard")
+                import_events(
+                    s, [read_trf(FIXTURES / "round_robin.trf")], ImportChoices(rating_type="standard")
+                )
             outcome.append("imported")
         except PeriodAlreadyClosed as exc:
             outcome.append(exc)

@@ -12,6 +12,7 @@ from sqlalchemy import text
 from ratingdb import db
 from ratingdb.errors import PeriodAlreadyClosed
 from ratingdb.formats import ListRow, read_list, read_trf
+from ratingdb.services.choices import ImportChoices
 from ratingdb.services.events import import_events
 from ratingdb.services.list_import import import_list
 from tests.cli.test_import_cli import FIXTURES, ROUND_ROBIN_LIST
@@ -41,7 +42,9 @@ def test_an_event_import_during_a_list_import_waits_and_then_finds_the_period_cl
         started.set()
         try:
             with db.transaction(importing) as s:
-                import_events(s, [read_trf(FIXTURES / "round_robin.trf")], rating_type="standard")
+                import_events(
+                    s, [read_trf(FIXTURES / "round_robin.trf")], ImportChoices(rating_type="standard")
+                )
             outcome.append("imported")
         except PeriodAlreadyClosed as exc:
             outcome.append(exc)

@@ -24,8 +24,8 @@ from ratingdb import db
 from ratingdb.errors import RatingDbError
 from ratingdb.formats import TrfEvent, read_trf
 from ratingdb.models import EventPlayer, Player
+from ratingdb.services.choices import ImportChoices
 from ratingdb.services.events import import_events
-from ratingdb.services.matching import Matching
 from ratingdb.services.rules import add_rule_set
 from tests.cli.test_export_trf_roundtrip import SEEDS
 
@@ -98,8 +98,7 @@ def test_random_edits_never_attach_a_line_to_another_registered_player(
                     import_events(
                         s,
                         [edit(JUNIOR, edits)],
-                        rating_type="standard",
-                        matching=Matching(id_field="national"),
+                        ImportChoices(rating_type="standard", id_field="national"),
                     )
                 except RatingDbError:
                     return  # refused whole: the officer decides
@@ -136,6 +135,6 @@ def registered(db_url: str) -> str:
     engine = db.make_engine(db_url)
     with db.transaction(engine) as s:
         add_rule_set(s, text, source="history-2000.toml")
-        import_events(s, [JUNIOR], rating_type="standard", matching=Matching(id_field="national"))
+        import_events(s, [JUNIOR], ImportChoices(rating_type="standard", id_field="national"))
     engine.dispose()
     return db_url

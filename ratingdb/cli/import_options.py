@@ -1,0 +1,225 @@
+"""CLI: the options of every command that reads a tournament file into an event, defined once.
+
+`import-trf` and `replace-event` take them through `@import_options`: the decorator adds each field of
+`ImportOptions` to the command's parameters (Typer reads the signature) and hands the command one
+`ImportOptions` as its `options` argument. An option added here is an option of both commands. A value
+left out is None, "not given": `import-trf` then uses the default, `replace-event` the choice the
+replaced event was imported with (ratingdb.services.choices). No SQLAlchemy at import time.
+"""
+
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_type_hints
+
+import typer
+
+from ratingdb.cli.common import check_type, parse_period
+from ratingdb.cli.matching import matching_choices
+from ratingdb.errors import ConfigError
+from ratingdb.formats.limits import EVENT_NAME, MAX_TRF_BYTES
+
+if TYPE_CHECKING:
+    from ratingdb.formats import TrfEvent
+    from ratingdb.services.choices import ImportChoices
+
+R = TypeVar("R")
+
+AS_IMPORTED = "replace-event: as the event was imported"
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """The options of `import-trf` and `replace-event` (see the module); each field is one option."""
+
+    rating_type: Annotated[
+        str | None,
+        typer.Option(
+            "--type",
+            "-t",
+            metavar="TYPE",
+            help=f"standard, rapid or blitz; default: from the file's record 222 or 092 ({AS_IMPORTED}).",
+        ),
+    ] = None
+    type_override: Annotated[
+        bool | None,
+        typer.Option(
+            "--type-override",
+            help="Accept --type even where the file's time control (record 222 or 092) says another type.",
+        ),
+    ] = None
+    official: Annotated[
+        bool | None,
+        typer.Option("--official", help="Official FIDE event (closing date 1 day before the list)."),
+    ] = None
+    closing_days: Annotated[
+        int | None,
+        typer.Option(
+            "--closing-days",
+            envvar="RATINGDB_CLOSING_DAYS",
+            metavar="DAYS",
+            min=0,
+            help="Days before a list date that events must end by to be rated on it (§7.1.3; a federation "
+            "setting, FIDE and the default use 3). Official FIDE events (--official) use 1.",
+        ),
+    ] = None
+    period: Annotated[
+        str | None,
+        typer.Option(
+            metavar="YYYY-MM",
+            help=f"Rate in this later period (a late report, at most the third list, §9.1; {AS_IMPORTED}).",
+        ),
+    ] = None
+    id_field: Annotated[
+        str | None,
+        typer.Option(
+            "--id-field",
+            metavar="fide|national",
+            help="What the ID column of the player lines (cols 58–68) holds: FIDE IDs (the default) or "
+            f"national IDs ({AS_IMPORTED}).",
+        ),
+    ] = None
+    match: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--match",
+            metavar="RANK=ID",
+            help="The line of starting RANK is the player with FIDE or national ID ID. With several files: "
+            "FILE:RANK=ID.",
+        ),
+    ] = None
+    new: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--new",
+            metavar="RANK",
+            help="The line of starting RANK is a new player, really (registered without an ID another "
+            "player or line has). With several files: FILE:RANK.",
+        ),
+    ] = None
+    accept_name: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--accept-name",
+            metavar="RANK",
+            help="The line of starting RANK is the registered player of its ID, spelt another way: the "
+            "spelling is recorded as an alias, so the next file matches. With several files: FILE:RANK.",
+        ),
+    ] = None
+    drop: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--drop",
+            metavar="RANK",
+            help="Leave out the line of starting RANK: a second line of a player, without games (refused "
+            "if it has games). With several files: FILE:RANK.",
+        ),
+    ] = None
+    distinct_event: Annotated[
+        bool | None,
+        typer.Option(
+            "--distinct-event",
+            help="Accept a file whose tournament name and start date match a stored event: a genuinely "
+            "different tournament, not a corrected copy (those are refused: see replace-event).",
+        ),
+    ] = None
+    section: Annotated[
+        str | None,
+        typer.Option(
+            "--section",
+            metavar="NAME",
+            help="The section of a congress this file is (Masters, Major, …): stored with the event and "
+            f'shown as "Bunratty 2011 — Major" ({AS_IMPORTED}).',
+        ),
+    ] = None
+    national_id_start: Annotated[
+        int | None,
+        typer.Option(
+            "--national-id-start",
+            envvar="RATINGDB_NATIONAL_ID_START",
+            min=1,
+            metavar="N",
+            help="First national ID given to a player registered without any ID (a federation setting; "
+            "default 1).",
+        ),
+    ] = None
+    max_file_size: Annotated[
+        int,
+        typer.Option(
+            "--max-file-size",
+            envvar="RATINGDB_TRF_MAX_BYTES",
+            metavar="BYTES",
+            min=1,
+            help="Refuse a file larger than this: a tournament report has kilobytes, not megabytes.",
+        ),
+    ] = MAX_TRF_BYTES
+
+    def read(self, files: Sequence[Path]) -> "list[TrfEvent]":
+        """The files, parsed (a missing or oversized file is refused naming it)."""
+        for f in files:
+            if not f.is_file():
+                raise ConfigError(f"{f}: no such file")
+        from ratingdb.formats import read_trf
+
+        return [read_trf(f, max_bytes=self.max_file_size) for f in files]
+
+    def choices(self, files: Sequence[Path]) -> "ImportChoices":
+        """The choices as the services take them; a malformed value is refused naming its option."""
+        from ratingdb.services.choices import ImportChoices
+
+        if self.rating_type is not None:
+            check_type(self.rating_type)
+        section = None if self.section is None else " ".join(self.section.split())
+        if section is not None and len(section) > EVENT_NAME:
+            raise ConfigError(f"--section is longer than {EVENT_NAME} characters: give a short name")
+        matching = matching_choices(
+            files,
+            id_field=self.id_field or "fide",
+            match=self.match,
+            new=self.new,
+            accept_name=self.accept_name,
+            drop=self.drop,
+            start=self.national_id_start or 1,
+        )
+        return ImportChoices(
+            rating_type=self.rating_type,
+            type_override=self.type_override,
+            official=self.official,
+            closing_days=self.closing_days,
+            period=parse_period(self.period) if self.period else None,
+            distinct=self.distinct_event,
+            section=section,
+            id_field=self.id_field,
+            matches=matching.matches if self.match else None,
+            new=matching.new if self.new else None,
+            accept_names=matching.accept_names if self.accept_name else None,
+            drops=matching.drops if self.drop else None,
+            national_id_start=self.national_id_start,
+        )
+
+
+def import_options(command: Callable[..., R]) -> Callable[..., R]:
+    """Add ImportOptions' fields to `command`'s parameters; `command` receives them as `options=`."""
+    signature = inspect.signature(command)
+    hints = get_type_hints(ImportOptions, include_extras=True)
+    own = [p for name, p in signature.parameters.items() if name != "options"]
+    added = [
+        inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=hints[f.name], default=f.default)
+        for f in fields(ImportOptions)
+    ]
+    names = [f.name for f in fields(ImportOptions)]
+
+    @wraps(command)
+    def with_options(*args: Any, **kwargs: Any) -> R:
+        given = {name: kwargs.pop(name) for name in names if name in kwargs}
+        return command(*args, options=ImportOptions(**given), **kwargs)
+
+    with_options.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
+    with_options.__annotations__ = {
+        **{p.name: p.annotation for p in own},
+        **{f.name: hints[f.name] for f in fields(ImportOptions)},
+        "return": signature.return_annotation,
+    }
+    return with_options
