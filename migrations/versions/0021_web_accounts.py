@@ -1,7 +1,7 @@
 """web accounts: users of the served site, their sessions, login attempts, and organisers' submissions
 
 Revision ID: 0021
-Revises: 0019
+Revises: 0020
 Create Date: 2026-12-01
 
 The served site's signed-in side (issue 29): `web_user` holds each person's account (organiser, officer
@@ -24,7 +24,7 @@ from alembic import op
 from sqlalchemy.dialects import mysql
 
 revision = "0021"
-down_revision = "0019"
+down_revision = "0020"
 branch_labels = None
 depends_on = None
 

@@ -30,7 +30,8 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedPlayers
 from ratingdb.models import Event, Submission, WebUser
 from ratingdb.rating import Period
-from ratingdb.services.matching import Matching, Resolution
+from ratingdb.services.choices import ImportChoices
+from ratingdb.services.matching import Resolution
 from ratingdb.services.versions import record_change
 
 MAX_UPLOAD_BYTES: Final = 2_000_000  # a tournament report has kilobytes; the served site takes at most this
@@ -87,8 +88,9 @@ def rolled_back(session: Session) -> Iterator[None]:
             savepoint.rollback()
 
 
-def choices_matching(choices: Mapping[int, tuple[str, str]], id_field: str = "fide") -> Matching:
-    """The import-trf options for a one-file import, from {rank: (choice, ID for "match")}."""
+def import_choices(choices: Mapping[int, tuple[str, str]], rating_type: str) -> ImportChoices:
+    """The choices of `import-trf --type T` for a one-file import, from {rank: (choice, ID for "match")}:
+    match (--match RANK=ID), new (--new RANK), accept-name (--accept-name RANK), drop (--drop RANK)."""
     matches: dict[tuple[str | None, int], str] = {}
     new, accept, drop = set(), set(), set()
     for rank, (choice, ident) in sorted(choices.items()):
@@ -107,8 +109,8 @@ def choices_matching(choices: Mapping[int, tuple[str, str]], id_field: str = "fi
             raise ConfigError(
                 f"rank {rank}: '{choice}' is not a choice — use match, new, accept-name or drop"
             )
-    return Matching(
-        id_field=id_field,
+    return ImportChoices(
+        rating_type=rating_type,
         matches=matches,
         new=frozenset(new),
         accept_names=frozenset(accept),
@@ -128,7 +130,11 @@ def choices_text(choices: Mapping[int, tuple[str, str]]) -> str:
 
 
 def check_file(
-    session: Session, content: bytes, file_name: str, rating_type: str, matching: Matching | None = None
+    session: Session,
+    content: bytes,
+    file_name: str,
+    rating_type: str,
+    choices: Mapping[int, tuple[str, str]] | None = None,
 ) -> Check:
     """Read and import the file in a rolled-back SAVEPOINT; every refusal with its line and reason."""
     from ratingdb.formats import parse_trf
@@ -142,7 +148,7 @@ def check_file(
         return check
     try:
         with rolled_back(session):
-            summary = import_events(session, [trf], rating_type=rating_type, matching=matching or Matching())
+            summary = import_events(session, [trf], import_choices(choices or {}, rating_type))
     except UnresolvedPlayers as exc:
         lines = {p.rank: p.line for p in trf.players}
         for problem in exc.problems:
@@ -317,7 +323,7 @@ def recheck(
 ) -> Check:
     """The check of a submission with the officer's matching choices (nothing is written)."""
     sub = for_review(session, user, submission_id)
-    return check_file(session, sub.content, sub.file_name, sub.rating_type, choices_matching(choices))
+    return check_file(session, sub.content, sub.file_name, sub.rating_type, choices)
 
 
 def accept(
@@ -333,10 +339,7 @@ def accept(
         raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be accepted")
     chosen = dict(choices or {})
     summary = import_events(
-        session,
-        [parse_trf(sub.file_name, sub.content)],
-        rating_type=sub.rating_type,
-        matching=choices_matching(chosen),
+        session, [parse_trf(sub.file_name, sub.content)], import_choices(chosen, sub.rating_type)
     )
     sub.status = "accepted"
     sub.event_id = summary.events[0].id
@@ -427,9 +430,7 @@ def close(session: Session, user: Actor, period: Period, rating_type: str) -> ob
     return close_period(session, period, rating_type)
 
 
-def open_periods(
-    session: Session, user: Actor, rating_types: tuple[str, ...]
-) -> list[tuple[str, str, int]]:
+def open_periods(session: Session, user: Actor, rating_types: tuple[str, ...]) -> list[tuple[str, str, int]]:
     """(type, period, events) of every period that holds events and is not closed yet, oldest first."""
     from sqlalchemy import func
 
