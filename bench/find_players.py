@@ -4,9 +4,10 @@
 
 Registers the players through the real write path (ratingdb.services.players.register_players: player
 rows, version 1 of each, the name-token index) with names drawn from a seeded generator (tens of
-thousands of surnames, a few thousand first names, some accented), then times typical searches with
-`search_players` (what `player find` runs: IDs, names with typos, accents and word order forgiven) and,
-for comparison, the prefix-only `find_players`: each the best of three runs in a new session, by the
+thousands of surnames, a few thousand first names, some accented) and another spelling (an alias) for
+one player in a hundred, then times typical searches with `search_players` (what `player find` runs:
+IDs, names with typos, accents and word order forgiven, aliases searched too) and, for comparison,
+the prefix-only `find_players`: each the best of three runs in a new session, by the
 wall clock and by the process's CPU time (on a shared machine the second is the one to compare; SQLite
 works inside the process). The last line printed is one JSON object with the figures. Imports ratingdb;
 nothing in ratingdb imports this.
@@ -25,8 +26,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import DEFAULT_PG_URL, database, say  # noqa: E402
+from sqlalchemy import insert, select  # noqa: E402
 
 from ratingdb import db  # noqa: E402
+from ratingdb.models import PlayerAlias  # noqa: E402
+from ratingdb.names import name_key  # noqa: E402
 from ratingdb.services.bulk import Driver  # noqa: E402
 from ratingdb.services.players import Details, find_players, register_players, search_players  # noqa: E402
 from ratingdb.services.versions import record_change  # noqa: E402
@@ -78,6 +82,22 @@ def run(url: str, count: int) -> dict[str, Any]:
         finally:
             driver.restore()
     register_s = time.perf_counter() - started
+    # One player in a hundred has another spelling on record (`player find` searches aliases too).
+    aliases = count // 100
+    with db.transaction(engine) as session:
+        audit_id = record_change(session, "bench", "aliases for the find benchmark").id
+        rows = []
+        for pid in range(1, aliases * 100 + 1, 100):
+            alias = f"{rng.choice(surnames)}, {rng.choice(first_names)}"
+            rows.append(
+                {"player_id": pid, "name": alias, "name_key": name_key(alias), "created_by": audit_id}
+            )
+        for start in range(0, len(rows), BATCH):
+            session.execute(insert(PlayerAlias), rows[start : start + BATCH])
+        aliased = session.scalars(
+            select(PlayerAlias.name).where(PlayerAlias.player_id == 1 + 100 * (aliases // 2))
+        )
+        alias_name = aliased.one() if aliases else "Zzyzzx, Q"
     with engine.connect() as conn:
         conn.exec_driver_sql("ANALYZE")
     with engine.connect() as conn:  # a registered player's name, so the full-name searches find someone
@@ -95,9 +115,10 @@ def run(url: str, count: int) -> dict[str, Any]:
         "surname, federation": (surname, {"federation": "IRL"}),
         "surname, born": (surname, {"born": 1990}),
         "FIDE ID": (str(10_000_000 + count // 2), {}),
+        "an alias, first last": (" ".join(reversed([w.strip() for w in alias_name.split(",")])), {}),
         "no match": ("Zzyzzx", {}),
     }
-    figures: dict[str, Any] = {"register_s": round(register_s, 1)}
+    figures: dict[str, Any] = {"register_s": round(register_s, 1), "aliases": aliases}
     for name, search in (("search", search_players), ("prefix", find_players)):
         timings: dict[str, float] = {}
         cpu: dict[str, float] = {}

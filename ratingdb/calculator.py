@@ -163,7 +163,7 @@ def parse_score(text: str) -> int | None:
 def parse_rating(text: str) -> int | None:
     """A rating written as a whole number from 0 to 3999; None when it is not one."""
     cleaned = text.strip()
-    if not cleaned.isdigit() or len(cleaned) > 4:
+    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 4:
         return None
     return int(cleaned)
 

@@ -24,6 +24,7 @@ from ratingdb.rating.glicko2 import (
     Glicko2Parameters,
     Glicko2Rating,
     Glicko2Update,
+    paper_rounded,
     published,
     update,
 )
@@ -152,6 +153,14 @@ class Glicko2Calculation:
             f"RD′ = {SCALE} × φ′ = {_f(u.after.deviation)}"
         )
         text.append(self._new_line())
+        paper, shown = published(paper_rounded(u)), published(u.after)
+        if (paper.rating_x100, paper.deviation_x100) != (shown.rating_x100, shown.deviation_x100):
+            text.append(
+                "Paper's rounding: Glickman's example prints its steps to 4 decimals; Step 8 from "
+                f"μ′ = {_f(round(u.new_mu, 4))}, φ′ = {_f(round(u.new_phi, 4))} gives "
+                f"{paper.rating_x100 / 100:.2f}, RD {paper.deviation_x100 / 100:.2f}, "
+                f"σ {math.floor(u.sigma * 10**5) / 10**5:.5f}; a list publishes the exact result above"
+            )
         return text
 
     def _new_line(self) -> str:
@@ -174,7 +183,7 @@ class Glicko2Calculation:
 
     def as_dict(self) -> dict[str, Any]:
         p, u = self.params, self.result
-        shown = published(u.after)
+        shown, paper = published(u.after), paper_rounded(u)
         return {
             "system": "glicko2",
             "rules": self.rules_name,
@@ -214,6 +223,10 @@ class Glicko2Calculation:
             "new_deviation": shown.deviation_x100 / 100,
             "new_volatility_published": shown.volatility_x1e6 / 1e6,
             "provisional": p.is_provisional(shown.deviation_x100 / 100),
+            # Step 8 from μ′, φ′ rounded to 4 decimals as Glickman's example prints them (not published)
+            "paper_rounded_rating": paper.rating,
+            "paper_rounded_deviation": paper.deviation,
+            "paper_rounded_volatility": paper.volatility,
         }
 
 

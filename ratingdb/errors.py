@@ -124,3 +124,7 @@ class ListInUse(RatingDbError):
 
 class LockWaitTimeout(RatingDbError):
     """Another close or import of the same rating type held the database lock for too long."""
+
+
+class UnpublishableRating(RatingDbError):
+    """The close computed a rating no list can hold (outside 1–3999): the rule set allows it."""

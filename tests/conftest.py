@@ -26,6 +26,10 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb import db
 
+# The tests connect to the servers as root and postgres, which every command would warn about (cli.common.
+# warn_privileges): quiet here, and in the commands the tests start; tests/cli/test_accounts.py unsets it.
+os.environ["RATINGDB_NO_PRIVILEGE_WARNING"] = "1"
+
 PG_ENV = "RATINGDB_TEST_PG_URL"
 MYSQL_ENV = "RATINGDB_TEST_MYSQL_URL"
 ENGINES = ["sqlite", "postgresql", "mysql"]

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ratingdb.cli.app import SETUP, Options, RatingDbTyper, app
-from ratingdb.cli.common import engine, user_errors
+from ratingdb.cli.app import SETUP, RatingDbTyper, app, database_url
+from ratingdb.cli.common import engine, user_errors, warn_privileges
 from ratingdb.errors import SchemaError
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def init() -> None:
         after = db.current_revision(eng)
     finally:
         eng.dispose()
-    where = db.display_url(Options.url)
+    where = db.display_url(database_url())
     if before == after:
         typer.echo(f"Database {where} is up to date (migration {after}).")
     elif before is None:
@@ -42,15 +42,11 @@ def init() -> None:
 
 
 def _warn_privileges(eng: "Engine") -> None:
-    """Say on stderr what the connecting account may do that no guard can refuse (ratingdb.accounts).
+    """What the connecting account may do that no guard can refuse (cli.common.warn_privileges).
     `eng` may have been disposed: it connects again."""
-    from ratingdb.accounts import privilege_warnings
-
     with eng.connect() as conn:
-        warnings = privilege_warnings(conn)
+        warn_privileges(conn)
     eng.dispose()
-    for warning in warnings:
-        typer.echo(f"Warning: {warning}", err=True)
 
 
 @db_app.command("current")
@@ -61,7 +57,7 @@ def db_current() -> None:
 
     eng = engine(require_schema=False)
     current = db.current_revision(eng)
-    typer.echo(f"database: {db.display_url(Options.url)}")
+    typer.echo(f"database: {db.display_url(database_url())}")
     typer.echo(f"current migration: {current or 'none (run ratingdb init)'}")
     typer.echo(f"newest migration: {db.head_revision()}")
     eng.dispose()
@@ -105,7 +101,7 @@ def db_accounts(
     from ratingdb.accounts import setup_statements
     from ratingdb.errors import ConfigError
 
-    backend = db.parse_url(Options.url).get_backend_name()
+    backend = db.parse_url(database_url()).get_backend_name()
     dialect = "mysql" if backend == "mariadb" else backend
     statements = setup_statements(dialect, database, owner, officer, reader)
     if not statements:

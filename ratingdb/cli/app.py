@@ -8,9 +8,13 @@ rejects any `<type>` placeholder left in a command's help: give new options a `m
 """
 
 import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
+from typer._click.globals import get_current_context  # Typer 0.29 carries its own click (pinned: pyproject)
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ratingdb.cli.values import quick_runtime_param
@@ -117,14 +121,45 @@ app = RatingDbTyper(
 )
 
 
-class Options:
-    """Global options, filled in by the callback and read by every command."""
+@dataclass
+class CliState:
+    """What the global options say, kept on the root Typer context (`ctx.obj`) for the commands below it."""
 
     url: str = DEFAULT_URL
+    # Whether this command has said what its account may do past the guards (cli.common.warn_privileges).
+    privileges_told: bool = False
+
+
+def cli_state() -> CliState | None:
+    """The state of the command being run (None outside a ratingdb command)."""
+    ctx = get_current_context(silent=True)
+    return ctx.find_object(CliState) if ctx is not None else None
+
+
+def database_url() -> str:
+    """The database URL of the command being run (--db or RATINGDB_URL), from Typer's context."""
+    ctx = get_current_context(silent=True)
+    state = ctx.find_object(CliState) if ctx is not None else None
+    if state is None:
+        raise RuntimeError("database_url() is read inside a ratingdb command only")
+    return state.url
+
+
+@contextmanager
+def using_database(url: str) -> Iterator[None]:
+    """Run the commands called inside on `url` (the demo runs real commands on its own database)."""
+    state = get_current_context().find_object(CliState)
+    assert state is not None
+    previous, state.url = state.url, url
+    try:
+        yield
+    finally:
+        state.url = previous
 
 
 @app.callback()
 def global_options(
+    ctx: typer.Context,
     db: Annotated[
         str,
         typer.Option(
@@ -142,4 +177,4 @@ def global_options(
     Import lists and tournaments, close monthly rating periods by the FIDE Rating Regulations,
     and publish immutable lists whose every number is explained by a stored calculation record.
     """
-    Options.url = db
+    ctx.obj = CliState(url=db)

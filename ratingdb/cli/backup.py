@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ratingdb.cli.app import SETUP, Options, app
+from ratingdb.cli.app import SETUP, app, database_url
 from ratingdb.cli.common import engine, user_errors
 
 
@@ -24,8 +24,9 @@ def backup_command(
     from ratingdb import db
     from ratingdb.backup import backup, sqlite_path
 
-    if sqlite_path(Options.url) is None:
+    url = database_url()
+    if sqlite_path(url) is None:
         engine(require_schema=True).dispose()  # only a database at the newest migration is copied
     # SQLite is checked on the copy instead: opening it through the engine would wait for a writer.
-    made = backup(Options.url, file, force=force)
-    typer.echo(f"Backed up {db.display_url(Options.url)} to {made.path} ({made.size:,} bytes; {made.how}).")
+    made = backup(url, file, force=force)
+    typer.echo(f"Backed up {db.display_url(url)} to {made.path} ({made.size:,} bytes; {made.how}).")

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ratingdb.cli.app import MONTHLY, Options, app
+from ratingdb.cli.app import MONTHLY, app, database_url
 from ratingdb.cli.common import (
     TypeOption,
     check_type,
@@ -136,7 +136,7 @@ def copy_before_close(period: "Period", rating_type: str) -> None:
     with transaction() as session:
         if is_closed(session, rating_type, period):
             return  # the close will change nothing: no copy, and the kept copies stay
-    copy = pre_close_copy(Options.url, keep, f"{period}-{rating_type}")
+    copy = pre_close_copy(database_url(), keep, f"{period}-{rating_type}")
     if copy is not None:
         typer.echo(
             f"Copied the database to {copy} before the close (RATINGDB_BACKUPS keeps the newest {keep})."
@@ -156,16 +156,23 @@ def print_summary(summary: "CloseSummary") -> None:
         f"Closed {summary.rating_type} period {summary.period}: published the list dated {date} "
         f"(rules {summary.rules})."
     )
+    from ratingdb.services.counts import COUNT_NAMES
+
+    figures = summary.counts._asdict()
+
+    def counted(*names: str) -> str:
+        return "; ".join(f"{COUNT_NAMES[name]}: {figures[name]}" for name in names)
+
     typer.echo(
         f"  events rated: {summary.events}"
         + (f" ({len(summary.late_events)} late)" if summary.late_events else "")
-        + f"; games rated: {summary.games_rated}"
+        + f"; {counted('games_played', 'games_rated', 'games_changing_a_rating')}"
     )
-    typer.echo(f"  players on the list: {summary.players_on_list}; players rated: {summary.players_rated}")
+    typer.echo(f"  players on the list: {summary.players_on_list}; {counted('players_rated')}")
     dropped = len(summary.dropped_below_floor)
     # A system without a floor (Glicko-2) drops nobody.
     below = f"; dropped below {summary.floor}: {dropped}" if summary.floor is not None else ""
-    typer.echo(f"  newly rated: {len(summary.newly_rated)}{below}")
+    typer.echo(f"  {counted('newly_rated')}{below}")
     report = f"ratingdb report period {summary.period}" + (
         f" --type {summary.rating_type}" if summary.rating_type != "standard" else ""
     )
@@ -189,6 +196,8 @@ def print_summary(summary: "CloseSummary") -> None:
             echo(f"    late event: {late}")
     for note in summary.notes:
         echo(f"    note: {note}")
+    for warning in summary.warnings:
+        echo(f"    warning: {warning}")
 
 
 def _shown(rating: int | None) -> str:

@@ -10,6 +10,7 @@ import csv
 import datetime as dt
 import io
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,14 +20,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, ParamSpec, Typ
 
 import typer
 
-from ratingdb.cli.app import Options
+from ratingdb.cli.app import cli_state, database_url
 from ratingdb.cli.output import cell, output_file, terminal_text
 from ratingdb.errors import ConfigError, RatingDbError
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
-    from sqlalchemy import Engine
+    from sqlalchemy import Connection, Engine
     from sqlalchemy.orm import Session
 
     from ratingdb.rating import Period
@@ -102,7 +103,7 @@ def _database_error(exc: Exception) -> RatingDbError | None:
         return None
     from ratingdb.db_errors import explain
 
-    return explain(exc, Options.url)
+    return explain(exc, database_url())
 
 
 def engine(*, require_schema: bool = True) -> Engine:
@@ -110,21 +111,48 @@ def engine(*, require_schema: bool = True) -> Engine:
     from ratingdb import db
 
     if require_schema:
-        db.refuse_missing_sqlite_file(Options.url)
-    eng = db.make_engine(Options.url)
+        db.refuse_missing_sqlite_file(database_url())
+    eng = db.make_engine(database_url())
     if require_schema:
         db.require_current_schema(eng)
     return eng
 
 
+# Set to 1 where a privileged account is deliberate (a test server connected to as root): the warning
+# of warn_privileges is then not printed.
+QUIET_PRIVILEGES_ENV: Final = "RATINGDB_NO_PRIVILEGE_WARNING"
+
+
+def warn_privileges(conn: Connection) -> None:
+    """Say on stderr, once per command, what the connecting account may do that no guard refuses
+    (ratingdb.accounts: TRUNCATE or DROP on MySQL/MariaDB, DROP or DISABLE TRIGGER for a PostgreSQL owner).
+
+    The one place this is said: at connect in `transaction()`, the transaction of every command that
+    writes (and of the reports that read in one), and by `init` and `db check`.
+    """
+    quiet = os.environ.get(QUIET_PRIVILEGES_ENV) == "1"
+    state = cli_state()
+    if (state is not None and state.privileges_told) or quiet or conn.dialect.name == "sqlite":
+        return
+    from ratingdb.accounts import privilege_warnings
+
+    if state is not None:
+        state.privileges_told = True
+    for warning in privilege_warnings(conn):
+        typer.echo(f"Warning: {warning}", err=True)
+
+
 @contextmanager
 def transaction(*, require_schema: bool = True) -> Iterator[Session]:
-    """One transaction for one command: committed when the command succeeds, rolled back otherwise."""
+    """One transaction for one command: committed when the command succeeds, rolled back otherwise.
+    On a server, the account's rights past the guards are said at connect (warn_privileges)."""
     from ratingdb import db
 
     eng = engine(require_schema=require_schema)
     try:
         with db.transaction(eng) as session:
+            if eng.dialect.name != "sqlite":  # SQLite: no accounts, and no early BEGIN IMMEDIATE
+                warn_privileges(session.connection())
             yield session
     finally:
         eng.dispose()

@@ -97,9 +97,11 @@ def replace_event_command(
     choices = options.choices([file])
     [trf] = options.read([file])
     from ratingdb.services.corrections import replace_event
+    from ratingdb.services.event_warnings import import_warnings
 
     with transaction() as session:
         result = replace_event(session, event_id, trf, reason=reason, choices=choices)
+        warnings = import_warnings(session, [result.new_event_id])
     echo(
         f"Replaced event {event_id} '{result.name}' (period {result.period}) with {file.name}: the corrected "
         f"tournament is event {result.new_event_id}; event {event_id} is kept as its withdrawn version."
@@ -118,4 +120,4 @@ def replace_event_command(
         echo(f"  player removed: {name}")
     if result.games_added or result.games_removed:
         echo(f"  pairings added: {result.games_added}; removed: {result.games_removed}")
-    print_imported(result.imported, heading=False)
+    print_imported(result.imported, warnings, heading=False)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ratingdb.cli.app import TOOLS, Options, app
+from ratingdb.cli.app import TOOLS, app, database_url, using_database
 from ratingdb.cli.close import close_period_command
 from ratingdb.cli.common import transaction, user_errors
 from ratingdb.cli.imports import import_list_command, import_trf_command
@@ -81,9 +81,7 @@ def demo_command(
     finally:
         engine.dispose()
 
-    previous = Options.url
-    Options.url = url  # the real commands below read the database from the global option
-    try:
+    with using_database(url):  # the real commands below read the database from Typer's context
         _run(plan)
         with transaction() as session:
             newest = find_list(session, "standard", None)
@@ -95,8 +93,6 @@ def demo_command(
                 first.list_date.isoformat() if first else "",
             )
             found = highlights(session)
-    finally:
-        Options.url = previous
 
     typer.echo("")
     typer.echo(f"Top {TOP} of the newest standard list ({newest_date}), with the change since {first_date}:")
@@ -116,7 +112,7 @@ def _demo_url(ctx: typer.Context, db_url: str | None) -> str:
 
     parent = ctx.parent
     source = parent.get_parameter_source("db") if parent is not None else None
-    global_url = Options.url if source is not None and source.name == "COMMANDLINE" else None
+    global_url = database_url() if source is not None and source.name == "COMMANDLINE" else None
     if db_url and global_url and db_url != global_url:
         raise ConfigError(
             f"two databases were given ({db.display_url(global_url)} before `demo`, {db.display_url(db_url)} "

@@ -16,7 +16,13 @@ from ratingdb.cli.common import (
     user_errors,
 )
 from ratingdb.cli.import_options import ImportOptions, import_options
-from ratingdb.cli.matching import print_matching
+from ratingdb.cli.matching import (
+    LineAcceptNameOption,
+    LineMatchOption,
+    LineNewOption,
+    list_matching_choices,
+    print_matching,
+)
 from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, output_file, terminal_text
 from ratingdb.errors import ConfigError, NothingToUpdate
 
@@ -58,16 +64,19 @@ def import_trf_command(
     """
     choices = options.choices(files)
     parsed = options.read(files)
+    from ratingdb.services.event_warnings import import_warnings
     from ratingdb.services.events import import_events
 
     with transaction() as session:
         summary = import_events(session, parsed, choices)
-    print_imported(summary)
+        warnings = import_warnings(session, [ev.id for ev in summary.events])
+    print_imported(summary, warnings)
 
 
-def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> None:
+def print_imported(summary: "EventImportSummary", warnings: list[str], *, heading: bool = True) -> None:
     """What import-trf (and replace-event, the same path) read: each event (`heading`: replace-event
-    has its own), the notes on its ratings, how the lines were matched, the players registered."""
+    has its own), the notes on its ratings, how the lines were matched, the players registered, and
+    the warnings (services/event_warnings.py)."""
     for ev in summary.events:
         late = f" (late: its own period is {ev.natural_period})" if ev.late else ""
         if heading:
@@ -85,6 +94,8 @@ def print_imported(summary: "EventImportSummary", *, heading: bool = True) -> No
         typer.echo(f"Registered {count} new player{'s' if count != 1 else ''}:")
         for name in summary.new_players:
             echo(f"  {name}")
+    for warning in warnings:
+        echo(f"warning: {warning}")
 
 
 SHOWN = 10
@@ -172,6 +183,9 @@ def import_list_command(
         str | None,
         typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log (required with --update)."),
     ] = None,
+    match: LineMatchOption = None,
+    new: LineNewOption = None,
+    accept_name: LineAcceptNameOption = None,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
 
@@ -181,6 +195,11 @@ def import_list_command(
     A list that would leave out more than 5 % of the players of the list in force is refused (use
     --update to correct or add players, --replace-list for a new full list), and so is a list that
     would skip a period holding imported events (close that period first).
+
+    Rows are matched as tournament lines are (docs/guide/matching.md, "Lists"): a row whose name is
+    unlike the registered name of its ID, or whose new ID looks like a typo of a registered player's
+    (same name and birth year, not on the list), refuses the import naming --accept-name LINE,
+    --match LINE=ID or --new LINE.
 
     Examples:
       ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
@@ -216,6 +235,7 @@ def import_list_command(
 
     from ratingdb.services.list_import import ListAssumptions, import_list, update_list
 
+    matching = list_matching_choices(file, match=match, new=new, accept_name=accept_name)
     console = stdout_console()
     assumed = ListAssumptions()
     rows = assumed.watch(read_list(file, format=detected, rating_types=types))
@@ -239,9 +259,12 @@ def import_list_command(
 
             glicko2 = types[0] not in RATING_TYPES and _rated_by_glicko2(session, types[0], list_date)
             if glicko2 and update:
+                # An update keeps the entries the file does not give by copying them from the list in
+                # force; a Glicko-2 list's deviations and volatilities (glicko2_entry) would not come along.
                 raise ConfigError(
-                    f"--update does not correct a Glicko-2 list yet: import the corrected {types[0]} list "
-                    "with its deviations under a new date, or reopen the period and close it again"
+                    "--update does not correct a Glicko-2 list, whose deviations it would not carry over: "
+                    f"withdraw the {types[0]} list (`ratingdb withdraw-list DATE --type {types[0]} --reason "
+                    "TEXT`) and import the whole corrected file; a computed list: reopen its period"
                 )
             if glicko2:
                 from ratingdb.services.glicko2_lists import import_glicko2_list
@@ -266,6 +289,7 @@ def import_list_command(
                     reason=reason or "",
                     list_date=list_date,
                     progress=advance,
+                    matching=matching,
                 )
             else:
                 assert list_date is not None
@@ -278,6 +302,7 @@ def import_list_command(
                     replace=replace_list,
                     reason=reason,
                     progress=advance,
+                    matching=matching,
                 )
     except NothingToUpdate as nothing:
         echo(f"Nothing changed: {nothing}.")

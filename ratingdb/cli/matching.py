@@ -17,6 +17,7 @@ from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
+    from ratingdb.services.list_matching import ListMatching
     from ratingdb.services.matching import Matching, MatchReport
 
 IdFieldOption = Annotated[
@@ -75,6 +76,63 @@ NationalIdStartOption = Annotated[
 ]
 
 
+# `import-list` names a row by its line in the file (a list has no starting ranks).
+LineMatchOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--match",
+        metavar="LINE=ID",
+        help="The row on LINE of the file is the registered player with FIDE or national ID ID (the "
+        "entry is theirs; their IDs stay).",
+    ),
+]
+LineNewOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--new", metavar="LINE", help="The row on LINE is a new player, really (not a typo in the ID)."
+    ),
+]
+LineAcceptNameOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--accept-name",
+        metavar="LINE",
+        help="The row on LINE is the registered player of its ID, renamed: the row's name is taken, the "
+        "registered one kept as an alias.",
+    ),
+]
+
+
+def list_matching_choices(
+    file: Path,
+    *,
+    match: Sequence[str] | None = None,
+    new: Sequence[str] | None = None,
+    accept_name: Sequence[str] | None = None,
+) -> ListMatching:
+    """The options of `import-list` as the list matching step takes them; a malformed one is refused."""
+    from ratingdb.services.list_matching import ListMatching
+
+    def line(option: str, value: str) -> int:
+        if not value.strip().isdigit():
+            example = "--match 12=12345" if option == "--match" else f"{option} 12"
+            raise ConfigError(f"{option} '{value}' does not name a line of the file (e.g. {example})")
+        return int(value)
+
+    matches: dict[int, str] = {}
+    for value in match or []:
+        target, sep, ident = value.partition("=")
+        if not sep or not ident.strip():
+            raise ConfigError(f"--match '{value}' is not LINE=ID (e.g. --match 12=12345, or --new 12)")
+        matches[line("--match", target)] = ident.strip()
+    return ListMatching(
+        file.name,
+        matches=matches,
+        new=frozenset(line("--new", v) for v in new or []),
+        accept_names=frozenset(line("--accept-name", v) for v in accept_name or []),
+    )
+
+
 def matching_choices(
     files: Sequence[Path],
     *,
@@ -118,7 +176,7 @@ def matching_choices(
 
 def _target(option: str, value: str, target: str, names: set[str], count: int) -> tuple[str | None, int]:
     file, colon, rank_text = target.rpartition(":")
-    if not rank_text.strip().isdigit():
+    if not (rank_text.strip().isascii() and rank_text.strip().isdigit()):
         example = "--match 7=12345" if option == "--match" else f"{option} 7"
         raise ConfigError(f"{option} '{value}' does not name a starting rank (e.g. {example})")
     if colon and Path(file).name not in names:

@@ -70,10 +70,10 @@ def database_files(url: str) -> list[Path]:
 
 def check_output(path: Path, *, force: bool) -> None:
     """Refuse an output path that is the database, a symbolic link, a folder, or (without --force) a file."""
-    from ratingdb.cli.app import Options
+    from ratingdb.cli.app import database_url
 
     resolved = path.expanduser().resolve()
-    files = database_files(Options.url)
+    files = database_files(database_url())
     for protected in files:
         same = resolved.exists() and protected.exists() and resolved.samefile(protected)
         if resolved == protected or same:

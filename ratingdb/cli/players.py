@@ -142,7 +142,8 @@ def find_command(
 
     A name is matched word by word: a word that starts a word of the name scores 100, a misspelt one
     its rapidfuzz similarity (75 or more: "Fitzsimmons" finds "Fitzsimons, Ciarán"); the score is the
-    mean over the words given.
+    mean over the words given. The player's aliases (other spellings on record, `player show` lists them)
+    are searched as names too; found_by names the alias a player was found through.
 
     Examples:
       ratingdb player find fitzsimmons

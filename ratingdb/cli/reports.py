@@ -328,23 +328,35 @@ def period_command(
         return
     rows = _period_rows(report)
     if fmt == "csv":
-        render_rows(PERIOD_COLUMNS, rows, "csv", output=output, force=force)
+        warnings = [["warning", None, None, None, None, None, None, None, w] for w in report.warnings]
+        render_rows(PERIOD_COLUMNS, rows + warnings, "csv", output=output, force=force)
         return
     counts = _period_counts(report)
     heading = [
         f"Close of the {report.rating_type} period {report.period}: "
         f"list dated {report.list_date.isoformat()} "
         f"(rules {report.rules}), from the list dated {report.in_force_date.isoformat()}",
-        "; ".join(f"{name.replace('_', ' ')}: {n}" for name, n in counts.items()),
+        "; ".join(f"{_count_name(name)}: {n}" for name, n in counts.items()),
+        *(f"warning: {w}" for w in report.warnings),
     ]
     _print_sections(heading, [("", PERIOD_COLUMNS, rows)], output, force)
 
 
+def _count_name(name: str) -> str:
+    from ratingdb.services.counts import COUNT_NAMES
+
+    return COUNT_NAMES.get(name, name.replace("_", " "))
+
+
 def _period_counts(report: "PeriodReport") -> dict[str, int]:
+    figures = report.counts
     return {
         "players_on_list": report.players_on_list,
-        "players_rated": report.players_rated,
-        "newly_rated": len(report.newly_rated),
+        "games_played": figures.games_played,
+        "games_rated": figures.games_rated,
+        "games_changing_a_rating": figures.games_changing_a_rating,
+        "players_rated": figures.players_rated,
+        "newly_rated": figures.newly_rated,
         "dropped_below_floor": len(report.dropped_below_floor),
         "became_inactive": len(report.became_inactive),
         "active_again": len(report.active_again),
@@ -362,6 +374,7 @@ def _period_document(report: "PeriodReport") -> dict[str, Any]:
         "in_force_date": report.in_force_date,
         "rules": report.rules,
         "counts": _period_counts(report),
+        "warnings": report.warnings,
         **{
             name: [asdict(item) for item in getattr(report, name)]
             for name in (
@@ -400,12 +413,13 @@ def _period_rows(report: "PeriodReport") -> list[list[Any]]:
         )
     for e in report.events:
         detail = (
-            f"event {e.event_id}, {e.start_date.isoformat()} … {e.end_date.isoformat()}, {e.players} players"
+            f"event {e.event_id}, {e.start_date.isoformat()} … {e.end_date.isoformat()}, "
+            f"{e.players} players, games played: {e.games_played}"
         )
         if e.late:
             detail += f", late (its own period is {e.natural_period})"
         rows.append(
-            ["late event" if e.late else "event", None, None, e.name, None, None, None, e.rated_games, detail]
+            ["late event" if e.late else "event", None, None, e.name, None, None, None, e.games_rated, detail]
         )
     return rows
 

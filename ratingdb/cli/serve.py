@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ratingdb.cli.app import LOOKUP, Options, app
+from ratingdb.cli.app import LOOKUP, app, database_url
 from ratingdb.cli.common import (
     OnlyTypeOption,
     check_type,
@@ -63,7 +63,7 @@ def serve_command(
     from ratingdb.web.state import WebSettings
 
     chosen = tuple(dict.fromkeys(check_type(t) for t in rating_types)) if rating_types else RATING_TYPES
-    settings = WebSettings(url=Options.url, read_url=read_url, title=title, rating_types=chosen)
+    settings = WebSettings(url=database_url(), read_url=read_url, title=title, rating_types=chosen)
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
     typer.echo(f"Serving {title} at http://{host}:{port}/ (API: /api/v1/openapi.json; Ctrl-C stops).")
     log_config = _log_config()
@@ -72,7 +72,7 @@ def serve_command(
             uvicorn.run(web_app, host=host, port=port, access_log=False, log_config=log_config)
         else:
             # Each worker makes its own app from the environment, as `uvicorn ratingdb.web:app` does.
-            os.environ["RATINGDB_URL"] = Options.url
+            os.environ["RATINGDB_URL"] = database_url()
             if read_url:
                 os.environ["RATINGDB_READ_URL"] = read_url
             os.environ["RATINGDB_TITLE"] = title

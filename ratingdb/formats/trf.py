@@ -246,7 +246,9 @@ class _Reader:
             points=points,
             # Informational only: a rank column that is not a number (some programs leave text there)
             # is read as none rather than refusing a file whose games are fine.
-            final_rank=int(rank_text) if (rank_text := _field(text, 86, 89)).isdigit() else None,
+            final_rank=int(rank_text)
+            if (rank_text := _field(text, 86, 89)).isascii() and rank_text.isdigit()
+            else None,
         )
         entries: dict[int, _Entry] = {}
         round_number = 1

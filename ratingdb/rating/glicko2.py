@@ -344,6 +344,23 @@ def published(rating: Glicko2Rating) -> PublishedGlicko2:
     )
 
 
+PAPER_PLACES: Final = 4  # Glickman's example prints its steps to four decimals (σ′ to five)
+
+
+def paper_rounded(result: Glicko2Update) -> Glicko2Rating:
+    """Step 8 as Glickman's example does it: from μ′ and φ′ rounded to the four decimals the paper prints
+    (its μ′ = −0.2069, φ′ = 0.8722), and σ′ to the five decimals it prints, cut (its 0.05999 for the
+    0.0599960 the iteration gives). For the worked example this is the paper's 1464.06, 151.52, 0.05999;
+    the unrounded 1464.0507 is what the list publishes (1464.05). Shown beside the exact result by
+    `calc`, never stored.
+    """
+    if not result.played:
+        return result.after
+    mu, phi = round(result.new_mu, PAPER_PLACES), round(result.new_phi, PAPER_PLACES)
+    r, rd = from_glicko2_scale(mu, phi)
+    return Glicko2Rating(r, rd, math.floor(result.sigma * 10**5) / 10**5)
+
+
 @dataclass(frozen=True)
 class Glicko2RuleSet(RuleSet):
     """A rule set rating its type by Glicko-2 (`system = "glicko2"` in a rule file): the span of periods

@@ -81,9 +81,7 @@ def _player_ids_of(rating_types: Iterable[str]) -> CompoundSelect:
 def players_of(session: Session, rating_types: Iterable[str]) -> list[Player]:
     """Every player on a list or in an event of the given types, by id."""
     ids = _player_ids_of(rating_types)
-    return list(
-        session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id))
-    )
+    return list(session.scalars(select(Player).where(Player.id.in_(ids)).order_by(Player.id)))
 
 
 class PlayerLink(NamedTuple):
@@ -98,9 +96,7 @@ def player_links(session: Session, rating_types: Iterable[str]) -> list[PlayerLi
     """The players `players_of` gives, as plain tuples (a light query: the served site reads it often)."""
     ids = _player_ids_of(rating_types)
     rows = session.execute(
-        select(Player.id, Player.fide_id, Player.national_id)
-        .where(Player.id.in_(ids))
-        .order_by(Player.id)
+        select(Player.id, Player.fide_id, Player.national_id).where(Player.id.in_(ids)).order_by(Player.id)
     )
     return [PlayerLink(*row) for row in rows]
 

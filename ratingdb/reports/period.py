@@ -17,13 +17,14 @@ from ratingdb.models import (
     CalcPlayer,
     Event,
     EventPlayer,
-    Game,
     Glicko2CalcPlayer,
     ListEntry,
     Player,
     PlayerVersion,
 )
 from ratingdb.rating import Period, k_factor
+from ratingdb.services.counts import CloseCounts, close_counts, event_counts
+from ratingdb.services.event_warnings import close_warnings
 from ratingdb.services.lists import require_list
 
 INACTIVE_FLAGS = ("i", "wi")
@@ -65,7 +66,8 @@ class RatedEvent:
     natural_period: str
     late: bool
     players: int
-    rated_games: int
+    games_played: int  # over the board (services/counts.py defines both)
+    games_rated: int  # of those, in the close's calculation record
 
 
 @dataclass
@@ -75,8 +77,10 @@ class PeriodReport:
     list_date: dt.date
     in_force_date: dt.date
     rules: str | None
+    counts: CloseCounts = (
+        CloseCounts()
+    )  # the figures the close's summary gave, defined once (services/counts)
     players_on_list: int = 0
-    players_rated: int = 0
     newly_rated: list[PlayerMove] = field(default_factory=list)
     dropped_below_floor: list[PlayerMove] = field(default_factory=list)
     became_inactive: list[PlayerMove] = field(default_factory=list)
@@ -85,6 +89,11 @@ class PeriodReport:
     losses: list[PlayerMove] = field(default_factory=list)
     k_changes: list[KChange] = field(default_factory=list)
     events: list[RatedEvent] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # events rated little, or longer than one event may be
+
+    @property
+    def players_rated(self) -> int:
+        return self.counts.players_rated
 
     @property
     def late_events(self) -> list[RatedEvent]:
@@ -176,7 +185,6 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
     )
     if glicko2 is not None:
         # A Glicko-2 close rates everyone with games (no pool); the changes are the list's own.
-        report.players_rated = len(played)
         report.gains = sorted((m for m in played if (m.change or 0) > 0), key=lambda m: -(m.change or 0))[
             :top
         ]
@@ -184,28 +192,36 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
     else:
         _elo_changes(session, published.id, report, top)
 
+    report.counts = close_counts(session, published.id, in_force.id, str(period), rating_type)
     players = (
         select(func.count())
         .select_from(EventPlayer)
         .where(EventPlayer.event_id == Event.id)
         .scalar_subquery()
     )
-    rated_games = (
-        select(func.count())
-        .select_from(Game)
-        .where(Game.event_id == Event.id, Game.rated.is_(True), Game.black_id.is_not(None))
-        .scalar_subquery()
-    )
-    for event_id, name, start, end, natural, n_players, n_games in session.execute(
-        select(
-            Event.id, Event.name, Event.start_date, Event.end_date, Event.natural_period, players, rated_games
-        )
+    found = session.execute(
+        select(Event.id, Event.name, Event.start_date, Event.end_date, Event.natural_period, players)
         .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
-    ):
+    ).all()
+    counts = event_counts(session, [row[0] for row in found], published.id)
+    for event_id, name, start, end, natural, n_players in found:
+        figures = counts[event_id]
+        late = natural < str(period)
         report.events.append(
-            RatedEvent(event_id, name, start, end, natural, natural < str(period), n_players, n_games)
+            RatedEvent(
+                event_id,
+                name,
+                start,
+                end,
+                natural,
+                late,
+                n_players,
+                figures.games_played,
+                figures.games_rated,
+            )
         )
+    report.warnings = close_warnings(session, published.id)
     return report
 
 
@@ -223,14 +239,6 @@ def _elo_changes(session: Session, list_id: int, report: PeriodReport, top: int)
         )
         .join(Player, Player.id == CalcPlayer.player_id)
         .where(CalcPlayer.list_id == list_id, CalcPlayer.method == "change")
-    )
-    report.players_rated = (
-        session.scalar(
-            select(func.count())
-            .select_from(CalcPlayer)
-            .where(CalcPlayer.list_id == list_id, CalcPlayer.method == "change")
-        )
-        or 0
     )
     for target, condition, order in (
         (report.gains, CalcPlayer.change > 0, CalcPlayer.change.desc()),

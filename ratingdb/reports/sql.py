@@ -334,22 +334,23 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
                 if not columns:
                     # INSERT, DROP, SET, DO, COPY …: no rows to show, so nothing to run.
                     raise StatementRefused(f"the database refused the statement: {READ_ONLY}")
-                query: Any = statement
-                params: list[str] | None = None
+                names = [pgsql.Identifier(f"c{i}") for i in range(len(types))]
                 if reader:
                     definitions = pgsql.SQL(", ").join(
-                        pgsql.SQL("{} {}").format(pgsql.Identifier(f"c{i}"), pgsql.SQL(t))
-                        for i, t in enumerate(types)
+                        pgsql.SQL("{} {}").format(name, pgsql.SQL(t))
+                        for name, t in zip(names, types, strict=True)
                     )
-                    query = pgsql.SQL("SELECT * FROM {}(%s) AS t({})").format(
+                    source = pgsql.SQL("{}(%s) AS t({})").format(
                         pgsql.Identifier(READER_FUNCTION), definitions
                     )
-                    params = [statement]
-                # stream(): the extended protocol (one statement only) and rows in chunks as they come;
-                # leaving the loop early cancels the rest on the server.
-                stream: Any = cursor.stream(query, params, size=500)
+                    query, params = _pg_bounded(source, names), [statement]
+                else:
+                    query, params = _pg_bounded_statement(conn, statement, names), None
+                # stream(): the extended protocol (one statement only) and one row at a time, so at most
+                # one row beyond MAX_RESULT_BYTES is ever held; leaving the loop early cancels the rest.
+                stream: Any = cursor.stream(query, params)
                 try:
-                    rows = fetch_bounded(([row] for row in stream), max_rows)
+                    rows = fetch_bounded(_pg_rows(stream, bounded=query is not statement), max_rows)
                 finally:
                     stream.close()  # cancels the rest on the server, also when the result is refused
                 return _result([(c,) for c in columns], rows, max_rows)
@@ -369,6 +370,52 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
         # prepared statement): the connection is closed rather than returned to the pool.
         pooled.invalidate()
         pooled.close()
+
+
+def _pg_bounded(source: Any, names: list[Any]) -> Any:
+    """The query that runs `source` (a FROM item whose columns are `names`) and sends no row whose values
+    take more than MAX_RESULT_BYTES on the server: such a row comes as NULLs with its last column true,
+    and is refused (`SELECT repeat('x', 1000000000)` is computed within the time limit, never sent)."""
+    from psycopg import sql as pgsql
+
+    sizes = pgsql.SQL(" + ").join(pgsql.SQL("COALESCE(pg_column_size(t.{}), 0)").format(n) for n in names)
+    shown = pgsql.SQL(", ").join(
+        pgsql.SQL("CASE WHEN s.too_large THEN NULL ELSE t.{} END").format(n) for n in names
+    )
+    return pgsql.SQL(
+        "SELECT {}, s.too_large FROM {} CROSS JOIN LATERAL (SELECT {}::bigint > {} AS too_large) AS s"
+    ).format(shown, source, sizes, pgsql.Literal(MAX_RESULT_BYTES))
+
+
+def _pg_bounded_statement(conn: Any, statement: str, names: list[Any]) -> Any:
+    """Without the reader function: the statement as a subquery, bounded as by _pg_bounded; the statement
+    itself if it cannot be one (SHOW, EXPLAIN: no value of theirs can be large)."""
+    from psycopg import pq
+    from psycopg import sql as pgsql
+
+    body = statement.rstrip().rstrip(";")
+    # OFFSET 0 keeps the planner from pulling the statement up into the outer query, which would copy a
+    # constant value (repeat('x', 100000000) folded at plan time) once per reference to it.
+    source = pgsql.SQL("(SELECT * FROM ({}\n) AS u OFFSET 0) AS t({})").format(
+        pgsql.SQL(body), pgsql.SQL(", ").join(names)
+    )
+    query = _pg_bounded(source, names)
+    conn.execute("SAVEPOINT ratingdb_bounded")
+    prepared = conn.pgconn.prepare(b"", query.as_string(conn).encode(conn.info.encoding))
+    if prepared.status == pq.ExecStatus.COMMAND_OK:
+        return query
+    conn.execute("ROLLBACK TO SAVEPOINT ratingdb_bounded")  # the time limits set in the transaction stay
+    return statement
+
+
+def _pg_rows(stream: Iterator[Any], *, bounded: bool) -> Iterator[Sequence[Any]]:
+    """Batches of one row for fetch_bounded, the bounded query's too_large column checked and dropped."""
+    for row in stream:
+        if bounded:
+            if row[-1]:
+                raise _too_large()
+            row = row[:-1]
+        yield [row]
 
 
 def _mysql(engine: Engine, statement: str, timeout: float, max_rows: int) -> QueryResult:

@@ -25,6 +25,8 @@ from ratingdb.errors import ConfigError, MissingList
 from ratingdb.models import Event
 from ratingdb.rating import Adjustment, Period, RulesError, RuleSet
 from ratingdb.services.bulk import Driver, chunks
+from ratingdb.services.counts import close_counts
+from ratingdb.services.event_warnings import close_warnings
 from ratingdb.services.lists import ListsOnDates, latest_list, list_on, lock_periods
 from ratingdb.services.lists import new_list as new_list_for
 from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force
@@ -143,6 +145,10 @@ def finish(close: Close) -> None:
     assert close.new_list is not None  # open_list ran
     seal(close.session, close.new_list)
     _summarise(close.driver, summary, close.changes)
+    summary.counts = close_counts(
+        close.session, close.list_id, close.in_force.id, str(close.period), close.rating_type
+    )
+    summary.warnings = close_warnings(close.session, close.list_id)
 
 
 def _rules_of_list(session: Session, rating_type: str, served: Period, closing: RuleSet) -> RuleSet:

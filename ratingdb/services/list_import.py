@@ -32,6 +32,7 @@ from ratingdb.formats import ListRating, ListRow
 from ratingdb.models import Event, ListEntry, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
+from ratingdb.services.list_matching import ListMatching
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods, new_list, require_list
 from ratingdb.services.players import DETAIL_COLUMNS, Details, change_players, register_players
 from ratingdb.services.rows import ListEntryRow
@@ -81,6 +82,7 @@ def import_list(
     reason: str | None = None,
     progress: Callable[[int], None] | None = None,
     before_seal: Callable[[dict[str, RatingList]], None] | None = None,
+    matching: ListMatching | None = None,
 ) -> ListImportSummary:
     """Record `rows` as the imported list(s) dated `list_date`, creating or updating players.
 
@@ -121,10 +123,13 @@ def import_list(
             session, rating_type, list_date, change, origin="imported", source=source
         )
     # Players the file registers or whose details it changes: versions made by the import's first change.
-    _write_entries(session, rows, lists, {}, summary, progress, changes[0])
+    matching = matching or ListMatching(source)
+    _write_entries(session, rows, lists, {}, summary, progress, changes[0], matching)
     if not replace:
         for rating_type, previous in follows.items():
             _refuse_shrinking(session, summary, source, previous, lists[rating_type])
+    # After the refusals of the list as a whole: a row's owner is worth asking about only in a list kept.
+    matching.finish(session, changes[0])
     if before_seal is not None:
         before_seal(lists)
     for lst in lists.values():
@@ -141,6 +146,7 @@ def update_list(
     reason: str,
     list_date: dt.date | None = None,
     progress: Callable[[int], None] | None = None,
+    matching: ListMatching | None = None,
 ) -> ListImportSummary:
     """Publish a new version of each type's list in force: its rows with the file's rows applied.
 
@@ -179,7 +185,9 @@ def update_list(
         )
     summary = ListImportSummary(list_date=min(t.list_date for t in targets.values()))
     bases = {t: lst.id for t, lst in targets.items()}
-    _write_entries(session, rows, lists, bases, summary, progress, changes[0])
+    matching = matching or ListMatching(source)
+    _write_entries(session, rows, lists, bases, summary, progress, changes[0], matching)
+    matching.finish(session, changes[0])
     if not (any(summary.added.values()) or any(summary.changed.values()) or summary.updated_players):
         # Re-running an update is safe: the caller's rollback takes back the versions begun above.
         shown = "; ".join(f"{t} {x.list_date.isoformat()}, version {x.version}" for t, x in targets.items())
@@ -338,12 +346,15 @@ def _write_entries(
     summary: ListImportSummary,
     progress: Callable[[int], None] | None,
     audit_id: int,
+    matching: ListMatching,
 ) -> None:
     """Write the file's rows to `lists`; where `bases` names a type's list in force, correct its entries.
 
     Each entry records the version of the player's details it publishes: the version the file's row
-    made (a changed name, say) or the current one.
+    made (a changed name, say) or the current one. Every row goes through the matching step
+    (services/list_matching.py); the caller's `matching.finish` then refuses the rows needing a decision.
     """
+    matching.begin(session)
     summary.lists = {t: lst.id for t, lst in lists.items()}
     summary.entries = dict.fromkeys(lists, 0)
     summary.rated = dict.fromkeys(lists, 0)
@@ -354,8 +365,8 @@ def _write_entries(
     seen = bytearray()
     try:
         done = 0
-        for batch in _batches(iter(rows), BATCH):
-            ids = _upsert_players(driver, batch, summary, audit_id, seen)
+        for batch in _batches(matching.rows(rows), BATCH):
+            ids = _upsert_players(driver, batch, summary, audit_id, seen, matching)
             entries: list[tuple[Any, ...]] = []
             for rating_type, lst in lists.items():
                 base = bases.get(rating_type)
@@ -497,11 +508,17 @@ def derived_state(r: ListRating, birth_year: int | None, list_date: dt.date) -> 
 
 
 def _upsert_players(
-    driver: Driver, batch: list[ListRow], summary: ListImportSummary, audit_id: int, seen: bytearray
+    driver: Driver,
+    batch: list[ListRow],
+    summary: ListImportSummary,
+    audit_id: int,
+    seen: bytearray,
+    matching: ListMatching,
 ) -> dict[int, tuple[int, int]]:
     """Line number → (player id, version id) for the batch; new players registered, changed details
     made a new version (the file is silent about nothing it leaves empty: the database keeps those)."""
     known = _known_players(driver, batch)
+    matching.check(driver, batch, known, _key)
     ids: dict[int, tuple[int, int]] = {}
     new_rows: list[ListRow] = []
     changes: list[tuple[int, Details]] = []

@@ -545,7 +545,11 @@ class Entrants:
             return found.id
         except UnknownPlayer:
             text = ident.strip()
-            new = self.new_by_fide.get(int(text)) if text.isdigit() and len(text) <= 18 else None
+            new = (
+                self.new_by_fide.get(int(text))
+                if text.isascii() and text.isdigit() and len(text) <= 18
+                else None
+            )
             new = new or self.new_by_national.get(text)
             if new is None:
                 raise UnknownPlayer(
@@ -571,7 +575,13 @@ class Entrants:
             return None
         if p.fide_id and value in self.by_national_any:
             c: Candidate = self.players[self.by_national_any[value]]
-        elif not p.fide_id and value.isdigit() and len(value) <= 18 and int(value) in self.by_fide_any:
+        elif (
+            not p.fide_id
+            and value.isascii()
+            and value.isdigit()
+            and len(value) <= 18
+            and int(value) in self.by_fide_any
+        ):
             c = self.players[self.by_fide_any[int(value)]]
         else:
             return None
@@ -629,7 +639,7 @@ class Entrants:
         fide_ids = {p.fide_id for p in lines if p.fide_id}
         national_ids = {p.national_id for p in lines if p.national_id}
         as_national = {str(p.fide_id) for p in lines if p.fide_id}
-        as_fide = {int(n) for n in national_ids if n.isdigit() and len(n) <= 18}
+        as_fide = {int(n) for n in national_ids if n.isascii() and n.isdigit() and len(n) <= 18}
         by_fide: dict[int, int] = {}
         by_national: dict[str, int] = {}
         self.by_fide_any: dict[int, int] = {}

@@ -227,7 +227,7 @@ def player_ident(session: Session, player: Player) -> str:
     if player.fide_id:
         return str(player.fide_id)
     national = player.national_id or ""
-    if national.isdigit() and len(national) <= 18:
+    if national.isascii() and national.isdigit() and len(national) <= 18:
         other = session.scalar(select(Player.id).where(Player.fide_id == int(national)))
         if other is not None and other != player.id:
             return f"national:{national}"
@@ -281,7 +281,7 @@ def find_players(
     found: dict[int, str] = {}  # player id → name key
     stripped = text.strip()
     by_id = select(Player.id, Player.name_key)
-    if stripped.isdigit() and len(stripped) <= 18:
+    if stripped.isascii() and stripped.isdigit() and len(stripped) <= 18:
         found.update((pid, key) for pid, key in session.execute(by_id.where(Player.fide_id == int(stripped))))
     found.update((pid, key) for pid, key in session.execute(by_id.where(Player.national_id == stripped)))
     # Walk the name-token index from the longest query word in index order, a page at a time, until
@@ -351,7 +351,8 @@ def search_players(
 ) -> list[FoundPlayer]:
     """Players by FIDE ID or national ID, or by name with typos, accents and word order forgiven, best
     first, each with its score (the mean over the query's words of the best rapidfuzz ratio against a
-    word of the name; a query word that starts a name word scores 100).
+    word of the name; a query word that starts a name word scores 100). A player's aliases (the other
+    spellings on record) are names too: found through one, the player's `why` names it.
 
     Fast on a million players: for each query word the distinct registered words sharing its first
     three letters are read by skipping through the name-token index (one seek per distinct word, not a
@@ -366,7 +367,7 @@ def search_players(
     found: dict[int, FoundPlayer] = {}
     stripped = text.strip()
     by_id: list[tuple[Any, str]] = []
-    if stripped.isdigit() and len(stripped) <= 18:
+    if stripped.isascii() and stripped.isdigit() and len(stripped) <= 18:
         by_id.append((Player.fide_id == int(stripped), "FIDE ID"))
     by_id.append((Player.national_id == stripped, "national ID"))
     for condition, why in by_id:
@@ -400,21 +401,25 @@ def search_players(
             keys.update(
                 (pid, key) for pid, key in session.execute(query.limit(SEARCH_CANDIDATES - len(keys)))
             )
-    scored: list[tuple[float, str, int]] = []
+    scored: dict[int, tuple[float, str, str]] = {}  # player id → (score, name key, found by)
     for pid, key in keys.items():
         if pid in found:
             continue
-        name_words = key.split()
-        score = sum(max(_word_score(w, nw) for nw in name_words) for w in words) / len(words)
+        score = _name_score(words, key)
         if score >= SEARCH_WORD_SCORE:
-            scored.append((-score, key, pid))
-    scored.sort()
-    best = scored[:limit]
+            scored[pid] = (score, key, "name")
+    # Other spellings on record (`--accept-name`, `player edit --add-alias`, merges) are searched too: the
+    # aliases with a word starting as a query word does, scored the same way; the better of name and alias.
+    for pid, alias, key, name_key_ in _alias_candidates(session, words, fed, born):
+        score = _name_score(words, key)
+        if pid not in found and score >= SEARCH_WORD_SCORE and score > scored.get(pid, (0.0, "", ""))[0]:
+            scored[pid] = (score, name_key_, f"alias '{alias}'")
+    best = sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))[:limit]
     players = {
-        p.id: p for p in session.scalars(select(Player).where(Player.id.in_([pid for *_, pid in best])))
+        p.id: p for p in session.scalars(select(Player).where(Player.id.in_([pid for pid, _ in best])))
     }
-    for neg, _, pid in best:
-        found[pid] = FoundPlayer(players[pid], -neg, "name")
+    for pid, (score, _, why) in best:
+        found[pid] = FoundPlayer(players[pid], score, why)
     chosen = [
         f
         for f in found.values()
@@ -422,6 +427,43 @@ def search_players(
     ]
     chosen.sort(key=lambda f: (-f.score, f.player.name_key, f.player.id))
     return chosen[:limit]
+
+
+def _name_score(words: Sequence[str], key: str) -> float:
+    """The mean over the query's words of each one's best score against a word of the name key."""
+    name_words = key.split()
+    return sum(max(_word_score(w, nw) for nw in name_words) for w in words) / len(words)
+
+
+def _alias_candidates(
+    session: Session, words: Sequence[str], federation: str | None, born: int | None
+) -> list[tuple[int, str, str, str]]:
+    """(player id, alias, alias key, player's name key) of the current aliases, of players not merged,
+    with a word that shares its first SEARCH_PREFIX letters with a query word (aliases are few: a plain
+    read of the alias table's index on the key)."""
+    starts = sorted({w[:SEARCH_PREFIX] for w in words})
+    like = or_(
+        *(
+            condition
+            for start in starts
+            for condition in (
+                PlayerAlias.name_key.like(f"{start}%"),
+                PlayerAlias.name_key.like(f"% {start}%"),
+            )
+        )
+    )
+    query = (
+        select(PlayerAlias.player_id, PlayerAlias.name, PlayerAlias.name_key, Player.name_key)
+        .join(Player, Player.id == PlayerAlias.player_id)
+        .where(PlayerAlias.is_current.is_(True), Player.merged_into.is_(None), like)
+        .order_by(PlayerAlias.player_id, PlayerAlias.id)
+        .limit(SEARCH_CANDIDATES)
+    )
+    if federation is not None:
+        query = query.where(Player.federation == federation)
+    if born is not None:
+        query = query.where(Player.birth_year == born)
+    return [(pid, name, key, own) for pid, name, key, own in session.execute(query)]
 
 
 def _word_score(word: str, name_word: str) -> float:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
-from typing import Any, Final
+from pathlib import Path, PurePosixPath
+from typing import Any, Final, Protocol
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
@@ -95,9 +96,58 @@ def event_path(event_id: int) -> str:
     return f"events/{event_id}.html"
 
 
-def player_path(player_id: int, fide_id: int | None) -> str:
-    # FIDE IDs make addresses people can guess; the database id serves players without one.
-    return f"players/{fide_id}.html" if fide_id is not None else f"players/id{player_id}.html"
+# A national ID is an address as it is when it is made of these characters (and is not one of the other
+# forms below); otherwise the player is addressed by FIDE ID.
+_ADDRESS_ID: Final = re.compile(r"[0-9A-Za-z][0-9A-Za-z_.-]{0,39}")
+_OTHER_FORMS: Final = re.compile(r"(fide-|id)[0-9]+")
+
+
+class PlayerIds(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def fide_id(self) -> int | None: ...
+    @property
+    def national_id(self) -> str | None: ...
+
+
+def player_key(player: PlayerIds) -> str:
+    """What a player's page is named by: the federation's stable ID, the same in every database built
+    from the same files — the national ID, else `fide-<FIDE ID>` (a player without a national ID), else
+    `id<N>` (the database's row number: only for a player registered with neither ID).
+
+    The one address scheme: every link to a player page, the served app's routes and the API's `page`
+    and `key` come from here (docs/guide/publishing.md, "Addresses").
+    """
+    national = player.national_id
+    if national is not None and _ADDRESS_ID.fullmatch(national) and not _OTHER_FORMS.fullmatch(national):
+        return national
+    if player.fide_id is not None:
+        return f"fide-{player.fide_id}"
+    return f"id{player.id}"
+
+
+def player_path(player: PlayerIds) -> str:
+    return f"players/{player_key(player)}.html"
+
+
+def moved_player_pages(players: Iterable[PlayerIds]) -> dict[str, str]:
+    """Old address → new page, for the addresses earlier versions used: `players/<FIDE ID>.html`.
+
+    Only where no page has that address now (a national ID equal to another player's FIDE ID keeps its
+    page). The old `players/id<N>.html` addresses are not redirected: they named a row of one database,
+    so after a rebuild a redirect could lead to someone else (docs/guide/publishing.md, "Addresses").
+    """
+    players = list(players)
+    pages = {player_path(p) for p in players}
+    moved: dict[str, str] = {}
+    for p in players:
+        if p.fide_id is None:
+            continue
+        old = f"players/{p.fide_id}.html"
+        if old not in pages:
+            moved[old] = player_path(p)
+    return moved
 
 
 # --- rendering -----------------------------------------------------------------------------------------
@@ -197,10 +247,12 @@ class Site:
     def __post_init__(self) -> None:
         for p in self.links:
             if p.fide_id is not None:
-                self.by_fide[p.fide_id] = player_path(p.id, p.fide_id)
+                self.by_fide[p.fide_id] = player_path(p)
             if p.national_id is not None:
-                self.by_national[p.national_id] = player_path(p.id, p.fide_id)
-        self.urls: dict[int, str] = {p.id: player_path(p.id, p.fide_id) for p in self.links}
+                self.by_national[p.national_id] = player_path(p)
+        self.urls: dict[int, str] = {p.id: player_path(p) for p in self.links}
+        self.pages: dict[str, int] = {path: pid for pid, path in self.urls.items()}
+        self.moved = moved_player_pages(self.links)  # old address → the page it moved to
         self.current = [lst for lst in self.lists if lst.state == "current"]
         newest = {lst.rating_type: lst for lst in self.current}  # by type and date: the last one wins
         self.newest = {t: newest[t] for t in RATING_TYPES if t in newest}
@@ -217,14 +269,19 @@ class Site:
             return self.by_fide[fide_id]
         return self.by_national.get(national_id) if national_id is not None else None
 
-    def render(self, template: str, path: str, heading: str, **context: Any) -> tuple[str, bytes]:
+    def render(
+        self, template: str, path: str, heading: str, *, canonical_path: str | None = None, **context: Any
+    ) -> tuple[str, bytes]:
         depth = path.count("/")
+        canonical_path = canonical_path or path
         page = self.env.get_template(template).render(
             site=self,
             root="../" * depth,
             path=path,
             heading=heading,
-            canonical=f"{self.options.base_url.rstrip('/')}/{path}" if self.options.base_url else None,
+            canonical=(
+                f"{self.options.base_url.rstrip('/')}/{canonical_path}" if self.options.base_url else None
+            ),
             **context,
         )
         return path, page.encode("utf-8")
@@ -257,8 +314,9 @@ def closes_of(session: Session, site: Site) -> dict[int, PeriodReport]:
 def site_files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]]:
     """Every file of the site as (relative path, content); with a base URL, a sitemap of the pages last."""
     pages: list[str] = []
-    for relative, content in _files(session, options):
-        if relative.endswith(".html"):
+    site = new_site(session, options)
+    for relative, content in _files(session, site):
+        if relative.endswith(".html") and relative not in site.moved:
             pages.append(relative)
         yield relative, content
     if options.base_url:
@@ -267,9 +325,9 @@ def site_files(session: Session, options: SiteOptions) -> Iterator[tuple[str, by
         yield "sitemap.xml", text.encode("utf-8")
 
 
-def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]]:
-    """Static files, lists, closes, events, players, then the home page."""
-    site = new_site(session, options)
+def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
+    """Static files, lists, closes, events, players, the pages at players' old addresses, the home page."""
+    options = site.options
     for name in STATIC_FILES:
         yield (
             f"static/{name}",
@@ -306,6 +364,9 @@ def _files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]
             calculations.get(player.id, []),
             not_rated=not_rated.get(player.id, {}),
         )
+
+    for old, new in sorted(site.moved.items()):
+        yield moved_page(site, old, new)
 
     yield home_page(site, closes)
 
@@ -438,6 +499,12 @@ def player_not_rated(
             if player.id in games:
                 found[(lst.rating_type, lst.list_date)] = games[player.id]
     return found
+
+
+def moved_page(site: Site, old: str, new: str) -> tuple[str, bytes]:
+    """The page left at an old address: it sends the visitor on to the new one (no script needed)."""
+    target = PurePosixPath(new).name  # both addresses are in players/
+    return site.render("moved.html", old, "This page has moved", canonical_path=new, target=target)
 
 
 def player_page(

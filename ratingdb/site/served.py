@@ -64,14 +64,21 @@ def list_view(site: Site, name: str, lines: Lines, query: ListQuery | None) -> b
 
 
 def player_by_key(session: Session, key: str) -> Player:
-    """A player by the key of their page's address: the FIDE ID, `id<N>` (no FIDE ID), or a national ID."""
-    if key.startswith("id") and key[2:].isdigit():
+    """A player by the key of their page's address (ratingdb.site.publish.player_key: the national ID,
+    `fide-<FIDE ID>`, `id<N>`), or by a FIDE ID as the addresses of earlier versions had it."""
+    if key.startswith("id") and key[2:].isascii() and key[2:].isdigit():
         found = session.get(Player, int(key[2:]))
         if found is None:
             raise UnknownPlayer(f"there is no player {key}: search by name on the home page")
         return found
+    fide = key.removeprefix("fide-")
     try:
-        return find_by_id(session, key)
+        if fide != key:
+            return find_by_id(session, f"fide:{fide}")
+        try:
+            return find_by_id(session, f"national:{key}")  # a page key is a national ID first
+        except UnknownPlayer:
+            return find_by_id(session, key)
     except UnknownPlayer:
         raise UnknownPlayer(
             f"no player has FIDE ID or national ID '{key}': search by name on the home page"
@@ -132,11 +139,19 @@ def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[P
     return shown
 
 
+def moved_player(site: Site, key: str) -> str | None:
+    """Where the page at an old address `players/<key>.html` is now (relative to players/), if it moved."""
+    new = site.moved.get(f"players/{key}.html")
+    return None if new is None else new.removeprefix("players/")
+
+
 def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequence[LiveList]]) -> bytes:
     """The player's page; `lives` gives the live lists (computed only for a player the site has)."""
-    player = player_by_key(session, key)
-    if player.id not in site.urls:
+    player_id = site.pages.get(f"players/{key}.html")
+    if player_id is None:
+        player_by_key(session, key)  # raises the sentence for an ID nobody has
         raise PageNotFound(f"player {key} is on no list of this site: search by name on the home page")
+    player = session.get_one(Player, player_id)
     history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     live = player_live(site, player.id, lives())
     calcs = player_calculations(session, site, player)

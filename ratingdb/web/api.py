@@ -41,7 +41,7 @@ from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
-from ratingdb.site.publish import player_calculations, player_path
+from ratingdb.site.publish import player_calculations, player_key, player_path
 from ratingdb.site.served import player_by_key
 from ratingdb.web.deps import Served
 
@@ -71,7 +71,10 @@ ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 
 
 class PlayerOut(BaseModel):
-    key: str = Field(description="The player's key in addresses: the FIDE ID, else `id<N>`.")
+    key: str = Field(
+        description="The player's key in addresses (players/<key>.html): the national ID, else "
+        "`fide-<FIDE ID>`, else `id<N>`."
+    )
     fide_id: int | None
     national_id: str | None
     name: str = Field(description="Surname, first names, as registered now.")
@@ -305,6 +308,17 @@ class CloseDetailOut(BaseModel):
     rules: str | None
     players_on_list: int
     players_rated: int
+    games_played: int = Field(description="Games played over the board in the period's events.")
+    games_rated: int = Field(
+        description="Of those, games counted for a rating change or a first rating's pool."
+    )
+    games_changing_a_rating: int = Field(
+        description="Games in a rated player's change or in a first rating the close published."
+    )
+    newly_rated_count: int = Field(description="Players with a rating on the new list and none before.")
+    warnings: list[str] = Field(
+        description="Events the close rated little of, or longer than one event may be."
+    )
     events: list[LiveEventOut]
     newly_rated: list[MoveOut]
     gains: list[MoveOut]
@@ -343,7 +357,7 @@ class LiveListOut(BaseModel):
 
 def player_out(p: Player) -> PlayerOut:
     return PlayerOut(
-        key=str(p.fide_id) if p.fide_id is not None else f"id{p.id}",
+        key=player_key(p),
         fide_id=p.fide_id,
         national_id=p.national_id,
         name=p.name,
@@ -351,7 +365,7 @@ def player_out(p: Player) -> PlayerOut:
         federation=p.federation,
         sex=p.sex,
         birth_year=p.birth_year,
-        page=player_path(p.id, p.fide_id),
+        page=player_path(p),
     )
 
 
@@ -443,7 +457,9 @@ def live_rating_out(live: LiveList, player_id: int) -> LiveRatingOut | None:
 
 # --- players ------------------------------------------------------------------------------------------------
 
-Key = Annotated[str, Path(max_length=40, description="FIDE ID, national ID, or id<N>.")]
+Key = Annotated[
+    str, Path(max_length=40, description="A player's `key` (national ID, fide-<FIDE ID>, id<N>) or FIDE ID.")
+]
 TypeQuery = Annotated[str | None, Query(alias="type", max_length=20, description="Only this rating type.")]
 
 
@@ -778,7 +794,12 @@ def close(
         in_force_date=report.in_force_date,
         rules=report.rules,
         players_on_list=report.players_on_list,
-        players_rated=report.players_rated,
+        players_rated=report.counts.players_rated,
+        games_played=report.counts.games_played,
+        games_rated=report.counts.games_rated,
+        games_changing_a_rating=report.counts.games_changing_a_rating,
+        newly_rated_count=report.counts.newly_rated,
+        warnings=report.warnings,
         events=[
             LiveEventOut(
                 event_id=e.event_id, name=e.name, start_date=e.start_date, end_date=e.end_date, period=period

@@ -96,8 +96,13 @@ def _download(view: Served, name: str, suffix: str, media_type: str) -> Response
     return Response(body, media_type=media_type, headers=IMMUTABLE)
 
 
-@router.get("/players/{key}.html")
-def player_page(view: Served, key: str) -> HTMLResponse:
+@router.get("/players/{key}.html", response_model=None)
+def player_page(view: Served, key: str) -> HTMLResponse | RedirectResponse:
+    moved = served.moved_player(view.site, key)
+    if moved is not None:
+        # The static site leaves a page at the old address (moved.html) that says the same.
+        return RedirectResponse(moved, status_code=301)
+
     def lives() -> list[LiveList]:
         return [view.state.live(t, view.version) for t in view.site.newest]
 

@@ -65,6 +65,10 @@ def test_the_papers_example_is_written_out_step_by_step() -> None:
         "Step 8: r′ = 173.7178 × μ′ + 1500 = 173.7178 × −0.206941 + 1500 = 1464.0507; "
         "RD′ = 173.7178 × φ′ = 151.5165",
         "New rating: 1464.05 (−35.95), RD 151.52, σ 0.059996; provisional (RD above 110)",
+        # The paper's own figures, from its printed μ′ and φ′: 173.7178 × −0.2069 + 1500 = 1464.0578,
+        # 173.7178 × 0.8722 = 151.5167, and σ′ printed as 0.05999.
+        "Paper's rounding: Glickman's example prints its steps to 4 decimals; Step 8 from μ′ = −0.2069, "
+        "φ′ = 0.8722 gives 1464.06, RD 151.52, σ 0.05999; a list publishes the exact result above",
     ]
 
 
@@ -73,7 +77,10 @@ def test_the_json_carries_every_figure_unrounded() -> None:
     assert result.exit_code == 0, result.output
     data: dict[str, Any] = json.loads(result.stdout)
     # Within the paper's printed precision: 1464.06, 151.52, 0.05999 (it rounds μ′ to −0.2069 first).
-    assert abs(data["new_rating_unrounded"] - 1464.06) < 0.01 and data["new_rating"] == 1464.05
+    assert round(data["new_rating_unrounded"], 4) == 1464.0507 and data["new_rating"] == 1464.05
+    assert round(data["paper_rounded_rating"], 4) == 1464.0578  # 173.7178 × −0.2069 + 1500
+    assert round(data["paper_rounded_deviation"], 4) == 151.5167  # 173.7178 × 0.8722
+    assert data["paper_rounded_volatility"] == 0.05999
     assert round(data["new_deviation_unrounded"], 2) == 151.52 == data["new_deviation"]
     assert abs(data["new_volatility"] - 0.05999) < 0.00001
     assert [round(game["g"], 4) for game in data["games"]] == [0.9955, 0.9531, 0.7242]

@@ -14,6 +14,7 @@ from ratingdb.cli import app
 from ratingdb.cli.close import print_summary
 from ratingdb.rating import Period
 from ratingdb.services.close import CloseSummary, PlayerChange
+from ratingdb.services.counts import CloseCounts
 from tests import builders as b
 from tests.cli.test_import_cli import FIXTURES, ROUND_ROBIN_LIST
 
@@ -82,7 +83,8 @@ def test_close_period_prints_a_summary_and_a_rerun_changes_nothing(db_url: str, 
         lines[0]
         == "Closed standard period 2025-10: published the list dated 2025-11-01 (rules standard-2025-10)."
     )
-    assert lines[1] == "  events rated: 1; games rated: 6"
+    # A round robin of four: 6 games, each between rated players, so each changed two ratings.
+    assert lines[1] == "  events rated: 1; games played: 6; games rated: 6; games that changed a rating: 6"
     # Kowalski 2210 (K 20): beat Szabo 1980 (D 230 → .79, +.21), drew Novak 2150 (D 60 → .58, −.08),
     # beat Horvat 2105 (D 105 → .64, +.36): Σ +.49 × 20 = +9.8 → +10 → 2220.
     assert "    biggest gain: Kowalski, Jan 2210 → 2220 (+10, 3 games)" in lines
@@ -211,12 +213,13 @@ def test_the_close_summary_shows_ten_players_then_how_many_more_and_summarises_m
     late = [f"Late {i} (ended 2025-09-2{i}, period 2025-09)" for i in range(1, 8)]
     summary = CloseSummary(
         Period(2025, 10), "rapid", dt.date(2025, 11, 1), rules="rapid-2025-10", floor=1400, events=9,
-        late_events=late, games_rated=40, players_on_list=100, players_rated=30, dropped_below_floor=dropped,
+        late_events=late, counts=CloseCounts(52, 40, 35, 30, 0), players_on_list=100,
+        dropped_below_floor=dropped,
     )  # fmt: skip
     print_summary(summary)
     assert capsys.readouterr().out.splitlines() == [
         "Closed rapid period 2025-10: published the list dated 2025-11-01 (rules rapid-2025-10).",
-        "  events rated: 9 (7 late); games rated: 40",
+        "  events rated: 9 (7 late); games played: 52; games rated: 40; games that changed a rating: 35",
         "  players on the list: 100; players rated: 30",
         "  newly rated: 0; dropped below 1400: 12",
         *(f"    below the floor: Floor, {i:02d} 1405 → unrated" for i in range(1, 11)),

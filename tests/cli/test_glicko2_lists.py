@@ -109,7 +109,7 @@ def close_october(db_url: str) -> list[str]:
 def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_url: str) -> None:
     assert close_october(db_url) == [
         "Closed club period 2025-10: published the list dated 2025-11-01 (rules club-glicko).",
-        "  events rated: 1; games rated: 6",
+        "  events rated: 1; games played: 6; games rated: 6; games that changed a rating: 6",
         "  players on the list: 5; players rated: 4",
         "  newly rated: 0",
         "    biggest gain: Opponent, Brian 1550 → 1557 (+7, 3 games)",
@@ -170,7 +170,10 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
     assert top[0].endswith(",glicko2,rd,provisional")
     assert top[4] == '4,200101,,"Example, Paper",,IRL,M,1980,1464,3,,,1464.05,151.52,?'
     period = ok(db_url, "report", "period", "2025-10", "--type", "club")
-    assert period[1].startswith("players on list: 5; players rated: 4; newly rated: 0;")
+    assert period[1].startswith(
+        "players on list: 5; games played: 6; games rated: 6; games that changed a rating: 6; players "
+        "rated: 4; newly rated: 0;"
+    )
     moves = ok(db_url, "report", "period", "2025-10", "--type", "club", "--format", "csv")
     assert moves[1:5] == [
         'gain,200103,,"Opponent, Brian",1550,1557,7,3,',
@@ -238,12 +241,26 @@ def test_a_published_glicko2_list_is_sealed_and_a_reopen_publishes_a_new_version
     )
 
 
-def test_an_update_of_a_glicko2_list_is_refused_and_an_elo_file_is_not_read_as_one(db_url: str) -> None:
+def test_an_update_of_a_glicko2_list_is_refused_and_an_elo_file_is_not_read_as_one(
+    db_url: str, tmp_path: Path
+) -> None:
     start(db_url)
+    before = ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv")
     assert refused(db_url, "import-list", START, "--type", "club", "--update", "--reason", "fix") == (
-        "Error: --update does not correct a Glicko-2 list yet: import the corrected club list with its "
-        "deviations under a new date, or reopen the period and close it again\n"
+        "Error: --update does not correct a Glicko-2 list, whose deviations it would not carry over: "
+        "withdraw the club list (`ratingdb withdraw-list DATE --type club --reason TEXT`) and import the "
+        "whole corrected file; a computed list: reopen its period\n"
     )
+    assert ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv") == before
+    # What the message says to do works: withdrawn, then the whole file again with Idle's RD 80 → 90.
+    fixed = tmp_path / "club-fixed.csv"
+    fixed.write_text(START.read_text(encoding="utf-8").replace("1612.5,80,0.06", "1612.5,90,0.06"), "utf-8")
+    ok(db_url, "withdraw-list", "2025-10-01", "--type", "club", "--reason", "Idle's deviation was wrong")
+    ok(db_url, "import-list", fixed, "--type", "club", "--date", "2025-10-01")
+    after = ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv")
+    assert [line for line in after if line not in before] == [
+        line.replace("1612.5,80,", "1612.5,90,") for line in before if "1612.5,80," in line
+    ]
     # A ratingdb (Elo) CSV list for a Glicko-2 type: its K and games columns are not Glicko-2 columns.
     elo = FIXTURES / "lists" / "list.csv"
     message = refused(db_url, "import-list", elo, "--type", "club", "--date", "2025-11-01")

@@ -109,10 +109,22 @@ def test_a_one_row_list_dated_the_next_month_is_refused_with_the_numbers(
 def test_update_publishes_a_new_version_of_the_list_in_force_with_the_one_row_applied(
     db_url: str, august: Path, one_row: Path
 ) -> None:
+    # "Seven, Player" is unlike the registered "Player, 007" (score 55): a rename is said with
+    # --accept-name LINE (issue 24), which keeps the old name as an alias.
     result = run(
-        db_url, "import-list", one_row, "--update", "--type", "standard", "--reason", "name and rating fix"
+        db_url,
+        "import-list",
+        one_row,
+        "--update",
+        "--type",
+        "standard",
+        "--reason",
+        "name and rating fix",
+        "--accept-name",
+        "2",
     )
     assert result.exit_code == 0, result.output
+    assert query(db_url, "SELECT name FROM player_alias") == [("Player, 007",)]
     assert result.stdout.splitlines() == [
         "Updated the standard list dated 2025-08-01 from one.csv (csv): version 2 replaces version 1; "
         "402 entries: 1 from the file (1 changed, 0 added), 401 kept as they were.",

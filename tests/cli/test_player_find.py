@@ -81,3 +81,16 @@ def test_either_id_kind_finds_the_player_and_limit_and_csv_apply(demo: str) -> N
         "score,fide_id,national_id,name,federation,sex,title,birth_year,found_by",
         '100,25900003,10003,"Ó Briain, Cathal",IRL,M,IM,1988,name',
     ]
+
+
+def test_an_alias_finds_its_player_and_says_so(demo: str) -> None:
+    # Doyle, Patrick (FIDE 25900011) plays some events as "Ó Dubhghaill, Pádraig" (the Irish form).
+    ok(demo, "player", "edit", "25900011", "--add-alias", "Ó Dubhghaill, Pádraig", "--reason", "Irish form")
+    # Both words start a word of the alias (100 each); no registered name has a word like "dubhghaill".
+    assert [(f["score"], f["name"], f["found_by"]) for f in found(demo, "Padraig O Dubhghaill")] == [
+        (100, "Doyle, Patrick", "alias 'Ó Dubhghaill, Pádraig'")
+    ]
+    # Misspelt: "dubhgaill" against "dubhghaill" is 2 × 9 / 19 = 94.7, "padraig" 100: mean 97.
+    assert [(f["score"], f["fide_id"]) for f in found(demo, "Dubhgaill Padraig")] == [(97, 25900011)]
+    # The registered name still finds him by name, once.
+    assert [(f["name"], f["found_by"]) for f in found(demo, "Doyle Patrick")][0] == ("Doyle, Patrick", "name")

@@ -164,14 +164,14 @@ def test_report_period_as_csv(club_url: str) -> None:
         'loss,300001,,"Ash, Adam",2200,2185,-15,2,',
         'loss,300003,,"Cedar, Cal",1405,1399,-6,2,',
         'loss,300002,,"Birch, Bea",2000,1998,-2,2,',
-        'event,,,Club Autumn,,,,4,"event 1, 2025-10-03 … 2025-10-05, 4 players"',
-        'event,,,Newcomer Cup,,,,5,"event 2, 2025-10-10 … 2025-10-14, 6 players"',
+        'event,,,Club Autumn,,,,4,"event 1, 2025-10-03 … 2025-10-05, 4 players, games played: 4"',
+        'event,,,Newcomer Cup,,,,5,"event 2, 2025-10-10 … 2025-10-14, 6 players, games played: 5"',
     ]
 
 
 def test_report_period_shows_late_events_and_k_changes(club_url: str) -> None:
     assert ok_lines(club_url, "period", "2025-11", "-f", "csv")[-1] == (
-        'late event,,,Late Open,,,,1,"event 3, 2025-10-18 … 2025-10-20, 2 players, '
+        'late event,,,Late Open,,,,1,"event 3, 2025-10-18 … 2025-10-20, 2 players, games played: 1, '
         'late (its own period is 2025-10)"'
     )
     assert ok_lines(club_url, "period", "2025-12", "-f", "csv")[1:] == [
@@ -183,6 +183,11 @@ def test_report_period_as_json_counts_each_section(club_url: str) -> None:
     document = json.loads("\n".join(ok_lines(club_url, "period", "2025-10", "-f", "json")))
     assert document["counts"] == {
         "players_on_list": 6,
+        # Club Autumn: 4 games between rated players; Newcomer Cup: Fir's 5 games toward the first rating
+        # this close published (1886), so every game played was rated and changed a rating.
+        "games_played": 9,
+        "games_rated": 9,
+        "games_changing_a_rating": 9,
         "players_rated": 4,
         "newly_rated": 1,
         "dropped_below_floor": 1,

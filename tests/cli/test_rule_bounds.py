@@ -123,3 +123,33 @@ def test_the_highest_floor_closes_and_publishes_everyone_at_it(db_url: str, tmp_
     code, out, err = _close(db_url, tmp_path, edited(rating="3999", below='"floor"'), 2000)
     assert (code, err) == (0, ""), err
     assert _national_list(db_url) == [(3999,)] * 4
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        edited(exempt_from="3999"),  # cap.exempt_from at its highest
+        # exclusion.above at its highest (the sample's exclusion difference is "none"; the cap's is 400)
+        edited(above="3999").replace('difference = "none"', "difference = 600", 1),
+        edited(max_rating="3999"),  # initial.max_rating at its highest
+        edited(value="1000"),  # k.rule[1].value at its highest (the rule of the round robin's players)
+    ],
+    ids=["cap-exempt-3999", "exclusion-above-3999", "initial-max-3999", "k-1000"],
+)
+def test_every_highest_accepted_value_closes_and_publishes(db_url: str, tmp_path: Path, rules: str) -> None:
+    code, out, err = _close(db_url, tmp_path, rules, 2000)
+    assert (code, err) == (0, ""), err
+    assert len(_national_list(db_url)) == 4
+
+
+def test_a_close_whose_rating_would_pass_3999_is_refused_in_one_line(db_url: str, tmp_path: Path) -> None:
+    # K 1000 on players rated 3990, capped so that K × 3 games ≤ 700 (§8.3.3, the sample's 700): K 233.
+    # Kowalski's 2.5 of 3 against three 3990s gives 3990 + 233 × (2.5 − 1.5) = 4223, which no list can
+    # hold (ratings are 1–3999). Before the check came back to the close this was a traceback.
+    code, out, err = _close(db_url, tmp_path, edited(value="1000"), 3990)
+    assert (code, err) == (
+        1,
+        "Error: the close computed a rating of 4223 for player 1, outside the 1–3999 a list holds (rule set "
+        "national-2025) — correct the rule set's K or floor; nothing was published\n",
+    )
+    assert _national_list(db_url) == []

@@ -96,7 +96,7 @@ def test_one_tournament_file_feeds_the_fide_list_and_the_national_list(db_url: s
     closed = run(db_url, "close-period", "2025-10", "--type", "national")
     assert closed.stdout.splitlines()[:2] == [
         "Closed national period 2025-10: published the list dated 2025-11-01 (rules national-2025).",
-        "  events rated: 1; games rated: 6",
+        "  events rated: 1; games played: 6; games rated: 6; games that changed a rating: 6",
     ]
     # Kowalski 2210 (K 20): +.21 −.08 +.36 = +.49 × 20 = +9.8 → +10 → 2220, as on the FIDE list.
     listed = run(db_url, "list", "--type", "national", "--format", "csv").stdout.splitlines()

@@ -253,6 +253,22 @@ def test_sqlite_refuses_turning_query_only_off(club_url: str) -> None:
     assert result.stderr == refusal(club_url, "not authorized: ratingdb sql only reads", "")
 
 
+def test_sqlite_schema_pragmas_run_in_their_statement_form_only(club_url: str) -> None:
+    # As docs/operations/security.md says: the table-valued form is refused, since SQLite authorizes the
+    # pragma's table as a write to sqlite_master.
+    if not club_url.startswith("sqlite"):
+        pytest.skip("SQLite pragmas")
+    assert sql(club_url, "PRAGMA table_info(player)", "-f", "csv").stdout.splitlines()[:2] == [
+        "cid,name,type,notnull,dflt_value,pk",
+        "0,id,INTEGER,1,,1",
+    ]
+    result = sql(club_url, "SELECT name FROM pragma_table_info('player')")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        refusal(club_url, "not authorized: ratingdb sql only reads", ""),
+    )
+
+
 def test_a_syntax_error_is_one_line(club_url: str) -> None:
     result = sql(club_url, "SELEC 1")
     assert result.exit_code == 1

@@ -175,6 +175,11 @@ def test_a_plain_login_without_the_reader_runs_as_itself_read_only(
     assert sql(url, "SELECT current_user AS who", "-f", "csv").stdout == f"who\n{name}\n"
     result = sql(url, "SELECT COUNT(*) AS n FROM player")
     assert result.stderr == REFUSED + "permission denied for table player\n"
+    # Bounded as through the reader function: a value of 100 MB is not sent (the statement as a subquery),
+    # and a statement that cannot be a subquery still runs as it is.
+    result = sql(url, "SELECT repeat('x', 100000000) AS r -- a comment", "--timeout", "60")
+    assert result.stderr.startswith(REFUSED + "its result is larger than 64 MB"), result.stderr
+    assert sql(url, "SHOW lock_timeout", "-f", "csv").stdout == "lock_timeout\n5s\n"
 
 
 def test_without_the_reader_function_a_superuser_is_refused_and_the_role_outlives_a_downgrade(

@@ -1,6 +1,6 @@
 """Killing is safe: `import-list`, `import-trf` and `close-period` are SIGKILLed mid-way (as a separate
-process, at several points once the command holds its transaction) on SQLite and PostgreSQL; the database
-is then exactly as before, and the same command succeeds.
+process, at several points once the command holds its transaction) on SQLite, PostgreSQL and
+MySQL/MariaDB; the database is then exactly as before, and the same command succeeds.
 
 Each kill runs on a fresh copy of the prepared database. A kill that arrives after the commit (while the
 summary prints) must find the whole work done; at least one kill per command must land inside the
@@ -28,8 +28,9 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
+from ratingdb import db
 from ratingdb.formats import ListRating, ListRow, TrfEvent, TrfGame, TrfPlayer, write_csv_list, write_trf16
-from tests.conftest import PG_ENV
+from tests.conftest import PG_ENV, MySQLTemplate, new_mysql_database
 
 PLAYERS = 6_000
 EVENTS = 12
@@ -74,12 +75,15 @@ def event_file(folder: Path, number: int, rng: random.Random) -> Path:
 
 
 class Copies:
-    """Copies of a prepared database, per engine: a file copy, or CREATE DATABASE ... TEMPLATE."""
+    """Copies of a prepared database, per engine: a file copy, CREATE DATABASE ... TEMPLATE, or on MySQL
+    (which has no template databases) the template's tables, every row copied, then its triggers."""
 
-    def __init__(self, url: str, tmp_path: Path) -> None:
+    def __init__(self, url: str, tmp_path: Path, mysql: MySQLTemplate | None = None) -> None:
         self.url = url
         self.tmp_path = tmp_path
+        self.mysql = mysql
         self.made: list[str] = []
+        self.mysql_copies: list[Iterator[str]] = []
 
     @property
     def sqlite(self) -> bool:
@@ -90,6 +94,8 @@ class Copies:
             path = self.tmp_path / f"copy-{uuid.uuid4().hex[:8]}.sqlite"
             shutil.copyfile(make_url(source).database or "", path)
             return f"sqlite:///{path}"
+        if self.mysql is not None:
+            return self._mysql_copy(source)
         name = f"ratingdb_kill_{uuid.uuid4().hex[:10]}"
         admin = create_engine(make_url(os.environ[PG_ENV]), isolation_level="AUTOCOMMIT")
         for attempt in range(50):  # the server may still be closing the last command's session
@@ -105,7 +111,40 @@ class Copies:
         self.made.append(name)
         return make_url(source).set(database=name).render_as_string(hide_password=False)
 
+    def _mysql_copy(self, source: str) -> str:
+        """A new database of the template's schema (conftest), its triggers dropped while every row of
+        `source` is copied in (a guard refuses rows into a sealed list), then made again."""
+        assert self.mysql is not None
+        database = new_mysql_database(self.mysql)
+        url = next(database)
+        self.mysql_copies.append(database)
+        triggers = [t for t in self.mysql.statements if " TRIGGER " in t[:120].upper()]
+        engine = db.make_engine(url)
+        try:
+            with engine.begin() as conn:
+                conn.exec_driver_sql("SET SESSION foreign_key_checks = 0")
+                names = conn.exec_driver_sql(
+                    "SELECT trigger_name FROM information_schema.triggers WHERE trigger_schema = DATABASE()"
+                ).scalars()
+                for name in list(names):
+                    conn.exec_driver_sql(f'DROP TRIGGER "{name}"')
+                tables = conn.exec_driver_sql(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() "
+                    "AND table_type = 'BASE TABLE'"
+                ).scalars()
+                origin = make_url(source).database
+                for table in list(tables):
+                    conn.exec_driver_sql(f'DELETE FROM "{table}"')
+                    conn.exec_driver_sql(f'INSERT INTO "{table}" SELECT * FROM "{origin}"."{table}"')
+                for trigger in triggers:
+                    conn.exec_driver_sql(trigger)
+        finally:
+            engine.dispose()
+        return url
+
     def drop(self) -> None:
+        for database in self.mysql_copies:  # conftest empties or drops each
+            next(database, None)
         if not self.made:
             return
         admin = create_engine(make_url(os.environ[PG_ENV]), isolation_level="AUTOCOMMIT")
@@ -116,15 +155,14 @@ class Copies:
 
 
 def snapshot(url: str) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, in a stable order (sequences aside: they are not transactional)."""
-    engine = create_engine(url)
+    """Every row of every table, sorted here (two copies on MySQL may return rows that tie on the leading
+    columns in different orders); sequences aside: they are not transactional."""
+    engine = db.make_engine(url)  # on MySQL, ANSI_QUOTES: "t" is a table
     try:
         with engine.connect() as conn:
             tables = sorted(inspect(conn).get_table_names())
             return {
-                t: [tuple(r) for r in conn.execute(text(f'SELECT * FROM "{t}" ORDER BY 1, 2'))]
-                if len(inspect(conn).get_columns(t)) > 1
-                else [tuple(r) for r in conn.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))]
+                t: sorted((tuple(r) for r in conn.execute(text(f'SELECT * FROM "{t}"'))), key=repr)
                 for t in tables
             }
     finally:
@@ -138,7 +176,7 @@ def counts(rows: dict[str, list[tuple[object, ...]]]) -> dict[str, int]:
 @contextmanager
 def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
     """A probe: is another connection inside a transaction on this database (on PostgreSQL: one that has
-    written, so it holds a transaction ID)?"""
+    written, so it holds a transaction ID; on MySQL: one that holds a lock)?"""
     if make_url(url).get_backend_name() == "sqlite":
         path = make_url(url).database or ""
 
@@ -156,6 +194,23 @@ def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
         yield sqlite_probe
         return
     engine = create_engine(url, pool_size=1)
+    if make_url(url).get_backend_name() == "mysql":
+
+        def mysql_probe() -> bool:
+            with engine.connect() as conn:
+                query = (
+                    "SELECT count(*) FROM information_schema.innodb_trx t "
+                    "JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id "
+                    "WHERE p.db = DATABASE() AND p.id <> CONNECTION_ID() "
+                    "AND t.trx_lock_structs > 0"  # it has locked (the periods' lock, its writes)
+                )
+                return bool(conn.scalar(text(query)))
+
+        try:
+            yield mysql_probe
+        finally:
+            engine.dispose()
+        return
 
     def pg_probe() -> bool:
         with engine.connect() as conn:
@@ -202,12 +257,11 @@ def succeed(url: str, *args: str | Path) -> str:
     return done.stdout
 
 
-def test_killing_an_import_or_a_close_leaves_the_database_as_it_was(db_url: str, tmp_path: Path) -> None:
-    if make_url(db_url).get_backend_name() not in ("sqlite", "postgresql"):
-        pytest.skip(
-            "killed on SQLite and PostgreSQL (the copies are a file copy and CREATE DATABASE TEMPLATE)"
-        )
-    copies = Copies(db_url, tmp_path)
+def test_killing_an_import_or_a_close_leaves_the_database_as_it_was(
+    db_url: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    mysql = make_url(db_url).get_backend_name() == "mysql"
+    copies = Copies(db_url, tmp_path, request.getfixturevalue("mysql_template") if mysql else None)
     try:
         big_list = tmp_path / "big.csv"
         with big_list.open("w", encoding="utf-8", newline="") as out:

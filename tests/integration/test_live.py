@@ -113,7 +113,7 @@ def test_the_live_pages_api_and_command_say_provisional_and_agree(reopened: str)
             39,
         )
         assert [c["period"] for c in standard["calculations"]] == ["2025-10"]
-        page = c.get("/players/25900011.html").text
+        page = c.get("/players/10011.html").text
         assert "Live standard rating: 1901" in page and PROVISIONAL in page
         assert "the events imported since change it by +55" in page
         listing = c.get("/live/standard.html", params={"name": "doyle"}).text

@@ -1,4 +1,5 @@
-"""Matching never gives a line to another registered player without an option saying so (issue 24).
+"""Matching never gives a line to another registered player without an option saying so (issue 24):
+neither a tournament line (import-trf) nor a list row (import-list).
 
 The register: the real Irish Junior Championships 2011 (34 players, ICU numbers, --id-field national).
 Hypothesis then edits its lines as files get them wrong — two digits of an ID swapped, the accents
@@ -12,6 +13,7 @@ always find the original player.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import unicodedata
 from pathlib import Path
 
@@ -22,10 +24,11 @@ from sqlalchemy import func, select
 
 from ratingdb import db
 from ratingdb.errors import RatingDbError
-from ratingdb.formats import TrfEvent, read_trf
-from ratingdb.models import EventPlayer, Player
+from ratingdb.formats import ListRating, ListRow, TrfEvent, read_trf
+from ratingdb.models import EventPlayer, ListEntry, Player
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.events import import_events
+from ratingdb.services.list_import import import_list
 from ratingdb.services.rules import add_rule_set
 from tests.cli.test_export_trf_roundtrip import SEEDS
 
@@ -118,6 +121,99 @@ def test_random_edits_never_attach_a_line_to_another_registered_player(
                 for rank, kind, _ in edits:
                     if kind in ("drop accents", "swap order") and rank not in id_kept:
                         assert attached[rank][1] == original[rank], (rank, edits)
+            finally:
+                s.rollback()
+    finally:
+        engine.dispose()
+
+
+def junior_list(edits: list[tuple[int, str, int]]) -> list[ListRow]:
+    """The Junior Championships' players as a list file would give them (ICU numbers in the national ID
+    column, each rated 1500), with the edits of a rank applied to its row."""
+    rows = {
+        p.rank: ListRow(
+            line=p.rank + 1,
+            fide_id=None,
+            national_id=str(p.fide_id),
+            name=p.name,
+            federation=p.federation,
+            sex=p.sex,
+            title=None,
+            birth_year=p.birth_year,
+            flag=None,
+            ratings={"standard": ListRating(rating=1500, games=0, k=20)},
+        )
+        for p in JUNIOR.players
+    }
+    for rank, kind, n in edits:
+        r = rows[rank]
+        if kind == "swap digits" and r.national_id:
+            r.national_id = str(_digits_swapped(int(r.national_id), n))
+        elif kind == "drop accents":
+            r.name = _plain(r.name)
+        elif kind == "swap order":
+            r.name = _swapped(r.name)
+        elif kind == "another's ID":
+            r.national_id = str(JUNIOR.players[n % len(JUNIOR.players)].fide_id)
+    return list(rows.values())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    edits=st.lists(
+        st.tuples(st.sampled_from(RANKS), st.sampled_from(KINDS), st.integers(0, 40)), min_size=1, max_size=4
+    )
+)
+def test_random_edits_of_a_list_never_give_a_row_to_another_registered_player(
+    registered: str, edits: list[tuple[int, str, int]]
+) -> None:
+    engine = db.make_engine(registered)
+    original = {p.rank + 1: str(p.fide_id) for p in JUNIOR.players}  # line → the row's real ICU number
+    try:
+        with db.session_factory(engine)() as s:
+            s.begin()
+            try:
+                before = {pid for pid in s.scalars(select(Player.id))}
+                rows = junior_list(edits)
+                try:
+                    summary = import_list(
+                        s, rows, list_date=dt.date(2011, 7, 1), rating_types=["standard"], source="junior.csv"
+                    )
+                except RatingDbError:
+                    return  # refused whole: the officer decides
+                # Rows are written in file order; each row's entry is found through the ID it carried.
+                given = {
+                    national: (pid, registered_id)
+                    for national, pid, registered_id in s.execute(
+                        select(Player.national_id, Player.id, Player.national_id)
+                        .join(ListEntry, ListEntry.player_id == Player.id)
+                        .where(ListEntry.list_id == summary.lists["standard"])
+                    )
+                }
+                for r in rows:
+                    pid, national = given[r.national_id]
+                    assert pid not in before or national == original[r.line], (r.line, edits)
+            finally:
+                s.rollback()
+    finally:
+        engine.dispose()
+
+
+def test_the_unedited_list_gives_every_row_to_its_registered_player(registered: str) -> None:
+    # The property's baseline: without edits the import goes through, registering nobody.
+    engine = db.make_engine(registered)
+    try:
+        with db.session_factory(engine)() as s:
+            s.begin()
+            try:
+                summary = import_list(
+                    s,
+                    junior_list([]),
+                    list_date=dt.date(2011, 7, 1),
+                    rating_types=["standard"],
+                    source="j.csv",
+                )
+                assert (summary.new_players, summary.entries["standard"]) == (0, len(JUNIOR.players))
             finally:
                 s.rollback()
     finally:

@@ -222,9 +222,9 @@ def test_the_period_report_names_what_the_october_close_did(session: Session) ->
         ("Birch, Bea", 2000, 1998, -2),
     ]
     assert report.k_changes == []
-    assert [(e.name, e.players, e.rated_games, e.late) for e in report.events] == [
-        ("Club Autumn", 4, 4, False),
-        ("Newcomer Cup", 6, 5, False),
+    assert [(e.name, e.players, e.games_played, e.games_rated, e.late) for e in report.events] == [
+        ("Club Autumn", 4, 4, 4, False),
+        ("Newcomer Cup", 6, 5, 5, False),
     ]
 
 

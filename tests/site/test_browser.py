@@ -158,7 +158,7 @@ def test_filter_sort_and_open_a_player_in_chromium(site_url: str, browser: WebDr
 
 def test_the_chart_marks_the_k_change_of_the_readme_player(site_url: str, browser: WebDriver) -> None:
     # The README's history-chart player: standard 2085 → 1988 in November, where K goes from 40 to 20.
-    browser.get(site_url + "players/25900230.html")
+    browser.get(site_url + "players/10230.html")  # FIDE 25900230: by national ID
     assert browser.find_element(By.TAG_NAME, "h1").text == "Mac Aodha, Kevin"
     chart = browser.find_element(By.CSS_SELECTOR, "svg.history-chart")
     assert chart.is_displayed()

@@ -33,6 +33,7 @@ from tests.site.conftest import publish
 runner = CliRunner()
 SVG = "{http://www.w3.org/2000/svg}"  # html5lib puts inline SVG in its own namespace, as browsers do
 DOYLE = 25900011  # 39 games in October: K 20 → 17 by the 700 rule (README, "What each seeded case shows")
+DOYLE_PAGE = "players/10011.html"  # addressed by his national ID (publishing.md, "Addresses")
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -95,12 +96,28 @@ def test_publish_writes_every_file_once_and_says_so(demo_url: str, tmp_path: Pat
         f"events/{n}.html" for n in range(1, 17)
     )
     assert {"index.html", "static/site.css", "static/site.js"} <= published.keys()
-    # 300 players on the standard list; every one of them has a page.
-    assert sum(1 for p in published if p.startswith("players/")) == 300
+    # 300 players on the standard list; every one of them has a page, by national ID where the player has
+    # one (264 of seeds/standard-2025-09-01.csv do), else by FIDE ID; and each with a FIDE ID a page at
+    # the address earlier versions gave (players/<FIDE ID>.html) that sends the visitor on.
+    pages = [p for p in published if p.startswith("players/") and b"http-equiv" not in published[p]]
+    assert len(pages) == 300
+    assert sum(1 for p in pages if p.startswith("players/fide-")) == 300 - 264
+    assert sum(1 for p in published if p.startswith("players/")) == 600
+
+
+def moved(published: dict[str, bytes]) -> dict[str, str]:
+    """The pages left at old addresses (publishing.md, "Addresses") → the page each sends the visitor to."""
+    found = {}
+    for relative, content in published.items():
+        refresh = re.search(rb'<meta http-equiv="refresh" content="0; url=([^"]+)">', content)
+        if refresh:
+            found[relative] = (PurePosixPath(relative).parent / refresh[1].decode()).as_posix()
+    return found
 
 
 def test_every_internal_link_resolves_and_every_file_is_reachable_from_the_home_page(site: Path) -> None:
     published = files(site)
+    redirects = moved(published)
     links: dict[str, set[str]] = {}
     for relative, content in published.items():
         if not relative.endswith(".html"):
@@ -120,7 +137,14 @@ def test_every_internal_link_resolves_and_every_file_is_reachable_from_the_home_
         for target in links.get(todo.pop(), set()) - reached:
             reached.add(target)
             todo.append(target)
-    assert reached == published.keys()
+    # Nothing links to the pages at old addresses (they are for bookmarks and links from elsewhere); each
+    # sends the visitor to a page that is reached, the same player's (its old address was the FIDE ID).
+    assert reached == published.keys() - redirects.keys()
+    assert len(redirects) == 300 and set(redirects.values()) <= reached
+    assert redirects[f"players/{DOYLE}.html"] == DOYLE_PAGE
+    for old, new in redirects.items():
+        fide_id = PurePosixPath(old).stem
+        assert f"<dt>FIDE ID</dt><dd>{fide_id}</dd>".encode() in published[new], old
 
 
 def test_every_page_parses_as_html5_without_a_single_error(site: Path) -> None:
@@ -162,7 +186,7 @@ def test_the_downloads_are_the_files_the_list_command_writes(site: Path, demo_ur
 def test_the_player_page_shows_the_calculation_as_the_calculation_command_does(
     site: Path, demo_url: str
 ) -> None:
-    page = parse((site / f"players/{DOYLE}.html").read_bytes())
+    page = parse((site / DOYLE_PAGE).read_bytes())
     assert text_of(page.find(".//h1")) == "Doyle, Patrick"  # type: ignore[arg-type]
     section = next(s for s in page.iter("section") if "period 2025-10" in text_of(s.find("h3")))  # type: ignore[arg-type]
     shown = [text_of(p) for p in section.findall("p")]
@@ -198,7 +222,7 @@ def test_the_player_page_shows_the_calculation_as_the_calculation_command_does(
         "-0.51",
     ]
     first_opponent = games[0].find("tbody/tr/td/a")
-    assert first_opponent is not None and first_opponent.get("href") == "../players/25900087.html"
+    assert first_opponent is not None and first_opponent.get("href") == "../players/10087.html"
 
 
 def test_the_player_page_embeds_the_chart_report_history_draws(site: Path, demo_url: str) -> None:
@@ -211,7 +235,7 @@ def test_the_player_page_embeds_the_chart_report_history_draws(site: Path, demo_
             )
     finally:
         engine.dispose()
-    page = (site / f"players/{DOYLE}.html").read_text("utf-8")
+    page = (site / DOYLE_PAGE).read_text("utf-8")
     assert expected in page
     chart = parse(page.encode()).find(f".//figure/{SVG}svg")
     assert chart is not None
@@ -234,11 +258,17 @@ def test_the_crosstable_of_the_round_robin_adds_up(site: Path) -> None:
     lines = rows(table)
     assert len(lines) == 10
     # Ten players, nine rounds: 45 games, so 45 points in all; ranks 1..10 in order of points.
-    points = [float(line[13].replace("½", ".5") or 0) for line in lines]
+    points = [float(line[15].replace("½", ".5") or 0) for line in lines]
     assert sum(points) == 45 and points == sorted(points, reverse=True)
     assert [line[0] for line in lines] == [str(n) for n in range(1, 11)]
+    # Each line names the player's FIDE ID and national ID, as `ratingdb report event` does (the seeds:
+    # Kovalenko, first on 8½, has no national ID; Ó Briain, second on 6½, both).
+    assert [line[2:5] for line in lines[:2]] == [
+        ["Kovalenko, Dmytro", "25900001", ""],
+        ["Ó Briain, Cathal", "25900003", "10003"],
+    ]
     # Each round cell names the opponent's rank and colour; the opponent's cell names this one back.
-    cells = {(int(line[0]), rnd): line[4 + rnd - 1] for line in lines for rnd in range(1, 10)}
+    cells = {(int(line[0]), rnd): line[6 + rnd - 1] for line in lines for rnd in range(1, 10)}
     for (rank, rnd), cell in cells.items():
         match = re.fullmatch(r"(\d+)([wb]) (1|½|0)", cell)
         assert match, cell
@@ -262,14 +292,14 @@ def test_a_hostile_name_is_shown_as_text(db_url: str, tmp_path: Path) -> None:
     folder = tmp_path / "www"
     publish(db_url, folder)
     published = files(folder)
-    for name in ("lists/standard-2025-09-01.html", "players/700001.html", "players/700002.html"):
+    for name in ("lists/standard-2025-09-01.html", "players/fide-700001.html", "players/fide-700002.html"):
         page = published[name].decode()
         assert "<script>alert" not in page and "<b>Open" not in page
         tree = parse(published[name])
         assert [s.get("src") for s in tree.iter("script")] in ([], ["../static/site.js"])
         assert tree.find(".//b") is None
     # The names read back exactly as stored, as text, in the page and in the chart's title.
-    player_page = parse(published["players/700001.html"])
+    player_page = parse(published["players/fide-700001.html"])
     assert text_of(player_page.find(".//h1")) == hostile  # type: ignore[arg-type]
     title = player_page.findtext(f".//figure/{SVG}svg/{SVG}title")
     assert title == f"{hostile} (FIDE 700001): ratings by list"
@@ -312,7 +342,7 @@ def test_a_withdrawn_list_version_keeps_its_page_marked_and_linked_to_the_curren
     listed = [(tr.get("class"), text_of(tr.find("td"))) for tr in home.iterfind(".//tbody/tr")]  # type: ignore[arg-type]
     assert listed == [(None, "2025-09-01 version 2"), ("withdrawn", "2025-09-01 version 1, withdrawn")]
     # The player's history is the current list only.
-    history = parse(published["players/720001.html"]).find(".//table[@class='history']")
+    history = parse(published["players/fide-720001.html"]).find(".//table[@class='history']")
     assert rows(history) == [["2025-09-01", "1810", "", "0", "", ""]]  # type: ignore[arg-type]
 
 
@@ -391,8 +421,14 @@ def test_only_the_chosen_types_are_published_with_a_sitemap_for_the_base_url(
     assert canonical is not None and canonical.get("href") == "https://ratings.example.org/index.html"
     sitemap = ET.fromstring(published["sitemap.xml"])
     locs = [loc.text for loc in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
-    assert len(locs) == sum(1 for name in published if name.endswith(".html"))
+    # Every page but those at old addresses, whose canonical link is the page they send the visitor to.
+    redirects = moved(published)
+    assert redirects
+    assert len(locs) == sum(1 for name in published if name.endswith(".html") and name not in redirects)
     assert "https://ratings.example.org/lists/rapid-2025-12-01.html" in locs
+    old, new = next(iter(redirects.items()))
+    canonical = parse(published[old]).find("head/link[@rel='canonical']")
+    assert canonical is not None and canonical.get("href") == f"https://ratings.example.org/{new}"
 
 
 @pytest.mark.parametrize(
@@ -422,7 +458,7 @@ def test_a_game_that_did_not_count_is_named_with_its_reason(site: Path, demo_url
     # no rating at the event's start, so those games count only toward the newcomers' first ratings.
     from ratingdb.reports.not_rated import OPPONENT_UNRATED
 
-    page = parse((site / "players/25900022.html").read_bytes())
+    page = parse((site / "players/10022.html").read_bytes())
     section = next(s for s in page.iter("section") if "period 2025-10" in text_of(s.find("h3")))  # type: ignore[arg-type]
     notes = [text_of(li) for li in section.findall(".//ul[@class='not-rated']/li")]
     assert notes == [

@@ -19,7 +19,7 @@ from ratingdb.cli import app as cli
 from ratingdb.web.deps import Reader
 from ratingdb.web.security import CONTENT_SECURITY_POLICY
 from tests.site.conftest import publish
-from tests.site.test_publish import DOYLE, files, parse, rows, text_of
+from tests.site.test_publish import DOYLE, DOYLE_PAGE, files, moved, parse, rows, text_of
 from tests.site.web import client, without_marked_parts
 
 LIST = "/lists/standard-2025-12-01.html"
@@ -38,7 +38,14 @@ def test_every_static_file_is_the_served_page_at_the_same_address(
     publish(demo_url, folder, "--title", "Demo Chess Federation")
     published = files(folder)
     assert len(published) > 300
+    redirects = moved(published)
     for relative, content in published.items():
+        if relative in redirects:
+            # The page the static site leaves at an old address is an HTTP redirect when served.
+            response = served.get(f"/{relative}", follow_redirects=False)
+            assert response.status_code == 301, relative
+            assert f"players/{response.headers['location']}" == redirects[relative], relative
+            continue
         # A served list page is paged: a page as long as the list shows all of it, as the static page does.
         query = "?per_page=1000" if relative.startswith("lists/") and relative.endswith(".html") else ""
         response = served.get(f"/{relative}{query}")
@@ -61,7 +68,7 @@ def test_the_home_page_has_a_search_box_that_finds_a_misspelt_name(served: TestC
     names = [r[0] for r in rows(table)]
     assert names[0] == "Doyle, Patrick"
     link = table.find("tbody/tr/td/a")
-    assert link is not None and link.get("href") == f"players/{DOYLE}.html"
+    assert link is not None and link.get("href") == DOYLE_PAGE
     assert "only have a name spelt alike" in text_of(page.find(".//main/p"))  # type: ignore[arg-type]
     # An exact word finds by the register's own search; an ID finds the player.
     by_id = parse(served.get("/search", params={"q": str(DOYLE)}).content)
@@ -117,7 +124,7 @@ def test_the_downloads_are_the_list_files_with_long_cache_headers(served: TestCl
 
 
 def test_the_player_page_explains_d_and_pd_in_place(served: TestClient) -> None:
-    page = parse(served.get(f"/players/{DOYLE}.html").content)
+    page = parse(served.get(f"/{DOYLE_PAGE}").content)
     assert text_of(page.find(".//h1")) == "Doyle, Patrick"  # type: ignore[arg-type]
     note = page.find(".//p[@class='note']")
     assert note is not None and text_of(note).startswith("D: the rating difference")
@@ -147,7 +154,7 @@ def test_unknown_pages_and_bad_parameters_get_one_sentence_and_no_details(served
 
 
 def test_every_response_carries_the_security_headers(served: TestClient) -> None:
-    for path in ("/", LIST, f"/players/{DOYLE}.html", "/static/site.css", "/nowhere", "/api/v1/lists"):
+    for path in ("/", LIST, f"/{DOYLE_PAGE}", "/static/site.css", "/nowhere", "/api/v1/lists"):
         headers = served.get(path).headers
         assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
         assert (
@@ -159,7 +166,7 @@ def test_every_response_carries_the_security_headers(served: TestClient) -> None
 
 
 def test_no_page_holds_an_inline_script_or_style(served: TestClient) -> None:
-    for path in ("/", LIST, f"/players/{DOYLE}.html", "/events/7.html", "/live/standard.html"):
+    for path in ("/", LIST, f"/{DOYLE_PAGE}", "/events/7.html", "/live/standard.html"):
         tree = parse(served.get(path).content)
         assert all(s.get("src") for s in tree.iter("script")), path  # scripts are files, never inline
         assert not any(e.get("style") for e in tree.iter()), path

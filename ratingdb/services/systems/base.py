@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from ratingdb.models import RatingList, StoredRuleSet
 from ratingdb.rating import Adjustment, Period, RuleSet
 from ratingdb.services.bulk import Driver
+from ratingdb.services.counts import CloseCounts
 
 Progress = Callable[[str], None]
 
@@ -51,15 +52,23 @@ class CloseSummary:
     floor: int | None = None  # the rule set's floor (§7.2.1)
     events: int = 0
     late_events: list[str] = field(default_factory=list)
-    games_rated: int = 0
+    counts: CloseCounts = CloseCounts()  # games and players rated, newly rated (services/counts.py)
     players_on_list: int = 0
-    players_rated: int = 0
     newly_rated: list[PlayerChange] = field(default_factory=list)
     dropped_below_floor: list[PlayerChange] = field(default_factory=list)
     biggest_gains: list[PlayerChange] = field(default_factory=list)
     biggest_losses: list[PlayerChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     adjusted: int = 0  # ratings changed by a one-off adjustment (--adjust)
+    warnings: list[str] = field(default_factory=list)  # events the close rated little or should not have
+
+    @property
+    def games_rated(self) -> int:
+        return self.counts.games_rated
+
+    @property
+    def players_rated(self) -> int:
+        return self.counts.players_rated
 
 
 @dataclass

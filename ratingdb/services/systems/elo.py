@@ -18,6 +18,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from ratingdb.errors import UnpublishableRating
 from ratingdb.rating import (
     BatchRater,
     FlagCache,
@@ -32,6 +33,7 @@ from ratingdb.rating import (
     round_half_away_from_zero,
 )
 from ratingdb.rating.batch import PoolSide, Side
+from ratingdb.rating.rulefile import RATING_MAX
 from ratingdb.services.bulk import Driver, chunks, column_list
 from ratingdb.services.rows import (
     CALC_GAME_COLUMNS,
@@ -59,7 +61,7 @@ class Elo:
     def __init__(self, close: Close) -> None:
         self.close = close
         self.entries: dict[int, tuple[Any, ...]] = {}  # player → EntryInForce (a plain tuple)
-        self.sides = _Sides({}, {}, {}, 0)
+        self.sides = _Sides({}, {}, {})
         self.history: dict[int, list[PoolGame]] = {}
         # player → (rating, games, pool_from) on the new list, for who played
         self.new_state: dict[int, tuple[int | None, int, str | None]] = {}
@@ -77,7 +79,6 @@ class Elo:
             driver, close.period, close.rating_type, close.events, self.entries, close.in_force.id,
             close.rules,
         )  # fmt: skip
-        close.summary.games_rated = self.sides.games
         _add_newcomers(driver, self.entries, set(self.sides.pool) | set(self.sides.substitutes))
 
     def rate_rated(self) -> None:
@@ -137,7 +138,6 @@ class Elo:
                 )
             if len(game_rows) >= driver.BATCH:
                 driver.flush()
-        close.summary.players_rated = len(rated_sides)
         self.sides = self.sides._replace(rated={})
 
     def pool_unrated(self) -> None:
@@ -233,6 +233,14 @@ class Elo:
                 adjusted = adjust_rating(rating, adjustment)
                 summary.adjusted += adjusted != rating
                 rating = adjusted
+            if rating is not None and not 1 <= rating <= RATING_MAX:
+                # The list's CHECK would refuse it with a driver error: a rule set whose K, floor or
+                # adjustment allows such a rating (K 1000 at 3990) is to be corrected; nothing is published.
+                raise UnpublishableRating(
+                    f"the close computed a rating of {rating} for player {player_id}, outside the "
+                    f"1–{RATING_MAX} a list holds (rule set {close.rules.name}) — correct the rule set's K "
+                    "or floor; nothing was published"
+                )
             games_total = entry[_GAMES_TOTAL] + toward_total.get(player_id, games)
             reached_2400 = bool(entry[_R2400] or (rating is not None and rating >= 2400))
             reached_2300 = bool(entry[_R2300] or (rating is not None and rating >= 2300))
@@ -374,7 +382,6 @@ class _Sides(NamedTuple):
     rated: dict[int, list[Side]]
     pool: dict[int, list[PoolSide]]
     substitutes: dict[int, int]
-    games: int  # played games that changed a rating or joined a pool
 
 
 def _rated_sides(
@@ -394,9 +401,8 @@ def _rated_sides(
     rated: dict[int, list[Side]] = defaultdict(list)
     pool: dict[int, list[PoolSide]] = defaultdict(list)
     substitutes: dict[int, int] = {}  # rapid/blitz: unrated player → the standard rating used as Ro
-    counted = 0
     if not events:
-        return _Sides(rated, pool, substitutes, counted)
+        return _Sides(rated, pool, substitutes)
     in_force = {pid: e[_RATING] for pid, e in entries.items() if e[_RATING] is not None}
     ratings = {in_force_id: in_force}
     for info in events.values():
@@ -449,9 +455,7 @@ def _rated_sides(
             else:
                 own = black_start if black_start is not None else black_now
                 rated[black].append((game_id, event_id, white, own, white_start, SCORE[black_result]))
-        if white_start is not None or black_start is not None:
-            counted += 1
-    return _Sides(rated, pool, substitutes, counted)
+    return _Sides(rated, pool, substitutes)
 
 
 def _pool_history(

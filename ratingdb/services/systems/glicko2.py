@@ -97,7 +97,6 @@ class Glicko2:
         for game_id, event_id, white, black, white_result, black_result in games:
             self.sides.setdefault(white, []).append((game_id, event_id, black, SCORE[white_result]))
             self.sides.setdefault(black, []).append((game_id, event_id, white, SCORE[black_result]))
-        close.summary.games_rated = len(games)
         newcomers = sorted(set(self.sides) - set(self.entries))
         for chunk in chunks(newcomers, 500):
             condition, params = driver.among("id", chunk)
@@ -164,7 +163,6 @@ class Glicko2:
         driver.buffer("calc_list_event", CALC_LIST_EVENT_COLUMNS)
         driver.add("calc_list_event", ((list_id, e, close.in_force.id, None) for e in sorted(rated_events)))
         driver.flush()
-        close.summary.players_rated = len(self.sides)
 
     def pool_unrated(self) -> None:
         """Nothing: Glicko-2 rates a newcomer from the first game (Step 1), there is no pool."""

@@ -20,6 +20,7 @@ from ratingdb.rating.glicko2 import (
     PeriodGame,
     expected_score,
     g,
+    paper_rounded,
     pre_period_deviation,
     published,
     rate_period,
@@ -51,6 +52,22 @@ def test_the_papers_1464_06_is_its_rounded_mu_prime_converted() -> None:
     assert round(SCALE * -0.2069 + 1500, 2) == 1464.06  # the paper's Step 8 with its printed μ′
     assert round(SCALE * result.new_mu + 1500, 4) == 1464.0507  # the same step unrounded
     assert math.floor(result.after.volatility * 1e5) / 1e5 == 0.05999  # σ′ = 0.0599960…, printed cut
+
+
+def test_the_papers_own_steps_with_its_printed_roundings_give_1464_06_151_52_0_05999() -> None:
+    # The paper's Step 7 prints φ′ = 0.8722 and μ′ = −0.2069, its Step 5 σ′ = 0.05999. Step 8 redone by
+    # hand from those printed figures: r′ = 173.7178 × −0.2069 + 1500 = 1464.0578 → 1464.06,
+    # RD′ = 173.7178 × 0.8722 = 151.5167 → 151.52. (Its μ′ is not what its printed E's give:
+    # 0.8722² × (0.9955 × 0.361 − 0.9531 × 0.432 − 0.7242 × 0.303) = −0.2068; it carried more digits.)
+    assert round(SCALE * -0.2069 + 1500, 4) == 1464.0578
+    assert round(SCALE * 0.8722, 4) == 151.5167
+    assert round(0.8722**2 * (0.9955 * 0.361 - 0.9531 * 0.432 - 0.7242 * 0.303), 4) == -0.2068
+    exact = update(PLAYER, PAPER_GAMES, PAPER)
+    paper = paper_rounded(exact)
+    assert (round(paper.rating, 2), round(paper.deviation, 2), paper.volatility) == (1464.06, 151.52, 0.05999)
+    # The exact result, which the list publishes, stays 1464.0507 → 1464.05.
+    assert round(exact.after.rating, 4) == 1464.0507
+    assert published(exact.after).rating_x100 == 146405
 
 
 def test_every_intermediate_of_the_example_is_the_papers() -> None:
