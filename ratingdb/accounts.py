@@ -158,3 +158,98 @@ def _mysql_privileges(conn: Connection) -> set[str]:
         for privilege in re.split(r",\s*", match.group(1)):
             held.add(re.sub(r"\s*\(.*\)$", "", privilege).strip().upper())
     return held
+
+
+# What migration 0008 sets up for `ratingdb sql` on PostgreSQL, made again where it is missing or broken:
+# a restore with `pg_restore --no-owner` (docs/guide/backups.md) gives ratingdb_read_only to the restoring
+# role, and a SECURITY DEFINER function not owned by ratingdb_reader is refused by `sql` (it would run
+# queries with its owner's rights). The function is SECURITY INVOKER while its owner changes, so it never
+# runs with another role's rights. (Migration 0008 keeps its own copy: migrations are frozen.)
+READER_REPAIR = r"""
+DO $repair$
+DECLARE
+    schema_name text := current_schema();
+    had_create boolean;
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'ratingdb_reader') THEN
+        BEGIN
+            CREATE ROLE ratingdb_reader NOLOGIN;
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+        END;
+    END IF;
+    EXECUTE format('GRANT USAGE ON SCHEMA %I TO ratingdb_reader', schema_name);
+    EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO ratingdb_reader', schema_name);
+    EXECUTE format('ALTER DEFAULT PRIVILEGES IN SCHEMA %I GRANT SELECT ON TABLES TO ratingdb_reader',
+                   schema_name);
+    IF to_regprocedure('ratingdb_read_only(text)') IS NULL THEN
+        CREATE FUNCTION ratingdb_read_only(statement text) RETURNS SETOF record
+            LANGUAGE plpgsql SET search_path FROM CURRENT
+            AS $function$ BEGIN RETURN QUERY EXECUTE statement; END $function$;
+    END IF;
+    ALTER FUNCTION ratingdb_read_only(text) SECURITY INVOKER;
+    REVOKE ALL ON FUNCTION ratingdb_read_only(text) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ratingdb_read_only(text) TO ratingdb_reader;
+    had_create := has_schema_privilege('ratingdb_reader', schema_name, 'CREATE');
+    IF NOT had_create THEN
+        EXECUTE format('GRANT CREATE ON SCHEMA %I TO ratingdb_reader', schema_name);
+    END IF;
+    ALTER FUNCTION ratingdb_read_only(text) OWNER TO ratingdb_reader;
+    IF NOT had_create THEN
+        EXECUTE format('REVOKE CREATE ON SCHEMA %I FROM ratingdb_reader', schema_name);
+    END IF;
+    ALTER FUNCTION ratingdb_read_only(text) SECURITY DEFINER;
+END
+$repair$
+"""
+
+# Whether `ratingdb sql` can run its queries as ratingdb_reader here: the function exists, is SECURITY
+# DEFINER and owned by the reader, and the reader may read every table of the schema.
+_READER_USABLE = """
+SELECT COALESCE((
+         SELECT p.prosecdef AND o.rolname = 'ratingdb_reader'
+         FROM pg_proc p JOIN pg_roles o ON o.oid = p.proowner
+         WHERE p.oid = to_regprocedure('ratingdb_read_only(text)')
+       ), FALSE)
+   AND NOT EXISTS (
+         SELECT FROM pg_tables t WHERE t.schemaname = current_schema()
+         AND NOT has_table_privilege('ratingdb_reader', format('%I.%I', t.schemaname, t.tablename), 'SELECT')
+       )
+"""
+
+
+def reader_usable(conn: Connection) -> bool:
+    """Whether `ratingdb sql` has its ratingdb_reader role and function on this PostgreSQL database."""
+    from sqlalchemy import text
+
+    if not conn.exec_driver_sql("SELECT 1 FROM pg_roles WHERE rolname = 'ratingdb_reader'").first():
+        return False
+    return bool(conn.execute(text(_READER_USABLE)).scalar())
+
+
+def repair_reader(conn: Connection) -> str | None:
+    """Set up ratingdb_reader and its function again where a restore broke them (PostgreSQL; `init`).
+
+    Returns the sentence to print: what was repaired, or why it could not be (the connecting role may
+    not create roles or give the function to the reader); None when nothing needed doing. Runs in a
+    savepoint of the caller's transaction, so a refusal leaves everything as it was.
+    """
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    if conn.dialect.name != "postgresql" or reader_usable(conn):
+        return None
+    try:
+        with conn.begin_nested():
+            conn.execute(text(READER_REPAIR))  # text(): the % of format() are not placeholders
+    except DBAPIError as exc:
+        if getattr(exc.orig, "sqlstate", None) != "42501":  # insufficient_privilege
+            raise
+        return (
+            "Warning: `ratingdb sql` has no usable ratingdb_reader role here (as after pg_restore "
+            "--no-owner) and this role may not repair it — run `ratingdb init` as the database's owner, a "
+            "member of ratingdb_reader that may create roles (docs/guide/backups.md)"
+        )
+    return (
+        "Restored the ratingdb_reader role's rights and its function ratingdb_read_only for `ratingdb sql` "
+        "(they were missing or owned by another role, as after pg_restore --no-owner)."
+    )

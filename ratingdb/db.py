@@ -42,11 +42,18 @@ MYSQL_SQL_MODE = (
 URL_FORM = "e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb"
 
 
-def parse_url(url: str) -> URL:
-    """`url` parsed, with `postgres://` and `postgresql://` meaning the psycopg driver.
+KNOWN_SCHEMES = ("sqlite", "postgres", "postgresql", "mysql", "mariadb")
+MYSQL_INSTALL = "pip install -e '.[mysql]'"  # from the checkout: ratingdb is not on a package index
 
-    Raises ConfigError; the message never repeats the URL, which may hold a password.
+
+def parse_url(url: str) -> URL:
+    """`url` parsed and checked, with `postgres://` and `postgresql://` meaning the psycopg driver.
+
+    Every form people type by mistake (two slashes before a SQLite file, a bare file name, a URL without
+    a database name, an engine ratingdb does not run on) is a ConfigError saying what to write instead.
+    The message never repeats a URL that may hold a password: only SQLite URLs and file paths are echoed.
     """
+    _check_unparsed(url)
     scheme, sep, rest = url.partition("://")
     if sep and re.match(r"[^/?#]*", rest).group().count("@") > 1:  # type: ignore[union-attr]
         raise ConfigError(
@@ -62,7 +69,70 @@ def parse_url(url: str) -> URL:
         ) from None
     if scheme in ("postgres", "postgresql"):
         parsed = parsed.set(drivername="postgresql+psycopg")
+    _check_parsed(parsed, rest)
     return parsed
+
+
+def _check_unparsed(url: str) -> None:
+    """Refuse the forms that are not URLs at all: nothing, a file path, a scheme without `//`."""
+    if not url.strip():
+        raise ConfigError(f"the database URL is empty — give one with --db URL or RATINGDB_URL, {URL_FORM}")
+    if "://" in url:
+        return
+    scheme, colon, rest = url.partition(":")
+    if re.fullmatch(r"[A-Za-z]", scheme) and rest[:1] in ("\\", "/"):  # C:\ratings\fed.sqlite
+        raise ConfigError(
+            f"{url} is a file path, not a database URL — for a SQLite file write sqlite:///{url}"
+        )
+    if not colon:
+        if "@" in url:
+            return  # perhaps a URL with a password: make_url refuses it below without echoing it
+        raise ConfigError(
+            f"{url} is a file name, not a database URL — for a SQLite file write sqlite:///{url}"
+        )
+    base = scheme.split("+")[0].lower()
+    if base == "sqlite":
+        path = rest.lstrip("/")
+        absolute = "/" if rest.startswith("/") else ""
+        raise ConfigError(
+            f"{url} is not a SQLite URL — write sqlite:///{absolute}{path} "
+            f"(three slashes before a relative path, four before an absolute one)"
+        )
+    if base in KNOWN_SCHEMES:
+        raise ConfigError(
+            f"the database URL has no '//' after '{scheme}:' — write it as "
+            f"{scheme}://user:password@host:port/dbname, {URL_FORM}"
+        )
+
+
+def _check_parsed(parsed: URL, rest: str) -> None:
+    """Refuse URLs that parse but cannot name a ratingdb database."""
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql", "mysql", "mariadb"):
+        raise ConfigError(
+            f"'{parsed.drivername}' is not a kind of database ratingdb can use — it runs on SQLite, "
+            f"PostgreSQL and MariaDB/MySQL, {URL_FORM}"
+        )
+    if backend == "sqlite":
+        if parsed.host:  # sqlite://fed.sqlite: the file name was read as a host
+            raise ConfigError(
+                f"{parsed.drivername}://{rest} has two slashes, so '{parsed.host}' is read as a server — a "
+                f"SQLite file is {parsed.drivername}:///{rest} (three slashes before a relative path, four "
+                "before an absolute one)"
+            )
+        return
+    if backend == "postgresql" and parsed.drivername != "postgresql+psycopg":
+        raise ConfigError(
+            f"ratingdb talks to PostgreSQL through psycopg (version 3), not {parsed.drivername}: "
+            "write the URL as postgresql+psycopg://user:password@host/dbname"
+        )
+    if not parsed.database:
+        engine = "PostgreSQL" if backend == "postgresql" else "MariaDB/MySQL"
+        example = "postgresql+psycopg" if backend == "postgresql" else "mysql+pymysql"
+        raise ConfigError(
+            f"the {engine} URL names no database — end it with the database's name, e.g. "
+            f"{example}://user@localhost/ratingdb"
+        )
 
 
 READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
@@ -92,6 +162,11 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             f"'{parsed.drivername}' is not a kind of database ratingdb can use — {URL_FORM}"
         ) from None
     except ImportError as exc:
+        if exc.name == "pymysql":
+            raise ConfigError(
+                "the MariaDB/MySQL driver PyMySQL is not installed — install it from the ratingdb checkout "
+                f"with `{MYSQL_INSTALL}` (or `pip install pymysql` into ratingdb's environment)"
+            ) from None
         raise ConfigError(
             f"the driver {exc.name or ''} for {parsed.drivername} URLs is not installed — install it, "
             "or name an installed driver in the URL"
@@ -318,5 +393,6 @@ def refuse_newer_schema(revision: str | None) -> None:
     if not known:
         raise SchemaError(
             f"the database is at migration {revision}, which this ratingdb does not know: a newer ratingdb "
-            "wrote it — upgrade ratingdb (pip install -U ratingdb) to use this database"
+            "wrote it — upgrade ratingdb (git pull, then pip install -e . in the checkout) to use this "
+            "database"
         )

@@ -14,21 +14,32 @@ from ratingdb.errors import SchemaError
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-db_app = RatingDbTyper(help="Inspect the database schema (migration state).", no_args_is_help=True)
+db_app = RatingDbTyper(
+    help="The database itself: its migration state (current, check) and the server accounts to create "
+    "for it (accounts).",
+    no_args_is_help=True,
+)
 app.add_typer(db_app, name="db", rich_help_panel=SETUP)
 
 
 @app.command(rich_help_panel=SETUP)
 @user_errors
 def init() -> None:
-    """Create the database schema, or upgrade it to the newest migration. Safe to run again."""
+    """Create the database schema, or upgrade it to the newest migration. Safe to run again.
+
+    On PostgreSQL it also restores what `ratingdb sql` runs as (the role ratingdb_reader and its function)
+    where a restore (`pg_restore --no-owner`) left them broken, and says so.
+    """
     from ratingdb import db
+    from ratingdb.accounts import repair_reader
 
     eng = engine(require_schema=False)
     try:  # a migration that refuses (0015, with rows it cannot keep) must not leave the connection open
         before = db.current_revision(eng)
         db.upgrade(eng)
         after = db.current_revision(eng)
+        with eng.begin() as conn:
+            repaired = repair_reader(conn)
     finally:
         eng.dispose()
     where = db.display_url(database_url())
@@ -38,6 +49,8 @@ def init() -> None:
         typer.echo(f"Created the ratingdb schema in {where} (migration {after}).")
     else:
         typer.echo(f"Upgraded {where} from migration {before} to {after}.")
+    if repaired:
+        typer.echo(repaired, err=repaired.startswith("Warning:"))
     _warn_privileges(eng)
 
 

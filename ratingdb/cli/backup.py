@@ -18,8 +18,9 @@ def backup_command(
     """Write a consistent copy of the database to FILE, even while it is in use, and check it.
 
     SQLite: SQLite's online backup API, then the copy's integrity check and migration. PostgreSQL:
-    pg_dump's custom format (restore with pg_restore), or the pg_dump command to run where it is
-    installed. Example: `ratingdb backup ratingdb-2025-11-01.sqlite`.
+    pg_dump's custom format (restore with pg_restore, then `ratingdb init`), or the pg_dump command to
+    run where it is installed. MariaDB/MySQL: refused, with the mysqldump command to run instead.
+    Example: `ratingdb backup ratingdb-2025-11-01.sqlite`.
     """
     from ratingdb import db
     from ratingdb.backup import backup, sqlite_path

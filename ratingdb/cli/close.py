@@ -83,16 +83,52 @@ def close_period_command(
     adjustment = parse_adjustment(adjust) if adjust else None
     from rich.status import Status
 
-    for p in periods:
-        copy_before_close(p, rating_type)
-        with Status("closing…", console=stdout_console()) as status, transaction() as session:
-            summary = close_period(
-                session, p, rating_type, progress=lambda msg: status.update(cell(msg)), adjustment=adjustment
-            )
-            corrected = _against_withdrawn(session, summary)
-        print_summary(summary)
-        for line in corrected:
-            echo(line)
+    committed: list[Period] = []
+    try:
+        for p in periods:
+            copy_before_close(p, rating_type)
+            with Status("closing…", console=stdout_console()) as status, transaction() as session:
+                summary = close_period(
+                    session,
+                    p,
+                    rating_type,
+                    progress=lambda msg: status.update(cell(msg)),
+                    adjustment=adjustment,
+                )
+                corrected = _against_withdrawn(session, summary)
+            committed.append(p)
+            print_summary(summary)
+            for line in corrected:
+                echo(line)
+    except KeyboardInterrupt:
+        for line in interrupted_lines(periods, committed, rating_type):
+            typer.echo(line, err=True)
+        raise typer.Exit(130) from None
+
+
+def interrupted_lines(periods: "list[Period]", committed: "list[Period]", rating_type: str) -> list[str]:
+    """What an interrupted close (Ctrl-C) kept and how to go on: each period is its own transaction.
+
+    The periods closed before the interruption are committed and stay; the one being closed was rolled
+    back. Closing a closed period changes nothing, so the command given to continue is safe even if the
+    interruption fell just after a commit.
+    """
+    left = periods[len(committed) :]
+    if not left:
+        return [f"Interrupted after the last close: every period through {periods[-1]} is closed."]
+    kind = f" --type {rating_type}" if rating_type != "standard" else ""
+    through = f" --through {left[-1]}" if len(left) > 1 else ""
+    kept = (
+        ", ".join(f"{p} (list dated {p.published_list_date.isoformat()})" for p in committed)
+        if committed
+        else "none"
+    )
+    still_open = f"{left[0]} … {left[-1]}" if len(left) > 1 else str(left[0])
+    return [
+        f"Interrupted while closing {rating_type} period {left[0]}: that close was rolled back.",
+        f"  closed and kept: {kept}",
+        f"  still open: {still_open} — continue with `ratingdb close-period {left[0]}{kind}{through}`",
+    ]
 
 
 def _against_withdrawn(session: "Session", summary: "CloseSummary") -> list[str]:

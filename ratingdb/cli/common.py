@@ -52,6 +52,27 @@ EventArgument = Annotated[
 PlayerArgument = Annotated[str, typer.Argument(metavar="ID", help="FIDE ID or national ID.")]
 
 
+def confirm(action: str, *, yes: bool) -> None:
+    """Ask before `action` ("delete event 12 and all its games") unless `yes` (the command's --yes).
+
+    Every confirmation goes through here. Without a terminal to ask on (a script, cron, a pipe) nothing
+    is asked and the command is refused: reading "no" from an empty stdin and exiting 0 would let a
+    script believe it had done the work. A "no" at the terminal changes nothing and exits 1.
+    """
+    if yes:
+        return
+    if not has_terminal():
+        raise ConfigError(f"{action} needs a confirmation and there is no terminal to ask — add --yes")
+    if not typer.confirm(f"{action[:1].upper()}{action[1:]}?", default=False):
+        typer.echo("Nothing was changed.", err=True)
+        raise typer.Exit(1)
+
+
+def has_terminal() -> bool:
+    """Whether stdin is a terminal a question can be answered on."""
+    return sys.stdin.isatty()
+
+
 @cache
 def stdout_console() -> Console:
     """The rich console commands print tables and progress to (made on first use)."""

@@ -4,8 +4,9 @@ from typing import Annotated, Any
 
 import typer
 
-from ratingdb.cli.app import LOOKUP, app
+from ratingdb.cli.app import LOOKUP, MONTHLY, RatingDbTyper, app
 from ratingdb.cli.common import (
+    EventArgument,
     FormatOption,
     check_type,
     parse_period,
@@ -13,7 +14,7 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
-from ratingdb.cli.output import ForceOption, OutputOption, check_output
+from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo
 from ratingdb.errors import ConfigError
 
 EVENT_COLUMNS = [
@@ -48,6 +49,14 @@ def events_command(
         str | None,
         typer.Option("--name", metavar="TEXT", help="Only events whose name contains TEXT (any case)."),
     ] = None,
+    show_all: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Also the withdrawn versions (replaced by replace-event or withdrawn by delete-event), "
+            "in a column `version`.",
+        ),
+    ] = False,
     fmt: FormatOption = "table",
     output: OutputOption = None,
     force: ForceOption = False,
@@ -56,11 +65,13 @@ def events_command(
 
     `games` counts the games played over the board; `rated` is yes once the close of the event's period
     has published its list. A late event (rated after its own period, §9.1) shows "(late)" after its
-    period in the table and late yes (CSV) or true (JSON).
+    period in the table and late yes (CSV) or true (JSON). Only the current version of each event is
+    shown; `--all` adds the withdrawn ones (never rated by the list in force) with a column `version`.
 
     Examples:
       ratingdb events --period 2025-10
       ratingdb events --name open --type rapid
+      ratingdb events --all
     """
     if fmt not in ("table", "csv", "json"):
         raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
@@ -72,7 +83,7 @@ def events_command(
     from ratingdb.reports.events import find_events
 
     with transaction() as session:
-        events = find_events(session, period=chosen, rating_type=rating_type, name=name)
+        events = find_events(session, period=chosen, rating_type=rating_type, name=name, withdrawn=show_all)
     if not events:
         asked = [
             f"period {chosen}" if chosen else "",
@@ -98,10 +109,11 @@ def events_command(
                 e.games,
                 "yes" if e.rated else "no",
                 e.source_name,
+                *([_version(e.current)] if show_all else []),
             ]
             for e in events
         ]
-        render_rows(TABLE_COLUMNS, rows, fmt, output=output, force=force)
+        render_rows(TABLE_COLUMNS + (["version"] if show_all else []), rows, fmt, output=output, force=force)
         return
     data: list[list[Any]] = [
         [
@@ -116,11 +128,69 @@ def events_command(
             e.games,
             _yes_no(e.rated, fmt),
             e.source_name,
+            *([_version(e.current)] if show_all else []),
         ]
         for e in events
     ]
-    render_rows(EVENT_COLUMNS, data, fmt, output=output, force=force)
+    render_rows(EVENT_COLUMNS + (["version"] if show_all else []), data, fmt, output=output, force=force)
+
+
+def _version(current: bool) -> str:
+    return "current" if current else "withdrawn"
 
 
 def _yes_no(flag: bool, fmt: str) -> bool | str:
     return flag if fmt == "json" else ("yes" if flag else "no")
+
+
+event_app = RatingDbTyper(
+    help="Change how an imported event is shown (name, section, city).", no_args_is_help=True
+)
+app.add_typer(event_app, name="event", rich_help_panel=MONTHLY)
+
+
+@event_app.command("edit")
+@user_errors
+def event_edit_command(
+    event_id: EventArgument,
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="TEXT", help="Why: kept in the audit log with the change.")
+    ],
+    name: Annotated[
+        str | None, typer.Option("--name", metavar="TEXT", help="The name to show instead of the file's.")
+    ] = None,
+    section: Annotated[
+        str | None,
+        typer.Option(
+            "--section",
+            metavar="NAME",
+            help='The section of the congress (shown "Bunratty 2011 — Major"); an empty NAME removes it.',
+        ),
+    ] = None,
+    city: Annotated[
+        str | None,
+        typer.Option("--city", metavar="TEXT", help="The city to show; an empty TEXT removes it."),
+    ] = None,
+) -> None:
+    """Show event ID with another name, section or city from now on: an audited version; no rating
+    changes.
+
+    Reports, `events`, `report event`, player pages, the site and the web API show the new name; the
+    event's games, the ratings and the published lists do not change (the event keeps the name its file
+    gave, and `export-trf` writes that). A corrected file (`replace-event`) keeps what was set here.
+
+    Examples:
+      ratingdb event edit 2 --section Masters --reason "four sections of Bunratty 2011"
+      ratingdb event edit 5 --name "Bunratty Chess Congress 2011" --city Bunratty --reason "full name"
+    """
+    if name is None and section is None and city is None:
+        raise ConfigError("nothing to change: give --name, --section or --city")
+    from ratingdb.services.event_labels import edit_event
+
+    with transaction() as session:
+        before, after = edit_event(session, event_id, name=name, section=section, city=city, reason=reason)
+    where = f" ({after.city})" if after.city and after.city != before.city else ""
+    echo(
+        f"Event {event_id} is shown as '{after.title}'{where} (was '{before.title}'): no rating changes, "
+        "the published lists are as they were."
+    )

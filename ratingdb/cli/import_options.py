@@ -19,7 +19,7 @@ import typer
 from ratingdb.cli.common import check_type, parse_period
 from ratingdb.cli.matching import matching_choices
 from ratingdb.errors import ConfigError
-from ratingdb.formats.limits import EVENT_NAME, MAX_TRF_BYTES
+from ratingdb.formats.limits import MAX_TRF_BYTES, SECTION
 
 if TYPE_CHECKING:
     from ratingdb.formats import TrfEvent
@@ -40,7 +40,8 @@ class ImportOptions:
             "--type",
             "-t",
             metavar="TYPE",
-            help=f"standard, rapid or blitz; default: from the file's record 222 or 092 ({AS_IMPORTED}).",
+            help=f"standard, rapid or blitz; default: from the file's time control, record 222, 122 or 092 "
+            f"({AS_IMPORTED}).",
         ),
     ] = None
     type_override: Annotated[
@@ -172,8 +173,8 @@ class ImportOptions:
         if self.rating_type is not None:
             check_type(self.rating_type)
         section = None if self.section is None else " ".join(self.section.split())
-        if section is not None and len(section) > EVENT_NAME:
-            raise ConfigError(f"--section is longer than {EVENT_NAME} characters: give a short name")
+        if section is not None and len(section) > SECTION:
+            raise ConfigError(f"--section is longer than {SECTION} characters: give a short name")
         matching = matching_choices(
             files,
             id_field=self.id_field or "fide",

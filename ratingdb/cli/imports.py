@@ -10,6 +10,7 @@ from ratingdb.cli.common import (
     EventArgument,
     TypeOption,
     check_type,
+    confirm,
     parse_date,
     stdout_console,
     transaction,
@@ -50,8 +51,8 @@ def import_trf_command(
     an alias), then (lines without an ID) by name, birth year and federation; unknown players are
     registered, those without an ID with the next free national ID. A line that needs a decision (an
     ID whose name differs, a probable ID typo, one ID on two lines, the other kind of ID) is refused with
-    the option that settles it: --match, --new, --accept-name, --drop or --id-field (docs/guide/
-    matching.md). The event goes to the period of its end date unless --period names a later one.
+    the option that settles it: --match, --new, --accept-name, --drop or --id-field
+    (docs/guide/matching.md). The event goes to the period of its end date unless --period names a later one.
     The event keeps these choices: `replace-event` reads a corrected file with them.
     All files are one transaction: a refused file (its line, column and reason are printed) writes
     nothing at all.
@@ -430,7 +431,10 @@ def _is_combined(file: Path) -> bool:
 @user_errors
 def delete_event_command(
     event_id: EventArgument,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Do not ask for confirmation (needed when there is no terminal)."),
+    ] = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
@@ -439,11 +443,10 @@ def delete_event_command(
     corrected file (`ratingdb replace-event`).
 
     Examples:
-      ratingdb delete-event 12          (asks first)
+      ratingdb delete-event 12          (asks first; refused in a script)
       ratingdb delete-event 12 --yes
     """
-    if not yes:
-        typer.confirm(f"Delete event {event_id} and all its games?", abort=True)
+    confirm(f"delete event {event_id} and all its games", yes=yes)
     from ratingdb.services.events import delete_event
 
     with transaction() as session:

@@ -79,8 +79,9 @@ def list_command(
         ),
     ] = None,
 ) -> None:
-    """Show or export a published list (its current version unless --version). CSV and FIDE text exports
-    re-import to the same entries."""
+    """Show or export a published list (its current version unless --version). A CSV export re-imports to
+    the same entries; a FIDE text export writes the players with a FIDE ID (FIDE's format has no other ID),
+    says who it left out, and re-imports to those entries."""
     check_type(rating_type)
     list_date = parse_date(date) if date else None
     if fmt not in ("table", "csv", "json", "fide-txt"):
@@ -95,12 +96,14 @@ def list_command(
         if fmt != "fide-txt" and (params := list_parameters(session, rating_list)) is not None:
             _glicko2_list(session, rating_list, params, fmt, output, force, limit)
             return
+        left_out = _without_fide_ids(session, rating_list) if fmt == "fide-txt" else None
         if fmt in ("csv", "fide-txt"):
             export: ExportFormat = "csv" if fmt == "csv" else "fide-txt"
+            lines = list_lines(session, rating_list, with_fide_id=export == "fide-txt")
             with output_file(output, force=force) if output else _stdout() as out:
-                write_list_file(
-                    list_lines(session, rating_list), out, export, rating_type, rating_list.list_date
-                )
+                write_list_file(lines, out, export, rating_type, rating_list.list_date)
+            if left_out:
+                typer.echo(left_out, err=True)
             if output:
                 echo(f"Wrote the {rating_type} list dated {rating_list.list_date.isoformat()} to {output}.")
             return
@@ -116,6 +119,29 @@ def list_command(
             state = "current" if rating_list.is_current else "withdrawn"
             title += f", version {rating_list.version} ({state})"
     render_rows(LIST_COLUMNS, table, fmt, title=title, output=output, force=force)
+
+
+def _without_fide_ids(session: "Session", rating_list: "RatingList") -> str | None:
+    """FIDE's text format names a player by FIDE ID only: a line without one would not import again.
+    The FIDE text export writes the entries with a FIDE ID, so that it re-imports to those entries; this
+    is the note saying who was left out (None if nobody), or the refusal when nobody has one."""
+    from ratingdb.reports.lists import without_fide_id
+
+    count, entries, names = without_fide_id(session, rating_list)
+    if not count:
+        return None
+    date = rating_list.list_date.isoformat()
+    if count == entries:
+        raise ConfigError(
+            f"no player on the {rating_list.rating_type} list dated {date} has a FIDE ID, and FIDE's text "
+            "format names players by FIDE ID only — export it as CSV (--format csv), which keeps national "
+            "IDs and re-imports"
+        )
+    shown = "; ".join(names) + ("; …" if count > len(names) else "")
+    return (
+        f"Note: left out {count} player{'s' if count != 1 else ''} without a FIDE ID ({shown}): FIDE's text "
+        "format names players by FIDE ID only — --format csv writes every entry, with national IDs"
+    )
 
 
 GLICKO2_COLUMNS = [

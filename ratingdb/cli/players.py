@@ -219,11 +219,15 @@ NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="
 FedOption = Annotated[
     str | None, typer.Option("--federation", metavar="FED", help="Three letters, e.g. IRL.")
 ]
-SexOption = Annotated[str | None, typer.Option("--sex", metavar="M|F")]
+SexOption = Annotated[str | None, typer.Option("--sex", metavar="M|F", help="M or F.")]
 TitleOption = Annotated[str | None, typer.Option("--title", metavar="TITLE", help="GM, IM, FM, CM, WGM …")]
-BornOption = Annotated[int | None, typer.Option("--birth-year", metavar="YYYY")]
-FideOption = Annotated[int | None, typer.Option("--fide-id", metavar="ID")]
-NationalOption = Annotated[str | None, typer.Option("--national-id", metavar="ID")]
+BornOption = Annotated[
+    int | None, typer.Option("--birth-year", metavar="YYYY", help="Year of birth (K for juniors).")
+]
+FideOption = Annotated[int | None, typer.Option("--fide-id", metavar="ID", help="The player's FIDE ID.")]
+NationalOption = Annotated[
+    str | None, typer.Option("--national-id", metavar="ID", help="The federation's own ID for the player.")
+]
 
 
 @player_app.command("add")

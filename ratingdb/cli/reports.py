@@ -663,12 +663,12 @@ def sql_command(
         int, typer.Option("--max-rows", metavar="N", help="Show at most N rows (a notice says when cut).")
     ] = DEFAULT_MAX_ROWS,
 ) -> None:
-    """Run one ad-hoc SQL query on the views and tables, read-only on both engines.
+    """Run one ad-hoc SQL query on the views and tables, read-only on every engine.
 
     The statement runs in a transaction that can only read and is always rolled back: INSERT, UPDATE,
     DELETE, DROP and the like, and a text with more than one statement, are refused and change nothing.
     On PostgreSQL it runs with the rights of the role ratingdb_reader only (docs/operations/security.md).
-    Points in the views are numbers with two decimals; booleans print as 1/0 on both engines.
+    Points in the views are numbers with two decimals; booleans print as 1/0 on every engine.
     A table too wide for the terminal prints one block per row; use --format csv or json in scripts.
     """
     _check_format(fmt)

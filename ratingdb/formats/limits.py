@@ -12,6 +12,7 @@ NATIONAL_ID = 20  # player.national_id
 FEDERATION = 3  # player.federation, event.federation
 EVENT_NAME = 200  # event.name
 CITY = 100  # event.city
+SECTION = 100  # event.section, event_label.section (import-trf --section, event edit --section)
 TIME_CONTROL = 100  # event.time_control
 
 FILE_NAME = 255  # rating_list.source, event.source_name, rule_set.source

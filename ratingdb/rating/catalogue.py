@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Final
 
-from .errors import RulesError
+from .errors import RulesError, UncoveredPeriod
 from .periods import RATING_TYPES, Period
 from .rulefile import parse_rule_set
 from .rules import RuleSet
@@ -39,7 +39,7 @@ def rule_set_for(rating_type: str, period: Period, rule_sets: Sequence[RuleSet] 
         raise RulesError(f"{rating_type!r} is not a rating type: expected one of {', '.join(known)}")
     matches = [rules for rules in rule_sets if rules.covers(rating_type, period)]
     if not matches:
-        raise RulesError(f"no {rating_type} rule set covers period {period}")
+        raise UncoveredPeriod(f"no {rating_type} rule set covers period {period}")
     if len(matches) > 1:
         names = ", ".join(rules.name for rules in matches)
         raise RulesError(f"{len(matches)} {rating_type} rule sets cover period {period}: {names}")

@@ -9,3 +9,7 @@ class RulesError(ValueError):
     It derives from ValueError rather than ratingdb.errors.RatingDbError so that ratingdb.rating stays
     free of imports from the rest of the package; callers that show it to a user wrap it.
     """
+
+
+class UncoveredPeriod(RulesError):
+    """No rule set covers the rating type in the period (callers add what to store: `rules add`)."""

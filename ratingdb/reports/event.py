@@ -27,6 +27,7 @@ from ratingdb.models import (
     RatingList,
 )  # fmt: skip
 from ratingdb.rating import performance_rating
+from ratingdb.titles import title_of
 
 STATUS = {"change": "rated", "initial": "newly rated", "pool": "unrated"}
 
@@ -181,7 +182,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
         )  # fmt: skip
     return EventReport(
         event.id,
-        event.name,
+        title_of(session, event.id),
         event.start_date,
         event.end_date,
         event.rating_type,

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import Event, EventPlayer, Game, RatingList
 from ratingdb.rating import Period
+from ratingdb.titles import shown_name
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,9 @@ class EventSummary:
     late: bool  # rated in a later period than its own (§9.1)
     players: int
     games: int  # games played over the board (forfeits and byes are not counted)
-    rated: bool  # the close of its period has published a list
+    rated: bool  # the close of its period has published a list that rates this version
     source_name: str  # the file it was imported from
+    current: bool = True  # False: a version withdrawn by replace-event or delete-event
 
 
 def find_events(
@@ -38,8 +40,13 @@ def find_events(
     period: Period | None = None,
     rating_type: str | None = None,
     name: str | None = None,
+    withdrawn: bool = False,
 ) -> list[EventSummary]:
-    """Events by start date, narrowed to a period, a rating type and names containing `name`."""
+    """Events by start date, narrowed to a period, a rating type and names containing `name`.
+
+    Only the current version of each event unless `withdrawn`: a version withdrawn by `replace-event`
+    or `delete-event` is kept for the withdrawn lists it explains, but is no longer rated.
+    """
     players = (
         select(func.count())
         .select_from(EventPlayer)
@@ -57,7 +64,7 @@ def find_events(
     )
     query = select(
         Event.id,
-        Event.name,
+        shown_name(),
         Event.start_date,
         Event.end_date,
         Event.rating_type,
@@ -67,13 +74,16 @@ def find_events(
         games,
         rated,
         Event.source_name,
+        Event.is_current,
     ).order_by(Event.start_date, Event.id)
+    if not withdrawn:
+        query = query.where(Event.is_current.is_(True))
     if period is not None:
         query = query.where(Event.period == str(period))
     if rating_type is not None:
         query = query.where(Event.rating_type == rating_type)
     if name:
-        query = query.where(func.lower(Event.name).contains(name.lower(), autoescape=True))
+        query = query.where(func.lower(shown_name()).contains(name.lower(), autoescape=True))
     return [
         EventSummary(
             id=row[0],
@@ -85,8 +95,10 @@ def find_events(
             late=row[5] > row[6],
             players=row[7],
             games=row[8],
-            rated=bool(row[9]),
+            # A withdrawn version is not rated by the list in force, even if its period is closed.
+            rated=bool(row[9]) and bool(row[11]),
             source_name=row[10],
+            current=bool(row[11]),
         )
         for row in session.execute(query)
     ]

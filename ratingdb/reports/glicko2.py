@@ -20,6 +20,7 @@ from ratingdb.rating import Period
 from ratingdb.rating.glicko2 import EPSILON, SCALE, Glicko2Parameters
 from ratingdb.reports.lists import ListLine, as_list_row, computed_list, list_lines
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
+from ratingdb.titles import shown_name
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def glicko2_calculation(
             select(
                 Game.round,
                 Event.id,
-                Event.name,
+                shown_name(),
                 opponent.c.name,
                 opponent.c.fide_id,
                 Glicko2CalcGame.opponent_rating_x100,

@@ -31,6 +31,7 @@ from ratingdb.models import (
 )
 from ratingdb.rating import Period
 from ratingdb.services.lists import latest_list, list_version, require_list
+from ratingdb.titles import shown_name
 
 if TYPE_CHECKING:
     from ratingdb.formats import ListRow
@@ -126,9 +127,15 @@ def find_list(
 
 
 def list_lines(
-    session: Session, rating_list: RatingList, *, rated_only: bool = False, limit: int | None = None
+    session: Session,
+    rating_list: RatingList,
+    *,
+    rated_only: bool = False,
+    limit: int | None = None,
+    with_fide_id: bool = False,
 ) -> Generator[ListLine, None, None]:
-    """The entries of a list, best rating first, unrated last (streamed); the first `limit` only if given."""
+    """The entries of a list, best rating first, unrated last (streamed); the first `limit` only if given,
+    only those published with a FIDE ID if `with_fide_id`."""
     # Names and IDs as the list published them: a later edit of the player never changes this.
     query = (
         select(
@@ -157,6 +164,8 @@ def list_lines(
     )
     if rated_only:
         query = query.where(ListEntry.rating.is_not(None))
+    if with_fide_id:
+        query = query.where(PlayerVersion.fide_id.is_not(None))
     if limit is not None:
         limit = max(limit, 0)
         query = query.limit(limit)
@@ -177,6 +186,19 @@ def list_lines(
             yield ListLine._make(row)  # the columns are selected in the order of ListLine's fields
     finally:
         result.close()  # a server-side cursor on PostgreSQL: close it even when the reader stops early
+
+
+def without_fide_id(session: Session, rating_list: RatingList) -> tuple[int, int, list[str]]:
+    """How many entries of the list have no FIDE ID (as published), of how many, and the first three names."""
+    missing = (
+        select(PlayerVersion.name)
+        .join(ListEntry, PlayerVersion.id == ListEntry.player_version_id)
+        .where(ListEntry.list_id == rating_list.id, PlayerVersion.fide_id.is_(None))
+    )
+    count = session.scalar(select(func.count()).select_from(missing.subquery())) or 0
+    names = list(session.scalars(missing.order_by(PlayerVersion.name).limit(3))) if count else []
+    entries = session.scalar(select(func.count()).where(ListEntry.list_id == rating_list.id)) or 0
+    return count, entries, names
 
 
 def find_player(session: Session, ident: str) -> Player:
@@ -385,7 +407,7 @@ def list_calculations(
     events: dict[int, list[EventRecord]] = defaultdict(list)
     for ce, name, start, end, ratings_from in session.execute(
         only(
-            select(CalcEvent, Event.name, Event.start_date, Event.end_date, used.c.list_date)
+            select(CalcEvent, shown_name(), Event.start_date, Event.end_date, used.c.list_date)
             .join(Event, Event.id == CalcEvent.event_id)
             .join(used, used.c.id == CalcEvent.ratings_list_id)
             .where(CalcEvent.list_id == new_list.id)

@@ -32,6 +32,7 @@ from ratingdb.reports.lists import (
 )
 from ratingdb.services.close import close_period
 from ratingdb.services.lists import latest_list, list_on
+from ratingdb.titles import shown_name
 
 PROVISIONAL: Final = "provisional — not an official rating"
 
@@ -112,7 +113,7 @@ def live_list(session: Session, rating_type: str) -> LiveList:
     official = {line.player_id: line.rating for line in list_lines(session, in_force)}
     first_open = Period.of(in_force.list_date)
     found = session.execute(
-        select(Event.id, Event.name, Event.start_date, Event.end_date, Event.period)
+        select(Event.id, shown_name(), Event.start_date, Event.end_date, Event.period)
         .where(Event.rating_type == rating_type, Event.is_current.is_(True), Event.period >= str(first_open))
         .order_by(Event.period, Event.start_date, Event.id)
     ).all()

@@ -22,6 +22,7 @@ from ratingdb.models import Event, EventPlayer, EventRecord, Game, ListEntry, Pl
 from ratingdb.rating.errors import RulesError
 from ratingdb.rating.norms import NORMS, Applicant, NormCheck, NormEvent, NormGame, check_norms
 from ratingdb.services.lists import ListsOnDates
+from ratingdb.titles import city_of, title_of
 
 LONG_EVENT_DAYS = 30  # 1.4.6: longer events use the ratings at the time of each game
 SCORES = {"1": 100, "=": 50, "0": 0, "+": 100, "-": 0}
@@ -301,7 +302,8 @@ def event_norms(
                 )
             )
     result = EventNorms(
-        event.id, event.name, event.city, event.federation, event.start_date, event.end_date, rounds,
+        event.id, title_of(session, event.id), city_of(session, event.id), event.federation, event.start_date,
+        event.end_date, rounds,
         event.rating_type, event.time_control, records.get("102") or None, norm_event, source,
         lists.date_of("standard", start_list), start_note, per_game, tuple(rating_notes),
     )  # fmt: skip

@@ -16,6 +16,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import CalcGame, Event, Game, ListEntry, Player, RatingList
+from ratingdb.titles import shown_name
 
 BYE = "no game was played (a bye or an unpaired round): nothing to rate (§5.1)"
 FORFEIT = "not played over the board (a forfeit): not rated (§5.1)"
@@ -56,6 +57,10 @@ def games_not_rated(
     }
     if not events:
         return {}
+    titles: dict[int, str] = {
+        event_id: title
+        for event_id, title in session.execute(select(Event.id, shown_name()).where(Event.id.in_(events)))
+    }
     query = select(Game).where(Game.event_id.in_(events))
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
@@ -90,11 +95,10 @@ def games_not_rated(
                     reason = BOTH_UNRATED
                 else:
                     reason = APART
-            event = events[g.event_id]
             found[me].append(
                 NotRated(
                     g.event_id,
-                    event.name,
+                    titles[g.event_id],
                     g.round,
                     names.get(other) if other else None,
                     other,

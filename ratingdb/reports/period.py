@@ -26,6 +26,7 @@ from ratingdb.rating import Period, k_factor
 from ratingdb.services.counts import CloseCounts, close_counts, event_counts
 from ratingdb.services.event_warnings import close_warnings
 from ratingdb.services.lists import require_list
+from ratingdb.titles import shown_name
 
 INACTIVE_FLAGS = ("i", "wi")
 
@@ -200,7 +201,7 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
         .scalar_subquery()
     )
     found = session.execute(
-        select(Event.id, Event.name, Event.start_date, Event.end_date, Event.natural_period, players)
+        select(Event.id, shown_name(), Event.start_date, Event.end_date, Event.natural_period, players)
         .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
     ).all()

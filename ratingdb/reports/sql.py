@@ -291,16 +291,18 @@ def _pg_reaches_server(role: str) -> str:
 
 # Who is connected, and whether the reader function is there, owned by a harmless ratingdb_reader,
 # SECURITY DEFINER, and callable by this login. The owner is checked too: a function that ended up
-# owned by anyone else would run the query with that owner's rights.
+# owned by anyone else would run the query with that owner's rights. Last: whether the function is set
+# up at all (SECURITY DEFINER, owned by the reader), whoever may call it — `init` repairs it if not.
 _PG_WHO: Final = f"""
 SELECT r.rolname, {_pg_reaches_server("r")},
-       COALESCE((
-         SELECT p.prosecdef AND o.rolname = '{READER_ROLE}' AND NOT {_pg_reaches_server("o")}
-                AND has_function_privilege(p.oid, 'EXECUTE')
-         FROM pg_proc p JOIN pg_roles o ON o.oid = p.proowner
-         WHERE p.oid = to_regprocedure('{READER_FUNCTION}(text)')
-       ), FALSE)
-FROM pg_roles r WHERE r.rolname = session_user
+       COALESCE(f.set_up AND f.callable, FALSE), COALESCE(f.set_up, FALSE)
+FROM pg_roles r LEFT JOIN LATERAL (
+  SELECT p.prosecdef AND o.rolname = '{READER_ROLE}' AND NOT {_pg_reaches_server("o")} AS set_up,
+         has_function_privilege(p.oid, 'EXECUTE') AS callable
+  FROM pg_proc p JOIN pg_roles o ON o.oid = p.proowner
+  WHERE p.oid = to_regprocedure('{READER_FUNCTION}(text)')
+) f ON TRUE
+WHERE r.rolname = session_user
 """
 
 
@@ -323,7 +325,20 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
                     "set_config('work_mem', %s, true)",
                     [milliseconds, milliseconds, PG_WORK_MEM],
                 )
-                login, dangerous, reader = cursor.execute(_PG_WHO).fetchone() or ("", True, False)
+                login, dangerous, reader, set_up = cursor.execute(_PG_WHO).fetchone() or (
+                    "",
+                    True,
+                    False,
+                    False,
+                )
+                if dangerous and not set_up:
+                    # The function is missing or owned by another role: a restore with --no-owner does that.
+                    raise StatementRefused(
+                        f"ratingdb sql will not run as {login}: that role reaches the server's files, "
+                        f"programs or sessions, and this database has no usable {READER_ROLE} role to run "
+                        "the query as (as after pg_restore --no-owner) — run `ratingdb init` to restore it, "
+                        "or connect as a reporting role (docs/operations/security.md)"
+                    )
                 if dangerous and not reader:
                     raise StatementRefused(
                         f"ratingdb sql will not run as {login}: that role reaches the server's files, "

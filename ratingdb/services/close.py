@@ -24,12 +24,13 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, MissingList
 from ratingdb.models import Event
 from ratingdb.rating import Adjustment, Period, RulesError, RuleSet
+from ratingdb.rating.errors import UncoveredPeriod
 from ratingdb.services.bulk import Driver, chunks
 from ratingdb.services.counts import close_counts
 from ratingdb.services.event_warnings import close_warnings
 from ratingdb.services.lists import ListsOnDates, latest_list, list_on, lock_periods
 from ratingdb.services.lists import new_list as new_list_for
-from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force
+from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force, uncovered_advice
 from ratingdb.services.systems import (
     Close,
     CloseSummary,
@@ -39,6 +40,7 @@ from ratingdb.services.systems import (
 )
 from ratingdb.services.systems.base import Change, Progress
 from ratingdb.services.versions import record_change, seal
+from ratingdb.titles import shown_name
 
 
 def close_period(
@@ -101,6 +103,10 @@ def rule_sets_for_close(session: Session, rating_type: str, periods: list[Period
     for period in periods:
         try:
             found.append(rule_set_in_force(session, rating_type, period))
+        except UncoveredPeriod as exc:
+            raise ConfigError(
+                f"cannot close {rating_type} period {period}: {exc} — {uncovered_advice(rating_type, period)}"
+            ) from None
         except RulesError as exc:
             raise ConfigError(f"cannot close {rating_type} period {period}: {exc}") from None
     return found
@@ -202,7 +208,7 @@ def _load_events(
 
     events: dict[int, EventInfo] = {}
     for event_id, name, start, end, event_period, natural in session.execute(
-        select(Event.id, Event.name, Event.start_date, Event.end_date, Event.period, Event.natural_period)
+        select(Event.id, shown_name(), Event.start_date, Event.end_date, Event.period, Event.natural_period)
         .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
         .order_by(Event.start_date, Event.id)
     ):

@@ -16,6 +16,7 @@ from ratingdb.formats import TrfEvent
 from ratingdb.models import CalcPlayer, RatingList
 from ratingdb.rating import Period
 from ratingdb.services.choices import DEFAULTS, ImportChoices
+from ratingdb.services.event_labels import carry_label
 from ratingdb.services.events import (
     Content,
     EventImportSummary,
@@ -28,6 +29,7 @@ from ratingdb.services.events import stored_content as stored_event_content
 from ratingdb.services.lists import CURRENT, ensure_period_open, list_on, lock_periods
 from ratingdb.services.matching import MatchReport
 from ratingdb.services.versions import record_change, withdraw
+from ratingdb.titles import shown_section_of, title_of
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,7 @@ def replace_event(
         rating_type=event.rating_type,
         official=event.official,
         period=period,
-        section=event.section or "",
+        section=shown_section_of(session, event.id) or "",
     )
     given = choices or ImportChoices()
     if given.rating_type is not None and given.rating_type != event.rating_type:
@@ -184,7 +186,8 @@ def replace_event(
             f"{trf.source_name} is the file event {event_id} was imported from: nothing to replace"
         )
     resolved = given.over(as_imported).over(DEFAULTS)
-    result = Replacement(event_id, event.name, str(period))
+    result = Replacement(event_id, title_of(session, event_id), str(period))
+    audit: list[int] = []
     result.kept_choices = [o for o in imported_with.as_options() if _not_given(o, given)]
 
     def accept(corrected: TrfEvent) -> dict[str, int]:
@@ -200,11 +203,13 @@ def replace_event(
         )
         # The old version stays, withdrawn: withdrawn lists explain their ratings with its games.
         withdraw(session, event, change)
+        audit.append(change.id)
         return {"version": event.version + 1, "created_by": change.id, "replaces": event.id}
 
     result.imported = read_events(session, [trf], resolved, Replacing(event, accept))
     new = result.imported.events[0]
     result.new_event_id, result.period = new.id, new.period
+    carry_label(session, event, new.id, audit[0])  # shown as the event was (`event edit`)
     result.new_players = result.imported.new_players
     result.matching = result.imported.matching
     return result

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, aliased
 from ratingdb.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
 from ratingdb.services.counts import event_counts
 from ratingdb.services.lists import ListsOnDates
+from ratingdb.titles import title_of
 
 __all__ = ["FEW_RATED", "LONGEST_EVENT_DAYS", "close_warnings", "import_warnings"]
 
@@ -69,7 +70,7 @@ def _events(session: Session, query: object) -> list[Event]:
 
 def _warnings(session: Session, event: Event, *, rated: int | None, closed: bool) -> list[str]:
     found: list[str] = []
-    named = f"event {event.id} '{event.name}'"
+    named = f"event {event.id} '{title_of(session, event.id)}'"
     games = [
         _Game(white, black, bool(played) and black is not None)
         for white, black, played in session.execute(

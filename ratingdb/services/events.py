@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from sqlalchemy import delete, func, select
@@ -39,8 +39,9 @@ from ratingdb.services.choices import DEFAULTS, ImportChoices
 from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
 from ratingdb.services.matching import Entrants, MatchReport, PlayerRef, drop_lines, with_id_field
 from ratingdb.services.players import remove_unreferenced_players
-from ratingdb.services.rules import rule_set_in_force, stored_rule_sets
+from ratingdb.services.rules import rule_set_in_force, stored_rule_sets, uncovered_advice
 from ratingdb.services.versions import record_change, withdraw
+from ratingdb.titles import event_title, shown_section, shown_section_of, title_of
 
 
 @dataclass(frozen=True)
@@ -143,25 +144,21 @@ def read_events(
                 accepted.append(_Accepted(trf, event, entrants.match(trf)))
         session.flush()
         summary.new_players = entrants.register()
-        for a in accepted:
-            _queue_content(driver, a.event.id, a.trf, entrants.player_ids(a.players))
+        player_ids = [entrants.player_ids(a.players) for a in accepted]
+        for a, ids in zip(accepted, player_ids, strict=True):
+            _queue_content(driver, a.event.id, a.trf, ids)
         driver.flush()
     finally:
         driver.restore()
-    # The file's IDs as the matching read them (--id-field national: the ID column holds national IDs).
-    id_field = choices.id_field or "fide"
-    read_as = [
-        replace(a.trf, players=tuple(with_id_field(p, id_field) for p in a.trf.players)) for a in accepted
-    ]
     notes = _rating_notes(
-        session, [(trf, a.event.rating_type) for trf, a in zip(read_as, accepted, strict=True)]
+        session, [(a.trf, a.event.rating_type, ids) for a, ids in zip(accepted, player_ids, strict=True)]
     )
     for a, (in_force, differences, unrated) in zip(accepted, notes, strict=True):
         trf, event = a.trf, a.event
         summary.events.append(
             ImportedEvent(
                 id=event.id,
-                name=event.name,
+                name=event_title(event.name, event.section),
                 source_name=trf.source_name,
                 rating_type=event.rating_type,
                 period=event.period,
@@ -197,6 +194,7 @@ class _StoredEvents:
         self.by_hash: dict[tuple[str, str], Event] = {}
         self.by_start: dict[tuple[dt.date, str], list[Event]] = {}
         self.pending: dict[tuple[dt.date, str, str], Event] = {}  # the batch's own, not written yet
+        self.files: dict[int, TrfEvent] = {}  # id() of a pending event → its file
         kinds = sorted({k for trf in parsed if (k := rating_type or trf.rating_type)})
         if not parsed or not kinds:
             return
@@ -214,20 +212,40 @@ class _StoredEvents:
         for event in session.scalars(current.order_by(Event.id)):
             if event.id != replaced:  # the event a corrected file replaces is not another tournament
                 self.by_start.setdefault((event.start_date, event.rating_type), []).append(event)
+        # The section each is shown with (`event edit --section` may have named it since).
+        ids = [e.id for events in self.by_start.values() for e in events]
+        self.sections: dict[int, str | None] = {i: None for i in ids}
+        for start in range(0, len(ids), 10_000):
+            chunk = ids[start : start + 10_000]
+            for event_id, section in session.execute(
+                select(Event.id, shown_section()).where(Event.id.in_(chunk))
+            ):
+                self.sections[event_id] = section
 
-    def same_tournament(self, trf: TrfEvent, rating_type: str) -> Event | None:
-        """`same_tournament`, over the stored events and the batch's earlier files (written first)."""
-        key = _name_key(trf.name)
+    def same_tournament(self, trf: TrfEvent, rating_type: str, section: str | None) -> Event | None:
+        """The stored event (or an earlier file of the batch, written first) with the file's tournament
+        name (case and spacing aside), start date and section: two sections of one congress (the same
+        name and dates, `--section Major` and `--section Minor`) are two tournaments."""
+        key = _name_key(trf.name) + "\x00" + _name_key(section or "")
         for event in self.by_start.get((trf.start_date, rating_type), ()):
-            if _name_key(event.name) == key:
+            if _name_key(event.name) + "\x00" + _name_key(self.sections.get(event.id) or "") == key:
                 return event
         earlier = self.pending.get((trf.start_date, rating_type, key))
         if earlier is not None:
             self.session.flush()  # the refusal names it by id, as if the files had come one by one
         return earlier
 
-    def add(self, event: Event) -> None:
-        self.pending.setdefault((event.start_date, event.rating_type, _name_key(event.name)), event)
+    def content(self, event: Event, id_field: str) -> Content:
+        """What `event` holds: its stored lines, or the batch's earlier file not written yet."""
+        earlier = self.files.get(id(event))
+        if earlier is not None:
+            return file_content(earlier, id_field)
+        return stored_content(self.session, event)
+
+    def add(self, event: Event, trf: TrfEvent) -> None:
+        self.files[id(event)] = trf
+        key = _name_key(event.name) + "\x00" + _name_key(event.section or "")
+        self.pending.setdefault((event.start_date, event.rating_type, key), event)
 
 
 class _PeriodChecks:
@@ -279,7 +297,8 @@ def _accepted_event(
     existing = stored.by_hash.get((trf.sha256, kind))
     if existing is not None:
         raise DuplicateEvent(
-            f"{trf.source_name} was imported before as event {existing.id} '{existing.name}' "
+            f"{trf.source_name} was imported before as event {existing.id} "
+            f"'{title_of(session, existing.id)}' "
             f"(from {existing.source_name}); an event is imported once"
         )
     official, closing_days = bool(choices.official), choices.closing_days or 0
@@ -297,15 +316,16 @@ def _accepted_event(
             f"is rated at the latest in period {latest} (the third list after it ends, §9.1)"
         )
     checks.require_rule_set(trf, kind, chosen)
-    same = stored.same_tournament(trf, kind)
+    same = stored.same_tournament(trf, kind, choices.section)
     if same is not None and not choices.distinct:
-        raise _duplicate_or_correction(session, trf, same, choices.id_field or "fide")
+        id_field = choices.id_field or "fide"
+        raise _duplicate_or_correction(session, trf, same, stored.content(same, id_field), id_field)
     checks.ensure_open(trf, kind, chosen)
     versioned = replacing.accept(trf) if replacing else {}
     event = event_from_file(
         trf, rating_type=kind, choices=choices, period=chosen, natural_period=natural, **versioned
     )
-    stored.add(event)
+    stored.add(event, trf)
     return event
 
 
@@ -363,22 +383,24 @@ def _require_rule_set(session: Session, trf: TrfEvent, rating_type: str, period:
         ]
         raise ConfigError(
             f"{trf.source_name}: no {rating_type} rule set covers period {period}, so the event could never "
-            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; events of other "
-            "periods cannot be rated"
+            f"be rated — the {rating_type} rule sets are {', '.join(spans) or 'none'}; "
+            f"{uncovered_advice(rating_type, period)}, then import the file again"
         ) from None
 
 
 def _rating_notes(
-    session: Session, files: Sequence[tuple[TrfEvent, str]]
+    session: Session, files: Sequence[tuple[TrfEvent, str, dict[int, int]]]
 ) -> list[tuple[dt.date | None, list[RatingDifference], int]]:
-    """For each (file, rating type): the list in force at the event's start, the file ratings that differ
-    from it, and how many players have a file rating but no rating on that list (they are rated as
-    unrated: ratingdb rates from lists).
+    """For each (file, rating type, starting rank → player id): the list in force at the event's start,
+    the file ratings that differ from it, and how many players have a file rating but no rating on that
+    list (they are rated as unrated: ratingdb rates from lists).
 
-    Players are found as the import matches them: by FIDE ID, then by national ID. The lists are read
-    once per rating type and each list's entries once for all the files it is in force for."""
+    The players are the ones the import matched each line to (by FIDE ID, national ID — whichever
+    --id-field says the ID column holds — name or option), so the note counts what the close will use.
+    The lists are read once per rating type and each list's entries once for all the files it is in
+    force for."""
     dates: dict[str, list[tuple[dt.date, int]]] = {}
-    for kind in sorted({kind for _, kind in files}):
+    for kind in sorted({kind for _, kind, _ in files}):
         dates[kind] = [
             (day, list_id)
             for day, list_id in session.execute(
@@ -389,35 +411,23 @@ def _rating_notes(
         ]
     in_force = [
         next(((day, list_id) for day, list_id in dates[kind] if day <= trf.start_date), None)
-        for trf, kind in files
+        for trf, kind, _ in files
     ]
-    wanted: dict[int, tuple[set[int], set[str]]] = {}
-    for (trf, _), found in zip(files, in_force, strict=True):
+    wanted: dict[int, set[int]] = {}
+    for (trf, _, ids), found in zip(files, in_force, strict=True):
         if found is not None:
-            fide, national = wanted.setdefault(found[1], (set(), set()))
-            for p in trf.players:
-                if p.fide_rating:
-                    if p.fide_id:
-                        fide.add(p.fide_id)
-                    if p.national_id:
-                        national.add(p.national_id)
-    on_list: dict[int, dict[tuple[str, object], int | None]] = {}
-    for list_id, (fide, national) in wanted.items():
+            wanted.setdefault(found[1], set()).update(ids[p.rank] for p in trf.players if p.fide_rating)
+    on_list: dict[int, dict[int, int | None]] = {}
+    for list_id, player_ids in wanted.items():
         ratings = on_list[list_id] = {}
-        for kind, column, keys in (
-            ("fide", Player.fide_id, fide),
-            ("national", Player.national_id, national),
-        ):
-            present = sorted(keys)
-            for start in range(0, len(present), 10_000):
-                query = (
-                    select(column, ListEntry.rating)
-                    .join(ListEntry, ListEntry.player_id == Player.id)
-                    .where(ListEntry.list_id == list_id, column.in_(present[start : start + 10_000]))
-                )
-                ratings.update(((kind, key), rating) for key, rating in session.execute(query))
+        present = sorted(player_ids)
+        for start in range(0, len(present), 10_000):
+            query = select(ListEntry.player_id, ListEntry.rating).where(
+                ListEntry.list_id == list_id, ListEntry.player_id.in_(present[start : start + 10_000])
+            )
+            ratings.update((player_id, rating) for player_id, rating in session.execute(query))
     notes: list[tuple[dt.date | None, list[RatingDifference], int]] = []
-    for (trf, _), found in zip(files, in_force, strict=True):
+    for (trf, _, ids), found in zip(files, in_force, strict=True):
         with_rating = [p for p in trf.players if p.fide_rating]
         if found is None:
             notes.append((None, [], len(with_rating)))
@@ -426,9 +436,7 @@ def _rating_notes(
         differences: list[RatingDifference] = []
         unrated = 0
         for p in with_rating:
-            rating = ratings.get(("fide", p.fide_id)) if p.fide_id else None
-            if rating is None and p.national_id:
-                rating = ratings.get(("national", p.national_id))
+            rating = ratings.get(ids[p.rank])
             if rating is None:
                 unrated += 1
             elif rating != p.fide_rating:
@@ -503,19 +511,6 @@ def _name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def same_tournament(session: Session, trf: TrfEvent, rating_type: str) -> Event | None:
-    """The stored event of `rating_type` with this file's tournament name (case and spacing aside) and start
-    date, if any. The same tournament may be an event of two types (the FIDE list and a national one)."""
-    key = _name_key(trf.name)
-    current = select(Event).where(
-        Event.start_date == trf.start_date, Event.rating_type == rating_type, Event.is_current.is_(True)
-    )
-    for event in session.scalars(current.order_by(Event.id)):
-        if _name_key(event.name) == key:
-            return event
-    return None
-
-
 @dataclass(frozen=True)
 class EntrantKey:
     """Who a player line is, as far as a file can say: its IDs, and the name as a key."""
@@ -579,11 +574,22 @@ def stored_content(session: Session, event: Event) -> Content:
     return Content((event.start_date, event.end_date), players, games)
 
 
-def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event, id_field: str) -> DuplicateEvent:
-    """The refusal for a file whose tournament is stored already: the same results, or a correction."""
-    if file_content(trf, id_field).same_as(stored_content(session, same)):
+# A file with the name and start date of a stored event that shares fewer than this share of the larger
+# of the two fields is a section of the same congress (Bunratty's Masters and Minor share no player), not
+# a correction: a corrected file keeps most players (a late entry or a withdrawal aside).
+CORRECTION_SHARE = Decimal("0.5")
+
+
+def _duplicate_or_correction(
+    session: Session, trf: TrfEvent, same: Event, old: Content, id_field: str
+) -> DuplicateEvent:
+    """The refusal for a file whose tournament is stored already: the same results, a correction (most
+    players shared), or another section of the same congress (few shared)."""
+    new = file_content(trf, id_field)
+    shown = title_of(session, same.id)
+    if new.same_as(old):
         return DuplicateEvent(
-            f"{trf.source_name} is the same tournament as event {same.id} '{same.name}' (imported from "
+            f"{trf.source_name} is the same tournament as event {same.id} '{shown}' (imported from "
             f"{same.source_name}): same name, dates and results; an event is imported once"
         )
     where = (
@@ -591,12 +597,30 @@ def _duplicate_or_correction(session: Session, trf: TrfEvent, same: Event, id_fi
         if is_closed(session, same.rating_type, Period.parse(same.period))
         else (f"period {same.period}, not rated yet")
     )
+    shared = sum(1 for p in new.players.values() if any(p.same_player(q) for q in old.players.values()))
+    field = max(len(new.players), len(old.players))
+    if shared < CORRECTION_SHARE * field:
+        name_it = (
+            ""
+            if shown_section_of(session, same.id)
+            else f"; to show event {same.id} with its section too: `ratingdb event edit {same.id} --section "
+            "NAME --reason TEXT`"
+        )
+        return DuplicateEvent(
+            f"{trf.source_name} has the name and start date of event {same.id} '{shown}' ({where}) but "
+            f"only {shared} of the file's {len(new.players)} players played in it (a corrected file keeps "
+            "at least half): another section of the same congress — import it with --section NAME (shown as "
+            f"'{event_title(trf.name, 'NAME')}'), or with --distinct-event if it is another tournament"
+            + name_it
+        )
     steps = f"`ratingdb replace-event {same.id} {trf.source_name}`"
     if where.startswith("rated"):
         steps = f"`ratingdb reopen {same.period} --type {same.rating_type} --reason TEXT` then " + steps
     return DuplicateEvent(
-        f"{trf.source_name} looks like a corrected version of event {same.id} '{same.name}' ({where}): "
-        f"{steps}; if it is a different tournament with the same name and start date, add --distinct-event"
+        f"{trf.source_name} looks like a corrected version of event {same.id} '{shown}' ({where}; "
+        f"{shared} of the file's {len(new.players)} players played in it): {steps}; if it is a different "
+        "tournament "
+        "with the same name and start date, add --distinct-event (a section of a congress: --section NAME)"
     )
 
 

@@ -77,6 +77,26 @@ def rule_set_in_force(session: Session, rating_type: str, period: Period) -> Rul
     return RuleSetInForce(rules, rows.get(rules.name))
 
 
+HISTORY_TEMPLATE = "seeds/history/history-standard-2014.toml"  # docs/guide/rule-sets.md shows it
+
+
+def uncovered_advice(rating_type: str, period: Period) -> str:
+    """What to do about a period no rule set covers: store one with `rules add`, from the template for
+    the years before FIDE's built-in sets (2014-07 … 2021-12, standard) when the period is that early."""
+    add = "`ratingdb rules add FILE --reason TEXT`"
+    starts = [r.effective_from for r in RULE_SETS if r.rating_type == rating_type and r.effective_from]
+    first = min(starts, default=None)
+    if first is None or period >= first:
+        return f"store a {rating_type} rule set that covers {period} with {add}"
+    template = f"{HISTORY_TEMPLATE} in the checkout is a template for 2014-07 … 2021-12"
+    if rating_type != "standard":
+        template += f' (written for standard: set rating_type = "{rating_type}" and its K rules)'
+    return (
+        f"FIDE's built-in {rating_type} rule sets start at {first}: store one for earlier periods with {add} "
+        f'({template}: "Replaying history before 2022" in docs/guide/rule-sets.md)'
+    )
+
+
 def find_rule_set(session: Session, name: str) -> RuleSetInForce:
     """A rule set by name: one of FIDE's, or the current version of a stored one."""
     for rules in RULE_SETS:

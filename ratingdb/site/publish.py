@@ -373,8 +373,11 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
 
 def list_download(lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat) -> bytes:
     """One download of a list: the file `ratingdb list --format csv|fide-txt` writes, with CSV cells that a
-    spreadsheet would run as formulas made text."""
+    spreadsheet would run as formulas made text. The FIDE text file holds the players with a FIDE ID only,
+    as `list --format fide-txt` writes it: FIDE's format has no other ID, and a blank one would not import."""
     text = io.StringIO(newline="")
+    if fmt == "fide-txt":
+        lines = [line for line in lines if line.fide_id is not None]
     write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
     content = text.getvalue()
     if fmt == "csv":

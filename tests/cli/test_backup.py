@@ -142,6 +142,25 @@ def test_a_postgresql_backup_restores_with_pg_restore(tmp_path: Path) -> None:
         again = target.render_as_string(hide_password=False)
         assert names(again) == names(url)
         assert run(again, "db", "check").exit_code == 0
+        # --no-owner gave ratingdb_read_only to the restoring role: `sql` refuses it (issue 25) until
+        # `init` gives it back to ratingdb_reader, as docs/guide/backups.md says.
+        query = ("sql", "SELECT COUNT(*) AS players FROM player", "-f", "csv")
+        refused = run(again, *query)
+        assert (
+            refused.exit_code == 1
+            and "no usable ratingdb_reader role to run the query as (as after "
+            "pg_restore --no-owner) — run `ratingdb init` to restore it"
+            in refused.stderr
+        ), refused.output
+        repaired = run(again, "init")
+        assert repaired.exit_code == 0, repaired.output
+        assert repaired.stdout.splitlines()[1:] == [
+            "Restored the ratingdb_reader role's rights and its function ratingdb_read_only for "
+            "`ratingdb sql` (they were missing or owned by another role, as after pg_restore --no-owner)."
+        ]
+        answered = run(again, *query)
+        assert (answered.exit_code, answered.stdout) == (0, f"players\n{len(names(url))}\n"), answered.output
+        assert len(run(again, "init").stdout.splitlines()) == 1  # repaired once: nothing more to say
     finally:
         with admin.connect() as conn:
             for name in (source, restored):

@@ -237,3 +237,52 @@ def test_a_few_late_events_are_listed_one_a_line(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out.splitlines()[4:] == [
         "    late event: Late (ended 2025-09-20, period 2025-09)"
     ]
+
+
+def test_an_interrupted_close_through_says_what_was_kept_and_how_to_go_on(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the second of three periods: the first stays closed, the second is rolled back."""
+    lst = tmp_path / "oct.csv"
+    lst.write_text(ROUND_ROBIN_LIST, encoding="utf-8")
+    assert run(db_url, "import-list", lst, "--date", "2025-10-01").exit_code == 0
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    import ratingdb.services.close as close_service
+
+    real = close_service.close_period
+
+    def interrupted_in_2025_11(session, period, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(period) == "2025-11":
+            real(session, period, *args, **kwargs)  # the work is done, not yet committed
+            raise KeyboardInterrupt
+        return real(session, period, *args, **kwargs)
+
+    monkeypatch.setattr(close_service, "close_period", interrupted_in_2025_11)
+    result = run(db_url, "close-period", "2025-10", "--through", "2025-12")
+    assert result.exit_code == 130
+    assert result.stdout.startswith("Closed standard period 2025-10: published the list dated 2025-11-01")
+    assert result.stderr.splitlines() == [
+        "Interrupted while closing standard period 2025-11: that close was rolled back.",
+        "  closed and kept: 2025-10 (list dated 2025-11-01)",
+        "  still open: 2025-11 … 2025-12 — continue with `ratingdb close-period 2025-11 --through 2025-12`",
+    ]
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        dates = conn.execute(text("SELECT list_date FROM rating_list WHERE origin = 'computed'")).scalars()
+        assert [str(d)[:10] for d in dates] == ["2025-11-01"]
+    engine.dispose()
+
+    monkeypatch.setattr(close_service, "close_period", real)
+    resumed = run(db_url, "close-period", "2025-11", "--through", "2025-12")
+    assert resumed.exit_code == 0, resumed.output
+    assert "published the list dated 2026-01-01" in resumed.stdout
+
+
+def test_an_interrupted_single_close_names_the_command_to_run_again() -> None:
+    from ratingdb.cli.close import interrupted_lines
+
+    assert interrupted_lines([Period(2025, 10)], [], "rapid") == [
+        "Interrupted while closing rapid period 2025-10: that close was rolled back.",
+        "  closed and kept: none",
+        "  still open: 2025-10 — continue with `ratingdb close-period 2025-10 --type rapid`",
+    ]

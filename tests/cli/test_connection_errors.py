@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import sys
 import uuid
 from pathlib import Path
 
@@ -36,6 +37,8 @@ ARGS: dict[str, list[str]] = {
     "db current": [],
     "delete-event": ["1", "--yes"],
     "demo": [],
+    "event": ["edit", "1", "--section", "Major", "--reason", "a section"],
+    "event edit": ["1", "--section", "Major", "--reason", "a section"],
     "events": [],
     "export-trf": ["1"],
     "import-list": [str(LIST), "--date", "2025-10-01"],
@@ -247,7 +250,8 @@ def test_sqlite_paths_that_cannot_hold_a_database(tmp_path: Path, sqlite_templat
     for command in (["list"], ["init"]):
         assert error_of(newer, *command) == (
             "Error: the database is at migration 0999_from_the_future, which this ratingdb does not know: a "
-            "newer ratingdb wrote it — upgrade ratingdb (pip install -U ratingdb) to use this database\n"
+            "newer ratingdb wrote it — upgrade ratingdb (git pull, then pip install -e . in the checkout) to "
+            "use this database\n"
         )
 
 
@@ -324,3 +328,78 @@ def test_an_id_too_large_for_the_database_is_one_line(db_url: str) -> None:
             "Error: a number given is too large for the database — check the IDs and numbers on the command "
             "line\n",
         ), command
+
+
+# The URL forms people type (issue 25), each with the one line it gets. A bare path is not taken as
+# SQLite (the manual documents URLs only): the line says the URL to write instead.
+TYPED_URLS = {
+    "sqlite://x": "sqlite://x has two slashes, so 'x' is read as a server — a SQLite file is sqlite:///x "
+    "(three slashes before a relative path, four before an absolute one)",
+    "sqlite://fed.sqlite": "sqlite://fed.sqlite has two slashes, so 'fed.sqlite' is read as a server — a "
+    "SQLite file is sqlite:///fed.sqlite (three slashes before a relative path, four before an absolute one)",
+    "sqlite:x": "sqlite:x is not a SQLite URL — write sqlite:///x (three slashes before a relative path, "
+    "four before an absolute one)",
+    "sqlite:/x": "sqlite:/x is not a SQLite URL — write sqlite:////x (three slashes before a relative path, "
+    "four before an absolute one)",
+    "postgres:/x": "the database URL has no '//' after 'postgres:' — write it as "
+    "postgres://user:password@host:port/dbname, e.g. sqlite:///ratingdb.sqlite or "
+    "postgresql+psycopg://user@localhost/ratingdb",
+    "mysql:root@h/db": "the database URL has no '//' after 'mysql:' — write it as "
+    "mysql://user:password@host:port/dbname, e.g. sqlite:///ratingdb.sqlite or "
+    "postgresql+psycopg://user@localhost/ratingdb",
+    "postgres://": "the PostgreSQL URL names no database — end it with the database's name, e.g. "
+    "postgresql+psycopg://user@localhost/ratingdb",
+    "postgresql+psycopg://u@127.0.0.1:1": "the PostgreSQL URL names no database — end it with the "
+    "database's name, e.g. postgresql+psycopg://user@localhost/ratingdb",
+    "mysql://root@": "the MariaDB/MySQL URL names no database — end it with the database's name, e.g. "
+    "mysql+pymysql://user@localhost/ratingdb",
+    "mariadb+pymysql://root@127.0.0.1": "the MariaDB/MySQL URL names no database — end it with the "
+    "database's name, e.g. mysql+pymysql://user@localhost/ratingdb",
+    "postgresql+psycopg2://u@h/d": "ratingdb talks to PostgreSQL through psycopg (version 3), not "
+    "postgresql+psycopg2: write the URL as postgresql+psycopg://user:password@host/dbname",
+    "http://x": "'http' is not a kind of database ratingdb can use — it runs on SQLite, PostgreSQL and "
+    "MariaDB/MySQL, e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb",
+    "oracle://u@h/d": "'oracle' is not a kind of database ratingdb can use — it runs on SQLite, PostgreSQL "
+    "and MariaDB/MySQL, e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb",
+    "fed.sqlite": "fed.sqlite is a file name, not a database URL — for a SQLite file write "
+    "sqlite:///fed.sqlite",
+    "/srv/ratings/fed.sqlite": "/srv/ratings/fed.sqlite is a file name, not a database URL — for a SQLite "
+    "file write sqlite:////srv/ratings/fed.sqlite",
+    "C:\\ratings\\fed.sqlite": "C:\\ratings\\fed.sqlite is a file path, not a database URL — for a SQLite "
+    "file write sqlite:///C:\\ratings\\fed.sqlite",
+    "": "the database URL is empty — give one with --db URL or RATINGDB_URL, e.g. sqlite:///ratingdb.sqlite "
+    "or postgresql+psycopg://user@localhost/ratingdb",
+    " ": "the database URL is empty — give one with --db URL or RATINGDB_URL, e.g. "
+    "sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb",
+    f"rater:{PASSWORD}@db.example.org": "the database URL cannot be read — write it as "
+    "dialect+driver://user:password@host:port/dbname, e.g. sqlite:///ratingdb.sqlite or "
+    "postgresql+psycopg://user@localhost/ratingdb",
+}
+
+
+@pytest.mark.parametrize("url", TYPED_URLS)
+def test_a_mistyped_url_is_one_line_saying_what_to_write(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for command in (["init"], ["events"], ["close-period", "2025-10"]):
+        assert error_of(url, *command) == f"Error: {TYPED_URLS[url]}\n"
+    assert list(tmp_path.iterdir()) == []  # no file was created on the way
+
+
+def test_the_accepted_url_forms_open_the_same_sqlite_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for url in ("sqlite:///fed.sqlite", f"sqlite:///{tmp_path}/fed.sqlite", "sqlite+pysqlite:///fed.sqlite"):
+        result = runner.invoke(app, ["--db", url, "init"])
+        assert result.exit_code == 0, result.output
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".sqlite"] == ["fed.sqlite"]
+
+
+def test_a_missing_mysql_driver_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pymysql", None)  # as if PyMySQL were not installed
+    assert error_of("mysql+pymysql://u@127.0.0.1/ratingdb", "events") == (
+        "Error: the MariaDB/MySQL driver PyMySQL is not installed — install it from the ratingdb checkout "
+        "with `pip install -e '.[mysql]'` (or `pip install pymysql` into ratingdb's environment)\n"
+    )

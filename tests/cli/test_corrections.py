@@ -96,10 +96,10 @@ def test_a_wrong_result_in_a_closed_period_is_corrected_and_every_version_kept(
     refused = run(db_url, "import-trf", tmp_path / "e1-fixed.trf", "--type", "standard")
     assert refused.exit_code == 1  # type: ignore[attr-defined]
     assert refused.stderr.splitlines() == [  # type: ignore[attr-defined]
-        "Error: e1-fixed.trf looks like a corrected version of event 1 'Club Open' (rated in 2025-10): "
-        "`ratingdb reopen 2025-10 --type standard --reason TEXT` then "
+        "Error: e1-fixed.trf looks like a corrected version of event 1 'Club Open' (rated in 2025-10; 2 of "
+        "the file's 2 players played in it): `ratingdb reopen 2025-10 --type standard --reason TEXT` then "
         "`ratingdb replace-event 1 e1-fixed.trf`; if it is a different tournament with the same name and "
-        "start date, add --distinct-event"
+        "start date, add --distinct-event (a section of a congress: --section NAME)"
     ]
 
     reopened = ok(db_url, "reopen", "2025-10", "--reason", "round 1 result reported the wrong way round")

@@ -7,10 +7,12 @@ Newcomer Cup, Fay against 5 players, 5 games; Late Open, Ash–Birch, one game, 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from ratingdb.cli import app
+from tests.cli.test_corrections import LIST, trf
 from tests.fixtures.reports.club import build_club
 
 runner = CliRunner()
@@ -69,3 +71,28 @@ def test_events_refuses_a_bad_period_and_type(db_url: str) -> None:
         1,
         "Error: 'bullet' is not a rating type: use one of standard, rapid, blitz\n",
     )
+
+
+def test_events_hides_withdrawn_versions_unless_all(db_url: str, tmp_path: Path) -> None:
+    """A replaced event (issue 25) is listed once, as its current version; `--all` shows both."""
+    (tmp_path / "oct.csv").write_text(LIST, encoding="utf-8")
+    (tmp_path / "e1.trf").write_text(trf("Club Open", "2025/10/10", 1, 2, "1"), encoding="utf-8")
+    (tmp_path / "e1-fixed.trf").write_text(trf("Club Open", "2025/10/10", 1, 2, "0"), encoding="utf-8")
+    for args in (
+        ["import-list", str(tmp_path / "oct.csv"), "--date", "2025-10-01"],
+        ["import-trf", str(tmp_path / "e1.trf"), "--type", "standard"],
+        ["close-period", "2025-10"],
+        ["reopen", "2025-10", "--reason", "result the wrong way round"],
+        ["replace-event", "1", str(tmp_path / "e1-fixed.trf")],
+        ["close-period", "2025-10"],
+    ):
+        assert runner.invoke(app, ["--db", db_url, *args]).exit_code == 0, args
+    assert events(db_url, "-f", "csv") == [
+        HEADER,
+        "2,Club Open,2025-10-10,2025-10-10,standard,2025-10,no,2,1,yes,e1-fixed.trf",
+    ]
+    assert events(db_url, "--all", "-f", "csv") == [
+        HEADER + ",version",
+        "1,Club Open,2025-10-10,2025-10-10,standard,2025-10,no,2,1,no,e1.trf,withdrawn",
+        "2,Club Open,2025-10-10,2025-10-10,standard,2025-10,no,2,1,yes,e1-fixed.trf,current",
+    ]

@@ -134,8 +134,9 @@ def test_the_same_tournament_twice_in_one_import_is_refused_naming_the_first(
     assert result.exit_code == 1  # type: ignore[attr-defined]
     assert result.stderr == (  # type: ignore[attr-defined]
         "Error: twice_corrected.trf looks like a corrected version of event 1 'Twice' (period 2025-10, not "
-        "rated yet): `ratingdb replace-event 1 twice_corrected.trf`; if it is a different tournament with "
-        "the same name and start date, add --distinct-event\n"
+        "rated yet; 3 of the file's 3 players played in it): `ratingdb replace-event 1 twice_corrected.trf`; "
+        "if it is a different tournament with the same name and start date, add --distinct-event (a section "
+        "of a congress: --section NAME)\n"
     )
     assert counts(db_url) == before
 

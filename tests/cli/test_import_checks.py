@@ -174,8 +174,10 @@ def test_an_event_no_rule_set_covers_is_refused_naming_the_rule_sets(db_url: str
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: icu-bunratty_masters_2011.tab: no standard rule set covers period 2011-03, so the event "
-        f"could never be rated — the standard rule sets are {spans}; events of other periods cannot be "
-        "rated\n"
+        f"could never be rated — the standard rule sets are {spans}; FIDE's built-in standard rule sets "
+        "start at 2022-01: store one for earlier periods with `ratingdb rules add FILE --reason TEXT` "
+        "(seeds/history/history-standard-2014.toml in the checkout is a template for 2014-07 … 2021-12: "
+        '"Replaying history before 2022" in docs/guide/rule-sets.md), then import the file again\n'
     )
     assert events(db_url) == 0
 

@@ -353,3 +353,109 @@ def test_an_event_of_a_closed_period_cannot_be_deleted(db_url: str, oct_list: Pa
         "standard --reason TEXT`, then delete the event and close the period again\n"
     )
     assert counts(db_url) == before
+
+
+def test_delete_event_without_yes_and_no_terminal_is_refused_and_changes_nothing(db_url: str) -> None:
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    before = counts(db_url)
+    result = run(db_url, "delete-event", "1")  # CliRunner's stdin is not a terminal, as in a script
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        "Error: delete event 1 and all its games needs a confirmation and there is no terminal to ask — "
+        "add --yes\n",
+    )
+    assert counts(db_url) == before
+
+
+def test_delete_event_answered_no_at_the_terminal_changes_nothing(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(db_url, "import-trf", FIXTURES / "round_robin.trf", "--type", "standard").exit_code == 0
+    before = counts(db_url)
+    monkeypatch.setattr("ratingdb.cli.common.has_terminal", lambda: True)
+    result = runner.invoke(app, ["--db", db_url, "delete-event", "1"], input="n\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "Delete event 1 and all its games? [y/N]: n\n",
+        "Nothing was changed.\n",
+    )
+    assert counts(db_url) == before
+    result = runner.invoke(app, ["--db", db_url, "delete-event", "1"], input="y\n")
+    assert result.exit_code == 0 and "Done: deleted event 1 " in result.stdout
+
+
+def test_the_rating_note_finds_players_by_national_id_with_id_field_national(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 25: with --id-field national the note said every rated player had no rating on the list.
+
+    The list has Ann 2000 and Ben 1900 by national ID; the file has both at 2000 with those IDs in its
+    ID column: both are on the list, and only Ben's rating differs."""
+    from tests.cli.test_corrections import trf
+
+    (tmp_path / "nat.csv").write_text(
+        'national_id,name,federation,sex,birth_year,rating,k\n1,"Alpha, Ann",IRL,F,1980,2000,20\n'
+        '2,"Bravo, Ben",IRL,M,1980,1900,20\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "nat.trf").write_text(trf("Club Open", "2025/10/10", 1, 2, "1"), encoding="utf-8")
+    assert run(db_url, "import-list", tmp_path / "nat.csv", "--date", "2025-10-01").exit_code == 0
+    result = run(db_url, "import-trf", tmp_path / "nat.trf", "--type", "standard", "--id-field", "national")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == [
+        "  1 player with a rating in the file that differs from the standard list of 2025-10-01 (the list's "
+        "is used):",
+        "    Bravo, Ben: file 2000, list 1900",
+        "Players: 2 matched by ID, 0 by name, 0 new, 0 resolved by options.",
+    ]
+
+
+def test_a_fide_text_export_leaves_out_players_without_a_fide_id_and_reimports(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 25: players without a FIDE ID were written with a blank ID, and the file did not re-import.
+
+    FIDE's text format names players by FIDE ID only: the export writes the entries that have one, says
+    who was left out, and re-imports to those entries (a birth year FIDE does not know is B-day 0, as in
+    FIDE's own files); a list where nobody has a FIDE ID is refused."""
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text(
+        "fide_id,national_id,name,federation,sex,birth_year,rating,k\n"
+        '200001,11,"Kowalski, Jan",IRL,M,1980,2210,20\n'
+        '200002,,"Novak, Petra",IRL,F,,2150,20\n'
+        ',13,"Byrne, Aoife",IRL,F,2012,1500,40\n',
+        encoding="utf-8",
+    )
+    assert run(db_url, "import-list", mixed, "--date", "2025-10-01").exit_code == 0
+    txt = tmp_path / "oct.txt"
+    result = run(db_url, "list", "2025-10-01", "--format", "fide-txt", "-o", txt)
+    assert (result.exit_code, result.stderr) == (  # type: ignore[attr-defined]
+        0,
+        "Note: left out 1 player without a FIDE ID (Byrne, Aoife): FIDE's text format names players by "
+        "FIDE ID only — --format csv writes every entry, with national IDs\n",
+    )
+    assert [line.split()[0] for line in txt.read_text().splitlines()[1:]] == ["200001", "200002"]
+    assert txt.read_text().splitlines()[2].endswith("2150  0   20 0")  # Novak: no birth year → B-day 0
+    result = run(
+        db_url, "import-list", txt, "--date", "2025-10-01", "--format", "fide-txt", "--type", "blitz"
+    )  # as another type: the list guard would (rightly) stop a standard list that drops a player
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    run(db_url, "list", "2025-10-01", "--format", "csv", "-o", a)
+    run(db_url, "list", "2025-10-01", "--type", "blitz", "--format", "csv", "-o", b)
+    assert [row for row in _first_columns(a, 11) if row[0]] == _first_columns(b, 11)
+
+    national = tmp_path / "national.csv"
+    national.write_text(
+        'national_id,name,federation,sex,birth_year,rating,k\n13,"Byrne, Aoife",IRL,F,2012,1500,40\n'
+    )
+    assert run(db_url, "import-list", national, "--date", "2025-10-01", "--type", "rapid").exit_code == 0
+    refused = run(db_url, "list", "2025-10-01", "--type", "rapid", "--format", "fide-txt")
+    assert (refused.exit_code, refused.stdout, refused.stderr) == (  # type: ignore[attr-defined]
+        1,
+        "",
+        "Error: no player on the rapid list dated 2025-10-01 has a FIDE ID, and FIDE's text format names "
+        "players by FIDE ID only — export it as CSV (--format csv), which keeps national IDs and "
+        "re-imports\n",
+    )

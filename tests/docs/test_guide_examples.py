@@ -40,7 +40,9 @@ NOT_RUN = {
     "ratingdb --db postgresql+psycopg://rater@db/ratingdb backup ratingdb-2025-11-01.dump": SERVER,
     "createdb -h db -U rater ratingdb_restored": SERVER,
     "pg_restore --no-owner -h db -U rater -d ratingdb_restored ratingdb-2025-11-01.dump": SERVER,
-    "RATINGDB_URL=postgresql+psycopg://rater@db/ratingdb_restored ratingdb db check": SERVER,
+    "export RATINGDB_URL=postgresql+psycopg://rater@db/ratingdb_restored": (
+        "a PostgreSQL server named db; tests/cli/test_backup.py restores, inits, queries on the test server"
+    ),
     "python3 -m http.server --directory site 8000": "serves until Ctrl-C",
     "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/ratingdb demo": (
         "the install; tests/docs/test_readme.py builds the package and runs its demo"

@@ -16,16 +16,23 @@ from typer.testing import CliRunner
 from ratingdb import db
 from ratingdb.cli import app
 from tests import builders as b
-from tests.docs.docs_text import DOCS, code_blocks
+from tests.docs.docs_text import DOCS, ROOT, code_blocks
 
 runner = CliRunner()
 
 
-def template() -> str:
+def template_section() -> str:
     page = (DOCS / "guide" / "rule-sets.md").read_text("utf-8")
-    section = page[page.index("## Replaying history before 2022") :]
-    (toml,) = code_blocks(section, "toml")
+    return page[page.index("## Replaying history before 2022") :]
+
+
+def template() -> str:
+    (toml,) = code_blocks(template_section(), "toml")
     return toml
+
+
+def test_the_shipped_template_is_the_one_the_page_shows() -> None:
+    assert (ROOT / "seeds" / "history" / "history-standard-2014.toml").read_text("utf-8") == template()
 
 
 def test_the_template_replays_a_2019_period(db_url: str, engine: Engine, tmp_path: Path) -> None:
@@ -46,10 +53,11 @@ def test_the_template_replays_a_2019_period(db_url: str, engine: Engine, tmp_pat
 
     refused = runner.invoke(app, ["--db", db_url, "close-period", "2019-06"])
     assert refused.exit_code == 1
-    assert refused.stderr.startswith("Error: ")
+    # The refusal names `rules add` and the template, as the page shows it.
+    (shown,) = code_blocks(template_section(), "text")
+    assert refused.stderr == shown
 
-    path = tmp_path / "history-2014.toml"
-    path.write_text(template(), "utf-8")
+    path = ROOT / "seeds" / "history" / "history-standard-2014.toml"  # the template as shipped
     added = runner.invoke(app, ["--db", db_url, "rules", "add", str(path), "--reason", "replaying 2019"])
     assert added.exit_code == 0, added.output
     assert re.search(r"history-standard-2014 \(standard, periods 2014-07 … 2021-12\)", added.stdout)
