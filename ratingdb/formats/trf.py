@@ -328,7 +328,8 @@ def _century(two_digits: int) -> int:
 def _read_date(text: str, order: str) -> date | None:
     """`text` read in `order`; four-digit years fix the order (year first: Y-M-D, year last: D-M-Y)."""
     parts = re.findall(r"[0-9]+", text)
-    if len(parts) != 3 or re.fullmatch(r"[0-9./\- ]+", text) is None:
+    # A part of more than four digits is no date (and int() refuses one of 4,300 digits: the fuzz found it).
+    if len(parts) != 3 or max(map(len, parts)) > 4 or re.fullmatch(r"[0-9./\- ]+", text) is None:
         return None
     a, b, c = (int(p) for p in parts)
     if len(parts[0]) == 4:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path, PurePosixPath
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
@@ -49,7 +49,11 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.norms import published_norms
 from ratingdb.reports.not_rated import NotRated, games_not_rated
 from ratingdb.reports.period import PeriodReport, period_report
+from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.site.output import PublishResult, SiteFolder
+
+if TYPE_CHECKING:
+    from ratingdb.rating.glicko2 import Glicko2Parameters
 
 STATIC_FILES: Final = ("site.css", "site.js")
 CLOSE_HIGHLIGHTS: Final = 10  # gains and losses shown on a period page
@@ -58,6 +62,39 @@ DOWNLOADS: Final[tuple[tuple[ExportFormat, str], ...]] = (
     ("csv", "csv"),
     ("fide-txt", "txt"),
 )
+
+
+@dataclass(frozen=True)
+class Glicko2Page:
+    """A Glicko-2 list's figures for its pages (docs/guide/glicko2.md): by player id, as published, and
+    the rule set's parameters (the deviation above which a rating is shown as provisional)."""
+
+    params: Glicko2Parameters
+    figures: Mapping[int, Glicko2Shown]
+
+    def order(self, lines: Sequence[ListLine]) -> list[ListLine]:
+        """Best first by the rating in hundredths (list_entry's whole point ties), unrated last."""
+
+        def key(line: ListLine) -> tuple[bool, int, str, int]:
+            shown = self.figures.get(line.player_id)
+            return (shown is None, -shown.figures.rating_x100 if shown else 0, line.name, line.player_id)
+
+        return sorted(lines, key=key)
+
+    def cells(self, player_id: int) -> tuple[str, str, str]:
+        """The rating, deviation (hundredths) and provisional mark of a player; blank when unrated."""
+        shown = self.figures.get(player_id)
+        if shown is None:
+            return "", "", ""
+        return f"{shown.rating:.2f}", f"{shown.deviation:.2f}", "provisional" if shown.provisional else ""
+
+
+def glicko2_page(session: Session, rating_list: RatingList) -> Glicko2Page | None:
+    """A Glicko-2 list's figures, or None for a list that is not one (one look-up by its id)."""
+    params = list_parameters(session, rating_list)
+    if params is None:
+        return None
+    return Glicko2Page(params, glicko2_figures(session, rating_list.id, params))
 
 
 @dataclass(frozen=True)
@@ -334,10 +371,16 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
             resources.files("ratingdb.site").joinpath("static", name).read_bytes(),
         )
 
+    glicko2_of: dict[int, dict[tuple[str, dt.date], Glicko2Shown]] = defaultdict(dict)
     for version in site.lists:
-        lines = list(list_lines(session, session.get_one(RatingList, version.list_id)))
-        yield from list_downloads(version, lines)
-        yield list_page(site, version, lines)
+        rating_list = session.get_one(RatingList, version.list_id)
+        lines = list(list_lines(session, rating_list))
+        glicko2 = glicko2_page(session, rating_list)
+        if glicko2 is not None and version.state == "current":
+            for player_id, shown in glicko2.figures.items():
+                glicko2_of[player_id][(version.rating_type, version.list_date)] = shown
+        yield from list_downloads(version, lines, glicko2)
+        yield list_page(site, version, lines, glicko2=glicko2)
 
     closes = closes_of(session, site)
     calculations: dict[int, list[Calculation]] = defaultdict(list)
@@ -363,6 +406,7 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
             histories.get(player.id, []),
             calculations.get(player.id, []),
             not_rated=not_rated.get(player.id, {}),
+            glicko2=glicko2_of.get(player.id, {}),
         )
 
     for old, new in sorted(site.moved.items()):
@@ -371,14 +415,22 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
     yield home_page(site, closes)
 
 
-def list_download(lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat) -> bytes:
-    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes, with CSV cells that a
-    spreadsheet would run as formulas made text. The FIDE text file holds the players with a FIDE ID only,
-    as `list --format fide-txt` writes it: FIDE's format has no other ID, and a blank one would not import."""
+def list_download(
+    lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat, glicko2: Glicko2Page | None = None
+) -> bytes:
+    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes (a Glicko-2 list's CSV:
+    the Glicko-2 list format, with deviation and volatility), with CSV cells that a spreadsheet would run
+    as formulas made text. The FIDE text file holds the players with a FIDE ID only, as `list --format
+    fide-txt` writes it: FIDE's format has no other ID, and a blank one would not import."""
     text = io.StringIO(newline="")
-    if fmt == "fide-txt":
-        lines = [line for line in lines if line.fide_id is not None]
-    write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
+    if glicko2 is not None and fmt == "csv":
+        from ratingdb.reports.glicko2 import write_glicko2_list_file
+
+        write_glicko2_list_file(glicko2.order(lines), dict(glicko2.figures), text, lst.rating_type)
+    else:
+        if fmt == "fide-txt":
+            lines = [line for line in lines if line.fide_id is not None]
+        write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
     content = text.getvalue()
     if fmt == "csv":
         # The public download is opened in spreadsheets: a name such as =HYPERLINK(…) is text there
@@ -387,16 +439,26 @@ def list_download(lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFo
     return content.encode("utf-8")
 
 
-def list_downloads(lst: ListVersionLine, lines: Sequence[ListLine]) -> Iterator[tuple[str, bytes]]:
+def list_downloads(
+    lst: ListVersionLine, lines: Sequence[ListLine], glicko2: Glicko2Page | None = None
+) -> Iterator[tuple[str, bytes]]:
     for fmt, suffix in DOWNLOADS:
-        yield list_path(lst, suffix), list_download(lst, lines, fmt)
+        yield list_path(lst, suffix), list_download(lst, lines, fmt, glicko2)
 
 
 def list_page(
-    site: Site, lst: ListVersionLine, lines: Sequence[ListLine], query: ListQuery | None = None
+    site: Site,
+    lst: ListVersionLine,
+    lines: Sequence[ListLine],
+    query: ListQuery | None = None,
+    *,
+    glicko2: Glicko2Page | None = None,
 ) -> tuple[str, bytes]:
     """The list page: every entry (the static site, whose script filters and sorts), or, served, the page
-    of entries `query` asks for, filtered, sorted and paged by the server."""
+    of entries `query` asks for, filtered, sorted and paged by the server. A Glicko-2 list shows the
+    rating to hundredths, the deviation and the provisional mark in place of K and flag."""
+    if glicko2 is not None:
+        lines = glicko2.order(lines)
     ranked = ranked_lines(lines)
     shown = ranked
     matched = len(ranked)
@@ -406,6 +468,11 @@ def list_page(
     # One plain tuple per row, in the table's column order.
     table: list[tuple[object, ...]] = []
     for rank, line in shown:
+        rating: object = line.rating or ""
+        k: object = line.k or ""
+        flag: object = line.flag or ""
+        if glicko2 is not None:  # the same columns: K and flag become the deviation and the mark
+            rating, k, flag = glicko2.cells(line.player_id)
         table.append(
             (
                 rank if rank is not None else "",
@@ -415,11 +482,11 @@ def list_page(
                 line.federation or "",
                 line.sex or "",
                 line.birth_year or "",
-                line.rating or "",
+                rating,
                 signed(line.change),
                 line.games,
-                line.k or "",
-                line.flag or "",
+                k,
+                flag,
             )
         )
     return site.render(
@@ -428,6 +495,7 @@ def list_page(
         f"{lst.rating_type.capitalize()} list {lst.list_date.isoformat()}",
         lst=lst,
         rows=table,
+        glicko2=glicko2,
         players=len(ranked),
         matched=matched,
         query=query,
@@ -517,32 +585,37 @@ def player_page(
     calcs: Sequence[Calculation],
     live: Sequence[Any] = (),
     not_rated: Mapping[tuple[str, dt.date], Sequence[NotRated]] | None = None,
+    glicko2: Mapping[tuple[str, dt.date], Glicko2Shown] | None = None,
 ) -> tuple[str, bytes]:
+    """A player's page; `glicko2`: their figures on each current Glicko-2 list, by (type, list date)."""
+    glicko2 = glicko2 or {}
     ids = f" (FIDE {player.fide_id})" if player.fide_id else ""
     chart = None
     if any(h.rating is not None for h in history):
         # The chart's template escapes every text, so the SVG is safe to embed as it is.
         chart = Markup(history_svg(history, f"{player.name}{ids}: ratings by list"))
     by_type: dict[str, list[tuple[object, ...]]] = defaultdict(list)
+    rated_by_glicko2 = {rating_type for rating_type, _ in glicko2}
     for h in reversed(history):  # newest first
         url = site.list_urls[(h.rating_type, h.list_date)]
-        row = (
-            url,
-            h.list_date.isoformat(),
-            h.rating or "unrated",
-            signed(h.change),
-            h.games,
-            h.k or "",
-            h.flag or "",
-        )
+        rating: object = h.rating or "unrated"
+        k: object = h.k or ""
+        flag: object = h.flag or ""
+        shown_g2 = glicko2.get((h.rating_type, h.list_date))
+        if h.rating_type in rated_by_glicko2:  # deviation and mark in place of K and flag
+            rating, k, flag = ("unrated", "", "") if shown_g2 is None else (
+                f"{shown_g2.rating:.2f}", f"{shown_g2.deviation:.2f}", "provisional" * shown_g2.provisional
+            )  # fmt: skip
+        row = (url, h.list_date.isoformat(), rating, signed(h.change), h.games, k, flag)
         by_type[h.rating_type].append(row)
-    shown = sorted(calcs, key=lambda c: (c.list_date, RATING_TYPES.index(c.rating_type)), reverse=True)
+    order = {t: i for i, t in enumerate(site.options.rating_types)}
+    shown = sorted(calcs, key=lambda c: (c.list_date, order.get(c.rating_type, len(order))), reverse=True)
     return site.render(
         "player.html",
         site.urls[player.id],
         player.name,
         player=player,
-        history=[(t, by_type[t]) for t in RATING_TYPES if t in by_type],
+        history=[(t, by_type[t], t in rated_by_glicko2) for t in site.options.rating_types if t in by_type],
         chart=chart,
         live=live,
         calculations=[

@@ -25,6 +25,7 @@ from ratingdb.reports.search import search_players
 from ratingdb.services.players import find_by_id
 from ratingdb.site.publish import (
     CLOSE_HIGHLIGHTS,
+    Glicko2Page,
     Site,
     closes_of,
     event_page,
@@ -38,6 +39,7 @@ from ratingdb.site.publish import (
 )
 
 Lines = Callable[[int], Sequence[ListLine]]  # a list version's lines by its id (cached by the app)
+Glicko2Of = Callable[[int], "Glicko2Page | None"]  # a list version's Glicko-2 figures by its id (cached too)
 
 
 class PageNotFound(RatingDbError):
@@ -56,11 +58,13 @@ def list_version(site: Site, name: str, suffix: str = "html") -> ListVersionLine
     raise PageNotFound(f"there is no list {name}: the home page links every published list")
 
 
-def list_view(site: Site, name: str, lines: Lines, query: ListQuery | None) -> bytes:
+def list_view(
+    site: Site, name: str, lines: Lines, query: ListQuery | None, glicko2: Glicko2Of = lambda _: None
+) -> bytes:
     from ratingdb.site.publish import list_page
 
     lst = list_version(site, name)
-    return list_page(site, lst, lines(lst.list_id), query)[1]
+    return list_page(site, lst, lines(lst.list_id), query, glicko2=glicko2(lst.list_id))[1]
 
 
 def player_by_key(session: Session, key: str) -> Player:
@@ -155,7 +159,10 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
     history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     live = player_live(site, player.id, lives())
     calcs = player_calculations(session, site, player)
-    return player_page(site, player, history, calcs, live, player_not_rated(session, site, player))[1]
+    from ratingdb.services.glicko2_lists import player_glicko2
+
+    not_rated = player_not_rated(session, site, player)
+    return player_page(site, player, history, calcs, live, not_rated, player_glicko2(session, player.id))[1]
 
 
 def event_view(session: Session, site: Site, event_id: int) -> bytes:

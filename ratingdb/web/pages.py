@@ -70,7 +70,11 @@ def list_page(
         view.state.cached(
             (view.version, "list", name, query),
             lambda: served.list_view(
-                view.site, name, lambda list_id: view.state.list_lines(view.session, list_id), query
+                view.site,
+                name,
+                lambda list_id: view.state.list_lines(view.session, list_id),
+                query,
+                lambda list_id: view.state.glicko2_page(view.session, list_id),
             ),
         )
     )
@@ -91,7 +95,12 @@ def _download(view: Served, name: str, suffix: str, media_type: str) -> Response
     fmt: ExportFormat = "csv" if suffix == "csv" else "fide-txt"
     body = view.state.cached(
         ("download", lst.list_id, fmt),
-        lambda: list_download(lst, view.state.list_lines(view.session, lst.list_id), fmt),
+        lambda: list_download(
+            lst,
+            view.state.list_lines(view.session, lst.list_id),
+            fmt,
+            view.state.glicko2_page(view.session, lst.list_id),
+        ),
     )
     return Response(body, media_type=media_type, headers=IMMUTABLE)
 

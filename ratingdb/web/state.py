@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from ratingdb.rating import RATING_TYPES
 from ratingdb.reports.lists import ListLine, list_lines
 from ratingdb.reports.live import LiveList, live_list
-from ratingdb.site.publish import Site, SiteOptions, new_site
+from ratingdb.site.publish import Glicko2Page, Site, SiteOptions, new_site
 from ratingdb.web.database import Database
 
 K = TypeVar("K")
@@ -92,6 +92,8 @@ class AppState:
     database: Database
     pages: LRU[tuple[Any, ...], Any] = field(init=False)
     lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
+    # A version's Glicko-2 figures, None for the other lists (one small entry per published version).
+    glicko2: dict[int, Glicko2Page | None] = field(default_factory=dict)
     sites: LRU[int, Site] = field(default_factory=lambda: LRU(2))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -120,6 +122,15 @@ class AppState:
         if found is None:
             found = self.lines.put(list_id, list(list_lines(session, session.get_one(RatingList, list_id))))
         return found
+
+    def glicko2_page(self, session: Session, list_id: int) -> Glicko2Page | None:
+        """A list version's Glicko-2 figures (None: not a Glicko-2 list); read once, as its lines are."""
+        from ratingdb.models import RatingList
+        from ratingdb.site.publish import glicko2_page
+
+        if list_id not in self.glicko2:  # None is an answer too: not a Glicko-2 list
+            self.glicko2[list_id] = glicko2_page(session, session.get_one(RatingList, list_id))
+        return self.glicko2[list_id]
 
     def cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
         found = self.pages.get(key)

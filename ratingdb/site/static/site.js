@@ -25,7 +25,8 @@
     function text(key) { return cells[column[key]].textContent.trim(); }
     return {
       row: row, index: index, name: fold(text("name")), fed: text("fed"), sex: text("sex"),
-      born: number(text("born")), rating: number(text("rating")), flag: text("flag"), cells: cells
+      born: number(text("born")), rating: number(text("rating")),
+      flag: "flag" in column ? text("flag") : "", cells: cells  // a Glicko-2 list has no flag column
     };
   });
 
