@@ -52,11 +52,15 @@ class Database:
         self.engine = engine
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
-        """One transaction: committed when the block ends normally, rolled back when it raises."""
+    def transaction(self, *, dry_run: bool = False) -> Iterator[Session]:
+        """One transaction: committed when the block ends normally, rolled back when it raises.
+
+        With `dry_run` it is always rolled back: the block's work can be read inside it (a summary, the
+        rating changes of a close) and nothing is written; the IDs handed out are handed out again.
+        """
         from ratingdb import db
 
-        with db.transaction(self.engine) as session:
+        with db.transaction(self.engine, dry_run=dry_run) as session:
             yield session
 
     @contextmanager

@@ -251,10 +251,102 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
 
 
 @contextmanager
-def transaction(engine: Engine) -> Iterator[Session]:
-    """One session, one transaction: commits when the block ends normally, rolls back otherwise."""
-    with session_factory(engine)() as session, session.begin():
-        yield session
+def transaction(engine: Engine, *, dry_run: bool = False) -> Iterator[Session]:
+    """One session, one transaction: commits when the block ends normally, rolls back otherwise.
+
+    With `dry_run` the transaction is always rolled back, also when the block ends normally: the work is
+    done and can be read (summaries, rating changes) but nothing is written. A rollback does not take
+    back the ID counters PostgreSQL (sequences) and MySQL/MariaDB (AUTO_INCREMENT) advanced; they are
+    put back afterwards (`_restore_id_counters`), so the real run that follows gets the IDs the dry run
+    printed. SQLite's counters (sqlite_sequence) are a table and roll back with the rest.
+    """
+    if not dry_run:
+        with session_factory(engine)() as session, session.begin():
+            yield session
+        return
+    counters = id_counters(engine)
+    try:
+        with session_factory(engine)() as session:
+            session.begin()
+            try:
+                yield session
+            finally:
+                session.rollback()
+    finally:
+        _restore_id_counters(engine, counters)
+
+
+# An ID counter: (table, column) → the last value handed out before the dry run (None: none yet).
+IdCounters = dict[tuple[str, str], int | None]
+
+_PG_SEQUENCES = """
+SELECT t.relname, a.attname, s.last_value
+FROM pg_sequences s
+JOIN pg_namespace n ON n.nspname = s.schemaname
+JOIN pg_class sc ON sc.relname = s.sequencename AND sc.relnamespace = n.oid
+JOIN pg_depend d ON d.objid = sc.oid AND d.classid = 'pg_class'::regclass
+    AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')
+JOIN pg_class t ON t.oid = d.refobjid
+JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid
+WHERE s.schemaname = current_schema()
+"""
+
+_MYSQL_COUNTERS = (
+    "SELECT table_name, auto_increment FROM information_schema.tables "
+    "WHERE table_schema = DATABASE() AND auto_increment IS NOT NULL"
+)
+
+
+def id_counters(engine: Engine) -> IdCounters:
+    """The ID counters that a rollback leaves advanced, read on a connection of their own."""
+    if engine.dialect.name not in ("postgresql", "mysql"):
+        return {}
+    with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            return {(t, c): last for t, c, last in conn.execute(text(_PG_SEQUENCES))}
+        # MySQL keeps the next value to hand out; the column is the table's AUTO_INCREMENT one ("id").
+        return {(t, "id"): int(n) - 1 for t, n in conn.execute(text(_MYSQL_COUNTERS))}
+
+
+def _restore_id_counters(engine: Engine, before: IdCounters) -> None:
+    """Put back the counters a dry run advanced, never below an ID another transaction committed.
+
+    PostgreSQL: the tables are locked in SHARE mode for a moment (it waits for their writers to commit,
+    so MAX(id) sees every ID handed out) and each sequence is set to the larger of its old value and
+    MAX(id). MySQL/MariaDB: ALTER TABLE … AUTO_INCREMENT, which never goes below MAX(id) + 1 and waits
+    for the table's writers itself. Best effort: a counter that cannot be put back (a lock not granted in
+    time, no privilege) only means the next IDs have a gap, as after any rolled-back transaction.
+    """
+    if not before:
+        return
+    moved = [key for key, value in id_counters(engine).items() if key in before and value != before[key]]
+    if not moved:
+        return
+    try:
+        with engine.connect() as conn:
+            if engine.dialect.name == "postgresql":
+                conn.execute(text("SET LOCAL lock_timeout = '5s'"))
+                conn.exec_driver_sql(
+                    "LOCK TABLE " + ", ".join(sorted({f'"{t}"' for t, _ in moved})) + " IN SHARE MODE"
+                )
+                for table, column in moved:
+                    top = max(before[table, column] or 0, conn.exec_driver_sql(
+                        f'SELECT COALESCE(MAX("{column}"), 0) FROM "{table}"'
+                    ).scalar_one())  # fmt: skip
+                    conn.execute(
+                        text("SELECT setval(pg_get_serial_sequence(:t, :c), :v, :called)"),
+                        {"t": f'"{table}"', "c": column, "v": max(top, 1), "called": top > 0},
+                    )
+                conn.commit()
+            else:
+                conn.exec_driver_sql("SET SESSION lock_wait_timeout = 5")
+                for table, _column in moved:
+                    next_id = (before[table, _column] or 0) + 1
+                    conn.exec_driver_sql(
+                        f'ALTER TABLE "{table}" AUTO_INCREMENT = {next_id}, ALGORITHM=INPLACE, LOCK=NONE'
+                    )
+    except DBAPIError:
+        pass  # the counters stay advanced: gaps in the IDs, nothing else
 
 
 @contextmanager

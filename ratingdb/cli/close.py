@@ -1,15 +1,20 @@
 """CLI: `close-period` — rate a period and publish the next list, in one transaction."""
 
 import os
+import sys
+from contextlib import nullcontext, redirect_stdout
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ratingdb.cli.app import MONTHLY, app, database_url
 from ratingdb.cli.common import (
+    DryRunOption,
     TypeOption,
     check_type,
+    dry_run_heading,
     parse_period,
+    render_rows,
     stdout_console,
     transaction,
     user_errors,
@@ -51,6 +56,17 @@ def close_period_command(
             "down or up. Recorded in the audit log.",
         ),
     ] = None,
+    dry_run: DryRunOption = False,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="Also list every rating change (player, old, new, change) as a table, csv or json; "
+            "csv and json go to stdout alone, the summary to stderr. A dry run lists them as a table.",
+        ),
+    ] = None,
 ) -> None:
     """Rate every event of PERIOD and publish the list dated the first day of the next month.
 
@@ -64,6 +80,8 @@ def close_period_command(
       ratingdb close-period 2025-10                 (publishes the standard list dated 2025-11-01)
       ratingdb close-period 2025-10 --type rapid
       ratingdb close-period 2025-10 --through 2025-12
+      ratingdb close-period 2025-10 --dry-run       (every rating change, then rolled back)
+      ratingdb close-period 2025-10 --dry-run --format csv > changes.csv
     """
     first = parse_period(period)
     last = parse_period(through) if through else first
@@ -72,6 +90,8 @@ def close_period_command(
         raise ConfigError(f"--through {last} is before {first}: name the last period to close")
     if adjust and last != first:
         raise ConfigError("--adjust applies to one close: close that period on its own")
+    if fmt is not None and fmt not in ("table", "csv", "json"):
+        raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
@@ -80,30 +100,61 @@ def close_period_command(
     # Every period must have its rule set (FIDE's or a stored one) before any is closed.
     with transaction() as session:
         rule_sets_for_close(session, rating_type, periods)
+    if dry_run:
+        fmt = fmt or "table"
     adjustment = parse_adjustment(adjust) if adjust else None
     from rich.status import Status
 
+    from ratingdb.reports.diff import close_changes
+
+    # CSV and JSON are data on stdout: the summary goes to stderr then.
+    summary_out = redirect_stdout(sys.stderr) if fmt in ("csv", "json") else nullcontext()
+    changes: list[tuple[object, ...]] = []
+    closed = False  # whether any of the periods was closed by this command (not closed before)
     committed: list[Period] = []
+    # A dry run of several periods is one transaction, rolled back at the end: each close needs the list
+    # the one before it published. A real close commits period by period.
+    dry = transaction(dry_run=True) if dry_run else nullcontext()
     try:
-        for p in periods:
-            copy_before_close(p, rating_type)
-            with Status("closing…", console=stdout_console()) as status, transaction() as session:
-                summary = close_period(
-                    session,
-                    p,
-                    rating_type,
-                    progress=lambda msg: status.update(cell(msg)),
-                    adjustment=adjustment,
-                )
-                corrected = _against_withdrawn(session, summary)
-            committed.append(p)
-            print_summary(summary)
-            for line in corrected:
-                echo(line)
+        with dry as dry_session:
+            for p in periods:
+                if not dry_run:
+                    copy_before_close(p, rating_type)
+                one = nullcontext(dry_session) if dry_run else transaction()
+                with Status("closing…", console=stdout_console()) as status, one as session:
+                    assert session is not None
+                    summary = close_period(
+                        session,
+                        p,
+                        rating_type,
+                        progress=lambda msg: status.update(cell(msg)),
+                        adjustment=adjustment,
+                    )
+                    corrected = _against_withdrawn(session, summary)
+                    closed = closed or not summary.already_closed
+                    if fmt is not None and not summary.already_closed:
+                        changes += [(str(p), *line) for line in close_changes(session, rating_type, p)]
+                if not dry_run:
+                    committed.append(p)
+                with summary_out:
+                    if p == first:
+                        dry_run_heading(dry_run)
+                    print_summary(summary)
+                    for line in corrected:
+                        echo(line)
     except KeyboardInterrupt:
         for line in interrupted_lines(periods, committed, rating_type):
             typer.echo(line, err=True)
         raise typer.Exit(130) from None
+    if fmt == "table" and not changes:
+        if closed:
+            typer.echo("No rating changed.")
+    elif fmt is not None:
+        title = f"{len(changes)} rating change{'s' if len(changes) != 1 else ''} ({rating_type})"
+        render_rows(CHANGE_COLUMNS, changes, fmt, title=title)
+
+
+CHANGE_COLUMNS = ("period", "fide_id", "national_id", "name", "old", "new", "change")
 
 
 def interrupted_lines(periods: "list[Period]", committed: "list[Period]", rating_type: str) -> list[str]:

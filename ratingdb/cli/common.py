@@ -164,19 +164,40 @@ def warn_privileges(conn: Connection) -> None:
 
 
 @contextmanager
-def transaction(*, require_schema: bool = True) -> Iterator[Session]:
+def transaction(*, require_schema: bool = True, dry_run: bool = False) -> Iterator[Session]:
     """One transaction for one command: committed when the command succeeds, rolled back otherwise.
-    On a server, the account's rights past the guards are said at connect (warn_privileges)."""
+    On a server, the account's rights past the guards are said at connect (warn_privileges).
+
+    With `dry_run` (a command's --dry-run) it is always rolled back: see ratingdb.db.transaction.
+    """
     from ratingdb import db
 
     eng = engine(require_schema=require_schema)
     try:
-        with db.transaction(eng) as session:
+        with db.transaction(eng, dry_run=dry_run) as session:
             if eng.dialect.name != "sqlite":  # SQLite: no accounts, and no early BEGIN IMMEDIATE
                 warn_privileges(session.connection())
             yield session
     finally:
         eng.dispose()
+
+
+# Every command that writes takes --dry-run: the same work in a transaction that is rolled back, and the
+# same summary, under this heading.
+DryRunOption = Annotated[
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="Do all the work and print what it would do, then roll it back: nothing is written.",
+    ),
+]
+DRY_RUN_HEADING: Final = "dry run: nothing was written"
+
+
+def dry_run_heading(dry_run: bool, *, err: bool = False) -> None:
+    """The first line of a dry run's summary (on stderr when stdout carries data, e.g. CSV)."""
+    if dry_run:
+        typer.echo(DRY_RUN_HEADING, err=err)
 
 
 @contextmanager

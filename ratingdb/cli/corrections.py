@@ -6,7 +6,16 @@ from typing import Annotated
 import typer
 
 from ratingdb.cli.app import MONTHLY, app
-from ratingdb.cli.common import EventArgument, TypeOption, check_type, parse_period, transaction, user_errors
+from ratingdb.cli.common import (
+    DryRunOption,
+    EventArgument,
+    TypeOption,
+    check_type,
+    dry_run_heading,
+    parse_period,
+    transaction,
+    user_errors,
+)
 from ratingdb.cli.import_options import ImportOptions, import_options
 from ratingdb.cli.imports import print_imported
 from ratingdb.cli.output import echo
@@ -26,6 +35,7 @@ def reopen_command(
             "--include-imported", help="Also withdraw imported lists dated after the period (e.g. FIDE's)."
         ),
     ] = False,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Withdraw the list published by closing YYYY-MM and every later list of the type, opening those
     periods again for corrections (import-trf, delete-event, replace-event).
@@ -41,9 +51,10 @@ def reopen_command(
     check_type(rating_type)
     from ratingdb.services.corrections import lists_using_standard_ratings, reopen
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         withdrawn = reopen(session, p, rating_type, reason, include_imported=include_imported)
         dependent = lists_using_standard_ratings(session, p) if rating_type == "standard" else []
+    dry_run_heading(dry_run)
     typer.echo(
         f"Reopened {rating_type} period {p}: withdrew {len(withdrawn)} "
         f"list{'s' if len(withdrawn) != 1 else ''}."
@@ -99,9 +110,10 @@ def replace_event_command(
     from ratingdb.services.corrections import replace_event
     from ratingdb.services.event_warnings import import_warnings
 
-    with transaction() as session:
+    with transaction(dry_run=options.dry_run) as session:
         result = replace_event(session, event_id, trf, reason=reason, choices=choices)
         warnings = import_warnings(session, [result.new_event_id])
+    dry_run_heading(options.dry_run)
     echo(
         f"Replaced event {event_id} '{result.name}' (period {result.period}) with {file.name}: the corrected "
         f"tournament is event {result.new_event_id}; event {event_id} is kept as its withdrawn version."

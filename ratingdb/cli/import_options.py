@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_type_hints
 
 import typer
 
-from ratingdb.cli.common import check_type, parse_period
+from ratingdb.cli.common import DryRunOption, check_type, parse_period
 from ratingdb.cli.matching import matching_choices
 from ratingdb.errors import ConfigError
 from ratingdb.formats.limits import MAX_TRF_BYTES, SECTION
@@ -156,6 +156,8 @@ class ImportOptions:
             help="Refuse a file larger than this: a tournament report has kilobytes, not megabytes.",
         ),
     ] = MAX_TRF_BYTES
+    # Not a choice about the file: never stored with the event (ImportChoices has no such field).
+    dry_run: DryRunOption = False
 
     def read(self, files: Sequence[Path]) -> "list[TrfEvent]":
         """The files, parsed (a missing or oversized file is refused naming it)."""

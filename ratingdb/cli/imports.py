@@ -7,10 +7,12 @@ import typer
 
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import (
+    DryRunOption,
     EventArgument,
     TypeOption,
     check_type,
     confirm,
+    dry_run_heading,
     parse_date,
     stdout_console,
     transaction,
@@ -68,9 +70,10 @@ def import_trf_command(
     from ratingdb.services.event_warnings import import_warnings
     from ratingdb.services.events import import_events
 
-    with transaction() as session:
+    with transaction(dry_run=options.dry_run) as session:
         summary = import_events(session, parsed, choices)
         warnings = import_warnings(session, [ev.id for ev in summary.events])
+    dry_run_heading(options.dry_run)
     print_imported(summary, warnings)
 
 
@@ -177,7 +180,8 @@ def import_list_command(
         bool,
         typer.Option(
             "--replace-list",
-            help="Accept a genuinely new full list that leaves out more than 5 % of the list in force.",
+            help="Accept a genuinely new full list that leaves out more than 5 % of the list in force, or "
+            "has more than 5 % fewer rated players (in number or share), or none.",
         ),
     ] = False,
     reason: Annotated[
@@ -187,6 +191,7 @@ def import_list_command(
     match: LineMatchOption = None,
     new: LineNewOption = None,
     accept_name: LineAcceptNameOption = None,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
 
@@ -194,8 +199,9 @@ def import_list_command(
     file's columns or is derived from K and birth year. Large files stream with a progress display.
 
     A list that would leave out more than 5 % of the players of the list in force is refused (use
-    --update to correct or add players, --replace-list for a new full list), and so is a list that
-    would skip a period holding imported events (close that period first).
+    --update to correct or add players, --replace-list for a new full list), and so is one whose rated
+    players fall by more than 5 % in number or share, or that rates nobody (a file without its rating
+    column), and a list that would skip a period holding imported events (close that period first).
 
     Rows are matched as tournament lines are (docs/guide/matching.md, "Lists"): a row whose name is
     unlike the registered name of its ID, or whose new ID looks like a typo of a registered player's
@@ -251,7 +257,7 @@ def import_list_command(
                 transient=True,
                 disable=not console.is_terminal,
             ) as progress,
-            transaction() as session,
+            transaction(dry_run=dry_run) as session,
         ):
             task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
 
@@ -306,8 +312,10 @@ def import_list_command(
                     matching=matching,
                 )
     except NothingToUpdate as nothing:
+        dry_run_heading(dry_run)
         echo(f"Nothing changed: {nothing}.")
         return
+    dry_run_heading(dry_run)
     for t in types:
         if update:
             version = summary.versions[t]
@@ -359,6 +367,7 @@ def withdraw_list_command(
     reason: Annotated[
         str | None, typer.Option("--reason", metavar="TEXT", help="Why (required): kept in the audit log.")
     ] = None,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Withdraw an imported list that nothing was computed from; it stays in the database as withdrawn.
 
@@ -377,8 +386,9 @@ def withdraw_list_command(
         )
     from ratingdb.services.list_import import withdraw_list
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         done = withdraw_list(session, rating_type, list_date, reason=reason)
+    dry_run_heading(dry_run)
     source = f", imported from {done.source}" if done.source else ""
     entries = f"{done.entries} {'entry' if done.entries == 1 else 'entries'}"
     echo(
@@ -435,6 +445,7 @@ def delete_event_command(
         bool,
         typer.Option("--yes", "-y", help="Do not ask for confirmation (needed when there is no terminal)."),
     ] = False,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Remove a wrongly imported event of an open period, with its games; recorded in the audit log.
 
@@ -446,9 +457,11 @@ def delete_event_command(
       ratingdb delete-event 12          (asks first; refused in a script)
       ratingdb delete-event 12 --yes
     """
-    confirm(f"delete event {event_id} and all its games", yes=yes)
+    if not dry_run:
+        confirm(f"delete event {event_id} and all its games", yes=yes)
     from ratingdb.services.events import delete_event
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         detail = delete_event(session, event_id)
+    dry_run_heading(dry_run)
     echo(f"Done: {detail}.")

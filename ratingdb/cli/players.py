@@ -6,9 +6,11 @@ import typer
 
 from ratingdb.cli.app import LOOKUP, RatingDbGroup, RatingDbTyper, app
 from ratingdb.cli.common import (
+    DryRunOption,
     FormatOption,
     OnlyTypeOption,
     check_type,
+    dry_run_heading,
     player_heading,
     render_rows,
     transaction,
@@ -241,20 +243,23 @@ def add_command(
     title: TitleOption = None,
     birth_year: BornOption = None,
     start: NationalStart = 1,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Register a player; without --fide-id or --national-id the next free national ID is given."""
     from ratingdb.services.players import Details, add_player, describe, similar_players
 
     given = _details_options(name, federation, sex, title, birth_year, fide_id, national_id)
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         player = add_player(session, Details(**given), start=start)
         line = f"Registered {describe(player)}."
         similar = similar_players(session, player.name, exclude={player.id})
+        similar_lines = [describe(p) for p in similar]
+    dry_run_heading(dry_run)
     typer.echo(line)
     if similar:
         typer.echo("Similar registered players (if one is the same person, `ratingdb player merge`):")
-        for p in similar:
-            typer.echo(f"  {describe(p)}")
+        for text in similar_lines:
+            typer.echo(f"  {text}")
 
 
 @player_app.command("edit")
@@ -281,6 +286,7 @@ def edit_command(
             help="Another spelling files use for this player (kept with the reason; matching uses it).",
         ),
     ] = None,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Correct a player's details (a new version; the reason is kept).
 
@@ -303,7 +309,7 @@ def edit_command(
     from ratingdb.services.players import add_alias_by_hand
 
     added: list[str] = []
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         player = find_by_id(session, ident)
         pid = player.id
         if given:
@@ -316,6 +322,7 @@ def edit_command(
                 )
             added.append(spelling)
         current = player.name
+    dry_run_heading(dry_run)
     if given:
         changed = [c for c in before._fields if getattr(before, c) != getattr(after, c)]
         typer.echo(
@@ -359,6 +366,7 @@ def merge_command(
         ),
     ],
     reason: ReasonOption,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Merge duplicate registrations into the player kept (the last ID), all in one transaction.
 
@@ -377,11 +385,12 @@ def merge_command(
     if not reason.strip():
         raise ConfigError("--reason is empty: say why the two are one person")
     details: list[str] = []
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         keep = find_by_id(session, ids[-1])
         for ident in ids[:-1]:
             details.append(merge_players(session, find_by_id(session, ident), keep, reason.strip()))
             keep = find_by_id(session, ids[-1])
+    dry_run_heading(dry_run)
     for detail in details:
         typer.echo(f"Done: {detail}.")
 

@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ratingdb.cli.app import SETUP, RatingDbTyper, app
-from ratingdb.cli.common import FormatOption, render_rows, transaction, user_errors
+from ratingdb.cli.common import (
+    DryRunOption,
+    FormatOption,
+    dry_run_heading,
+    render_rows,
+    transaction,
+    user_errors,
+)
 from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError, UnknownRuleSet
 
@@ -35,6 +42,7 @@ def add(
     reason: Annotated[
         str | None, typer.Option(metavar="TEXT", help="Why the rule set is added or changed (audit log).")
     ] = None,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Store a rule set; adding an edited file makes a new version and changes no published list."""
     from ratingdb.rating.rulefile import RULE_FILE_MAX
@@ -53,10 +61,11 @@ def add(
         raise ConfigError(f"{file}: not UTF-8 text — save the rule file as UTF-8") from None
     from ratingdb.services.rules import add_rule_set
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         added = add_rule_set(session, text, source=file.name, reason=reason)
         row, rules = added.row, added.rules
         name, version, digest = row.name, row.version, row.sha256
+    dry_run_heading(dry_run)
     what = f"{name} ({rules.rating_type}, periods {_span(rules)})"
     if added.unchanged:
         echo(f"Rule set {what} is unchanged: version {version} already has this text.")

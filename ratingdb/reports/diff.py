@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import ConfigError
 from ratingdb.models import ListEntry, Player, PlayerVersion, RatingList
+from ratingdb.rating import Period
+from ratingdb.services.lists import list_on
 
 
 @dataclass(frozen=True)
@@ -176,3 +178,16 @@ def version_diff(session: Session, before: RatingList, after: RatingList) -> lis
         )
     changes.sort(key=lambda c: (-abs(c.change or 0), c.name))
     return changes
+
+
+def close_changes(session: Session, rating_type: str, period: Period) -> list[tuple[object, ...]]:
+    """Every rating the close of `period` changed, as (FIDE ID, national ID, name, old, new, change):
+    the list it published against the list in force at the period's start. Changed ratings first
+    (biggest gain first), then the newly rated, those who became unrated and those who left the list."""
+    before = list_on(session, rating_type, period.first_day)
+    after = list_on(session, rating_type, period.published_list_date)
+    if before is None or after is None:
+        return []
+    diff = list_diff(session, before, after)
+    lines = [*diff.changed, *diff.entered, *diff.became_unrated, *diff.left]
+    return [(d.fide_id, d.national_id, d.name, d.before, d.after, d.change) for d in lines]

@@ -42,6 +42,9 @@ BATCH = 20_000
 # A new list may leave out at most this share of the list in force's players without --replace-list:
 # FIDE's own monthly lists lose far fewer (deaths, transfers), a one-row "correction" loses nearly all.
 MAX_LEAVING_PERCENT = 5
+# ... nor have this much fewer ratings, in number or as a share of its players: a file without its rating
+# column (or a column read as another) keeps every player and loses every rating.
+MAX_RATINGS_LOST_PERCENT = 5
 
 
 @dataclass
@@ -87,7 +90,9 @@ def import_list(
     """Record `rows` as the imported list(s) dated `list_date`, creating or updating players.
 
     Refused when it would leave imported events unrated for good, and — unless `replace` — when it would
-    drop more than MAX_LEAVING_PERCENT of the players of the list it follows (the list in force then).
+    drop more than MAX_LEAVING_PERCENT of the players of the list it follows (the list in force then),
+    when its rated players or their share fall by more than MAX_RATINGS_LOST_PERCENT against that list,
+    or when none of its players is rated.
     `before_seal` is handed the new lists by type once their entries are written, to add the rows a
     rating system keeps beside them (a Glicko-2 list's deviations) before they are sealed.
     """
@@ -128,6 +133,8 @@ def import_list(
     if not replace:
         for rating_type, previous in follows.items():
             _refuse_shrinking(session, summary, source, previous, lists[rating_type])
+        for rating_type in rating_types:
+            _refuse_losing_ratings(session, summary, rating_type, follows.get(rating_type))
     # After the refusals of the list as a whole: a row's owner is worth asking about only in a list kept.
     matching.finish(session, changes[0])
     if before_seal is not None:
@@ -305,6 +312,47 @@ def _refuse_shrinking(
         f"or add players use `ratingdb import-list {source} --update --type {rating_type} --reason TEXT`; "
         f"to load a genuinely new full list use --replace-list"
     )
+
+
+def _refuse_losing_ratings(
+    session: Session, summary: ListImportSummary, rating_type: str, previous: RatingList | None
+) -> None:
+    """The ratings must not vanish: the count of rated players and their share are compared with the list
+    in force (a list without one is refused only when it rates nobody)."""
+    entries, rated = summary.entries[rating_type], summary.rated[rating_type]
+    this = f"this list has {_count(entries, 'player')}, {rated} rated{_share(rated, entries)}"
+    advice = (
+        "check that the file has its rating column and that it is read as the rating (e.g. the CSV column "
+        "`rating`); to load a list with these ratings as it is, use --replace-list"
+    )
+    if previous is None:
+        if entries and not rated:
+            raise ListWouldShrink(f"{this}: every player would be unrated — {advice}")
+        return
+    before = _size(session, previous.id)
+    rated_before = (
+        session.scalar(
+            select(func.count())
+            .select_from(ListEntry)
+            .where(ListEntry.list_id == previous.id, ListEntry.rating.is_not(None))
+        )
+        or 0
+    )
+    keep = 100 - MAX_RATINGS_LOST_PERCENT
+    fewer = rated * 100 < rated_before * keep
+    lower_share = rated * before * 100 < rated_before * entries * keep
+    if not (fewer or lower_share):
+        return
+    raise ListWouldShrink(
+        f"{this}; the {rating_type} list in force ({previous.list_date.isoformat()}) has {before}, "
+        f"{rated_before} rated{_share(rated_before, before)}: "
+        + (f"{rated_before - rated} ratings would vanish" if fewer else "the rated share would fall")
+        + f" (more than {MAX_RATINGS_LOST_PERCENT} %) — {advice}"
+    )
+
+
+def _share(rated: int, entries: int) -> str:
+    return f" ({100 * rated / entries:.1f} %)" if entries else ""
 
 
 def _size(session: Session, list_id: int) -> int:

@@ -3,7 +3,7 @@
 - "Try it: the demo": the install line builds the package as `pip install .` does, into a new
   environment, whose `ratingdb demo` then runs in an empty folder.
 - "Run the tests": the line is the one .ci/run runs.
-- "A month in ten commands": each line runs as written against a new database on every engine, with
+- "A month in eleven commands": each line runs as written against a new database on every engine, with
   the demo's seed files, and the numbers the README tells are checked.
 - "From Python": the example runs and prints FIDE's worked check (2813, K 10: Σ −2.50 → −3 → 2810).
 """
@@ -90,13 +90,13 @@ def test_the_package_as_pip_install_dot_builds_it_runs_the_demo(tmp_path: Path) 
 
 
 def month_commands() -> list[list[str]]:
-    commands = shell_lines(readme_block("A month in ten commands", "sh"))
-    assert len(commands) == 10
+    commands = shell_lines(readme_block("A month in eleven commands", "sh"))
+    assert len(commands) == 11
     assert all(words[0] == "ratingdb" for words in commands)
     return [words[1:] for words in commands]
 
 
-def test_a_month_in_ten_commands_runs_as_written(
+def test_a_month_in_eleven_commands_runs_as_written(
     db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Run from a folder holding the seed files where the README says (it runs from the checkout).
@@ -108,11 +108,15 @@ def test_a_month_in_ten_commands_runs_as_written(
         assert result.exit_code == 0, (args, result.output)
         outputs.append(result.stdout)
     by_command = dict(zip((" ".join(a[:2]) for a in month_commands()), outputs, strict=False))
+    # The dry run before the close: its first line, then Byrne's fall in the list of every change.
+    dry_run = outputs[[a[-1] for a in month_commands()].index("--dry-run")].splitlines()
+    assert dry_run[0] == "dry run: nothing was written"
+    assert "    below the floor: Byrne, Noel 1412 → unrated" in dry_run
     # The README's story: Noel Byrne (25900012), 1412 with K 20, loses to 1496, 1503 and 1511:
     # PD .38 + .38 + .36, Σ(score − PD) = −1.12, 20 × −1.12 = −22.4 → −22 → 1390, below 1400.
     calculation = " ".join(by_command["calculation 25900012"].split())
     assert "1412" in calculation and "-22" in calculation.replace("−", "-") and "1390" in calculation
-    # The list written by the ninth command: every player of the list in force (299) is on it, Byrne
+    # The list written by the tenth command: every player of the list in force (299) is on it, Byrne
     # without a rating (unrated, not clamped to 1400).
     with (tmp_path / "standard-2025-10-01.csv").open(encoding="utf-8", newline="") as file:
         rows = list(csv.DictReader(file))

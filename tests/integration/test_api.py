@@ -92,3 +92,28 @@ def test_importing_the_api_loads_no_cli_and_no_database_driver() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_dry_run_transaction_writes_nothing_and_hands_out_the_same_ids_again(
+    db_url: str, tmp_path: Path
+) -> None:
+    # What the web app's preview of an import and a close does (issue 25, item 2): the same services in
+    # database.transaction(dry_run=True), read inside the block, then the real run.
+    from tests.snapshot import every_row
+
+    start = tmp_path / "standard-2025-10.csv"
+    start.write_text(STARTING_LIST, encoding="utf-8")
+    trf = [FIXTURES / "trf" / "round_robin.trf"]
+    with api.open_database(db_url, create=True) as database:
+        before = every_row(db_url)
+        with database.transaction(dry_run=True) as session:
+            dry_list = api.import_list(session, start, list_date=OCTOBER).lists
+            dry_event = api.import_trf(session, trf, rating_type="standard").events[0].id
+            dry_close = api.close_period(session, "2025-10")
+        assert every_row(db_url) == before
+        with database.transaction() as session:
+            real_list = api.import_list(session, start, list_date=OCTOBER).lists
+            real_event = api.import_trf(session, trf, rating_type="standard").events[0].id
+            real_close = api.close_period(session, "2025-10")
+    assert (dry_list, dry_event, dry_close.list_id) == (real_list, real_event, real_close.list_id)
+    assert (dry_close.games_rated, dry_close.players_rated) == (real_close.games_rated, 4)
