@@ -21,6 +21,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     text,
     true,
 )
+from sqlalchemy.dialects.mysql import MEDIUMBLOB
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -596,3 +598,91 @@ class ListRuleSet(Base):
 
     list_id: Mapped[int] = mapped_column(ForeignKey("rating_list.id"), primary_key=True)
     rule_set_id: Mapped[int] = mapped_column(ForeignKey("rule_set.id"), index=True)
+
+
+# -- the served site's signed-in side (migration 0021; ratingdb.services.users, ratingdb.services.submissions)
+
+WEB_ROLES = ("organiser", "officer", "admin")
+SUBMISSION_STATUSES = ("submitted", "changes_requested", "accepted", "rejected", "withdrawn", "replaced")
+
+
+class WebUser(Base):
+    """A person who signs in to the served site: an organiser, an officer or an admin (not a database
+    account: ratingdb.accounts is about those). Only an argon2 hash of the password is kept."""
+
+    __tablename__ = "web_user"
+
+    id: Mapped[intpk]
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(12))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    locked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+    __table_args__ = (
+        CheckConstraint("role IN ('organiser', 'officer', 'admin')", name="role"),
+        CheckConstraint("username <> '' AND username = lower(username)", name="username"),
+        {"sqlite_autoincrement": True},
+    )
+
+
+class WebSession(Base):
+    """The server-side record of a signed-in browser: the SHA-256 of its cookie's token, never the token."""
+
+    __tablename__ = "web_session"
+
+    id: Mapped[intpk]
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("web_user.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    address: Mapped[str | None] = mapped_column(String(64))
+
+
+class LoginAttempt(Base):
+    """One attempt to sign in, by address and the name typed: what the login limits count."""
+
+    __tablename__ = "login_attempt"
+
+    id: Mapped[intpk]
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    username: Mapped[str] = mapped_column(String(64))
+    succeeded: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+
+
+class Submission(Base):
+    """A tournament file an organiser sent: its bytes and their SHA-256, the check made when it came, its
+    status and the officer's decision; `event_id` is the event it became when accepted."""
+
+    __tablename__ = "submission"
+
+    id: Mapped[intpk]
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("web_user.id"), index=True)
+    rating_type: Mapped[RatingType]
+    note: Mapped[str | None] = mapped_column(Text)
+    file_name: Mapped[str] = mapped_column(String(255))
+    content: Mapped[bytes] = mapped_column(LargeBinary().with_variant(MEDIUMBLOB(), "mysql"))
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    size: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20), index=True)
+    check_ok: Mapped[bool] = mapped_column(Boolean)
+    check_text: Mapped[str] = mapped_column(Text)
+    officer_reason: Mapped[str | None] = mapped_column(Text)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("web_user.id"))
+    decided_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id", ondelete="SET NULL"))
+    replaces_id: Mapped[int | None] = mapped_column(ForeignKey("submission.id"))
+    choices: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('submitted', 'changes_requested', 'accepted', 'rejected', 'withdrawn', 'replaced')",
+            name="status",
+        ),
+        CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
+        {"sqlite_autoincrement": True},
+    )

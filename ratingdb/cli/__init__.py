@@ -17,9 +17,11 @@ from ratingdb.cli.app import app
 # order a rating officer meets them (set-up, the monthly work, lists and reports, the tools).
 for _module in (
     "admin",
+    "users",
     "backup",
     "rules",
     "imports",
+    "submissions",
     "corrections",
     "close",
     "lists",

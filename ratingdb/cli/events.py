@@ -6,9 +6,11 @@ import typer
 
 from ratingdb.cli.app import LOOKUP, MONTHLY, RatingDbTyper, app
 from ratingdb.cli.common import (
+    DryRunOption,
     EventArgument,
     FormatOption,
     check_type,
+    dry_run_heading,
     parse_period,
     render_rows,
     transaction,
@@ -171,6 +173,7 @@ def event_edit_command(
         str | None,
         typer.Option("--city", metavar="TEXT", help="The city to show; an empty TEXT removes it."),
     ] = None,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Show event ID with another name, section or city from now on: an audited version; no rating
     changes.
@@ -187,8 +190,9 @@ def event_edit_command(
         raise ConfigError("nothing to change: give --name, --section or --city")
     from ratingdb.services.event_labels import edit_event
 
-    with transaction() as session:
+    with transaction(dry_run=dry_run) as session:
         before, after = edit_event(session, event_id, name=name, section=section, city=city, reason=reason)
+    dry_run_heading(dry_run)
     where = f" ({after.city})" if after.city and after.city != before.city else ""
     echo(
         f"Event {event_id} is shown as '{after.title}'{where} (was '{before.title}'): no rating changes, "

@@ -28,10 +28,13 @@ def actor() -> str:
 
 
 def record_change(session: Session, action: str, detail: str, *, reason: str | None = None) -> AuditEntry:
-    """Write the audit row that a new or withdrawn version points at (who, why, when, which command)."""
-    entry = AuditEntry(
-        action=action, detail=detail, reason=reason, actor=actor(), command=current_command.get()
-    )
+    """Write the audit row that a new or withdrawn version points at (who, why, when, which command).
+
+    The actor is the signed-in web user where the served site set `session.info["actor"]`
+    (ratingdb.web.desk), else `actor()`.
+    """
+    who = session.info.get("actor") or actor()
+    entry = AuditEntry(action=action, detail=detail, reason=reason, actor=who, command=current_command.get())
     session.add(entry)
     session.flush()
     return entry

@@ -36,6 +36,7 @@ API: Final = "/api/v1"
 NOT_FOUND: Final = (UnknownPlayer, UnknownEvent, MissingList, PageNotFound)
 STATUS_TEXT: Final = {
     400: N_("Bad request"),
+    403: N_("Not allowed"),
     404: N_("Not found"),
     405: N_("Method not allowed"),
     413: N_("Too large"),
@@ -47,7 +48,7 @@ OTHER_STATUS: Final = N_("Error")
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The app for `settings` (by default from the environment: RATINGDB_URL, RATINGDB_READ_URL, …)."""
-    from ratingdb.web import api, pages
+    from ratingdb.web import api, desk, pages
 
     settings = settings or WebSettings.from_environment()
     state = AppState(settings, Database(settings.url, settings.read_url))
@@ -62,12 +63,18 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.ratingdb = state
     app.include_router(api.router, prefix=API)
     app.include_router(pages.router)
+    app.include_router(desk.router)
+    app.add_exception_handler(desk.SignInRequired, desk.to_sign_in)
     app.add_exception_handler(RatingDbError, _user_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _bug)
+    desk.protect(app, settings)  # CSRF tokens on every form of the signed-in side
     app.add_middleware(
-        Hardened, max_query_bytes=settings.max_query_bytes, max_body_bytes=settings.max_body_bytes
+        Hardened,
+        max_query_bytes=settings.max_query_bytes,
+        max_body_bytes=settings.max_body_bytes,
+        max_upload_bytes=settings.max_upload_bytes + 64 * 1024,  # the file and the form around it
     )
     return app
 
@@ -95,7 +102,15 @@ def error_response(request: Request, status: int, message: str) -> Response:
 
 
 async def _user_error(request: Request, exc: Exception) -> Response:
-    status = 404 if isinstance(exc, NOT_FOUND) else 400
+    from ratingdb.services.submissions import NotAllowed, UnknownSubmission
+
+    status = (
+        404
+        if isinstance(exc, (*NOT_FOUND, UnknownSubmission))
+        else 403
+        if isinstance(exc, NotAllowed)
+        else 400
+    )
     return error_response(request, status, str(exc))
 
 

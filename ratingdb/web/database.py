@@ -10,6 +10,13 @@ The public side reads only, by the database's own rules rather than by the app's
 Live ratings are the one path that needs a connection that could write (the close runs and is rolled
 back, ratingdb.reports.live): `live_session` gives one on the primary, always rolled back.
 
+The signed-in side (ratingdb.web.desk: sign-in, submissions, the officer's queue, accounts) is the one
+part that writes: `write` is one transaction on the primary, as the `--db` URL's own login (give it the
+*officer* account of `ratingdb db accounts`, never the owner), committed when the request's service call
+succeeds and rolled back otherwise — exactly as a CLI command's. Only the desk's routes ask for it; the
+public routes are given the reader alone, and tests/site/test_desk_permissions.py shows that a public
+page still cannot write.
+
 No route code here; nothing happens at import time.
 """
 
@@ -115,6 +122,7 @@ class Database:
         self.reader = read_only_engine(read_url or url)
         db.require_current_schema(self.reader)
         self._live: Engine | None = None
+        self._writer: Engine | None = None
         self._lock = threading.Lock()
 
     @property
@@ -123,6 +131,19 @@ class Database:
             if self._live is None:
                 self._live = db.make_engine(self.url, pool_pre_ping=True)
             return self._live
+
+    @property
+    def writer(self) -> Engine:
+        with self._lock:
+            if self._writer is None:
+                self._writer = db.make_engine(self.url, pool_pre_ping=True)
+            return self._writer
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One transaction on the primary: committed when the block ends normally, rolled back otherwise."""
+        with db.transaction(self.writer) as session:
+            yield session
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -141,5 +162,6 @@ class Database:
 
     def dispose(self) -> None:
         self.reader.dispose()
-        if self._live is not None:
-            self._live.dispose()
+        for engine in (self._live, self._writer):
+            if engine is not None:
+                engine.dispose()

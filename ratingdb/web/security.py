@@ -40,10 +40,24 @@ class Hardened:
     """Adds the security headers to every response, refuses over-long query strings (414) and bodies
     (413) before the app sees them, and writes one access-log line per request."""
 
-    def __init__(self, app: ASGIApp, *, max_query_bytes: int, max_body_bytes: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_query_bytes: int,
+        max_body_bytes: int,
+        upload_prefix: str = "/desk/",
+        max_upload_bytes: int = 0,
+    ) -> None:
         self.app = app
         self.max_query = max_query_bytes
         self.max_body = max_body_bytes
+        # The signed-in side takes tournament files: its requests may be as large as an upload.
+        self.upload_prefix = upload_prefix
+        self.max_upload = max(max_upload_bytes, max_body_bytes)
+
+    def _body_limit(self, scope: Scope) -> int:
+        return self.max_upload if str(scope.get("path", "")).startswith(self.upload_prefix) else self.max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -98,15 +112,16 @@ class Hardened:
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
-                    if int(value) > self.max_body:
-                        return 413, f"the request body is larger than {self.max_body} bytes"
+                    limit = self._body_limit(scope)
+                    if int(value) > limit:
+                        return 413, f"the request body is larger than {limit} bytes"
                 except ValueError:
                     return 400, "the request's Content-Length is not a number"
         return None
 
     def _limited(self, receive: Receive, scope: Scope, send: Send) -> Receive:
         received = 0
-        limit = self.max_body
+        limit = self._body_limit(scope)
 
         async def receive_limited() -> Message:
             nonlocal received

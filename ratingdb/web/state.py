@@ -43,6 +43,13 @@ class WebSettings:
     max_query_bytes: int = 2048  # a longer query string is refused (414)
     max_body_bytes: int = 16 * 1024  # the public side takes no uploads: a larger body is refused (413)
     cached_pages: int = 2000
+    # The signed-in side (ratingdb.web.desk): the largest tournament file taken, whether cookies are
+    # marked Secure (sent over HTTPS only: turn off only for a test server on http://127.0.0.1), and the
+    # key that signs the CSRF tokens (RATINGDB_SECRET; a random one per process when unset, so several
+    # workers need it set: `serve --workers` sets one).
+    max_upload_bytes: int = 2_000_000
+    secure_cookies: bool = True
+    secret: str | None = None
 
     @classmethod
     def from_environment(cls) -> WebSettings:
@@ -53,6 +60,8 @@ class WebSettings:
             title=os.environ.get("RATINGDB_TITLE", "Rating lists"),
             language=check_language(os.environ.get("RATINGDB_LANG") or DEFAULT_LANGUAGE),
             rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else RATING_TYPES,
+            secret=os.environ.get("RATINGDB_SECRET") or None,
+            secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
         )
 
 

@@ -74,6 +74,20 @@ ARGS: dict[str, list[str]] = {
     "serve": ["--port", "1"],
     "sql": ["SELECT 1"],
     "withdraw-list": ["2025-10-01", "--reason", "a test"],
+    "user": ["list"],
+    "submission": ["list"],
+    "submission list": [],
+    "submission show": ["1"],
+    "submission accept": ["1"],
+    "submission request-changes": ["1", "--reason", "a test"],
+    "submission reject": ["1", "--reason", "a test"],
+    "user add": ["mary", "--role", "admin", "--password-stdin"],
+    "user disable": ["mary"],
+    "user enable": ["mary"],
+    "user list": [],
+    "user reset-password": ["mary", "--password-stdin"],
+    "user set-role": ["mary", "officer"],
+    "user unlock": ["mary"],
 }
 # `db accounts` prints the set-up SQL for the URL's engine and never connects.
 COMMANDS = [" ".join(path) for path in command_paths() if path != ("db", "accounts")]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.cli.test_dry_run import dry_then_real
 from tests.cli.test_export_trf_roundtrip import with_old_rules
 from tests.cli.test_matching_stories import FIXTURES, MINOR, ok, query, refused, run
 from tests.site.web import client
@@ -169,3 +170,13 @@ def test_event_edit_refusals_are_one_line_and_write_nothing(db_url: str, tmp_pat
     for args, line in cases.items():
         assert refused(db_url, *args).splitlines() == [line], args
     assert run(db_url, "event", "edit", "1", "--section", "Major").exit_code == 2  # --reason is required
+
+
+def test_event_edit_dry_run_writes_nothing_and_prints_what_the_edit_does(db_url: str, tmp_path: Path) -> None:
+    with_old_rules(db_url, tmp_path)
+    ok(db_url, "import-trf", MASTERS, "--id-field", "national")
+    real = dry_then_real(db_url, "event", "edit", "1", "--section", "Masters", "--reason", "its section")
+    assert real == [
+        "Event 1 is shown as 'Bunratty 2011 — Masters' (was 'Bunratty 2011'): no rating changes, the "
+        "published lists are as they were."
+    ]

@@ -1,0 +1,165 @@
+"""CLI: `submission list|show|accept|request-changes|reject` — the officer's queue from a terminal.
+
+The same service (ratingdb.services.submissions) as the served site's queue, run with the database's own
+rights (whoever can run `import-trf` can run these); the audit log's actor is RATINGDB_USER or the login.
+Organisers send files in through the site; everything the officer does there can be done here.
+"""
+
+from typing import Annotated
+
+import typer
+
+from ratingdb.cli.app import MONTHLY, RatingDbTyper, app
+from ratingdb.cli.common import FormatOption, render_rows, transaction, user_errors
+from ratingdb.cli.output import echo
+from ratingdb.errors import ConfigError
+
+submission_app = RatingDbTyper(
+    help="Tournament files organisers sent in through the site: the queue, accept, send back.",
+    no_args_is_help=True,
+)
+app.add_typer(submission_app, name="submission", rich_help_panel=MONTHLY)
+
+IdArgument = Annotated[int, typer.Argument(metavar="ID", help="The submission's number.")]
+ReasonOption = Annotated[
+    str | None, typer.Option("--reason", metavar="TEXT", help="Why (required): the organiser reads it.")
+]
+
+
+@submission_app.command("list")
+@user_errors
+def list_command(fmt: FormatOption = "table") -> None:
+    """The queue: submissions still to decide first (oldest first), then the others (newest first)."""
+    from ratingdb.models import WebUser
+    from ratingdb.services.submissions import queue, status_of
+
+    with transaction() as session:
+        names = {u.id: u.username for u in session.query(WebUser)}
+        rows: list[list[object]] = [
+            [s.id, names.get(s.organiser_id, "?"), s.file_name, s.rating_type, status_of(session, s),
+             "yes" if s.check_ok else "no", s.event_id or ""]
+            for s in queue(session, None)
+        ]  # fmt: skip
+    render_rows(["id", "organiser", "file", "type", "status", "importable", "event"], rows, fmt, title=None)
+
+
+def _choices(
+    match: list[str] | None, new: list[int] | None, accept_name: list[int] | None, drop: list[int] | None
+) -> dict[int, tuple[str, str]]:
+    chosen: dict[int, tuple[str, str]] = {}
+    for value in match or []:
+        rank, sep, ident = value.partition("=")
+        if not sep or not rank.strip().isdigit() or not ident.strip():
+            raise ConfigError(f"--match '{value}' is not RANK=ID (e.g. --match 7=12345)")
+        chosen[int(rank)] = ("match", ident.strip())
+    for choice, ranks in (("new", new), ("accept-name", accept_name), ("drop", drop)):
+        for line in ranks or []:
+            if line in chosen:
+                raise ConfigError(f"rank {line} is given two choices: give one")
+            chosen[line] = (choice, "")
+    return chosen
+
+
+MatchOption = Annotated[
+    list[str] | None,
+    typer.Option("--match", metavar="RANK=ID", help="The line of starting RANK is the player with ID ID."),
+]
+NewOption = Annotated[
+    list[int] | None, typer.Option("--new", metavar="RANK", help="The line of starting RANK is a new player.")
+]
+AcceptNameOption = Annotated[
+    list[int] | None,
+    typer.Option(
+        "--accept-name",
+        metavar="RANK",
+        help="The line of RANK is its ID's player, spelt another way (alias).",
+    ),
+]
+DropOption = Annotated[
+    list[int] | None,
+    typer.Option("--drop", metavar="RANK", help="Leave out the line of RANK (a second line without games)."),
+]
+
+
+@submission_app.command("show")
+@user_errors
+def show(
+    submission_id: IdArgument,
+    match: MatchOption = None,
+    new: NewOption = None,
+    accept_name: AcceptNameOption = None,
+    drop: DropOption = None,
+) -> None:
+    """The submission and its check now (nothing is written): refusals with line and reason, or how each
+    player line would be matched; with --match/--new/--accept-name/--drop, checked with those choices."""
+    from ratingdb.services.submissions import for_review, recheck, status_of
+
+    chosen = _choices(match, new, accept_name, drop)
+    with transaction() as session:
+        sub = for_review(session, None, submission_id)
+        echo(f"Submission {sub.id}: {sub.file_name} ({sub.rating_type}), {status_of(session, sub)}.")
+        if sub.note:
+            echo(f"Note: {sub.note}")
+        if sub.officer_reason:
+            echo(f"Reason given: {sub.officer_reason}")
+        check = recheck(session, None, submission_id, chosen) if sub.status == "submitted" else None
+    if check is None:
+        return
+    if check.ok:
+        echo(f"It can be imported: {check.event}.")
+        for r in check.lines:
+            if r.how != "id":
+                echo(f"  line {r.line} (rank {r.rank}) '{r.name}': {r.how}: {r.confidence}")
+    else:
+        echo("It cannot be imported as it is:")
+        for refusal in check.refusals:
+            echo(f"  {refusal.text}")
+
+
+@submission_app.command("accept")
+@user_errors
+def accept_command(
+    submission_id: IdArgument,
+    match: MatchOption = None,
+    new: NewOption = None,
+    accept_name: AcceptNameOption = None,
+    drop: DropOption = None,
+) -> None:
+    """Import the submission as `import-trf` does, with the choices given, and link it to the event.
+
+    Examples:
+      ratingdb submission accept 4
+      ratingdb submission accept 5 --accept-name 3 --new 12
+    """
+    from ratingdb.services.submissions import accept
+
+    chosen = _choices(match, new, accept_name, drop)
+    with transaction() as session:
+        sub = accept(session, None, submission_id, chosen)
+        event, choices = sub.event_id, sub.choices
+    echo(
+        f"Accepted submission {submission_id}: imported as event {event}"
+        + (f" ({choices})." if choices else ".")
+    )
+
+
+@submission_app.command("request-changes")
+@user_errors
+def request_changes(submission_id: IdArgument, reason: ReasonOption = None) -> None:
+    """Send the submission back to its organiser for a corrected file, with --reason."""
+    from ratingdb.services.submissions import decide
+
+    with transaction() as session:
+        decide(session, None, submission_id, "changes_requested", reason or "")
+    echo(f"Asked for changes to submission {submission_id}.")
+
+
+@submission_app.command("reject")
+@user_errors
+def reject(submission_id: IdArgument, reason: ReasonOption = None) -> None:
+    """Reject the submission, with --reason (the organiser reads it)."""
+    from ratingdb.services.submissions import decide
+
+    with transaction() as session:
+        decide(session, None, submission_id, "rejected", reason or "")
+    echo(f"Rejected submission {submission_id}.")

@@ -1,0 +1,156 @@
+"""CLI: `user add|list|disable|enable|set-role|reset-password|unlock` — the served site's accounts.
+
+The same service (ratingdb.services.users) as the admin pages. A password is never an option: it is
+asked for (twice, hidden) or read from standard input with --password-stdin, so that it is in no shell
+history, process list or audit row (the audit log records each command line).
+"""
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ratingdb.cli.app import SETUP, RatingDbTyper, app
+from ratingdb.cli.common import FormatOption, render_rows, transaction, user_errors
+from ratingdb.cli.output import echo
+from ratingdb.errors import ConfigError
+
+user_app = RatingDbTyper(
+    help="Accounts of the served site: organisers, officers and admins (README, 'Accounts and roles').",
+    no_args_is_help=True,
+)
+app.add_typer(user_app, name="user", rich_help_panel=SETUP)
+
+NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The user's sign-in name.")]
+PasswordStdinOption = Annotated[
+    bool,
+    typer.Option(
+        "--password-stdin", help="Read the password from the first line of standard input (for scripts)."
+    ),
+]
+
+
+def _password(from_stdin: bool) -> str:
+    if from_stdin:
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            raise ConfigError("--password-stdin read no password — send it as the first line of input")
+        return line
+    typed: str = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    return typed
+
+
+@user_app.command("add")
+@user_errors
+def add(
+    name: NameArgument,
+    role: Annotated[
+        str, typer.Option("--role", metavar="ROLE", help="organiser, officer or admin.")
+    ] = "organiser",
+    password_stdin: PasswordStdinOption = False,
+) -> None:
+    """Add an account; the first admin is made here (then admins can add accounts in the browser).
+
+    Examples:
+      ratingdb user add mary --role admin
+      printf '%s\\n' "$PASSWORD" | ratingdb user add galway-open --role organiser --password-stdin
+    """
+    from ratingdb.services.users import add_user, check_password, check_role, check_username
+
+    check_username(name)
+    check_role(role)
+    password = _password(password_stdin)
+    check_password(password)
+    with transaction() as session:
+        user = add_user(session, name, role, password)
+        username = user.username
+    echo(f"Added user {username} ({role}).")
+
+
+@user_app.command("list")
+@user_errors
+def list_command(fmt: FormatOption = "table") -> None:
+    """Every account: name, role, whether disabled or locked, failed logins in a row."""
+    from ratingdb.services.users import list_users
+
+    with transaction() as session:
+        rows: list[list[object]] = [
+            [u.username, u.role, "disabled" if u.disabled else "active", "locked" if u.locked else "",
+             u.failed_logins]
+            for u in list_users(session)
+        ]  # fmt: skip
+    render_rows(["name", "role", "state", "lockout", "failed_logins"], rows, fmt, title=None)
+
+
+@user_app.command("disable")
+@user_errors
+def disable(name: NameArgument) -> None:
+    """Disable an account: it cannot sign in, and its sessions end now."""
+    from ratingdb.services.users import set_disabled
+
+    with transaction() as session:
+        user = set_disabled(session, name, True)
+        username = user.username
+    echo(f"Disabled user {username}; their sessions are ended.")
+
+
+@user_app.command("enable")
+@user_errors
+def enable(name: NameArgument) -> None:
+    """Enable a disabled account again."""
+    from ratingdb.services.users import set_disabled
+
+    with transaction() as session:
+        username = set_disabled(session, name, False).username
+    echo(f"Enabled user {username}.")
+
+
+@user_app.command("set-role")
+@user_errors
+def set_role_command(
+    name: NameArgument,
+    role: Annotated[str, typer.Argument(metavar="ROLE", help="organiser, officer or admin.")],
+) -> None:
+    """Give an account another role; its sessions end (it signs in again with the new role)."""
+    from ratingdb.services.users import set_role
+
+    with transaction() as session:
+        user, before = set_role(session, name, role)
+        username = user.username
+    echo(f"User {username}: {before} → {role}; their sessions are ended.")
+
+
+@user_app.command("reset-password")
+@user_errors
+def reset_password_command(name: NameArgument, password_stdin: PasswordStdinOption = False) -> None:
+    """Set a new password (asked for twice); the account is unlocked and its sessions end."""
+    from ratingdb.services.users import check_password, reset_password
+
+    password = _password(password_stdin)
+    check_password(password)
+    with transaction() as session:
+        username = reset_password(session, name, password).username
+    echo(f"New password for user {username}; the account is unlocked and its sessions are ended.")
+
+
+@user_app.command("unlock")
+@user_errors
+def unlock_command(
+    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="The locked account.")] = None,
+    address: Annotated[
+        str | None,
+        typer.Option("--address", metavar="ADDRESS", help="Lift the login limit of this network address."),
+    ] = None,
+) -> None:
+    """Lift a lockout: of an account (locked after 5 failed logins in a row) or, with --address, of an
+    address (refused for 15 minutes after 20 failed logins).
+
+    Examples:
+      ratingdb user unlock mary
+      ratingdb user unlock --address 192.0.2.7
+    """
+    from ratingdb.services.users import unlock
+
+    with transaction() as session:
+        what = unlock(session, name, address)
+    echo(f"Unlocked {what}.")

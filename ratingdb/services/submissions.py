@@ -1,0 +1,450 @@
+"""Tournament files organisers send in, the check they get at once, and the officer's decision.
+
+A submission is the file's bytes and their SHA-256 in the database (never a path built from a name),
+its rating type, the organiser's note and a status: submitted → accepted (→ rated once its period is
+closed), or changes_requested / rejected with the officer's reason, or withdrawn / replaced by the
+organiser before it is accepted. The check runs the same reader (ratingdb.formats.parse_trf) and the
+same import service as `ratingdb import-trf` (ratingdb.services.events.import_events, with its matching)
+inside a SAVEPOINT that is rolled back: what it says is what an import would do, and nothing is written.
+Accepting imports the file with that same service, with the officer's matching choices (the options of
+`import-trf`: --match, --new, --accept-name, --drop), and links the submission to the event.
+
+Who may see and do what is decided here, not by the web pages: an organiser sees only their own
+submissions (another's is "not found", so none can be guessed), officers and admins see all. Takes a
+Session, never commits. No web or CLI imports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Final
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedPlayers
+from ratingdb.models import Event, Submission, WebUser
+from ratingdb.rating import Period
+from ratingdb.services.choices import ImportChoices
+from ratingdb.services.matching import Resolution
+from ratingdb.services.versions import record_change
+
+MAX_UPLOAD_BYTES: Final = 2_000_000  # a tournament report has kilobytes; the served site takes at most this
+OPEN: Final = ("submitted", "changes_requested")  # the organiser may still withdraw or replace it
+CHOICES: Final = ("match", "new", "accept-name", "drop")  # as the options of import-trf
+_RANK = re.compile(r"\(rank (\d+)\)")
+
+
+class UnknownSubmission(RatingDbError):
+    """A submission that does not exist, or that the user may not see (the same answer for both)."""
+
+
+class NotAllowed(RatingDbError):
+    """A signed-in user whose role does not allow the action."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One reason the file would be refused: the line (and rank) it is about, when it names one."""
+
+    text: str
+    line: int | None = None
+    rank: int | None = None
+
+
+@dataclass
+class Check:
+    """What importing the file would do: refusals, or the event and how each player line is matched."""
+
+    refusals: list[Refusal] = field(default_factory=list)
+    event: str = ""  # "'Galway Open': standard, period 2025-11; 34 players, 85 pairings"
+    lines: list[Resolution] = field(default_factory=list)
+    new_players: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals
+
+    def text(self) -> str:
+        """One paragraph, kept with the submission for the queue."""
+        if self.ok:
+            return f"would import {self.event}; {len(self.new_players)} new players"
+        return "; ".join(r.text for r in self.refusals)
+
+
+@contextmanager
+def rolled_back(session: Session) -> Iterator[None]:
+    """Run the block in a SAVEPOINT that is always rolled back: the database is left as it was."""
+    savepoint = session.begin_nested()
+    try:
+        yield
+    finally:
+        if savepoint.is_active:
+            savepoint.rollback()
+
+
+def import_choices(choices: Mapping[int, tuple[str, str]], rating_type: str) -> ImportChoices:
+    """The choices of `import-trf --type T` for a one-file import, from {rank: (choice, ID for "match")}:
+    match (--match RANK=ID), new (--new RANK), accept-name (--accept-name RANK), drop (--drop RANK)."""
+    matches: dict[tuple[str | None, int], str] = {}
+    new, accept, drop = set(), set(), set()
+    for rank, (choice, ident) in sorted(choices.items()):
+        ref = (None, rank)
+        if choice == "match":
+            if not ident.strip():
+                raise ConfigError(f"rank {rank}: give the FIDE or national ID of the player the line is")
+            matches[ref] = ident.strip()
+        elif choice == "new":
+            new.add(ref)
+        elif choice == "accept-name":
+            accept.add(ref)
+        elif choice == "drop":
+            drop.add(ref)
+        elif choice:
+            raise ConfigError(
+                f"rank {rank}: '{choice}' is not a choice — use match, new, accept-name or drop"
+            )
+    return ImportChoices(
+        rating_type=rating_type,
+        matches=matches,
+        new=frozenset(new),
+        accept_names=frozenset(accept),
+        drops=frozenset(drop),
+    )
+
+
+def choices_text(choices: Mapping[int, tuple[str, str]]) -> str:
+    """The choices as import-trf's options, e.g. "--match 3=25900012 --new 7" (kept with the submission)."""
+    words = []
+    for rank, (choice, ident) in sorted(choices.items()):
+        if choice == "match":
+            words.append(f"--match {rank}={ident.strip()}")
+        elif choice:
+            words.append(f"--{choice} {rank}")
+    return " ".join(words)
+
+
+def check_file(
+    session: Session,
+    content: bytes,
+    file_name: str,
+    rating_type: str,
+    choices: Mapping[int, tuple[str, str]] | None = None,
+) -> Check:
+    """Read and import the file in a rolled-back SAVEPOINT; every refusal with its line and reason."""
+    from ratingdb.formats import parse_trf
+    from ratingdb.services.events import import_events
+
+    check = Check()
+    try:
+        trf = parse_trf(file_name, content)
+    except FormatError as exc:
+        check.refusals.append(Refusal(str(exc), exc.line))
+        return check
+    try:
+        with rolled_back(session):
+            summary = import_events(session, [trf], import_choices(choices or {}, rating_type))
+    except UnresolvedPlayers as exc:
+        lines = {p.rank: p.line for p in trf.players}
+        for problem in exc.problems:
+            found = _RANK.search(problem)
+            rank = int(found.group(1)) if found else None
+            check.refusals.append(Refusal(problem, lines.get(rank) if rank else None, rank))
+        return check
+    except FormatError as exc:
+        check.refusals.append(Refusal(str(exc), exc.line))
+        return check
+    except RatingDbError as exc:
+        check.refusals.append(Refusal(str(exc)))
+        return check
+    ev = summary.events[0]
+    check.event = (
+        f"'{ev.name}': {ev.rating_type}, period {ev.period}; {ev.players} players, {ev.games} pairings"
+    )
+    check.lines = list(summary.matching.resolutions)
+    check.new_players = list(summary.new_players)
+    return check
+
+
+# `user` None is the terminal: `ratingdb submission …` runs with the database's own rights (whoever can
+# run it can run import-trf), as an officer; the audit log names RATINGDB_USER or the login.
+Actor = WebUser | None
+
+
+def _require(user: Actor, *roles: str) -> None:
+    if user is not None and user.role not in roles:
+        raise NotAllowed(f"the {user.role} role may not do this — ask an officer or an admin")
+
+
+def is_officer(user: Actor) -> bool:
+    return user is None or user.role in ("officer", "admin")
+
+
+def submission_for(session: Session, user: Actor, submission_id: int) -> Submission:
+    """The submission if `user` may see it: their own, or any for an officer or admin."""
+    found = session.get(Submission, submission_id)
+    if found is None or not (is_officer(user) or (user is not None and found.organiser_id == user.id)):
+        raise UnknownSubmission(f"there is no submission {submission_id} of yours — see your submissions")
+    return found
+
+
+def submissions_of(session: Session, user: WebUser) -> list[Submission]:
+    """The user's own submissions, newest first."""
+    return list(
+        session.scalars(
+            select(Submission).where(Submission.organiser_id == user.id).order_by(Submission.id.desc())
+        )
+    )
+
+
+def queue(session: Session, user: Actor) -> list[Submission]:
+    """Every submission still to decide (submitted), oldest first, then the rest, newest first."""
+    _require(user, "officer", "admin")
+    waiting = list(
+        session.scalars(select(Submission).where(Submission.status == "submitted").order_by(Submission.id))
+    )
+    rest = list(
+        session.scalars(
+            select(Submission)
+            .where(Submission.status != "submitted")
+            .order_by(Submission.id.desc())
+            .limit(200)
+        )
+    )
+    return waiting + rest
+
+
+def status_of(session: Session, submission: Submission) -> str:
+    """The status as the organiser reads it: an accepted file whose period is closed is "rated"."""
+    if submission.status == "accepted" and submission.event_id is not None:
+        from ratingdb.services.lists import is_closed
+
+        event = session.get(Event, submission.event_id)
+        if event is not None and is_closed(session, event.rating_type, Period.parse(event.period)):
+            return "rated"
+    return submission.status
+
+
+def submit(
+    session: Session,
+    user: WebUser,
+    content: bytes,
+    file_name: str,
+    rating_type: str,
+    note: str | None = None,
+    *,
+    replaces: int | None = None,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> tuple[Submission, Check]:
+    """Store a file an organiser sends, checked at once; `replaces` withdraws one of theirs still open."""
+    from ratingdb.rating import RATING_TYPES
+
+    _require(user, "organiser", "officer", "admin")
+    old = submission_for(session, user, replaces) if replaces is not None else None
+    if old is not None:
+        if old.organiser_id != user.id:
+            raise NotAllowed("only the organiser who sent a submission may replace it")
+        if old.status not in OPEN:
+            raise ConfigError(f"submission {old.id} is {old.status}: it can no longer be replaced")
+    if rating_type not in RATING_TYPES and not _stored_type(session, rating_type):
+        raise ConfigError(f"'{rating_type}' is not a rating type — choose standard, rapid or blitz")
+    if not content:
+        raise ConfigError("the file is empty — choose the tournament's TRF file")
+    if len(content) > max_bytes:
+        raise ConfigError(
+            f"the file has {len(content):,} bytes, more than the {max_bytes:,} a submission may have — "
+            "send the tournament report (TRF) only"
+        )
+    name = (file_name.replace("\\", "/").rsplit("/", 1)[-1] or "upload.trf")[:255]
+    digest = hashlib.sha256(content).hexdigest()
+    before = session.scalar(
+        select(Submission.id).where(
+            Submission.sha256 == digest, Submission.status.in_(("submitted", "changes_requested", "accepted"))
+        )
+    )
+    if before is not None:
+        raise ConfigError(f"this file was sent before (submission {before}) — nothing was stored")
+    event = session.scalar(select(Event.id).where(Event.source_hash == digest, Event.is_current.is_(True)))
+    if event is not None:
+        raise ConfigError(f"this file is already imported, as event {event} — nothing was stored")
+    if old is not None:
+        old.status = "replaced"
+    check = check_file(session, content, name, rating_type)
+    sub = Submission(
+        organiser_id=user.id,
+        rating_type=rating_type,
+        note=(note or "").strip()[:2000] or None,
+        file_name=name,
+        content=content,
+        sha256=digest,
+        size=len(content),
+        status="submitted",
+        check_ok=check.ok,
+        check_text=check.text()[:20000],
+        replaces_id=old.id if old else None,
+    )
+    session.add(sub)
+    session.flush()
+    replacing = f", replacing submission {old.id}" if old else ""
+    record_change(session, "submission", f"submission {sub.id}: {name} ({rating_type}){replacing}")
+    return sub, check
+
+
+def _stored_type(session: Session, rating_type: str) -> bool:
+    from ratingdb.services.rules import stored_rule_sets
+
+    return any(r.rating_type == rating_type for r in stored_rule_sets(session))
+
+
+def withdraw(session: Session, user: WebUser, submission_id: int) -> Submission:
+    sub = submission_for(session, user, submission_id)
+    if sub.organiser_id != user.id:
+        raise NotAllowed("only the organiser who sent a submission may withdraw it")
+    if sub.status not in OPEN:
+        raise ConfigError(f"submission {sub.id} is {sub.status}: it can no longer be withdrawn")
+    sub.status = "withdrawn"
+    record_change(session, "submission-withdraw", f"submission {sub.id}: {sub.file_name}")
+    return sub
+
+
+def for_review(session: Session, user: Actor, submission_id: int) -> Submission:
+    """A submission as the officer's queue opens it (officers and admins only)."""
+    _require(user, "officer", "admin")
+    return submission_for(session, user, submission_id)
+
+
+def recheck(
+    session: Session, user: Actor, submission_id: int, choices: Mapping[int, tuple[str, str]]
+) -> Check:
+    """The check of a submission with the officer's matching choices (nothing is written)."""
+    sub = for_review(session, user, submission_id)
+    return check_file(session, sub.content, sub.file_name, sub.rating_type, choices)
+
+
+def accept(
+    session: Session, user: Actor, submission_id: int, choices: Mapping[int, tuple[str, str]] | None = None
+) -> Submission:
+    """Import the submission as `ratingdb import-trf` does, with the choices; link it to the event."""
+    from ratingdb.formats import parse_trf
+    from ratingdb.services.events import import_events
+
+    _require(user, "officer", "admin")
+    sub = submission_for(session, user, submission_id)
+    if sub.status != "submitted":
+        raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be accepted")
+    chosen = dict(choices or {})
+    summary = import_events(
+        session, [parse_trf(sub.file_name, sub.content)], import_choices(chosen, sub.rating_type)
+    )
+    sub.status = "accepted"
+    sub.event_id = summary.events[0].id
+    sub.decided_by = user.id if user is not None else None
+    sub.decided_at = _now()
+    sub.choices = choices_text(chosen) or None
+    record_change(
+        session,
+        "submission-accept",
+        f"submission {sub.id}: {sub.file_name} imported as event {sub.event_id}"
+        + (f" ({sub.choices})" if sub.choices else ""),
+    )
+    return sub
+
+
+def decide(session: Session, user: Actor, submission_id: int, status: str, reason: str) -> Submission:
+    """Ask for changes (`changes_requested`) or reject (`rejected`), with the reason the organiser reads."""
+    _require(user, "officer", "admin")
+    if status not in ("changes_requested", "rejected"):
+        raise ConfigError(f"'{status}' is not a decision — use changes_requested or rejected")
+    if not reason.strip():
+        raise ConfigError("give a reason: the organiser reads it")
+    sub = submission_for(session, user, submission_id)
+    if sub.status != "submitted":
+        raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be decided")
+    sub.status = status
+    sub.officer_reason = reason.strip()[:2000]
+    sub.decided_by = user.id if user is not None else None
+    sub.decided_at = _now()
+    record_change(session, f"submission-{status.replace('_', '-')}", f"submission {sub.id}", reason=reason)
+    return sub
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+@dataclass
+class PeriodView:
+    """The officer's period page: the events imported, and what closing would change (every line)."""
+
+    period: Period
+    rating_type: str
+    closed: bool
+    events: list[Event]
+    summary: object | None = None  # the dry run's CloseSummary
+    diff: object | None = None  # its ListDiff against the list in force
+    refusal: str | None = None  # why it cannot be closed now
+
+
+def period_view(
+    session: Session, user: Actor, period: Period, rating_type: str, *, dry_run: bool
+) -> PeriodView:
+    """The period's events and, with `dry_run`, the close run in a rolled-back SAVEPOINT and compared
+    with the list in force (the same close_period as `ratingdb close-period`)."""
+    from ratingdb.reports.diff import list_diff
+    from ratingdb.services.close import close_period
+    from ratingdb.services.lists import is_closed, list_on
+
+    _require(user, "officer", "admin")
+    events = list(
+        session.scalars(
+            select(Event)
+            .where(Event.rating_type == rating_type, Event.period == str(period), Event.is_current.is_(True))
+            .order_by(Event.start_date, Event.id)
+        )
+    )
+    view = PeriodView(period, rating_type, is_closed(session, rating_type, period), events)
+    if not dry_run or view.closed:
+        return view
+    try:
+        with rolled_back(session):
+            view.summary = close_period(session, period, rating_type)
+            before = list_on(session, rating_type, period.first_day)
+            after = list_on(session, rating_type, period.published_list_date)
+            if before is not None and after is not None:
+                view.diff = list_diff(session, before, after)
+    except RatingDbError as exc:
+        view.refusal = str(exc)
+    return view
+
+
+def close(session: Session, user: Actor, period: Period, rating_type: str) -> object:
+    """Close the period and publish its list: `ratingdb close-period` (the same service)."""
+    from ratingdb.services.close import close_period
+
+    _require(user, "officer", "admin")
+    return close_period(session, period, rating_type)
+
+
+def open_periods(session: Session, user: Actor, rating_types: tuple[str, ...]) -> list[tuple[str, str, int]]:
+    """(type, period, events) of every period that holds events and is not closed yet, oldest first."""
+    from sqlalchemy import func
+
+    from ratingdb.services.lists import is_closed
+
+    _require(user, "officer", "admin")
+    rows = session.execute(
+        select(Event.rating_type, Event.period, func.count())
+        .where(Event.rating_type.in_(rating_types), Event.is_current.is_(True))
+        .group_by(Event.rating_type, Event.period)
+        .order_by(Event.period, Event.rating_type)
+    ).all()
+    return [
+        (kind, period, int(count))
+        for kind, period, count in rows
+        if not is_closed(session, kind, Period.parse(period))
+    ]

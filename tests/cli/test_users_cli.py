@@ -1,0 +1,141 @@
+"""`ratingdb user add|list|disable|enable|set-role|reset-password|unlock`: the served site's accounts."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, select, text
+from typer.testing import CliRunner
+
+from ratingdb import db
+from ratingdb.cli import app
+from ratingdb.models import AuditEntry, WebSession, WebUser
+from ratingdb.services import users
+
+runner = CliRunner()
+PASSWORD = "correct horse battery"
+
+
+def run(db_url: str, *args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, ["--db", db_url, *args], input=stdin)
+
+
+def add(db_url: str, name: str, role: str, password: str = PASSWORD):  # type: ignore[no-untyped-def]
+    return run(db_url, "user", "add", name, "--role", role, "--password-stdin", stdin=password + "\n")
+
+
+def test_the_first_admin_is_added_with_a_hashed_password_and_listed(db_url: str, engine: Engine) -> None:
+    result = add(db_url, "Mary", "admin")
+    assert (result.exit_code, result.stdout) == (0, "Added user mary (admin).\n")
+    listed = run(db_url, "user", "list", "--format", "csv")
+    assert listed.stdout.splitlines() == ["name,role,state,lockout,failed_logins", "mary,admin,active,,0"]
+    with db.transaction(engine) as session:
+        stored = session.scalars(select(WebUser.password_hash)).one()
+        audit = session.scalars(select(AuditEntry).where(AuditEntry.action == "user-add")).one()
+        rows = [
+            row
+            for table in ("web_user", "audit_log")
+            for row in session.execute(text(f"SELECT * FROM {table}"))
+        ]
+        every_cell = " ".join(str(v) for row in rows for v in row)
+    assert stored.startswith("$argon2id$")
+    assert PASSWORD not in every_cell
+    assert audit.detail == "added user mary (admin)"
+
+
+def test_the_prompt_asks_twice_and_a_short_password_or_unknown_role_is_refused(db_url: str) -> None:
+    result = run(db_url, "user", "add", "ann", "--role", "organiser", stdin=f"{PASSWORD}\n{PASSWORD}\n")
+    assert result.exit_code == 0
+    assert result.stdout.endswith("Added user ann (organiser).\n")
+    short = add(db_url, "bob", "organiser", "short")
+    assert (short.exit_code, short.stderr) == (
+        1,
+        "Error: the password is shorter than 10 characters — choose a longer one\n",
+    )
+    role = add(db_url, "bob", "chief")
+    assert (role.exit_code, role.stderr) == (
+        1,
+        "Error: 'chief' is not a role — use organiser, officer or admin\n",
+    )
+    twice = add(db_url, "ann", "officer")
+    assert (twice.exit_code, twice.stderr) == (
+        1,
+        "Error: there is already a user 'ann' — choose another name\n",
+    )
+
+
+def test_disable_set_role_and_reset_password_end_the_users_sessions(db_url: str, engine: Engine) -> None:
+    add(db_url, "olga", "organiser")
+
+    def signed_in() -> str:
+        with db.transaction(engine) as session:
+            started = users.log_in(session, "olga", PASSWORD, "127.0.0.1")
+            assert started is not None
+            return started.token
+
+    def still_signed_in(token: str) -> bool:
+        with db.transaction(engine) as session:
+            return users.session_user(session, token) is not None
+
+    token = signed_in()
+    assert still_signed_in(token)
+    result = run(db_url, "user", "set-role", "olga", "officer")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "User olga: organiser → officer; their sessions are ended.\n",
+    )
+    assert not still_signed_in(token)
+    token = signed_in()
+    assert run(db_url, "user", "disable", "olga").stdout == "Disabled user olga; their sessions are ended.\n"
+    assert not still_signed_in(token)
+    with db.transaction(engine) as session:
+        assert users.log_in(session, "olga", PASSWORD, "127.0.0.1") is None
+        assert session.scalar(select(WebSession.id)) is None
+    assert run(db_url, "user", "enable", "olga").stdout == "Enabled user olga.\n"
+    token = signed_in()
+    new = run(db_url, "user", "reset-password", "olga", "--password-stdin", stdin="another long one\n")
+    assert new.stdout == "New password for user olga; the account is unlocked and its sessions are ended.\n"
+    assert not still_signed_in(token)
+
+
+def test_five_wrong_passwords_lock_the_account_until_an_admin_unlocks_it(db_url: str, engine: Engine) -> None:
+    add(db_url, "olga", "organiser")
+    for _ in range(users.MAX_ACCOUNT_FAILURES):
+        with db.transaction(engine) as session:
+            assert users.log_in(session, "olga", "wrong password", "192.0.2.1") is None
+    with db.transaction(engine) as session:
+        assert users.log_in(session, "olga", PASSWORD, "192.0.2.2") is None  # the right one, but locked
+    assert (
+        run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1]
+        == "olga,organiser,active,locked,5"
+    )
+    assert run(db_url, "user", "unlock", "olga").stdout == "Unlocked user olga.\n"
+    with db.transaction(engine) as session:
+        assert users.log_in(session, "olga", PASSWORD, "192.0.2.2") is not None
+
+
+def test_an_address_with_twenty_failures_is_refused_until_unlocked(db_url: str, engine: Engine) -> None:
+    add(db_url, "olga", "organiser")
+    for i in range(users.MAX_ADDRESS_FAILURES):
+        with db.transaction(engine) as session:
+            users.log_in(session, f"nobody{i}", "wrong password", "198.51.100.9")
+    with db.transaction(engine) as session:
+        assert users.log_in(session, "olga", PASSWORD, "198.51.100.9") is None
+        assert users.log_in(session, "olga", PASSWORD, "198.51.100.10") is not None
+    assert (
+        run(db_url, "user", "unlock", "--address", "198.51.100.9").stdout
+        == "Unlocked address 198.51.100.9.\n"
+    )
+    with db.transaction(engine) as session:
+        assert users.log_in(session, "olga", PASSWORD, "198.51.100.9") is not None
+
+
+def test_unknown_users_and_a_missing_target_are_one_line(db_url: str) -> None:
+    result = run(db_url, "user", "disable", "ghost")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: there is no user 'ghost' — see `ratingdb user list`\n",
+    )
+    result = run(db_url, "user", "unlock")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: name a user or give --address ADDRESS, not both\n",
+    )

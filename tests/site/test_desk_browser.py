@@ -1,0 +1,135 @@
+"""A month of the signed-in side in Debian's headless Chromium (Selenium), against the app served by uvicorn.
+
+The organiser uploads the demo's Dublin September Open with one unregistered player and one name that
+needs a choice (tests/site/test_desk_month.py says which); the officer settles the name in the page,
+accepts, runs the dry-run close and closes; the public player page shows the new rating, which must be
+the one the CLI publishes from the same file and choice (the same services; test_desk_month.cli_ratings).
+With RATINGDB_SCREENSHOTS=FOLDER the test saves the screenshots docs/guide/web-accounts.md shows.
+Cookies are not marked Secure here: the server is http://127.0.0.1 (WebSettings.secure_cookies).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select, WebDriverWait
+from typer.testing import CliRunner
+
+from ratingdb import db
+from ratingdb.cli import app as cli
+from ratingdb.services import users
+from ratingdb.web.app import create_app
+from ratingdb.web.state import WebSettings
+from tests.site.test_browser import browser, screenshot  # noqa: F401 - the browser fixture
+from tests.site.test_desk_month import LIST, MONTH_FILE, cli_ratings
+from tests.site.test_desk_permissions import PASSWORD
+
+__all__ = ["browser"]
+
+
+@pytest.fixture
+def desk_url(tmp_path: Path) -> Iterator[str]:
+    url = f"sqlite:///{tmp_path / 'desk.sqlite'}"
+    for args in (["init"], ["import-list", str(LIST), "--date", "2025-09-01", "--type", "standard"]):
+        result = CliRunner().invoke(cli, ["--db", url, *args])
+        assert result.exit_code == 0, result.output
+    engine = db.make_engine(url)
+    with db.transaction(engine) as session:
+        users.add_user(session, "galway-open", "organiser", PASSWORD)
+        users.add_user(session, "aoife", "officer", PASSWORD)
+    engine.dispose()
+    app = create_app(WebSettings(url=url, title="Demo Chess Federation", secure_cookies=False))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        app.state.ratingdb.database.dispose()
+
+
+def sign_in(driver: WebDriver, base: str, name: str) -> None:
+    driver.delete_all_cookies()
+    driver.get(base + "/login")
+    driver.find_element(By.ID, "username").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "sign-in").click()
+    WebDriverWait(driver, 20).until(lambda d: text(d, By.ID, "signed-in-as").startswith(name))
+
+
+def text(driver: WebDriver, by: str, value: str) -> str:
+    """The element's text, or "" while the page it is on is being replaced."""
+    try:
+        return str(driver.find_element(by, value).text)
+    except (StaleElementReferenceException, NoSuchElementException):
+        return ""
+
+
+def heading(driver: WebDriver) -> str:
+    return text(driver, By.TAG_NAME, "h1")
+
+
+def test_a_month_in_chromium_from_upload_to_the_published_rating(
+    desk_url: str,
+    browser: WebDriver,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+) -> None:
+    wait = WebDriverWait(browser, 30)
+    sign_in(browser, desk_url, "galway-open")
+    assert heading(browser) == "My submissions"
+    Select(browser.find_element(By.ID, "rating_type")).select_by_value("standard")
+    browser.find_element(By.ID, "note").send_keys("one new player, one Irish spelling")
+    browser.find_element(By.ID, "file").send_keys(str(MONTH_FILE))
+    browser.find_element(By.ID, "send").click()
+    wait.until(lambda d: heading(d) == "Submission 1")
+    assert browser.find_element(By.ID, "check-result").text == "The file cannot be imported as it is:"
+    refusal = browser.find_element(By.CSS_SELECTOR, "table.refusals tbody tr").text
+    assert refusal.startswith("12 3 web-month-dublin-open.trf line 12 (rank 3) 'Mac Aodha, Caoimhin'")
+    screenshot(browser, "desk-organiser-check.png")
+
+    sign_in(browser, desk_url, "aoife")
+    assert heading(browser) == "Queue"
+    browser.find_element(By.LINK_TEXT, "1").click()
+    wait.until(lambda d: heading(d) == "Submission 1 from galway-open")
+    Select(browser.find_element(By.ID, "choice_3")).select_by_value("accept-name")
+    browser.find_element(By.ID, "check").click()
+    wait.until(lambda d: text(d, By.ID, "check-result").startswith("The file can be imported"))
+    lines = browser.find_element(By.CSS_SELECTOR, "table.lines").text
+    assert "Zabrodin, Piotr new: new player" in lines
+    screenshot(browser, "desk-officer-review.png")
+    browser.find_element(By.ID, "accept").click()
+    wait.until(lambda d: heading(d) == "Queue")
+    assert "accepted" in browser.find_element(By.CSS_SELECTOR, "table.submissions tbody tr").text
+
+    browser.find_element(By.LINK_TEXT, "Periods").click()
+    browser.find_element(By.LINK_TEXT, "standard 2025-09").click()
+    browser.find_element(By.ID, "dry-run").click()
+    wait.until(lambda d: d.find_elements(By.ID, "dry-run-summary"))
+    changes = browser.find_element(By.ID, "changes").text
+    assert "Mac Aodha, Kevin" in changes and "Zabrodin, Piotr" in changes
+    screenshot(browser, "desk-dry-run.png")
+    browser.find_element(By.ID, "close").click()
+    wait.until(lambda d: text(d, By.ID, "period-state") == "Closed: its list is published.")
+
+    expected = cli_ratings(tmp_path)["25900230"]
+    browser.get(desk_url + "/players/25900230.html")
+    wait.until(lambda d: heading(d) == "Mac Aodha, Kevin")
+    assert expected in browser.find_element(By.TAG_NAME, "main").text
