@@ -138,8 +138,7 @@ def cli_state() -> CliState | None:
 
 def database_url() -> str:
     """The database URL of the command being run (--db or RATINGDB_URL), from Typer's context."""
-    ctx = get_current_context(silent=True)
-    state = ctx.find_object(CliState) if ctx is not None else None
+    state = cli_state()
     if state is None:
         raise RuntimeError("database_url() is read inside a ratingdb command only")
     return state.url
@@ -148,8 +147,8 @@ def database_url() -> str:
 @contextmanager
 def using_database(url: str) -> Iterator[None]:
     """Run the commands called inside on `url` (the demo runs real commands on its own database)."""
-    state = get_current_context().find_object(CliState)
-    assert state is not None
+    state = cli_state()
+    assert state is not None, "using_database() runs inside a ratingdb command only"
     previous, state.url = state.url, url
     try:
         yield
