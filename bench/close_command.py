@@ -11,14 +11,14 @@ files, then times, in the same run:
   closes a copy: on SQLite the database file is copied back before every run; on the servers the
   published list is withdrawn with `ratingdb reopen`, so later runs are corrections (version 2, 3, …) and
   include the comparison with the withdrawn version that a correction prints — reported apart.
-- **baseline**: a fresh Python process that reads the same inputs from the CSV files, rates every rated
-  player with the rules library alone (`ratingdb.rating.batch`: K, the capped differences, the change,
-  the activity flag) and writes the new list as CSV — what the in-memory engines do, with no database,
-  no calculation record and no unrated pool (at `national` 2,000 of 20,000 players are unrated; the
-  command rates them too, and a rated player's game against a player who gets a first rating counts for
-  the command but not for the baseline). The run prints how many of the players the baseline rated got
-  the same new rating from the command (seen: 2,490 of 2,535 at `national`; the others played such games),
-  so the baseline is known to do the close's work and no more.
+- **baseline** (bench/in_memory_close.py): a fresh Python process that reads the same inputs from the CSV
+  files, rates every rated player with the rules library alone (`ratingdb.rating.batch`: K, the capped
+  differences, the change, the floor, the activity flag) and writes the new list as CSV — what the in-memory
+  engines do, with no database, no calculation record and no unrated pool (at `national` 2,000 of 20,000
+  players are unrated; the command rates them too, and a rated player's game against a player who gets a
+  first rating counts for the command but not for the baseline). The run prints how many of the players the
+  baseline rated got the same new rating from the command (seen: 2,490 of 2,535 at `national`; the others
+  played such games), so the baseline is known to do the close's work and no more.
 
 The ratio command / baseline is the figure the speed issue asks for. The last line printed is one JSON
 object with the medians. Figures, not timed tests: run it on an idle machine. Imports ratingdb; nothing in
@@ -37,7 +37,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +51,7 @@ from ratingdb import db  # noqa: E402
 from ratingdb.backup import sqlite_path  # noqa: E402
 
 RATINGDB = Path(sys.executable).with_name("ratingdb")
+IN_MEMORY = Path(__file__).with_name("in_memory_close.py")  # the baseline, a process of its own
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -60,11 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine", choices=ENGINES, default="sqlite")
     parser.add_argument("--url", help=SERVER_HELP)
     parser.add_argument("--runs", type=int, default=3, help="repetitions of each (medians are reported)")
-    parser.add_argument("--baseline", metavar="DIR", help=argparse.SUPPRESS)  # the baseline's process
     args = parser.parse_args(argv)
-    if args.baseline:
-        baseline(Path(args.baseline))
-        return
     scale = synthetic.SCALES[args.scale]
     load_before = load_average()
     with server(args.engine, args.url, None) as server_url, database(args.engine, server_url) as url:
@@ -104,7 +100,8 @@ def run(scale: synthetic.Scale, url: str, runs: int) -> dict[str, Any]:
         base: list[float] = []
         for index in range(runs):
             started = time.perf_counter()
-            subprocess.run([sys.executable, __file__, "--baseline", str(inputs)], check=True)
+            baseline = [sys.executable, str(IN_MEMORY), str(inputs), synthetic.PERIOD, synthetic.LIST_DATE]
+            subprocess.run(baseline, check=True)
             base.append(time.perf_counter() - started)
             say(f"baseline run {index + 1}: {base[-1]:.2f} s")
         same, compared = agreement(url, inputs / "new-list.csv")
@@ -177,53 +174,6 @@ def export_inputs(engine: Any, folder: Path) -> None:
     for name, rows in (("entries.csv", entries), ("games.csv", games)):
         with open(folder / name, "w", newline="") as out:
             csv.writer(out).writerows(tuple(row) for row in rows)
-
-
-def baseline(folder: Path) -> None:
-    """Read the CSV inputs, rate the period with the rules library alone, write the new list as CSV."""
-    import datetime as dt
-
-    from ratingdb.rating import Period
-    from ratingdb.rating.batch import BatchRater, FlagCache, KCache
-    from ratingdb.rating.catalogue import rule_set_for
-
-    period = Period.parse(synthetic.PERIOD)
-    rules = rule_set_for("standard", period)
-    rater = BatchRater(rules)
-    k_of = KCache(dt.date.fromisoformat(synthetic.LIST_DATE), rules)  # K of the list in force, as the close
-    flag_of = FlagCache(period)
-    entries: dict[int, list[str]] = {}
-    with open(folder / "entries.csv", newline="") as source:
-        for row in csv.reader(source):
-            entries[int(row[0])] = row
-    rating = {pid: int(row[1]) for pid, row in entries.items() if row[1]}
-    score = {"1": 100, "=": 50, "0": 0}
-    sides: dict[int, list[tuple[int, int, int, int, int, int]]] = defaultdict(list)
-    with open(folder / "games.csv", newline="") as source:
-        for game, event, white, black, white_result, black_result in csv.reader(source):
-            w, b = int(white), int(black)
-            if w in rating and b in rating and white_result in score and black_result in score:
-                sides[w].append((int(game), int(event), b, rating[w], rating[b], score[white_result]))
-                sides[b].append((int(game), int(event), w, rating[b], rating[w], score[black_result]))
-    truthy = {"1", "True", "true", "t"}
-    with open(folder / "new-list.csv", "w", newline="") as out:
-        writer = csv.writer(out)
-        for pid, (_p, own, stored_k, total, r2400, r2300, last_active, birth, sex) in entries.items():
-            played = sides.get(pid)
-            if own and played:
-                k = (
-                    int(stored_k)
-                    if stored_k
-                    else k_of(r2400 in truthy, r2300 in truthy, int(birth) if birth else None, int(total))
-                )
-                change = rater.rate(int(own), k, played)
-                new_rating: int | None = change.new_rating
-                if rules.floor is not None and change.new_rating < rules.floor:  # §7.2.1
-                    new_rating = rules.floor if rules.below_floor == "floor" else None
-                writer.writerow((pid, new_rating, change.change, len(played), k, ""))
-            else:
-                flag = flag_of(last_active or None, sex == "F")
-                writer.writerow((pid, own, "", 0, "", flag or ""))
 
 
 if __name__ == "__main__":
