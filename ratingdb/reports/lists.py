@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TextIO
 from sqlalchemy import CompoundSelect, Select, func, select
 from sqlalchemy.orm import Session
 
+from ratingdb.calc_notes import shown_note
 from ratingdb.errors import ConfigError, MissingList
 from ratingdb.i18n import ENGLISH, Language
 from ratingdb.models import (
@@ -535,7 +536,7 @@ def calculation_summary(calc: Calculation, lang: Language = ENGLISH) -> list[str
             + outcome
         )
     if rec.note:
-        lines.append(_("Note: %(note)s") % {"note": rec.note})
+        lines.append(_("Note: %(note)s") % {"note": shown_note(rec.note, lang)})
     if entry is not None:
         lines.append(
             _("New list: rating %(rating)s, K %(k)s, flag %(flag)s, games %(games)s")

@@ -13,6 +13,7 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import MissingList
+from ratingdb.i18n import ENGLISH, Language
 from ratingdb.models import (
     CalcPlayer,
     Event,
@@ -101,8 +102,11 @@ class PeriodReport:
         return [e for e in self.events if e.late]
 
 
-def period_report(session: Session, period: Period, rating_type: str, *, top: int = 5) -> PeriodReport:
-    """The close of `period`: who was rated, newly rated, dropped, (in)active, the extremes, K, events."""
+def period_report(
+    session: Session, period: Period, rating_type: str, *, top: int = 5, lang: Language = ENGLISH
+) -> PeriodReport:
+    """The close of `period`: who was rated, newly rated, dropped, (in)active, the extremes, K, events;
+    the warnings in `lang` (a page's; English for the CLI and the API)."""
     published = require_list(session, rating_type, period.published_list_date)
     if published.origin != "computed":
         raise MissingList(
@@ -222,7 +226,7 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
                 figures.games_rated,
             )
         )
-    report.warnings = close_warnings(session, published.id)
+    report.warnings = close_warnings(session, published.id, lang)
     return report
 
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
+from ratingdb.i18n import ENGLISH, Language
 from ratingdb.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
 from ratingdb.services.counts import event_counts
 from ratingdb.services.lists import ListsOnDates
@@ -47,8 +48,9 @@ def import_warnings(session: Session, event_ids: Iterable[int]) -> list[str]:
     return [w for e in events for w in _warnings(session, e, rated=None, closed=False)]
 
 
-def close_warnings(session: Session, list_id: int) -> list[str]:
-    """For the events of the close that published `list_id`: those it rated little of, and the long ones."""
+def close_warnings(session: Session, list_id: int, lang: Language = ENGLISH) -> list[str]:
+    """For the events of the close that published `list_id`: those it rated little of, and the long ones
+    (in English for the CLI; the close page passes its language)."""
     published = session.get(RatingList, list_id)
     if published is None or published.period is None:
         return []
@@ -61,16 +63,22 @@ def close_warnings(session: Session, list_id: int) -> list[str]:
         ),
     )
     counted = event_counts(session, [e.id for e in events], list_id)
-    return [w for e in events for w in _warnings(session, e, rated=counted[e.id].games_rated, closed=True)]
+    return [
+        w
+        for e in events
+        for w in _warnings(session, e, rated=counted[e.id].games_rated, closed=True, lang=lang)
+    ]
 
 
 def _events(session: Session, query: object) -> list[Event]:
     return list(session.scalars(query.order_by(Event.start_date, Event.id)))  # type: ignore[attr-defined]
 
 
-def _warnings(session: Session, event: Event, *, rated: int | None, closed: bool) -> list[str]:
+def _warnings(
+    session: Session, event: Event, *, rated: int | None, closed: bool, lang: Language = ENGLISH
+) -> list[str]:
     found: list[str] = []
-    named = f"event {event.id} '{title_of(session, event.id)}'"
+    named = lang.gettext("event %(id)s '%(name)s'") % {"id": event.id, "name": title_of(session, event.id)}
     games = [
         _Game(white, black, bool(played) and black is not None)
         for white, black, played in session.execute(
@@ -84,10 +92,12 @@ def _warnings(session: Session, event: Event, *, rated: int | None, closed: bool
         rateable = [g for g in played if g.white in rated_at_start or g.black in rated_at_start]
         n_rated = len(rateable) if rated is None else rated
         if not played or Fraction(n_rated, len(played)) < FEW_RATED:
-            found.append(_few_rated(session, event, named, games, played, rated_at_start, n_rated, closed))
+            found.append(
+                _few_rated(session, event, named, games, played, rated_at_start, n_rated, closed, lang)
+            )
     days = (event.end_date - event.start_date).days + 1
     if days > LONGEST_EVENT_DAYS:
-        found.append(_long_event(event, named, days))
+        found.append(_long_event(event, named, days, lang))
     return found
 
 
@@ -100,38 +110,56 @@ def _few_rated(
     rated_at_start: set[int],
     n_rated: int,
     closed: bool,
+    lang: Language = ENGLISH,
 ) -> str:
+    _ = lang.gettext
     unplayed = len(games) - len(played)
-    byes = f"byes/forfeits: {unplayed}"
+    byes = _("byes/forfeits: %(n)s") % {"n": unplayed}
     if not played:
-        return f"{named}: no game was played over the board, nothing to rate ({byes})"
+        return _("%(event)s: no game was played over the board, nothing to rate (%(byes)s)") % {
+            "event": named,
+            "byes": byes,
+        }
     new = _registered_by_its_import(session, event.id)
     not_rated = [g for g in played if g.white not in rated_at_start and g.black not in rated_at_start]
     unregistered = sum(1 for g in not_rated if g.white in new or g.black in new)
-    reasons = [f"unrated opponents: {len(not_rated) - unregistered}", f"unregistered players: {unregistered}"]
+    reasons = [
+        _("unrated opponents: %(n)s") % {"n": len(not_rated) - unregistered},
+        _("unregistered players: %(n)s") % {"n": unregistered},
+    ]
     other = len(played) - n_rated - len(not_rated)
     if other > 0:  # both rated, yet not rated: further apart than the rules allow (rapid/blitz)
-        reasons.append(f"rating difference: {other}")
+        reasons.append(_("rating difference: %(n)s") % {"n": other})
     reasons.append(byes)
-    verb = "rated" if closed else "can be rated"
-    sentence = f"{named}: {n_rated} of {len(played)} games {verb} — not rated: {', '.join(reasons)}"
+    sentence = (
+        _("%(event)s: %(rated)s of %(played)s games rated — not rated: %(reasons)s")
+        if closed
+        else _("%(event)s: %(rated)s of %(played)s games can be rated — not rated: %(reasons)s")
+    ) % {"event": named, "rated": n_rated, "played": len(played), "reasons": ", ".join(reasons)}
     if new:
         players = session.scalar(select(func.count()).where(EventPlayer.event_id == event.id)) or 0
-        sentence += (
-            f"; {len(new)} of its {players} players were registered anew by its import (a line without a "
+        sentence += _(
+            "; %(new)s of its %(players)s players were registered anew by its import (a line without a "
             "FIDE or national ID matches no registered player: check the file's ID columns, or match the "
             "lines with --match RANK=ID)"
-        )
+        ) % {"new": len(new), "players": players}
     return sentence
 
 
-def _long_event(event: Event, named: str, days: int) -> str:
-    return (
-        f"{named} lasted {days} days ({event.start_date.isoformat()} … {event.end_date.isoformat()}), "
-        f"longer than the {LONGEST_EVENT_DAYS} days FIDE's regulations allow one tournament (leagues "
-        f"excepted), and is rated as one event in period {event.period} with the ratings at its start: "
-        "to rate each month's games with the list then in force, import each month's rounds as an event"
-    )
+def _long_event(event: Event, named: str, days: int, lang: Language = ENGLISH) -> str:
+    return lang.gettext(
+        "%(event)s lasted %(days)s days (%(start)s … %(end)s), longer than the %(longest)s days FIDE's "
+        "regulations allow one tournament (leagues excepted), and is rated as one event in period "
+        "%(period)s with the ratings at its start: to rate each month's games with the list then in "
+        "force, import each month's rounds as an event"
+    ) % {
+        "event": named,
+        "days": days,
+        "start": event.start_date.isoformat(),
+        "end": event.end_date.isoformat(),
+        "longest": LONGEST_EVENT_DAYS,
+        "period": event.period,
+    }
 
 
 def _rated_at_start(session: Session, event: Event) -> set[int] | None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from ratingdb import calc_notes
 from ratingdb.errors import LockWaitTimeout, MissingList, PeriodAlreadyClosed
 from ratingdb.models import AuditEntry, RatingList
 from ratingdb.rating import Period
@@ -66,10 +67,11 @@ class ListsOnDates:
         if not self._lists[kind]:
             return None
         earliest_date, earliest_id = self._lists[kind][0]
-        return earliest_id, (
-            f"the event started {start.isoformat()}, before the earliest {kind} list "
-            f"in the database; ratings taken from that list ({earliest_date.isoformat()})"
-        )
+        return earliest_id, calc_notes.BEFORE_EARLIEST_LIST % {
+            "start": start.isoformat(),
+            "type": kind,
+            "date": earliest_date.isoformat(),
+        }
 
 
 def list_version(session: Session, rating_type: str, list_date: dt.date, version: int) -> RatingList | None:

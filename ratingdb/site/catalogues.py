@@ -25,12 +25,15 @@ TEMPLATE: Final = LOCALE / f"{DOMAIN}.pot"
 METHOD_MAP: Final = [
     ("site/templates/**.html", "jinja2"),
     ("i18n.py", "python"),
+    ("calc_notes.py", "python"),
     ("site/**.py", "python"),
     ("web/**.py", "python"),
     # The reports whose sentences the pages show: each takes a Language (English by default, for the CLI).
     ("reports/lists.py", "python"),
     ("reports/chart.py", "python"),
     ("reports/not_rated.py", "python"),
+    ("reports/norm_texts.py", "python"),
+    ("services/event_warnings.py", "python"),
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {

@@ -21,10 +21,12 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from ratingdb.calc_notes import shown_note
 from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
-from ratingdb.i18n import DEFAULT_LANGUAGE, Language, capfirst
+from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, capfirst
 from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
+from ratingdb.reports import norm_texts
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.event import crosstable, event_ids, event_report
 from ratingdb.reports.list_query import ListQuery, query_lines, ranked_lines
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
     from ratingdb.rating.glicko2 import Glicko2Parameters
 
 STATIC_FILES: Final = ("site.css", "site.js")
+DEFAULT_TITLE: Final = N_("Rating lists")
 CLOSE_HIGHLIGHTS: Final = 10  # gains and losses shown on a period page
 HOME_GAINS: Final = 5
 DOWNLOADS: Final[tuple[tuple[ExportFormat, str], ...]] = (
@@ -81,12 +84,15 @@ class Glicko2Page:
 
         return sorted(lines, key=key)
 
-    def cells(self, player_id: int) -> tuple[str, str, str]:
-        """The rating, deviation (hundredths) and provisional mark of a player; blank when unrated."""
+    def cells(self, player_id: int, lang: Language) -> tuple[str, str, str]:
+        """The rating, deviation (hundredths) and provisional mark of a player, as `lang` writes them;
+        blank when unrated."""
         shown = self.figures.get(player_id)
         if shown is None:
             return "", "", ""
-        return f"{shown.rating:.2f}", f"{shown.deviation:.2f}", "provisional" if shown.provisional else ""
+        mark = lang.gettext("provisional") if shown.provisional else ""
+        figures = shown.figures
+        return lang.hundredths(figures.rating_x100), lang.hundredths(figures.deviation_x100), mark
 
 
 def glicko2_page(session: Session, rating_list: RatingList) -> Glicko2Page | None:
@@ -99,7 +105,7 @@ def glicko2_page(session: Session, rating_list: RatingList) -> Glicko2Page | Non
 
 @dataclass(frozen=True)
 class SiteOptions:
-    title: str = "Rating lists"
+    title: str = DEFAULT_TITLE  # this default is in the site's language; a title given is shown as it is
     rating_types: tuple[str, ...] = RATING_TYPES
     base_url: str | None = None  # where the site will be served: canonical links and sitemap.xml
     language: str = DEFAULT_LANGUAGE  # of every text, number and date (ratingdb.i18n.LANGUAGES)
@@ -266,6 +272,7 @@ def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
         "capfirst": capfirst,
         "date": lang.date,
         "count": lang.count,
+        "note": lambda text: shown_note(text, lang),  # a note the close stored (ratingdb.calc_notes)
     }
     env.globals |= {
         "list_path": list_path,
@@ -278,6 +285,9 @@ def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
         "type_heading": lang.type_heading,
         "type_word": lang.type_word,
         "status_word": lang.status_word,
+        "norm_verdict": lambda check: norm_texts.verdict(check, lang),
+        "system_word": lambda system: norm_texts.system_word(system, lang),
+        "system_source": lambda source: norm_texts.system_source(source, lang),
     }
     return env
 
@@ -317,6 +327,8 @@ class Site:
         }
         self.language = Language(self.options.language)
         self._ = self.language.gettext  # the page functions' texts: `site._("…")`, extracted by Babel
+        title = self.options.title
+        self.title = self._(title) if title == DEFAULT_TITLE else title
 
     def player_url(self, player_id: int | None) -> str | None:
         return None if player_id is None else self.urls.get(player_id)
@@ -363,7 +375,9 @@ def closes_of(session: Session, site: Site) -> dict[int, PeriodReport]:
     closes: dict[int, PeriodReport] = {}
     for lst in site.current:
         if lst.origin == "computed" and lst.period is not None:
-            report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
+            report = period_report(
+                session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS, lang=site.language
+            )
             closes[lst.list_id] = report
     return closes
 
@@ -496,7 +510,7 @@ def list_page(
         k: object = line.k or ""
         flag: object = line.flag or ""
         if glicko2 is not None:  # the same columns: K and flag become the deviation and the mark
-            rating, k, flag = glicko2.cells(line.player_id)
+            rating, k, flag = glicko2.cells(line.player_id, site.language)
         table.append(
             (
                 rank if rank is not None else "",
@@ -636,7 +650,9 @@ def player_page(
         if h.rating_type in rated_by_glicko2:  # deviation and mark in place of K and flag
             mark = site._("provisional")
             rating, k, flag = (site._("unrated"), "", "") if shown_g2 is None else (
-                f"{shown_g2.rating:.2f}", f"{shown_g2.deviation:.2f}", mark * shown_g2.provisional
+                site.language.hundredths(shown_g2.figures.rating_x100),
+                site.language.hundredths(shown_g2.figures.deviation_x100),
+                mark * shown_g2.provisional,
             )  # fmt: skip
         row = (url, site.language.date(h.list_date), rating, signed(h.change), h.games, k, flag)
         by_type[h.rating_type].append(row)
@@ -690,7 +706,7 @@ def home_page(site: Site, closes: dict[int, PeriodReport]) -> tuple[str, bytes]:
     return site.render(
         "home.html",
         "index.html",
-        site.options.title,
+        site.title,
         newest=[site.newest[t] for t in site.options.rating_types if t in site.newest],
         latest=latest,
         by_type=[(t, [lst for lst in reversed(site.lists) if lst.rating_type == t]) for t in site.newest],

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
+from ratingdb.i18n import N_
 from ratingdb.models import Player
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery
@@ -46,6 +47,14 @@ class PageNotFound(RatingDbError):
     """No page at this address (a 404, with the sentence)."""
 
 
+def not_found(kind: type[RatingDbError], message: str, **values: object) -> RatingDbError:
+    """A 404 whose sentence a page translates: the English sentence is the exception's text (what the API
+    answers and the log keeps), the catalogue message and its values ride along for the page."""
+    error = kind(message % values)
+    error.page_message = (message, values)  # type: ignore[attr-defined]
+    return error
+
+
 def home(session: Session, site: Site) -> bytes:
     return home_page(site, closes_of(session, site))[1]
 
@@ -55,7 +64,9 @@ def list_version(site: Site, name: str, suffix: str = "html") -> ListVersionLine
     for lst in site.lists:
         if list_path(lst, suffix) == f"lists/{name}.{suffix}":
             return lst
-    raise PageNotFound(f"there is no list {name}: the home page links every published list")
+    raise not_found(
+        PageNotFound, N_("there is no list %(name)s: the home page links every published list"), name=name
+    )
 
 
 def list_view(
@@ -73,7 +84,9 @@ def player_by_key(session: Session, key: str) -> Player:
     if key.startswith("id") and key[2:].isascii() and key[2:].isdigit():
         found = session.get(Player, int(key[2:]))
         if found is None:
-            raise UnknownPlayer(f"there is no player {key}: search by name on the home page")
+            raise not_found(
+                UnknownPlayer, N_("there is no player %(key)s: search by name on the home page"), key=key
+            )
         return found
     fide = key.removeprefix("fide-")
     try:
@@ -84,8 +97,10 @@ def player_by_key(session: Session, key: str) -> Player:
         except UnknownPlayer:
             return find_by_id(session, key)
     except UnknownPlayer:
-        raise UnknownPlayer(
-            f"no player has FIDE ID or national ID '{key}': search by name on the home page"
+        raise not_found(
+            UnknownPlayer,
+            N_("no player has FIDE ID or national ID '%(key)s': search by name on the home page"),
+            key=key,
         ) from None
 
 
@@ -154,7 +169,11 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
     player_id = site.pages.get(f"players/{key}.html")
     if player_id is None:
         player_by_key(session, key)  # raises the sentence for an ID nobody has
-        raise PageNotFound(f"player {key} is on no list of this site: search by name on the home page")
+        raise not_found(
+            PageNotFound,
+            N_("player %(key)s is on no list of this site: search by name on the home page"),
+            key=key,
+        )
     player = session.get_one(Player, player_id)
     history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     live = player_live(site, player.id, lives())
@@ -169,7 +188,11 @@ def event_view(session: Session, site: Site, event_id: int) -> bytes:
     from ratingdb.reports.event import event_ids
 
     if event_id not in set(event_ids(session, site.options.rating_types)):
-        raise UnknownEvent(f"there is no event {event_id}: the close pages link every rated event")
+        raise not_found(
+            UnknownEvent,
+            N_("there is no event %(id)s: the close pages link every rated event"),
+            id=event_id,
+        )
     return event_page(site, session, event_id)[1]
 
 
@@ -180,9 +203,13 @@ def period_view(session: Session, site: Site, name: str) -> bytes:
             and lst.period
             and period_path(lst.rating_type, lst.period) == f"periods/{name}.html"
         ):
-            report = period_report(session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS)
+            report = period_report(
+                session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS, lang=site.language
+            )
             return period_page(site, lst, report)[1]
-    raise PageNotFound(f"there is no close {name}: the home page links every close")
+    raise not_found(
+        PageNotFound, N_("there is no close %(name)s: the home page links every close"), name=name
+    )
 
 
 def search_view(session: Session, site: Site, text: str) -> bytes:
@@ -205,7 +232,7 @@ def live_index(site: Site, lives: Sequence[LiveList]) -> bytes:
 
 def live_view(site: Site, live: LiveList, query: ListQuery) -> bytes:
     if live.rating_type not in site.options.rating_types:
-        raise MissingList(f"this site has no {live.rating_type} lists")
+        raise not_found(MissingList, N_("this site has no %(type)s lists"), type=live.rating_type)
     matched = [e for e in live.entries if query.matches(_as_line(e), live.in_force.year)]
     start = (query.page - 1) * query.per_page
     return site.render(

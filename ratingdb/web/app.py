@@ -83,18 +83,30 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith(f"{API}/") or request.url.path == API
 
 
-def error_response(request: Request, status: int, message: str) -> Response:
-    """One sentence, as JSON under the API and as a page elsewhere."""
+Translatable = tuple[str, dict[str, object]]  # a catalogue message and its values
+
+
+def error_response(
+    request: Request, status: int, message: str, translatable: Translatable | None = None
+) -> Response:
+    """One sentence, as JSON under the API (always in English: see docs/guide/serving.md, "Errors") and
+    as a page elsewhere, in the visitor's language when the sentence is a catalogue message
+    (`translatable`); a sentence from the services (the CLI's own) stays as they wrote it."""
     if _is_api(request):
         return JSONResponse({"error": message}, status_code=status)
-    # The page around the sentence is in the visitor's language; the sentence itself is the one the CLI
-    # prints (in English), so that it can be searched for and reported as it is.
     code = language(request)
     lang = Language(code)
+    if translatable is not None:
+        text, values = translatable
+        words = {k: lang.type_word(str(v)) if k == "type" else v for k, v in values.items()}
+        message = lang.gettext(text) % words
     body = (
         environment(code)
         .get_template("error.html")
-        .render(heading=lang.gettext(STATUS_TEXT.get(status, OTHER_STATUS)), message=f"Error: {message}")
+        .render(
+            heading=lang.gettext(STATUS_TEXT.get(status, OTHER_STATUS)),
+            message=lang.gettext("Error: %(message)s") % {"message": message},
+        )
     )
     return HTMLResponse(
         body, status_code=status, headers={"content-language": code, "vary": "Accept-Language"}
@@ -111,7 +123,7 @@ async def _user_error(request: Request, exc: Exception) -> Response:
         if isinstance(exc, NotAllowed)
         else 400
     )
-    return error_response(request, status, str(exc))
+    return error_response(request, status, str(exc), getattr(exc, "page_message", None))
 
 
 async def _invalid_request(request: Request, exc: Exception) -> Response:
@@ -122,12 +134,18 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     kind = str(first.get("type", ""))
     # The CLI's sentences for the values both take (cli/common.py: parse_date, parse_period).
     if kind.startswith("date_"):
-        return error_response(
-            request, 400, f"'{given}' is not a date: write it as YYYY-MM-DD, e.g. 2025-11-01"
+        return _translated(
+            request,
+            400,
+            N_("'%(given)s' is not a date: write it as YYYY-MM-DD, e.g. 2025-11-01"),
+            given=given,
         )
     if kind == "string_pattern_mismatch" and where == "period":
-        return error_response(
-            request, 400, f"'{given}' is not a rating period: write it as YYYY-MM, for example 2025-10"
+        return _translated(
+            request,
+            400,
+            N_("'%(given)s' is not a rating period: write it as YYYY-MM, for example 2025-10"),
+            given=given,
         )
     what = first.get("msg", "is not valid")
     return error_response(request, 400, f"{where or 'the request'}: {what}")
@@ -135,11 +153,19 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
-    message = {
-        404: f"there is nothing at {request.url.path} — the home page links every page",
-        405: f"{request.method} is not allowed here: the public site only reads (GET)",
-    }.get(exc.status_code, str(exc.detail))
-    response = error_response(request, exc.status_code, message)
+    found: dict[int, Translatable] = {
+        404: (
+            N_("there is nothing at %(path)s — the home page links every page"),
+            {"path": request.url.path},
+        ),
+        405: (
+            N_("%(method)s is not allowed here: the public site only reads (GET)"),
+            {"method": request.method},
+        ),
+    }
+    translatable = found.get(exc.status_code)
+    message = str(exc.detail) if translatable is None else translatable[0] % translatable[1]
+    response = error_response(request, exc.status_code, message, translatable)
     if exc.headers:
         response.headers.update(exc.headers)
     return response
@@ -147,5 +173,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _bug(request: Request, exc: Exception) -> Response:
     log.exception("internal error on %s %s", request.method, request.url.path, exc_info=exc)
-    message = "internal error: the site could not answer this request; the error is in the server's log"
-    return error_response(request, 500, message)
+    message = N_("internal error: the site could not answer this request; the error is in the server's log")
+    return error_response(request, 500, message, (message, {}))
+
+
+def _translated(request: Request, status: int, message: str, **values: object) -> Response:
+    return error_response(request, status, message % values, (message, values))

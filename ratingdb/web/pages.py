@@ -13,6 +13,7 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ratingdb.i18n import N_
 from ratingdb.reports.list_query import PER_PAGE, ListQuery
 from ratingdb.reports.lists import ExportFormat
 from ratingdb.reports.live import LiveList
@@ -181,7 +182,11 @@ def live_page(
     player_name: Annotated[str, Query(alias="name", max_length=100)] = "",
 ) -> HTMLResponse:
     if rating_type not in view.site.newest:
-        raise served.PageNotFound(f"this site has no {rating_type} list: the home page links every list")
+        raise served.not_found(
+            served.PageNotFound,
+            N_("this site has no %(type)s list: the home page links every list"),
+            type=rating_type,
+        )
     query = ListQuery(page=page_number, per_page=per_page, name=player_name)
     return page(view, served.live_view(view.site, view.state.live(rating_type, view.version), query))
 
@@ -189,7 +194,7 @@ def live_page(
 @router.get("/static/{name}")
 def static(name: str) -> Response:
     if name not in STATIC_FILES:
-        raise served.PageNotFound(f"there is no file static/{name}")
+        raise served.not_found(served.PageNotFound, N_("there is no file static/%(name)s"), name=name)
     kind = "text/css" if name.endswith(".css") else "text/javascript"
     body = resources.files("ratingdb.site").joinpath("static", name).read_bytes()
     return Response(

@@ -11,10 +11,16 @@ from pathlib import Path
 
 import pytest
 from jinja2 import nodes
+from sqlalchemy import text
 from typer.testing import CliRunner
 
+from ratingdb import calc_notes
 from ratingdb.cli import app as cli
+from ratingdb.db import make_engine
 from ratingdb.i18n import LANGUAGES, Language, check_language, negotiate
+from ratingdb.rating.kfactor import FIDE_K_RULES, KRule, k_factor
+from ratingdb.rating.norms import RuleCheck
+from ratingdb.reports import norm_texts
 from ratingdb.site import catalogues
 from ratingdb.site.publish import environment
 from tests.site.conftest import publish
@@ -177,3 +183,116 @@ def test_a_static_german_page_is_the_served_page_a_german_browser_gets(
         for relative in ("index.html", DOYLE_PAGE, "periods/standard-2025-10.html"):
             response = served.get(f"/{relative}", headers={"accept-language": "de-DE,de;q=0.9"})
             assert without_marked_parts(response.content) == without_marked_parts(german[relative]), relative
+
+
+# --- texts the pages show that are not written in the templates ---------------------------------------
+
+
+def test_every_note_the_close_stores_is_read_back_as_its_phrases(demo_url: str) -> None:
+    # The demo's closes store notes of four kinds (pool, first rating, below the floor, a rapid player
+    # rated with the standard rating): each part of each note must be a phrase of ratingdb.calc_notes,
+    # so a page can translate it; a close that writes a new wording fails here until it is one.
+    engine = make_engine(demo_url)
+    try:
+        with engine.connect() as conn:
+            stored = [
+                row[0]
+                for table in ("calc_player", "calc_list_event")
+                for row in conn.execute(text(f"SELECT note FROM {table} WHERE note IS NOT NULL"))
+            ]
+    finally:
+        engine.dispose()
+    assert len(stored) >= 8
+    parts = [part for note in stored for part in note.split("; ")]
+    assert [p for p in parts if calc_notes.parse(p) is None] == []
+    assert {calc_notes.parse(p)[0] for p in parts} >= {  # type: ignore[index]
+        calc_notes.POOL_RATED,
+        calc_notes.POOL_TOO_FEW,
+        calc_notes.BELOW_FLOOR_UNRATED,
+        calc_notes.SUBSTITUTE,
+    }
+
+
+def test_a_stored_note_is_shown_in_the_page_s_language_and_other_text_as_it_is() -> None:
+    note = (
+        "no rapid rating: rated with the standard rating 1500 (§7); new rating 1373 is below the floor "
+        "of 1400 (§7.2.1): unrated on the new list; checked by hand"
+    )
+    assert calc_notes.shown_note(note, Language("de")) == (
+        "keine Wertungszahl (Schnellschach): mit der Standard-Wertungszahl 1500 gewertet (§7); neue "
+        "Wertungszahl 1373 liegt unter der Untergrenze 1400 (§7.2.1): ohne Wertungszahl auf der neuen "
+        "Liste; checked by hand"
+    )
+    assert calc_notes.shown_note(note, Language("en")) == note
+    assert calc_notes.shown_note("first rating from 9 pooled games (§8.2)", Language("fr")) == (
+        "premier classement sur 9 parties regroupées (§8.2)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rules", "state", "phrase"),
+    [
+        (FIDE_K_RULES, {"reached_2400": True}, calc_notes.K_REACHED),
+        (FIDE_K_RULES, {"birth_year": 2010}, calc_notes.K_JUNIOR_NEVER),
+        (FIDE_K_RULES, {"games_total": 12}, calc_notes.K_FEWER),
+        (FIDE_K_RULES, {}, calc_notes.K_GAMES_NEVER),
+        ((KRule(15, reached=2400), KRule(25)), {}, calc_notes.K_NEVER),
+        ((KRule(30, fewer_games_than=20), KRule(25)), {}, calc_notes.K_GAMES),
+        ((KRule(30, junior_max_age=20), KRule(25)), {"birth_year": 2010}, calc_notes.K_JUNIOR),
+        ((KRule(25),), {}, calc_notes.K_EVERY),
+    ],
+)
+def test_every_k_sentence_of_the_rules_is_a_phrase_the_pages_translate(
+    rules: tuple[KRule, ...], state: dict[str, object], phrase: str
+) -> None:
+    figures: dict[str, object] = {
+        "reached_2400": False, "reached_2300": False, "birth_year": 1980, "games_total": 40
+    } | state  # fmt: skip
+    decision = k_factor(**figures, list_date=dt.date(2025, 11, 1), rules=rules)  # type: ignore[arg-type]
+    found = calc_notes.parse(decision.rule)
+    assert found is not None and found[0] == phrase, decision.rule
+    assert calc_notes.shown_note(decision.rule, Language("de")) != decision.rule
+
+
+def test_a_norm_rule_and_the_event_s_system_are_written_in_the_page_s_language() -> None:
+    german = Language("de")
+    failed = RuleCheck("1.4.4", "one federation", "7", "≤", "6 (2/3 of 9)", False)
+    assert norm_texts.rule_text(failed, german) == "eine Föderation 7 > 6 (2/3 von 9)"
+    assert norm_texts.rule_text(failed, Language("en")) == failed.text == "one federation 7 > 6 (2/3 of 9)"
+    assert norm_texts.rule_text(RuleCheck("1.4.8", "Rp", "2566", "≥", "2600", False), german) == (
+        "Rp 2566 < 2600"
+    )
+    assert norm_texts.system_word("round_robin", Language("fr")) == "toutes rondes"
+    assert norm_texts.system_source("assumed (no 092 line; --system sets it)", german) == (
+        "angenommen (keine 092-Zeile; --system legt es fest)"
+    )
+
+
+def test_a_german_close_page_gives_the_k_reasons_and_the_site_title_in_german(
+    german: dict[str, bytes],
+) -> None:
+    close = german["periods/standard-2025-10.html"].decode()
+    assert "gewertete Partien und nie 2400 erreicht → K 20 (§8.3.3)" in close
+    assert "rated games" not in close
+
+
+def test_error_pages_are_in_the_visitor_s_language_and_the_api_s_errors_in_english(demo_url: str) -> None:
+    with client(demo_url) as served:
+        german = {"accept-language": "de"}
+        nothing = served.get("/nowhere", headers=german)
+        assert nothing.status_code == 404 and "<h1>Nicht gefunden</h1>" in nothing.text
+        assert "Fehler: unter /nowhere gibt es nichts — die Startseite verlinkt jede Seite" in nothing.text
+        assert "<title>Wertungslisten</title>" not in nothing.text  # the error page has its own title
+        player = served.get("/players/99999999.html", headers={"accept-language": "fr"})
+        assert player.status_code == 404
+        assert (
+            "Erreur : aucun joueur n&#39;a l&#39;identifiant FIDE ou national « 99999999 » : cherchez par le "
+            "nom sur la page d&#39;accueil"
+        ) in player.text
+        home = served.get("/", headers=german)
+        assert "<title>Wertungslisten</title>" in home.text  # the default title, in the site's language
+        api = served.get("/api/v1/players/99999999", headers=german)
+        assert api.status_code == 404
+        assert api.json() == {
+            "error": "no player has FIDE ID or national ID '99999999': search by name on the home page"
+        }

@@ -18,6 +18,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from ratingdb import calc_notes as notes
 from ratingdb.errors import UnpublishableRating
 from ratingdb.rating import (
     BatchRater,
@@ -103,7 +104,7 @@ class Elo:
             substitute_note = None
             if rating is None:
                 rating = substitutes[player_id]
-                substitute_note = f"no {rating_type} rating: rated with the standard rating {rating} (§7)"
+                substitute_note = notes.SUBSTITUTE % {"type": rating_type, "rating": rating}
             k_base = entry[_K]
             if k_base is None:
                 k_base = k_on(entry[_R2400], entry[_R2300], entry[_BIRTH_YEAR], entry[_GAMES_TOTAL])
@@ -114,13 +115,10 @@ class Elo:
             if below_floor(result.new_rating, rules.floor):
                 if rules.below_floor == "floor":
                     new_rating = rules.floor
-                    note = f"new rating {result.new_rating} is below the floor of {rules.floor}: kept at it"
+                    note = notes.BELOW_FLOOR_KEPT % {"rating": result.new_rating, "floor": rules.floor}
                 else:
                     new_rating, pool_from = None, next_period
-                    note = (
-                        f"new rating {result.new_rating} is below the floor of {rules.floor} (§7.2.1): "
-                        "unrated on the new list"
-                    )
+                    note = notes.BELOW_FLOOR_UNRATED % {"rating": result.new_rating, "floor": rules.floor}
             if substitute_note:
                 note = substitute_note if note is None else f"{substitute_note}; {note}"
             new_state[player_id] = (new_rating, result.n, pool_from)
@@ -175,17 +173,16 @@ class Elo:
             new_state[player_id] = (pooled.rating if rated else None, len(results), entry[_POOL_FROM])
             toward_total[player_id] = pooled.n if rated else 0
             note = {
-                "rated": f"first rating from {pooled.n} pooled games (§8.2)",
-                "too_few_games": f"{pooled.n} games in the pool, {pooled.games_needed} more needed (§8.2.2)",
-                "below_floor": (
-                    f"the pool gives {_whole(pooled.unrounded)}, below {rules.floor}: stays unrated (§7.2.1)"
-                ),
+                "rated": notes.POOL_RATED % {"n": pooled.n},
+                "too_few_games": notes.POOL_TOO_FEW % {"n": pooled.n, "needed": pooled.games_needed},
+                "below_floor": notes.POOL_BELOW_FLOOR
+                % {"rating": _whole(pooled.unrounded), "floor": rules.floor},
             }[pooled.status]
             if pooled.dropped_first_event:
-                note += "; first event scored zero and is disregarded (§8.2.1)"
+                note += "; " + notes.FIRST_EVENT_ZERO
             if aged := pooled.dropped_old_games:
-                window = rules.initial.window_months
-                note += f"; {aged} game{'s' * (aged > 1)} older than {window} months dropped (§7.1.4)"
+                aged_note = notes.OLD_GAMES_DROPPED if aged > 1 else notes.OLD_GAME_DROPPED
+                note += "; " + aged_note % {"n": aged, "months": rules.initial.window_months}
             player_rows.append(  # a CalcPlayerRow
                 (list_id, player_id, "initial" if rated else "pool", None, None, None, pooled.n,
                  pooled.wins_x100, None, None, None, pooled.opponent_sum, pooled.p, pooled.dp, pooled.rating,

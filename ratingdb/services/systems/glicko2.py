@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ratingdb import calc_notes
 from ratingdb.errors import ConfigError
 from ratingdb.rating import RuleSet
 from ratingdb.rating.glicko2 import (
@@ -113,10 +114,11 @@ class Glicko2:
         if rating is None:
             return None
         p = published(Glicko2Rating(rating, self.params.initial_deviation, self.params.initial_volatility))
-        self.notes[player_id] = (
-            f"no Glicko-2 deviation on the list in force: started at its rating {rating} with the initial "
-            f"deviation {self.params.initial_deviation:g} and volatility {self.params.initial_volatility:g}"
-        )
+        self.notes[player_id] = calc_notes.GLICKO2_NO_DEVIATION % {
+            "rating": rating,
+            "deviation": f"{self.params.initial_deviation:g}",
+            "volatility": f"{self.params.initial_volatility:g}",
+        }
         return (p.rating_x100, p.deviation_x100, p.volatility_x1e6)
 
     def rate_rated(self) -> None:
@@ -128,7 +130,7 @@ class Glicko2:
             before = self._before(player_id)
             if before is None and player_id in self.sides:
                 before = (newcomer.rating_x100, newcomer.deviation_x100, newcomer.volatility_x1e6)
-                self.notes[player_id] = "not rated on the list in force: the newcomer's figures (Step 1)"
+                self.notes[player_id] = calc_notes.GLICKO2_NEWCOMER
             if before is not None:
                 self.start[player_id] = before
         close.say(f"rating {len(self.sides)} players, widening the deviation of the others")
