@@ -41,6 +41,12 @@ from ratingdb.reports.sql import READER_ROLE
 
 log = logging.getLogger("ratingdb.web")
 
+# Connections of the reader: as many as the threads that run routes (anyio's default thread pool, 40), so
+# a route never waits for one (the pool's timeout would turn a busy minute into errors). A server keeps
+# READERS open and closes the others when they come back.
+READERS = 16
+THREADS = 40
+
 
 def read_only_engine(url: str) -> Engine:
     """An engine whose connections cannot write (see the module's docstring)."""
@@ -48,7 +54,7 @@ def read_only_engine(url: str) -> Engine:
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         return _sqlite_read_only(parsed.database or "")
-    engine = db.make_engine(url, pool_pre_ping=True)
+    engine = db.make_engine(url, pool_pre_ping=True, pool_size=READERS, max_overflow=THREADS - READERS)
     if engine.dialect.name == "postgresql":
 
         @event.listens_for(engine, "connect")
@@ -97,7 +103,9 @@ def _sqlite_read_only(path: str) -> Engine:
         return sqlite3.connect(uri, uri=True, timeout=60, check_same_thread=False)
 
     # A pool of its own connections per thread (a plain "sqlite://" engine would share one per thread).
-    engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=8)
+    engine = create_engine(
+        "sqlite://", creator=connect, poolclass=QueuePool, pool_size=READERS, max_overflow=THREADS - READERS
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

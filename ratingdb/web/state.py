@@ -72,6 +72,7 @@ class LRU(Generic[K, V]):
         self.size = size
         self.items: OrderedDict[K, V] = OrderedDict()
         self.lock = threading.Lock()
+        self.making = threading.Lock()
 
     def get(self, key: K) -> V | None:
         with self.lock:
@@ -87,6 +88,17 @@ class LRU(Generic[K, V]):
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
         return value
+
+    def made_once(self, key: K, make: Callable[[], V]) -> V:
+        """The value for `key`, made by one thread while the others wait for it: for the values that take
+        long to make (the site's index, a list's lines), which fifty visitors arriving together after a
+        close would otherwise each make at once, every one of them slower for the others (bench/serve.py)."""
+        found = self.get(key)
+        if found is not None:
+            return found
+        with self.making:
+            found = self.get(key)
+            return found if found is not None else self.put(key, make())
 
 
 @dataclass
@@ -111,21 +123,17 @@ class AppState:
 
     def site(self, session: Session, version: int, language: str) -> Site:
         """The served site's index of lists and players for this data version, in `language`."""
-        found = self.sites.get((version, language))
-        return (
-            found
-            if found is not None
-            else self.sites.put((version, language), new_site(session, self.options(language), served=True))
+        return self.sites.made_once(
+            (version, language), lambda: new_site(session, self.options(language), served=True)
         )
 
     def list_lines(self, session: Session, list_id: int) -> list[ListLine]:
         """Every line of a list version: a version never changes, so it is read once."""
         from ratingdb.models import RatingList
 
-        found = self.lines.get(list_id)
-        if found is None:
-            found = self.lines.put(list_id, list(list_lines(session, session.get_one(RatingList, list_id))))
-        return found
+        return self.lines.made_once(
+            list_id, lambda: list(list_lines(session, session.get_one(RatingList, list_id)))
+        )
 
     def glicko2_page(self, session: Session, list_id: int) -> Glicko2Page | None:
         """A list version's Glicko-2 figures (None: not a Glicko-2 list); read once, as its lines are."""
