@@ -38,6 +38,14 @@ def N_(message: str) -> str:  # noqa: N802 — gettext's name for "translate lat
     return message
 
 
+def translatable(error: Exception, message: str, **values: object) -> Exception:
+    """`error` (made with the English sentence, `message % values`) carrying the catalogue message and its
+    values, so a page can show it in the visitor's language (ratingdb.web.app.error_response); the CLI
+    and the API print the English sentence."""
+    error.page_message = (message, values)  # type: ignore[attr-defined]
+    return error
+
+
 # The rating types as the pages name them: a heading ("Rapid lists") and within a sentence ("the rapid
 # list"), which are different words in German ("Schnellschach", "Schnellschach-Liste").
 TYPE_HEADINGS: Final = {"standard": N_("Standard"), "rapid": N_("Rapid"), "blitz": N_("Blitz")}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from ratingdb.errors import ConfigError
+from ratingdb.i18n import N_, translatable
 from ratingdb.reports.lists import ListLine
 
 Ranked = tuple[int | None, ListLine]  # the rank on the whole list (None: unrated), the line
@@ -60,14 +61,28 @@ class ListQuery:
     rating_max: int | None = None
 
     def __post_init__(self) -> None:
+        # Each sentence is the API's and, translated, the list page's (ratingdb.i18n.translatable).
+        problem: tuple[str, dict[str, object]] | None = None
         if self.sort not in SORT_KEYS:
-            raise ConfigError(f"'{self.sort}' is not a column to sort by: use one of {', '.join(SORT_KEYS)}")
-        if self.group not in GROUPS:
-            raise ConfigError(f"'{self.group}' is not a group of players: use women, juniors or seniors")
-        if self.page < 1:
-            raise ConfigError(f"page {self.page} does not exist: pages start at 1")
-        if not 1 <= self.per_page <= MAX_PER_PAGE:
-            raise ConfigError(f"per_page must be 1 to {MAX_PER_PAGE}, not {self.per_page}")
+            problem = (
+                N_("'%(sort)s' is not a column to sort by: use one of %(keys)s"),
+                {"sort": self.sort, "keys": ", ".join(SORT_KEYS)},
+            )
+        elif self.group not in GROUPS:
+            problem = (
+                N_("'%(group)s' is not a group of players: use women, juniors or seniors"),
+                {"group": self.group},
+            )
+        elif self.page < 1:
+            problem = (N_("page %(page)s does not exist: pages start at 1"), {"page": self.page})
+        elif not 1 <= self.per_page <= MAX_PER_PAGE:
+            problem = (
+                N_("per_page must be 1 to %(most)s, not %(given)s"),
+                {"most": MAX_PER_PAGE, "given": self.per_page},
+            )
+        if problem is not None:
+            message, values = problem
+            raise translatable(ConfigError(message % values), message, **values)
 
     def pages(self, matched: int) -> int:
         return max(1, math.ceil(matched / self.per_page))

@@ -30,6 +30,7 @@ METHOD_MAP: Final = [
     ("web/**.py", "python"),
     # The reports whose sentences the pages show: each takes a Language (English by default, for the CLI).
     ("reports/lists.py", "python"),
+    ("reports/list_query.py", "python"),
     ("reports/chart.py", "python"),
     ("reports/not_rated.py", "python"),
     ("reports/norm_texts.py", "python"),

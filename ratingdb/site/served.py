@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
-from ratingdb.i18n import N_
+from ratingdb.i18n import N_, translatable
 from ratingdb.models import Player
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery
@@ -50,8 +50,8 @@ class PageNotFound(RatingDbError):
 def not_found(kind: type[RatingDbError], message: str, **values: object) -> RatingDbError:
     """A 404 whose sentence a page translates: the English sentence is the exception's text (what the API
     answers and the log keeps), the catalogue message and its values ride along for the page."""
-    error = kind(message % values)
-    error.page_message = (message, values)  # type: ignore[attr-defined]
+    error = translatable(kind(message % values), message, **values)
+    assert isinstance(error, RatingDbError)
     return error
 
 
