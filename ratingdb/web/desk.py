@@ -8,7 +8,9 @@ the database, none by a handler's good behaviour:
   HttpOnly, SameSite=Strict, Secure (WebSettings.secure_cookies), ended by logout, disabling, a role change
   or a new password;
 - every POST carries a CSRF token checked by fastapi-csrf-protect (signed double-submit tokens), in a
-  dependency of the whole router, so no route can forget it (`protect`, `csrf_checked`);
+  dependency of the whole router, so no route can forget it (`protect`, `csrf_checked`); the token is
+  signed with a key of the browser's session (`_csrf_key`: the site's secret and the SHA-256 of the
+  session cookie), so a token and cookie pair taken from one session is refused in any other;
 - every change is audited with the signed-in user as actor (session.info["actor"], read by
   services.versions.record_change);
 - the pages are Jinja2 templates with autoescaping, and are never cached (Cache-Control: no-store).
@@ -74,6 +76,7 @@ def protect(app: FastAPI, settings: WebSettings) -> None:
         pass
 
     secret = settings.secret or secrets.token_hex(32)
+    app.state.csrf_secret = secret
     SiteCsrf.load_config(
         lambda: [
             ("secret_key", secret),
@@ -97,25 +100,34 @@ async def csrf_checked(request: Request) -> None:
         return
     await request.form()  # parsed once (Starlette keeps it): the library reads the field from the form
     try:
-        await request.app.state.csrf.validate_csrf(request)
+        await request.app.state.csrf.validate_csrf(request, secret_key=_csrf_key(request))
     except CsrfProtectError:
         raise CsrfRefused from None
 
 
+def _csrf_key(request: Request) -> str:
+    """The key that signs the CSRF tokens of this browser's session: the site's secret with the SHA-256 of
+    the session cookie (before signing in, of no cookie). Signing in, out or a new session changes it, so
+    the token of one session is no good in another, and a page from before signing in gets a new one."""
+    held = request.cookies.get(COOKIE) or ""
+    return f"{request.app.state.csrf_secret}:{users.token_hash(held) if held else 'signed-out'}"
+
+
 def _csrf_token(request: Request) -> tuple[str, str | None]:
-    """The form token for a page and the signed cookie to set, None when the browser's is still good (so a
-    second tab's forms keep working)."""
+    """The form token for a page and the signed cookie to set, None when the browser's is still good for
+    this session (so a second tab's forms keep working)."""
     from itsdangerous import BadData, URLSafeTimedSerializer
 
     csrf = request.app.state.csrf
+    key = _csrf_key(request)
     held = request.cookies.get(CSRF_COOKIE)
     if held:
         try:  # as fastapi_csrf_protect.CsrfProtect.validate_csrf reads it
-            serializer = URLSafeTimedSerializer(csrf._secret_key, salt="fastapi-csrf-token")
+            serializer = URLSafeTimedSerializer(key, salt="fastapi-csrf-token")
             return str(serializer.loads(held, max_age=csrf._max_age)), None
         except BadData:
             pass
-    token, signed = csrf.generate_csrf_tokens()
+    token, signed = csrf.generate_csrf_tokens(secret_key=key)
     return token, signed
 
 
