@@ -455,7 +455,7 @@ class _NameScorer:
 
     def __call__(self, key: str) -> float:
         per_word = [self._scores(nw) for nw in key.split()]
-        return sum(max(column) for column in zip(*per_word)) / len(self._words)
+        return sum(max(column) for column in zip(*per_word, strict=True)) / len(self._words)
 
 
 def _alias_candidates(
