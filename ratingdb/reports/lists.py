@@ -365,6 +365,14 @@ def list_calculations(
             only(select(CalcPlayer).where(CalcPlayer.list_id == new_list.id), CalcPlayer.player_id)
         )
     }
+    if player is not None and not records:
+        # A player's page asks every close, and most often the close did not rate them: no record and no
+        # game in its calculation record (the key's first columns: an index look-up) ends it here.
+        in_record = select(CalcGame.game_id).where(
+            CalcGame.list_id == new_list.id, CalcGame.player_id == player.id
+        )
+        if session.scalar(in_record.limit(1)) is None:
+            return {}
     entries = {
         e.player_id: e
         for e in session.scalars(

@@ -49,16 +49,17 @@ def games_not_rated(
     calculation record, by event and round."""
     if new_list.period is None:
         return {}
-    events = {
-        e.id: e
-        for e in session.scalars(
-            select(Event).where(
-                Event.period == new_list.period,
-                Event.rating_type == new_list.rating_type,
-                Event.is_current.is_(True),
-            )
-        )
-    }
+    of_period = select(Event).where(
+        Event.period == new_list.period,
+        Event.rating_type == new_list.rating_type,
+        Event.is_current.is_(True),
+    )
+    if player_id is not None:
+        # One player's page asks this of every close: only the events the player played in (found by the
+        # game's player indexes), most often none, instead of every game of the period.
+        played = select(Game.event_id).where(or_(Game.white_id == player_id, Game.black_id == player_id))
+        of_period = of_period.where(Event.id.in_(played))
+    events = {e.id: e for e in session.scalars(of_period)}
     if not events:
         return {}
     titles: dict[int, str] = {
