@@ -1,14 +1,17 @@
 """Benchmark of `ratingdb serve` for a national federation: 20,000 players, 24 monthly lists.
 
     python bench/serve.py [--engine sqlite|postgresql] [--url URL] [--months 24] [--clients 50]
-                          [--seconds 20]
+                          [--seconds 20] [--db URL] [--only SCENARIO,...]
 
 Builds the federation as bench/publish.py does (the real close for every period), starts the real
 `ratingdb serve` with one worker in its own process, and drives it on loopback with an async HTTP/1.1
 client written here (keep-alive connections, `--clients` at once, each request waiting for the last),
 one scenario after another: a player's JSON, a player's page, a list page of 100 and a search — players,
 pages and names drawn at random, so the app's page cache helps only as much as real traffic would let
-it. Reports requests per second, p50 and p99 latency, errors, and the worker's memory (VmRSS, VmHWM).
+it. Reports requests per second, p50 and p99 latency, errors, the worker's CPU seconds per scenario and
+its memory (VmRSS, VmHWM), and the load average around each scenario (the machine may be shared).
+`--db URL` keeps the federation: built into that database when it holds none (a SQLite file that does
+not exist yet, or an empty PostgreSQL database), used as it is on later runs — building takes minutes.
 Targets (issue 28): ≥ 300 requests/s and p99 ≤ 100 ms for the player's JSON and page, search p99 ≤
 150 ms, ≤ 200 MB per worker. Figures only: nothing is asserted. The last line printed is one JSON object.
 Imports ratingdb; nothing in ratingdb imports this.
@@ -18,12 +21,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +42,7 @@ from common import DEFAULT_PG_URL, database, say  # noqa: E402
 from publish import build_year  # noqa: E402
 
 from ratingdb import db  # noqa: E402
+from ratingdb.site.publish import player_key  # noqa: E402
 
 TARGETS = {"player_json": 100.0, "player_page": 100.0, "search": 150.0}
 
@@ -60,16 +66,23 @@ async def fetch(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path
 
 async def load(port: int, paths: Callable[[], str], clients: int, seconds: float) -> dict[str, Any]:
     latencies: list[float] = []
-    errors = 0
+    errors = dropped = 0
     stop = time.perf_counter() + seconds
 
     async def client() -> None:
-        nonlocal errors
+        nonlocal errors, dropped
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         try:
             while time.perf_counter() < stop:
                 started = time.perf_counter()
-                status = await fetch(reader, writer, paths())
+                try:
+                    status = await fetch(reader, writer, paths())
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    # The server closed the connection: counted, and the client connects again.
+                    dropped += 1
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                    continue
                 latencies.append((time.perf_counter() - started) * 1000)
                 errors += status != 200
         finally:
@@ -89,6 +102,42 @@ async def load(port: int, paths: Callable[[], str], clients: int, seconds: float
         "p50_ms": pct(0.50),
         "p99_ms": pct(0.99),
         "errors": errors,
+        "dropped_connections": dropped,
+    }
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used (/proc/PID/stat, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def built(url: str) -> dict[str, Any] | None:
+    """The federation's figures when `url` already holds it (a run with --db), else None."""
+    if url.startswith("sqlite") and not Path(url.split(":///", 1)[1]).exists():
+        return None
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            try:
+                lists = conn.execute(text("SELECT COUNT(*) FROM rating_list")).scalar_one()
+            except Exception:  # no tables yet: an empty database to build into
+                return None
+            if not lists:
+                return None
+            count = {
+                table: conn.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
+                for table in ("player", "list_entry", "event", "calc_game")
+            }
+    finally:
+        engine.dispose()
+    return {
+        "players": count["player"],
+        "lists": lists,
+        "list_entries": count["list_entry"],
+        "events": count["event"],
+        "calc_games": count["calc_game"],
+        "reused": True,
     }
 
 
@@ -114,13 +163,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--months", type=int, default=24)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0, help="per scenario")
+    parser.add_argument("--db", help="keep the federation in this database URL (built when it holds none)")
+    parser.add_argument(
+        "--only", help="comma-separated scenarios to run (player_json,player_page,list_page,search)"
+    )
     args = parser.parse_args(argv)
-    with database(args.engine, args.url) as url:
-        federation = build_year(url, args.months)
+    kept = contextlib.nullcontext(args.db) if args.db else database(args.engine, args.url)
+    with kept as url:
+        federation = built(url) or build_year(url, args.months)
         engine = db.make_engine(url)
         with engine.connect() as conn:
             fide_ids = [
                 r[0] for r in conn.execute(text("SELECT fide_id FROM player WHERE fide_id IS NOT NULL"))
+            ]
+            # A player page is at its key (ratingdb.site.publish.player_key: the national ID, else
+            # fide-<FIDE ID>); a FIDE ID alone is an old address, answered with a redirect. Players on
+            # no list have no page (404).
+            keys = [
+                player_key(r)
+                for r in conn.execute(
+                    text(
+                        "SELECT id, fide_id, national_id FROM player WHERE fide_id IS NOT NULL "
+                        "AND id IN (SELECT player_id FROM list_entry)"  # the players with a page
+                    )
+                )
             ]
             names = [r[0] for r in conn.execute(text("SELECT name FROM player ORDER BY id LIMIT 5000"))]
             newest = conn.execute(
@@ -134,13 +200,17 @@ def main(argv: list[str] | None = None) -> None:
         rng = random.Random(28)
         scenarios: dict[str, Callable[[], str]] = {
             "player_json": lambda: f"/api/v1/players/{rng.choice(fide_ids)}",
-            "player_page": lambda: f"/players/{rng.choice(fide_ids)}.html",
+            "player_page": lambda: f"/players/{rng.choice(keys)}.html",
             "list_page": lambda: f"/lists/standard-{newest}.html?page={rng.randint(1, 200)}",
             "search": lambda: "/search?q=" + rng.choice(names).split(",")[0].replace(" ", "+"),
         }
         port = free_port()
         command = [str(Path(sys.executable).parent / "ratingdb"), "--db", url, "serve", "--port", str(port)]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The server's log (its access log and any error) is kept beside the bench's temporary files and
+        # its last lines are printed when a scenario saw errors.
+        log_path = Path(tempfile.gettempdir()) / f"ratingdb-bench-serve-{port}.log"
+        log = log_path.open("w")
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 120
             while True:
@@ -152,16 +222,28 @@ def main(argv: list[str] | None = None) -> None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
             figures: dict[str, Any] = {}
-            for name, paths in scenarios.items():
+            chosen = args.only.split(",") if args.only else list(scenarios)
+            for name, paths in ((n, scenarios[n]) for n in chosen):
                 asyncio.run(load(port, paths, 5, 2.0))  # warm-up: imports, first queries, the site index
+                load_before, cpu_before = os.getloadavg()[0], cpu_s(server.pid)
                 figures[name] = asyncio.run(load(port, paths, args.clients, args.seconds))
+                figures[name]["worker_cpu_s"] = round(cpu_s(server.pid) - cpu_before, 1)
+                figures[name]["load_before"] = round(load_before, 2)
+                figures[name]["load_after"] = round(os.getloadavg()[0], 2)
                 figures[name]["target_p99_ms"] = TARGETS.get(name)
                 say(f"{name}: {figures[name]}")
+                if figures[name]["errors"] or figures[name]["dropped_connections"]:
+                    log.flush()
+                    tail = log_path.read_text(errors="replace").splitlines()[-5:]
+                    say("  the server's log ends:\n  " + "\n  ".join(tail))
             figures["worker_memory_mb"] = memory_mb(server.pid)
         finally:
             server.terminate()
             server.wait(30)
-    result = {"scale": "national", "engine": args.engine, "clients": args.clients} | federation | figures
+            log.close()
+            say(f"the server's log: {log_path}")
+    backend = "sqlite" if url.startswith("sqlite") else "postgresql"
+    result = {"scale": "national", "engine": backend, "clients": args.clients} | federation | figures
     result["load_average"] = os.getloadavg()[0]
     print(json.dumps(result))
 
