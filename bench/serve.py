@@ -112,8 +112,9 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def built(url: str) -> dict[str, Any] | None:
-    """The federation's figures when `url` already holds it (a run with --db), else None."""
+def built(url: str, months: int) -> dict[str, Any] | None:
+    """The federation's figures when `url` already holds it (a run with --db), else None; a database
+    with part of it (a build that was stopped) is refused."""
     if url.startswith("sqlite") and not Path(url.split(":///", 1)[1]).exists():
         return None
     engine = db.make_engine(url)
@@ -125,6 +126,11 @@ def built(url: str) -> dict[str, Any] | None:
                 return None
             if not lists:
                 return None
+            if lists < months + 2:  # the two imported lists and one per closed period
+                raise SystemExit(
+                    f"{url} holds {lists} lists, not the {months + 2} of a built federation: a build was "
+                    "stopped — drop the database (or delete the file) and run again"
+                )
             count = {
                 table: conn.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
                 for table in ("player", "list_entry", "event", "calc_game")
@@ -170,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     kept = contextlib.nullcontext(args.db) if args.db else database(args.engine, args.url)
     with kept as url:
-        federation = built(url) or build_year(url, args.months)
+        federation = built(url, args.months) or build_year(url, args.months)
         engine = db.make_engine(url)
         with engine.connect() as conn:
             fide_ids = [
