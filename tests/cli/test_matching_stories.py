@@ -351,6 +351,9 @@ def test_a_first_fide_list_over_national_registrations_is_matched_in_bulk_when_c
     # --match keeps the player's IDs (the row's may be the typo): O'Connell's FIDE ID is not taken from it.
     assert query(register, "SELECT fide_id FROM player WHERE national_id = '5963'") == [(None,)]
     assert query(register, "SELECT COUNT(*) FROM player") == [(36,)]
+    # Hall, Shane (ICU 3312, no birth year) was registered again by his FIDE row: `player duplicates`
+    # proposes the pair (same name, neither with a birth year), keeping the one on the list.
+    assert "ratingdb player merge 3312 2500390" in ok(register, "player", "duplicates", "--format", "csv")
 
 
 def test_match_certain_refuses_a_row_whose_player_has_another_id_of_its_kind(
