@@ -59,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synthetic  # noqa: E402
 from common import ENGINES, SERVER_HELP, database, load_average, say, server  # noqa: E402
+from startup import bytecode_env  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.backup import sqlite_path  # noqa: E402
@@ -101,7 +102,7 @@ def run(scale: synthetic.Scale, url: str, runs: int, *, bytecode: bool = True) -
         inputs = Path(folder)
         export_inputs(engine, inputs)
         engine.dispose()
-        env = _env(inputs / "pycache" if bytecode else None)
+        env = bytecode_env(inputs / "pycache" if bytecode else None)
         baseline = [sys.executable, str(IN_MEMORY), str(inputs), synthetic.PERIOD, synthetic.LIST_DATE]
         if bytecode:  # compiles into the cache, as an installation does; a dry run writes nothing
             _timed([str(RATINGDB), "--db", url, "close-period", synthetic.PERIOD, "--dry-run"], env)
@@ -162,18 +163,6 @@ def _timed(command: list[str], env: dict[str, str]) -> Run:
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(command)} exited with {os.waitstatus_to_exitcode(status)}")
     return Run(wall, usage.ru_utime + usage.ru_stime, load_average())
-
-
-def _env(pycache: Path | None) -> dict[str, str]:
-    """Bytecode cached in `pycache` (written by the first run, read by the others), or none at all."""
-    env = dict(os.environ)
-    env.pop("PYTHONPYCACHEPREFIX", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if pycache is None:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"  # the installed packages' own bytecode is still read
-    else:
-        env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    return env
 
 
 @contextmanager

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ratingdb.cli import collector
 from ratingdb.cli.app import MONTHLY, app, database_url
 from ratingdb.cli.common import (
     DryRunOption,
@@ -99,7 +100,8 @@ def close_period_command(
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
-    from ratingdb.services.close import close_period, rule_sets_for_close
+    with collector.imports():  # SQLAlchemy, the ORM, the models: the costliest imports
+        from ratingdb.services.close import close_period, rule_sets_for_close
 
     with command_engine() as eng:
         # Every period must have its rule set (FIDE's or a stored one) before any is closed.
