@@ -206,7 +206,8 @@ def live_index(site: Site, lives: Sequence[LiveList]) -> bytes:
 def live_view(site: Site, live: LiveList, query: ListQuery) -> bytes:
     if live.rating_type not in site.options.rating_types:
         raise MissingList(f"this site has no {live.rating_type} lists")
-    matched = [e for e in live.entries if query.matches(_as_line(e), live.in_force.year)]
+    year, aliases = live.in_force.year, site.aliases
+    matched = [e for e in live.entries if query.matches(_as_line(e), year, aliases.get(e.player_id, ()))]
     start = (query.page - 1) * query.per_page
     return site.render(
         "live.html",
