@@ -35,8 +35,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, UnknownPlayer, UnresolvedPlayers
 from ratingdb.formats import ListRow
-from ratingdb.models import Player
 from ratingdb.names import name_key
+from ratingdb.schema.models import Player
 from ratingdb.services.bulk import Driver
 from ratingdb.services.matching import NAME_THRESHOLD
 from ratingdb.services.players import (
