@@ -198,8 +198,8 @@ def interrupted_lines(periods: "list[Period]", committed: "list[Period]", rating
 
 def _against_withdrawn(session: "Session", summary: "CloseSummary") -> list[str]:
     """After a reopen: how the new version of the list differs from the one it replaces."""
-    from ratingdb.models import RatingList
     from ratingdb.reports.diff import version_diff, withdrawn_version
+    from ratingdb.schema.models import RatingList
 
     if summary.already_closed or summary.version == 1 or summary.list_id is None:
         return []

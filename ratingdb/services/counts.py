@@ -13,7 +13,15 @@ from typing import NamedTuple
 from sqlalchemy import Select, and_, case, distinct, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import CalcGame, CalcPlayer, Event, Game, Glicko2CalcGame, Glicko2CalcPlayer, ListEntry
+from ratingdb.schema.models import (
+    CalcGame,
+    CalcPlayer,
+    Event,
+    Game,
+    Glicko2CalcGame,
+    Glicko2CalcPlayer,
+    ListEntry,
+)
 
 __all__ = ["COUNT_NAMES", "CloseCounts", "EventCounts", "close_counts", "event_counts"]
 

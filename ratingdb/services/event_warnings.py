@@ -14,7 +14,7 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
+from ratingdb.schema.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
 from ratingdb.services.counts import EventCounts, event_counts
 from ratingdb.services.lists import ListsOnDates
 from ratingdb.titles import title_of

@@ -29,8 +29,8 @@ from ratingdb.errors import (
     NothingToUpdate,
 )
 from ratingdb.formats import ListRating, ListRow
-from ratingdb.models import Event, ListEntry, Player, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
+from ratingdb.schema.models import Event, ListEntry, Player, RatingList, table
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
 from ratingdb.services.list_matching import ListMatching
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods, new_list, require_list

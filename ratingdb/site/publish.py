@@ -23,7 +23,6 @@ from sqlalchemy.orm import Session
 
 from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
 from ratingdb.i18n import DEFAULT_LANGUAGE, Language, capfirst
-from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.event import crosstable, event_ids, event_report
@@ -49,6 +48,7 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.norms import published_norms
 from ratingdb.reports.not_rated import NotRated, games_not_rated
 from ratingdb.reports.period import PeriodReport, period_report
+from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import aliases_of
 from ratingdb.site.output import PublishResult, SiteFolder

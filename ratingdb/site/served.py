@@ -15,13 +15,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
-from ratingdb.models import Player
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery
 from ratingdb.reports.lists import ListLine, ListVersionLine, player_history
 from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
+from ratingdb.schema.models import Player
 from ratingdb.services.players import find_by_id
 from ratingdb.site.publish import (
     CLOSE_HIGHLIGHTS,
