@@ -31,8 +31,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import RatingDbError
 from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language
-from ratingdb.models import WebUser
 from ratingdb.rating import Period
+from ratingdb.schema.models import WebUser
 from ratingdb.services import submissions as subs
 from ratingdb.services import users
 from ratingdb.web.deps import State, language
@@ -548,7 +548,7 @@ async def _replacement_form(request: Request) -> tuple[bytes, str, str, Chosen, 
 
 def _event_of(session: Session, event_id: int) -> Any:
     from ratingdb.errors import UnknownEvent
-    from ratingdb.models import Event
+    from ratingdb.schema.models import Event
 
     found = session.get(Event, event_id)
     if found is None:
@@ -673,7 +673,7 @@ def player_edit(
             given["deceased"] = deceased == "yes"
         aliases = [check_alias(add_alias)] if add_alias.strip() else []
         done = correct_player(session, ident, given, aliases, reason)
-        from ratingdb.models import Player
+        from ratingdb.schema.models import Player
 
         where = player_ident(session, session.get_one(Player, done.player_id))
     return _back(f"/desk/players/{where}")

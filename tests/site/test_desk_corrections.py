@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.models import AuditEntry, Event
+from ratingdb.schema.models import AuditEntry, Event
 from ratingdb.services import users
 from ratingdb.services.players import alias_history, find_by_id
 from tests.cli.test_correction_choices import LIST, QUAD, by_national_id, corrected
