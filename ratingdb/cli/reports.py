@@ -397,6 +397,10 @@ def _period_rows(report: "PeriodReport") -> list[list[Any]]:
     def moves(section: str, items: "list[PlayerMove]", flags: bool = False) -> None:
         for m in items:
             detail = f"flag {m.flag_before or '-'} → {m.flag_after or '-'}" if flags else None
+            if report.glicko2:  # a Glicko-2 close: the deviation before and after
+                pair = (m.deviation_before, m.deviation_after)
+                rds = " → ".join("–" if d is None else f"{d:.2f}" for d in pair)
+                detail = f"RD {rds}" if detail is None else f"{detail}; RD {rds}"
             rows.append(
                 [section, m.fide_id, m.national_id, m.name, m.before, m.after, m.change, m.games, detail]
             )
