@@ -295,7 +295,7 @@ def _shown(rating: int | None) -> str:
 
 
 def _deviations(c: "PlayerChange") -> str:
-    """ "RD 120.45 → 117.62" for a system with deviations (Glicko-2; a newcomer's: "RD 154.79"); "" for Elo."""
+    """The deviations of a move, "RD 120.45 → 117.62" (a newcomer: "RD 154.79"); "" for Elo."""
     if c.deviation_new is None and c.deviation_old is None:
         return ""
     old, new = ("–" if d is None else f"{d:.2f}" for d in (c.deviation_old, c.deviation_new))

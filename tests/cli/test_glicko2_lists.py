@@ -247,27 +247,41 @@ def test_a_published_glicko2_list_is_sealed_and_a_reopen_publishes_a_new_version
     )
 
 
-def test_an_update_of_a_glicko2_list_is_refused_and_an_elo_file_is_not_read_as_one(
+def test_an_update_corrects_a_glicko2_starting_list_and_an_elo_file_is_not_read_as_one(
     db_url: str, tmp_path: Path
 ) -> None:
     start(db_url)
     before = ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv")
-    assert refused(db_url, "import-list", START, "--type", "club", "--update", "--reason", "fix") == (
-        "Error: --update does not correct a Glicko-2 list, whose deviations it would not carry over: "
-        "withdraw the club list (`ratingdb withdraw-list DATE --type club --reason TEXT`) and import the "
-        "whole corrected file; a computed list: reopen its period\n"
-    )
-    assert ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv") == before
-    # What the message says to do works: withdrawn, then the whole file again with Idle's RD 80 → 90.
-    fixed = tmp_path / "club-fixed.csv"
-    fixed.write_text(START.read_text(encoding="utf-8").replace("1612.5,80,0.06", "1612.5,90,0.06"), "utf-8")
-    ok(db_url, "withdraw-list", "2025-10-01", "--type", "club", "--reason", "Idle's deviation was wrong")
-    ok(db_url, "import-list", fixed, "--type", "club", "--date", "2025-10-01")
+    # A federation corrects one wrong deviation of its starting list with a one-line file, as it corrects
+    # an Elo list: Idle's RD 80 → 90; the other four keep their rating, deviation and volatility.
+    fix = tmp_path / "idle.csv"
+    header = START.read_text(encoding="utf-8").splitlines()[0]
+    fix.write_text(f'{header}\n200105,"Idle, Ida",IRL,F,1980,1612.5,90,0.06\n', "utf-8")
+    assert ok(
+        db_url, "import-list", fix, "--type", "club", "--update", "--reason", "Idle's RD was wrong"
+    ) == [
+        "Updated the club list dated 2025-10-01 from idle.csv (csv): version 2 replaces version 1; 5 "
+        "entries: 1 from the file (1 changed, 0 added), 4 kept as they were.",
+        "Players: 0 new, 0 updated.",
+    ]
     after = ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv")
     assert [line for line in after if line not in before] == [
         line.replace("1612.5,80,", "1612.5,90,") for line in before if "1612.5,80," in line
     ]
+    assert ok(db_url, "list", "2025-10-01", "--type", "club", "--version", "1", "--format", "csv") == before
+    versions = ok(db_url, "lists", "--type", "club", "--format", "csv")
+    assert sorted(line.split(",")[2:4] for line in versions[1:]) == [["1", "withdrawn"], ["2", "current"]]
+    # The close rates from the corrected version: Idle widens from 90, √(90² + (0.06 × 173.7178)²) = 90.60.
+    ok(db_url, "import-trf", EVENT, "--type", "club")
+    ok(db_url, "close-period", "2025-10", "--type", "club")
+    listed = ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv")
+    assert '200105,,"Idle, Ida",IRL,F,,1980,1612.5,90.6,0.06' in listed
+    # A list a close rated from is not updated: its period is reopened instead (as for an Elo list).
+    message = refused(
+        db_url, "import-list", fix, "--type", "club", "--update", "--reason", "again", "--date", "2025-10-01"
+    )
+    assert message.startswith("Error: ") and "reopen" in message, message
     # A ratingdb (Elo) CSV list for a Glicko-2 type: its K and games columns are not Glicko-2 columns.
     elo = FIXTURES / "lists" / "list.csv"
-    message = refused(db_url, "import-list", elo, "--type", "club", "--date", "2025-11-01")
+    message = refused(db_url, "import-list", elo, "--type", "club", "--date", "2025-12-01")
     assert message.startswith("Error: list.csv line 1 col ") and "is not a Glicko-2 list column" in message
