@@ -366,6 +366,15 @@ def _period_counts(report: "PeriodReport") -> dict[str, int]:
     }
 
 
+def _item(report: "PeriodReport", item: Any) -> dict[str, Any]:
+    """One entry of the document; a move's deviations only for a Glicko-2 close (an Elo one has none)."""
+    found = asdict(item)
+    if not report.glicko2:
+        found.pop("deviation_before", None)
+        found.pop("deviation_after", None)
+    return found
+
+
 def _period_document(report: "PeriodReport") -> dict[str, Any]:
     return {
         "rating_type": report.rating_type,
@@ -376,7 +385,7 @@ def _period_document(report: "PeriodReport") -> dict[str, Any]:
         "counts": _period_counts(report),
         "warnings": report.warnings,
         **{
-            name: [asdict(item) for item in getattr(report, name)]
+            name: [_item(report, item) for item in getattr(report, name)]
             for name in (
                 "newly_rated",
                 "dropped_below_floor",
