@@ -17,7 +17,9 @@ from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
-from ratingdb.models import (
+from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
+from ratingdb.rating import Period
+from ratingdb.schema.models import (
     AuditEntry,
     CalcPlayer,
     Event,
@@ -30,8 +32,6 @@ from ratingdb.models import (
     PlayerVersion,
     RatingList,
 )
-from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
-from ratingdb.rating import Period
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import is_closed
 from ratingdb.services.versions import record_change
