@@ -16,11 +16,6 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
-from ratingdb.errors import ConfigError
-
-# As ratingdb.formats.limits.TITLES (a test keeps them equal): importing the readers here would cost every
-# command's start-up.
-TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 
 
 class _PlayerGroup(RatingDbGroup):
@@ -172,49 +167,11 @@ def _details_options(
     fide_id: int | None,
     national_id: str | None,
 ) -> dict[str, Any]:
-    """The details given on the command line, checked as the readers check a file's (and the database's
-    CHECK constraints again); only those given."""
-    from ratingdb.formats import limits
+    """The details given on the command line, checked by the register's service (the site's player page
+    checks its form with the same function)."""
+    from ratingdb.services.register import check_details
 
-    given: dict[str, Any] = {}
-    for option, value in (("--name", name), ("--national-id", national_id)):
-        refused = limits.control_character(value or "")
-        if refused is not None:
-            raise ConfigError(f"{option} holds the control character {refused[1]}, which is not allowed")
-    if name is not None:
-        if not name.strip():
-            raise ConfigError("--name is empty: give the player's name, e.g. 'Murphy, Sean'")
-        given["name"] = " ".join(name.split())
-        if len(given["name"]) > limits.PLAYER_NAME:
-            raise ConfigError(
-                f"--name is {len(given['name'])} characters long; at most {limits.PLAYER_NAME} are kept"
-            )
-    if federation is not None:
-        fed = federation.strip().upper()
-        if not (len(fed) == 3 and fed.isalpha()):
-            raise ConfigError(f"--federation '{federation}' is not a three-letter code such as IRL")
-        given["federation"] = fed
-    if sex is not None:
-        if sex.upper() not in ("M", "F"):
-            raise ConfigError(f"--sex '{sex}' is not M or F")
-        given["sex"] = sex.upper()
-    if title is not None:
-        if title.upper() not in TITLES and title != "":
-            raise ConfigError(f"--title '{title}' is not one of {' '.join(TITLES)} (or '' for none)")
-        given["title"] = title.upper() or None
-    if birth_year is not None:
-        if not 1000 <= birth_year <= 9999:
-            raise ConfigError(f"--birth-year {birth_year} is not a four-digit year")
-        given["birth_year"] = birth_year
-    if fide_id is not None:
-        if not 0 < fide_id <= limits.FIDE_ID_MAX:
-            raise ConfigError(f"--fide-id {fide_id} is not a FIDE ID")
-        given["fide_id"] = fide_id
-    if national_id is not None:
-        given["national_id"] = national_id.strip() or None
-        if len(national_id.strip()) > limits.NATIONAL_ID:
-            raise ConfigError(f"--national-id is longer than {limits.NATIONAL_ID} characters")
-    return given
+    return check_details(name, federation, sex, title, birth_year, fide_id, national_id)
 
 
 NameOption = Annotated[str | None, typer.Option("--name", metavar="NAME", help="'Last, First'.")]
@@ -293,61 +250,23 @@ def edit_command(
     Published lists keep showing the details they were published with; the next close uses the new
     ones (a corrected birth year changes K from the next list on).
     """
-    from ratingdb.services.players import edit_player, find_by_id
+    from ratingdb.services.register import check_alias, correct_player
 
     given = _details_options(name, federation, sex, title, birth_year, fide_id, national_id)
     if deceased is not None:
         given["deceased"] = deceased
-    spellings = [_alias_option(a) for a in add_alias or []]
-    if not given and not spellings:
-        raise ConfigError(
-            "nothing to change: give at least one of --name, --federation, --sex, --title, --birth-year, "
-            "--fide-id, --national-id, --deceased/--alive, --add-alias"
-        )
-    if not reason.strip():
-        raise ConfigError("--reason is empty: say why the details change")
-    from ratingdb.services.players import add_alias_by_hand
-
-    added: list[str] = []
+    spellings = [check_alias(a) for a in add_alias or []]
     with transaction(dry_run=dry_run) as session:
-        player = find_by_id(session, ident)
-        pid = player.id
-        if given:
-            before, after = edit_player(session, player, given, reason.strip())
-        for spelling in spellings:
-            if not add_alias_by_hand(session, player, spelling, reason.strip()):
-                raise ConfigError(
-                    f"'{spelling}' is already {player.name}'s name or an alias of it (accents, case and word "
-                    "order aside): nothing to add"
-                )
-            added.append(spelling)
-        current = player.name
+        done = correct_player(session, ident, given, spellings, reason)
     dry_run_heading(dry_run)
-    if given:
-        changed = [c for c in before._fields if getattr(before, c) != getattr(after, c)]
+    if done.changed:
         typer.echo(
-            f"Player {pid} {after.name}: "
-            + ", ".join(f"{c} {_shown(getattr(before, c))} → {_shown(getattr(after, c))}" for c in changed)
+            f"Player {done.player_id} {done.name}: "
+            + ", ".join(f"{c} {_shown(before)} → {_shown(after)}" for c, before, after in done.changed)
             + "."
         )
-    for spelling in added:
-        typer.echo(f"Player {pid} {current}: alias '{spelling}' added.")
-
-
-def _alias_option(value: str) -> str:
-    from ratingdb.formats import limits
-
-    clean = " ".join(value.split())
-    refused = limits.control_character(value)
-    if refused is not None:
-        raise ConfigError(f"--add-alias holds the control character {refused[1]}, which is not allowed")
-    if not clean:
-        raise ConfigError("--add-alias is empty: give the other spelling, e.g. 'Smith, David J.'")
-    if len(clean) > limits.PLAYER_NAME:
-        raise ConfigError(
-            f"--add-alias is {len(clean)} characters long; at most {limits.PLAYER_NAME} are kept"
-        )
-    return clean
+    for spelling in done.aliases:
+        typer.echo(f"Player {done.player_id} {done.name}: alias '{spelling}' added.")
 
 
 def _shown(value: object) -> str:
@@ -378,18 +297,10 @@ def merge_command(
       ratingdb player merge 10301 25900012 --reason "registered twice"
       ratingdb player merge 10301 10302 25900012 --reason "one person, three registrations"
     """
-    from ratingdb.services.players import find_by_id, merge_players
+    from ratingdb.services.register import merge_into
 
-    if len(ids) < 2:
-        raise ConfigError("player merge needs DUPLICATE... KEEP: at least two IDs, the player to keep last")
-    if not reason.strip():
-        raise ConfigError("--reason is empty: say why the two are one person")
-    details: list[str] = []
     with transaction(dry_run=dry_run) as session:
-        keep = find_by_id(session, ids[-1])
-        for ident in ids[:-1]:
-            details.append(merge_players(session, find_by_id(session, ident), keep, reason.strip()))
-            keep = find_by_id(session, ids[-1])
+        details = merge_into(session, ids[:-1], ids[-1], reason)
     dry_run_heading(dry_run)
     for detail in details:
         typer.echo(f"Done: {detail}.")

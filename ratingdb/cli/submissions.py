@@ -79,6 +79,14 @@ DropOption = Annotated[
     list[int] | None,
     typer.Option("--drop", metavar="RANK", help="Leave out the line of RANK (a second line without games)."),
 ]
+IdFieldOption = Annotated[
+    str | None,
+    typer.Option(
+        "--id-field",
+        metavar="fide|national",
+        help="What the ID column of the player lines holds: FIDE IDs (the default) or national IDs.",
+    ),
+]
 
 
 @submission_app.command("show")
@@ -89,9 +97,11 @@ def show(
     new: NewOption = None,
     accept_name: AcceptNameOption = None,
     drop: DropOption = None,
+    id_field: IdFieldOption = None,
 ) -> None:
     """The submission and its check now (nothing is written): refusals with line and reason, or how each
-    player line would be matched; with --match/--new/--accept-name/--drop, checked with those choices."""
+    player line would be matched; with --id-field/--match/--new/--accept-name/--drop, checked with those
+    choices."""
     from ratingdb.services.submissions import for_review, recheck, status_of
 
     chosen = _choices(match, new, accept_name, drop)
@@ -102,7 +112,7 @@ def show(
             echo(f"Note: {sub.note}")
         if sub.officer_reason:
             echo(f"Reason given: {sub.officer_reason}")
-        check = recheck(session, None, submission_id, chosen) if sub.status == "submitted" else None
+        check = recheck(session, None, submission_id, chosen, id_field) if sub.status == "submitted" else None
     if check is None:
         return
     if check.ok:
@@ -124,18 +134,20 @@ def accept_command(
     new: NewOption = None,
     accept_name: AcceptNameOption = None,
     drop: DropOption = None,
+    id_field: IdFieldOption = None,
 ) -> None:
     """Import the submission as `import-trf` does, with the choices given, and link it to the event.
 
     Examples:
       ratingdb submission accept 4
       ratingdb submission accept 5 --accept-name 3 --new 12
+      ratingdb submission accept 6 --id-field national
     """
     from ratingdb.services.submissions import accept
 
     chosen = _choices(match, new, accept_name, drop)
     with transaction() as session:
-        sub = accept(session, None, submission_id, chosen)
+        sub = accept(session, None, submission_id, chosen, id_field)
         event, choices = sub.event_id, sub.choices
     echo(
         f"Accepted submission {submission_id}: imported as event {event}"

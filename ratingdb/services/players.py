@@ -397,16 +397,17 @@ def search_players(
                 (pid, key) for pid, key in session.execute(query.limit(SEARCH_CANDIDATES - len(keys)))
             )
     scored: dict[int, tuple[float, str, str]] = {}  # player id → (score, name key, found by)
+    name_score = _NameScorer(words)
     for pid, key in keys.items():
         if pid in found:
             continue
-        score = _name_score(words, key)
+        score = name_score(key)
         if score >= SEARCH_WORD_SCORE:
             scored[pid] = (score, key, "name")
     # Other spellings on record (`--accept-name`, `player edit --add-alias`, merges) are searched too: the
     # aliases with a word starting as a query word does, scored the same way; the better of name and alias.
     for pid, alias, key, name_key_ in _alias_candidates(session, words, fed, born):
-        score = _name_score(words, key)
+        score = name_score(key)
         if pid not in found and score >= SEARCH_WORD_SCORE and score > scored.get(pid, (0.0, "", ""))[0]:
             scored[pid] = (score, name_key_, f"alias '{alias}'")
     best = sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))[:limit]
@@ -424,10 +425,32 @@ def search_players(
     return chosen[:limit]
 
 
-def _name_score(words: Sequence[str], key: str) -> float:
-    """The mean over the query's words of each one's best score against a word of the name key."""
-    name_words = key.split()
-    return sum(max(_word_score(w, nw) for nw in name_words) for w in words) / len(words)
+class _NameScorer:
+    """The mean over the query's words of each one's best score against a word of a name key. The
+    candidates of one search share their words (those found like the query's), so each name word is
+    scored against the query once and remembered: on a million players this is most of a search."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        from rapidfuzz import fuzz
+
+        self._words = tuple(words)
+        self._ratio = fuzz.ratio
+        self._known: dict[str, tuple[float, ...]] = {}
+
+    def _scores(self, name_word: str) -> tuple[float, ...]:
+        scores = self._known.get(name_word)
+        if scores is None:
+            scores = self._known[name_word] = tuple(
+                100.0
+                if name_word.startswith(w)
+                else float(self._ratio(w, name_word, score_cutoff=SEARCH_WORD_SCORE))
+                for w in self._words
+            )
+        return scores
+
+    def __call__(self, key: str) -> float:
+        per_word = [self._scores(nw) for nw in key.split()]
+        return sum(max(column) for column in zip(*per_word, strict=True)) / len(self._words)
 
 
 def _alias_candidates(
@@ -460,13 +483,6 @@ def _alias_candidates(
         query = query.where(Player.birth_year == born)
     return [(pid, name, key, own) for pid, name, key, own in session.execute(query)]
 
-
-def _word_score(word: str, name_word: str) -> float:
-    from rapidfuzz import fuzz
-
-    if name_word.startswith(word):
-        return 100.0
-    return float(fuzz.ratio(word, name_word, score_cutoff=SEARCH_WORD_SCORE))
 
 
 def _similar_words(session: Session, word: str) -> dict[str, float]:

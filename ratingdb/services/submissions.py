@@ -6,8 +6,11 @@ closed), or changes_requested / rejected with the officer's reason, or withdrawn
 organiser before it is accepted. The check runs the same reader (ratingdb.formats.parse_trf) and the
 same import service as `ratingdb import-trf` (ratingdb.services.events.import_events, with its matching)
 inside a SAVEPOINT that is rolled back: what it says is what an import would do, and nothing is written.
+The served site runs every check in a dry-run transaction too (db.transaction(dry_run=True), as every
+CLI --dry-run), which puts back the ID counters PostgreSQL and MySQL/MariaDB advance even in a rolled
+back transaction: a check leaves no gap in the IDs the real import then hands out.
 Accepting imports the file with that same service, with the officer's matching choices (the options of
-`import-trf`: --match, --new, --accept-name, --drop), and links the submission to the event.
+`import-trf`: --id-field, --match, --new, --accept-name, --drop), and links the submission to the event.
 
 Who may see and do what is decided here, not by the web pages: an organiser sees only their own
 submissions (another's is "not found", so none can be guessed), officers and admins see all. Takes a
@@ -37,6 +40,7 @@ from ratingdb.services.versions import record_change
 MAX_UPLOAD_BYTES: Final = 2_000_000  # a tournament report has kilobytes; the served site takes at most this
 OPEN: Final = ("submitted", "changes_requested")  # the organiser may still withdraw or replace it
 CHOICES: Final = ("match", "new", "accept-name", "drop")  # as the options of import-trf
+ID_FIELDS: Final = ("fide", "national")  # import-trf --id-field: what the player lines' ID column holds
 _RANK = re.compile(r"\(rank (\d+)\)")
 
 
@@ -88,9 +92,13 @@ def rolled_back(session: Session) -> Iterator[None]:
             savepoint.rollback()
 
 
-def import_choices(choices: Mapping[int, tuple[str, str]], rating_type: str) -> ImportChoices:
+def import_choices(
+    choices: Mapping[int, tuple[str, str]], rating_type: str, id_field: str | None = None
+) -> ImportChoices:
     """The choices of `import-trf --type T` for a one-file import, from {rank: (choice, ID for "match")}:
-    match (--match RANK=ID), new (--new RANK), accept-name (--accept-name RANK), drop (--drop RANK)."""
+    match (--match RANK=ID), new (--new RANK), accept-name (--accept-name RANK), drop (--drop RANK), and
+    what the ID column holds (--id-field fide|national; None: fide, the default)."""
+    check_id_field(id_field)
     matches: dict[tuple[str | None, int], str] = {}
     new, accept, drop = set(), set(), set()
     for rank, (choice, ident) in sorted(choices.items()):
@@ -115,12 +123,19 @@ def import_choices(choices: Mapping[int, tuple[str, str]], rating_type: str) -> 
         new=frozenset(new),
         accept_names=frozenset(accept),
         drops=frozenset(drop),
+        id_field=id_field,
     )
 
 
-def choices_text(choices: Mapping[int, tuple[str, str]]) -> str:
-    """The choices as import-trf's options, e.g. "--match 3=25900012 --new 7" (kept with the submission)."""
-    words = []
+def check_id_field(id_field: str | None) -> None:
+    if id_field is not None and id_field not in ID_FIELDS:
+        raise ConfigError(f"--id-field '{id_field}' is not fide or national")
+
+
+def choices_text(choices: Mapping[int, tuple[str, str]], id_field: str | None = None) -> str:
+    """The choices as import-trf's options, e.g. "--id-field national --match 3=25900012 --new 7" (kept
+    with the submission)."""
+    words = [f"--id-field {id_field}"] if id_field and id_field != "fide" else []
     for rank, (choice, ident) in sorted(choices.items()):
         if choice == "match":
             words.append(f"--match {rank}={ident.strip()}")
@@ -135,6 +150,7 @@ def check_file(
     file_name: str,
     rating_type: str,
     choices: Mapping[int, tuple[str, str]] | None = None,
+    id_field: str | None = None,
 ) -> Check:
     """Read and import the file in a rolled-back SAVEPOINT; every refusal with its line and reason."""
     from ratingdb.formats import parse_trf
@@ -148,7 +164,7 @@ def check_file(
         return check
     try:
         with rolled_back(session):
-            summary = import_events(session, [trf], import_choices(choices or {}, rating_type))
+            summary = import_events(session, [trf], import_choices(choices or {}, rating_type, id_field))
     except UnresolvedPlayers as exc:
         lines = {p.rank: p.line for p in trf.players}
         for problem in exc.problems:
@@ -240,8 +256,11 @@ def submit(
     *,
     replaces: int | None = None,
     max_bytes: int = MAX_UPLOAD_BYTES,
+    check: Check | None = None,
 ) -> tuple[Submission, Check]:
-    """Store a file an organiser sends, checked at once; `replaces` withdraws one of theirs still open."""
+    """Store a file an organiser sends, checked at once; `replaces` withdraws one of theirs still open.
+    `check`: the file's check_file, when the caller ran it in a dry-run transaction of its own (the served
+    site does, so the check leaves no gap in the IDs); None: checked here, in a rolled-back SAVEPOINT."""
     from ratingdb.rating import RATING_TYPES
 
     _require(user, "organiser", "officer", "admin")
@@ -274,7 +293,8 @@ def submit(
         raise ConfigError(f"this file is already imported, as event {event} — nothing was stored")
     if old is not None:
         old.status = "replaced"
-    check = check_file(session, content, name, rating_type)
+    if check is None:
+        check = check_file(session, content, name, rating_type)
     sub = Submission(
         organiser_id=user.id,
         rating_type=rating_type,
@@ -319,15 +339,24 @@ def for_review(session: Session, user: Actor, submission_id: int) -> Submission:
 
 
 def recheck(
-    session: Session, user: Actor, submission_id: int, choices: Mapping[int, tuple[str, str]]
+    session: Session,
+    user: Actor,
+    submission_id: int,
+    choices: Mapping[int, tuple[str, str]],
+    id_field: str | None = None,
 ) -> Check:
     """The check of a submission with the officer's matching choices (nothing is written)."""
+    check_id_field(id_field)
     sub = for_review(session, user, submission_id)
-    return check_file(session, sub.content, sub.file_name, sub.rating_type, choices)
+    return check_file(session, sub.content, sub.file_name, sub.rating_type, choices, id_field)
 
 
 def accept(
-    session: Session, user: Actor, submission_id: int, choices: Mapping[int, tuple[str, str]] | None = None
+    session: Session,
+    user: Actor,
+    submission_id: int,
+    choices: Mapping[int, tuple[str, str]] | None = None,
+    id_field: str | None = None,
 ) -> Submission:
     """Import the submission as `ratingdb import-trf` does, with the choices; link it to the event."""
     from ratingdb.formats import parse_trf
@@ -339,13 +368,13 @@ def accept(
         raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be accepted")
     chosen = dict(choices or {})
     summary = import_events(
-        session, [parse_trf(sub.file_name, sub.content)], import_choices(chosen, sub.rating_type)
+        session, [parse_trf(sub.file_name, sub.content)], import_choices(chosen, sub.rating_type, id_field)
     )
     sub.status = "accepted"
     sub.event_id = summary.events[0].id
     sub.decided_by = user.id if user is not None else None
     sub.decided_at = _now()
-    sub.choices = choices_text(chosen) or None
+    sub.choices = choices_text(chosen, id_field) or None
     record_change(
         session,
         "submission-accept",

@@ -71,6 +71,14 @@ class Database:
             yield session
 
     @contextmanager
+    def dry_run(self) -> Iterator[Session]:
+        """A transaction on the primary that is always rolled back, its ID counters put back after it
+        (db.transaction's dry_run, as every CLI --dry-run): the desk's checks of a file and its dry-run
+        close, which must show what the real import or close will do, IDs included."""
+        with db.transaction(self.writer, dry_run=True) as session:
+            yield session
+
+    @contextmanager
     def read(self) -> Iterator[Session]:
         with db.read_transaction(self.reader) as session:
             yield session

@@ -8,7 +8,9 @@ the database, none by a handler's good behaviour:
   HttpOnly, SameSite=Strict, Secure (WebSettings.secure_cookies), ended by logout, disabling, a role change
   or a new password;
 - every POST carries a CSRF token checked by fastapi-csrf-protect (signed double-submit tokens), in a
-  dependency of the whole router, so no route can forget it (`protect`, `csrf_checked`);
+  dependency of the whole router, so no route can forget it (`protect`, `csrf_checked`); the token is
+  signed with a key of the browser's session (`_csrf_key`: the site's secret and the SHA-256 of the
+  session cookie), so a token and cookie pair taken from one session is refused in any other;
 - every change is audited with the signed-in user as actor (session.info["actor"], read by
   services.versions.record_change);
 - the pages are Jinja2 templates with autoescaping, and are never cached (Cache-Control: no-store).
@@ -74,6 +76,7 @@ def protect(app: FastAPI, settings: WebSettings) -> None:
         pass
 
     secret = settings.secret or secrets.token_hex(32)
+    app.state.csrf_secret = secret
     SiteCsrf.load_config(
         lambda: [
             ("secret_key", secret),
@@ -97,25 +100,34 @@ async def csrf_checked(request: Request) -> None:
         return
     await request.form()  # parsed once (Starlette keeps it): the library reads the field from the form
     try:
-        await request.app.state.csrf.validate_csrf(request)
+        await request.app.state.csrf.validate_csrf(request, secret_key=_csrf_key(request))
     except CsrfProtectError:
         raise CsrfRefused from None
 
 
+def _csrf_key(request: Request) -> str:
+    """The key that signs the CSRF tokens of this browser's session: the site's secret with the SHA-256 of
+    the session cookie (before signing in, of no cookie). Signing in, out or a new session changes it, so
+    the token of one session is no good in another, and a page from before signing in gets a new one."""
+    held = request.cookies.get(COOKIE) or ""
+    return f"{request.app.state.csrf_secret}:{users.token_hash(held) if held else 'signed-out'}"
+
+
 def _csrf_token(request: Request) -> tuple[str, str | None]:
-    """The form token for a page and the signed cookie to set, None when the browser's is still good (so a
-    second tab's forms keep working)."""
+    """The form token for a page and the signed cookie to set, None when the browser's is still good for
+    this session (so a second tab's forms keep working)."""
     from itsdangerous import BadData, URLSafeTimedSerializer
 
     csrf = request.app.state.csrf
+    key = _csrf_key(request)
     held = request.cookies.get(CSRF_COOKIE)
     if held:
         try:  # as fastapi_csrf_protect.CsrfProtect.validate_csrf reads it
-            serializer = URLSafeTimedSerializer(csrf._secret_key, salt="fastapi-csrf-token")
+            serializer = URLSafeTimedSerializer(key, salt="fastapi-csrf-token")
             return str(serializer.loads(held, max_age=csrf._max_age)), None
         except BadData:
             pass
-    token, signed = csrf.generate_csrf_tokens()
+    token, signed = csrf.generate_csrf_tokens(secret_key=key)
     return token, signed
 
 
@@ -157,9 +169,13 @@ def _address(request: Request) -> str:
 
 
 @contextmanager
-def signed_in(request: Request, state: AppState) -> Iterator[tuple[Session, WebUser]]:
-    """One write transaction and the signed-in user, or SignInRequired; changes are audited as theirs."""
-    with state.database.write() as session:
+def signed_in(
+    request: Request, state: AppState, *, dry_run: bool = False
+) -> Iterator[tuple[Session, WebUser]]:
+    """One write transaction and the signed-in user, or SignInRequired; changes are audited as theirs.
+    With `dry_run` the transaction is always rolled back and its ID counters put back (Database.dry_run):
+    for the checks of a file and the dry-run close, which show exactly what the real run will do."""
+    with state.database.dry_run() if dry_run else state.database.write() as session:
         user = users.session_user(session, request.cookies.get(COOKIE))
         if user is None:
             raise SignInRequired
@@ -240,6 +256,11 @@ def _upload(
     request: Request, state: AppState, file: UploadFile, rating_type: str, note: str, replaces: int | None
 ) -> HTMLResponse:
     content = file.file.read(state.settings.max_upload_bytes + 1)
+    name = file.filename or "upload.trf"
+    check = None
+    if 0 < len(content) <= state.settings.max_upload_bytes:  # else submit refuses it, unchecked
+        with signed_in(request, state, dry_run=True) as (session, user):
+            check = subs.check_file(session, content, name, rating_type)
     with signed_in(request, state) as (session, user):
         try:
             with session.begin_nested():
@@ -247,11 +268,12 @@ def _upload(
                     session,
                     user,
                     content,
-                    file.filename or "upload.trf",
+                    name,
                     rating_type,
                     note,
                     replaces=replaces,
                     max_bytes=state.settings.max_upload_bytes,
+                    check=check,
                 )
         except (subs.NotAllowed, subs.UnknownSubmission):
             raise
@@ -277,7 +299,7 @@ def upload(
 
 @router.get("/desk/submissions/{submission_id}")
 def submission_page(request: Request, state: State, submission_id: int) -> HTMLResponse:
-    with signed_in(request, state) as (session, user):
+    with signed_in(request, state, dry_run=True) as (session, user):
         sub = subs.submission_for(session, user, submission_id)
         check = (
             subs.check_file(session, sub.content, sub.file_name, sub.rating_type)
@@ -320,53 +342,60 @@ def queue_page(request: Request, state: State) -> HTMLResponse:
         return render(request, "queue.html", user, submissions=found, names=names, types=_types(state))
 
 
-async def _choices(request: Request) -> dict[int, tuple[str, str]]:
-    """The matching choices of the review form: choice_RANK (match, new, accept-name, drop) and id_RANK."""
+Chosen = dict[int, tuple[str, str]]
+
+
+async def _choices(request: Request) -> tuple[Chosen, str | None]:
+    """The matching choices of a form (the review, replace-event): choice_RANK (match, new, accept-name,
+    drop) and id_RANK, and id_field (fide or national: import-trf's --id-field; "" or absent: fide)."""
     form = await request.form()
-    chosen: dict[int, tuple[str, str]] = {}
+    chosen: Chosen = {}
     for key, value in form.multi_items():
         if key.startswith("choice_") and key[7:].isdigit() and isinstance(value, str) and value:
             rank = int(key[7:])
             ident = form.get(f"id_{rank}")
             chosen[rank] = (value, ident if isinstance(ident, str) else "")
-    return chosen
+    id_field = form.get("id_field")
+    return chosen, id_field if isinstance(id_field, str) and id_field else None
 
 
 def _review(
-    request: Request, state: AppState, submission_id: int, chosen: dict[int, tuple[str, str]]
+    request: Request, state: AppState, submission_id: int, chosen: Chosen, id_field: str | None
 ) -> HTMLResponse:
-    with signed_in(request, state) as (session, user):
+    with signed_in(request, state, dry_run=True) as (session, user):
         sub = subs.for_review(session, user, submission_id)
-        check = subs.recheck(session, user, submission_id, chosen) if sub.status == "submitted" else None
+        check = None
+        if sub.status == "submitted":
+            check = subs.recheck(session, user, submission_id, chosen, id_field)
         organiser = session.get(WebUser, sub.organiser_id)
         return render(
             request, "review.html", user, sub=sub, status_text=subs.status_of(session, sub), check=check,
-            chosen=chosen, organiser=organiser.username if organiser else "?",
-            choices_text=subs.choices_text(chosen),
+            chosen=chosen, id_field=id_field or "fide", organiser=organiser.username if organiser else "?",
+            choices_text=subs.choices_text(chosen, id_field),
         )  # fmt: skip
 
 
 @router.get("/desk/queue/{submission_id}")
 def review_page(request: Request, state: State, submission_id: int) -> HTMLResponse:
-    return _review(request, state, submission_id, {})
+    return _review(request, state, submission_id, {}, None)
 
 
 @router.post("/desk/queue/{submission_id}/check")
 async def review_check(request: Request, state: State, submission_id: int) -> HTMLResponse:
-    chosen = await _choices(request)
+    chosen, id_field = await _choices(request)
     from starlette.concurrency import run_in_threadpool
 
-    return await run_in_threadpool(_review, request, state, submission_id, chosen)
+    return await run_in_threadpool(_review, request, state, submission_id, chosen, id_field)
 
 
 @router.post("/desk/queue/{submission_id}/accept")
 async def review_accept(request: Request, state: State, submission_id: int) -> Response:
-    chosen = await _choices(request)
+    chosen, id_field = await _choices(request)
     from starlette.concurrency import run_in_threadpool
 
     def accept() -> Response:
         with signed_in(request, state) as (session, user):
-            subs.accept(session, user, submission_id, chosen)
+            subs.accept(session, user, submission_id, chosen, id_field)
         return _back("/desk/queue")
 
     return await run_in_threadpool(accept)
@@ -412,7 +441,7 @@ def period_page(request: Request, state: State, rating_type: str, period: str) -
 @router.post("/desk/periods/{rating_type}/{period}/dry-run")
 def period_dry_run(request: Request, state: State, rating_type: str, period: str) -> HTMLResponse:
     kind, chosen = _period(state, rating_type, period)
-    with signed_in(request, state) as (session, user):
+    with signed_in(request, state, dry_run=True) as (session, user):
         view = subs.period_view(session, user, chosen, kind, dry_run=True)
         return render(request, "period.html", user, view=view)
 

@@ -550,10 +550,3 @@ def test_add_refuses_what_the_readers_and_the_database_refuse_in_one_line(db_url
         result = run(db_url, "player", "add", *args)
         assert (result.exit_code, result.stderr) == (1, f"Error: {error}\n"), args  # type: ignore[attr-defined]
     assert "No registered player" in ok(db_url, "player", "find", "A")
-
-
-def test_the_player_command_knows_the_readers_titles() -> None:
-    from ratingdb.cli.players import TITLES
-    from ratingdb.formats import limits
-
-    assert TITLES == limits.TITLES

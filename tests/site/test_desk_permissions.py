@@ -197,6 +197,34 @@ def test_a_form_without_its_csrf_token_is_refused_and_changes_nothing(db_url: st
         assert users.find_user(session, "mallory").role == "organiser"
 
 
+def test_a_csrf_token_of_one_session_is_refused_in_another(db_url: str, engine: Engine) -> None:
+    # The token is signed with a key of the session (desk._csrf_key): the pair of cookie and form token
+    # that session A got is worth nothing to session B, even when both are the same account's.
+    setup_people(engine)
+    with browser(db_url) as a:
+        b = TestClient(a.app, base_url="https://testserver")  # the same app (and secret), another browser
+        assert sign_in(a, "admin") == 303 and sign_in(b, "admin") == 303
+        token_a, cookie_a = csrf(a), a.cookies.get("ratingdb_csrf")
+        assert cookie_a is not None
+        for cookie in [c for c in b.cookies.jar if c.name == "ratingdb_csrf"]:
+            b.cookies.jar.clear(cookie.domain, cookie.path, cookie.name)
+        b.cookies.set("ratingdb_csrf", cookie_a, domain="testserver.local")
+        assert b.cookies.get("ratingdb_csrf") == cookie_a
+        form = {"csrftoken": token_a, "username": "mallory", "role": "admin", "password": PASSWORD}
+        refused = b.post("/desk/users", data=form, follow_redirects=False)
+        assert refused.status_code == 403
+        assert "Error: the form was not sent by this site's page" in html.unescape(refused.text)
+        taken = a.post("/desk/users", data={**form, "role": "organiser"}, follow_redirects=False)
+        assert (taken.status_code, taken.headers["location"]) == (303, "/desk/users")  # A's own: good
+        # Signing in again is a new session: the token of the page from before is no good either.
+        old = csrf(a)
+        assert sign_in(a, "officer") == 303
+        stale = a.post("/logout", data={"csrftoken": old}, follow_redirects=False)
+        assert stale.status_code == 403
+    with db.transaction(engine) as session:
+        assert users.find_user(session, "mallory").role == "organiser"
+
+
 def test_the_session_cookie_is_secure_http_only_and_strict(db_url: str, engine: Engine) -> None:
     setup_people(engine)
     with browser(db_url) as c:
