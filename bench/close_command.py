@@ -1,16 +1,14 @@
 """Benchmark of the whole `ratingdb close-period` command, start to exit, beside an in-memory baseline.
 
     python bench/close_command.py --scale national|large|fide --engine sqlite|postgresql|mysql [--url URL]
-                                  [--runs N]
+                                  [--runs N] [--no-bytecode]
 
 Builds a synthetic federation (bench/synthetic.py) in a new database, writes the close's inputs to CSV
 files, then times, in the same run:
 
 - **command**: `ratingdb close-period 2025-10 --db URL` as a user runs it, from process start to exit
-  (start-up, schema check, the close's transaction, the summary it prints). Each run after the first
-  closes a copy: on SQLite the database file is copied back before every run; on the servers the
-  published list is withdrawn with `ratingdb reopen`, so later runs are corrections (version 2, 3, …) and
-  include the comparison with the withdrawn version that a correction prints — reported apart.
+  (start-up, schema check, the close's transaction, the summary it prints). Every run closes the same
+  database as built: on SQLite the file is copied back before each run; on the servers see below.
 - **baseline** (bench/in_memory_close.py): a fresh Python process that reads the same inputs from the CSV
   files, rates every rated player with the rules library alone (`ratingdb.rating.batch`: K, the capped
   differences, the change, the floor, the activity flag) and writes the new list as CSV — what the in-memory
@@ -20,9 +18,21 @@ files, then times, in the same run:
   baseline rated got the same new rating from the command (seen: 2,490 of 2,535 at `national`; the others
   played such games), so the baseline is known to do the close's work and no more.
 
-The ratio command / baseline is the figure the speed issue asks for. The last line printed is one JSON
-object with the medians. Figures, not timed tests: run it on an idle machine. Imports ratingdb; nothing in
-ratingdb imports this.
+Both run with compiled bytecode, as an installed package does (pip compiles every module when it installs;
+bench/startup.py says why): a shell with PYTHONDONTWRITEBYTECODE set, such as this project's machine, would
+otherwise compile ratingdb's sources again in every run (about 0.1–0.2 s of the command). The runs use a
+bytecode cache of their own in the temporary folder (PYTHONPYCACHEPREFIX), filled by a dry run of the close
+and a run of the baseline first; `--no-bytecode` times them as that shell would.
+
+On PostgreSQL every run is a first close too: the built database is kept as a template and each run gets a
+fresh copy of it (CREATE DATABASE … TEMPLATE). On MariaDB the runs after the first are corrections (the list
+withdrawn with `ratingdb reopen`, then closed again: version 2, 3, …, with the comparison with the
+withdrawn version that a correction prints), reported apart.
+
+Each run's wall clock and CPU time (user + system of the process, from wait4; on a server the server's own
+work is not in it) are printed with the load average: the machine may be shared. The ratio command /
+baseline is the figure the speed issue asks for. The last line printed is one JSON object with the medians.
+Figures, not timed tests: run it on an idle machine. Imports ratingdb; nothing in ratingdb imports this.
 """
 
 from __future__ import annotations
@@ -37,15 +47,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synthetic  # noqa: E402
 from common import ENGINES, SERVER_HELP, database, load_average, say, server  # noqa: E402
+from startup import bytecode_env  # noqa: E402
 
 from ratingdb import db  # noqa: E402
 from ratingdb.backup import sqlite_path  # noqa: E402
@@ -60,11 +74,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine", choices=ENGINES, default="sqlite")
     parser.add_argument("--url", help=SERVER_HELP)
     parser.add_argument("--runs", type=int, default=3, help="repetitions of each (medians are reported)")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="compile ratingdb's sources in every run (no bytecode cache)",
+    )
     args = parser.parse_args(argv)
     scale = synthetic.SCALES[args.scale]
     load_before = load_average()
     with server(args.engine, args.url, None) as server_url, database(args.engine, server_url) as url:
-        figures = run(scale, url, args.runs)
+        figures = run(scale, url, args.runs, bytecode=not args.no_bytecode)
     print(
         json.dumps(
             {"scale": scale.name, "engine": args.engine}
@@ -74,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     )
 
 
-def run(scale: synthetic.Scale, url: str, runs: int) -> dict[str, Any]:
+def run(scale: synthetic.Scale, url: str, runs: int, *, bytecode: bool = True) -> dict[str, Any]:
     engine = db.make_engine(url)
     db.upgrade(engine)
     fed = synthetic.build(engine, scale)
@@ -83,42 +102,125 @@ def run(scale: synthetic.Scale, url: str, runs: int) -> dict[str, Any]:
         inputs = Path(folder)
         export_inputs(engine, inputs)
         engine.dispose()
-        sqlite_file = sqlite_path(url)
-        pristine = inputs / "pristine.sqlite"
-        if sqlite_file is not None:
-            shutil.copyfile(sqlite_file, pristine)
-        first: list[float] = []
-        again: list[float] = []
-        for index in range(runs):
-            if sqlite_file is not None:
-                shutil.copyfile(pristine, sqlite_file)
-            elif index:
-                _ratingdb(url, "reopen", synthetic.PERIOD, "--reason", "benchmark run")
-            seconds, out = _ratingdb(url, "close-period", synthetic.PERIOD)
-            (first if sqlite_file is not None or not index else again).append(seconds)
-            say(f"command run {index + 1}: {seconds:.2f} s — {out.splitlines()[0] if out else ''}")
-        base: list[float] = []
-        for index in range(runs):
-            started = time.perf_counter()
-            baseline = [sys.executable, str(IN_MEMORY), str(inputs), synthetic.PERIOD, synthetic.LIST_DATE]
-            subprocess.run(baseline, check=True)
-            base.append(time.perf_counter() - started)
-            say(f"baseline run {index + 1}: {base[-1]:.2f} s")
-        same, compared = agreement(url, inputs / "new-list.csv")
+        env = bytecode_env(inputs / "pycache" if bytecode else None)
+        baseline = [sys.executable, str(IN_MEMORY), str(inputs), synthetic.PERIOD, synthetic.LIST_DATE]
+        if bytecode:  # compiles into the cache, as an installation does; a dry run writes nothing
+            _timed([str(RATINGDB), "--db", url, "close-period", synthetic.PERIOD, "--dry-run"], env)
+            _timed(baseline, env)
+        with _fresh_copies(url) as fresh:
+            first: list[Run] = []
+            again: list[Run] = []
+            for index in range(runs):
+                corrected = fresh(index)
+                figures = _timed([str(RATINGDB), "--db", url, "close-period", synthetic.PERIOD], env)
+                (again if corrected else first).append(figures)
+                say(f"command run {index + 1}{' (a correction)' if corrected else ''}: {_shown(figures)}")
+            base: list[Run] = []
+            for index in range(runs):
+                base.append(_timed(baseline, env))
+                say(f"baseline run {index + 1}: {_shown(base[-1])}")
+            same, compared = agreement(url, inputs / "new-list.csv")
         say(f"baseline agrees with the published list on {same:,} of {compared:,} players who played")
-    command_s = statistics.median(first)
-    baseline_s = statistics.median(base)
+    command_s = statistics.median(r.wall for r in first)
+    baseline_s = statistics.median(r.wall for r in base)
     return {
         "players": fed.players,
         "games": fed.played_games,
+        "bytecode": bytecode,
         "command_s": round(command_s, 3),
-        "command_runs_s": [round(s, 3) for s in first],
-        "correction_runs_s": [round(s, 3) for s in again],
+        "command_cpu_s": round(statistics.median(r.cpu for r in first), 3),
+        "command_runs": [r.shown() for r in first],
+        "correction_runs": [r.shown() for r in again],
         "baseline_s": round(baseline_s, 3),
-        "baseline_runs_s": [round(s, 3) for s in base],
+        "baseline_cpu_s": round(statistics.median(r.cpu for r in base), 3),
+        "baseline_runs": [r.shown() for r in base],
         "ratio_command_to_baseline": round(command_s / baseline_s, 2),
         "baseline_agrees": [same, compared],
     }
+
+
+class Run(NamedTuple):
+    """One process: wall clock and CPU seconds (user + system), and the load average as it ended."""
+
+    wall: float
+    cpu: float
+    load: float
+
+    def shown(self) -> dict[str, float]:
+        return {"wall_s": round(self.wall, 3), "cpu_s": round(self.cpu, 3), "load": self.load}
+
+
+def _shown(run: Run) -> str:
+    return f"{run.wall:.2f} s wall, {run.cpu:.2f} s CPU, load {run.load}"
+
+
+def _timed(command: list[str], env: dict[str, str]) -> Run:
+    """Run `command` to its end with its output thrown away; a failure stops the benchmark."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} exited with {os.waitstatus_to_exitcode(status)}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, load_average())
+
+
+@contextmanager
+def _fresh_copies(url: str) -> Iterator[Callable[[int], bool]]:
+    """Puts the database back as built before run `index`; returns whether that run is a correction.
+
+    SQLite: the file is copied back. PostgreSQL: the database as built becomes a template and each run
+    after the first gets a new copy of it. MariaDB: the list is withdrawn (`ratingdb reopen`), so the runs
+    after the first are corrections.
+    """
+    parsed = make_url(url)
+    sqlite_file = sqlite_path(url)
+    if sqlite_file is not None:
+        with tempfile.TemporaryDirectory(prefix="ratingdb-bench-pristine-") as folder:
+            pristine = Path(folder) / "pristine.sqlite"
+            shutil.copyfile(sqlite_file, pristine)
+
+            def copy_back(index: int) -> bool:
+                if index:
+                    shutil.copyfile(pristine, sqlite_file)
+                return False
+
+            yield copy_back
+        return
+    if parsed.get_backend_name() != "postgresql":
+
+        def reopen(index: int) -> bool:
+            if index:
+                subprocess.run(
+                    [str(RATINGDB), "--db", url, "reopen", synthetic.PERIOD, "--reason", "benchmark run"],
+                    check=True,
+                    stdout=subprocess.DEVNULL,
+                )
+            return bool(index)
+
+        yield reopen
+        return
+    name = parsed.database
+    assert name is not None
+    admin = db.make_engine(parsed.set(database="postgres").render_as_string(hide_password=False),
+                           isolation_level="AUTOCOMMIT")  # fmt: skip
+    quoted, template = (admin.dialect.identifier_preparer.quote(n) for n in (name, f"{name}_pristine"))
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {template} TEMPLATE {quoted}"))
+
+    def from_template(index: int) -> bool:
+        if index:
+            with admin.connect() as conn:
+                conn.execute(text(f"DROP DATABASE {quoted} WITH (FORCE)"))
+                conn.execute(text(f"CREATE DATABASE {quoted} TEMPLATE {template}"))
+        return False
+
+    try:
+        yield from_template
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {template}"))
+        admin.dispose()
 
 
 def agreement(url: str, baseline_list: Path) -> tuple[int, int]:
@@ -143,12 +245,6 @@ def agreement(url: str, baseline_list: Path) -> tuple[int, int]:
                 compared += 1
                 same += published.get(int(pid)) == (int(new_rating) if new_rating else None)
     return same, compared
-
-
-def _ratingdb(url: str, *args: str) -> tuple[float, str]:
-    started = time.perf_counter()
-    done = subprocess.run([str(RATINGDB), "--db", url, *args], check=True, stdout=subprocess.PIPE, text=True)
-    return time.perf_counter() - started, done.stdout
 
 
 def export_inputs(engine: Any, folder: Path) -> None:

@@ -29,8 +29,8 @@ from common import DEFAULT_PG_URL, database, say  # noqa: E402
 from sqlalchemy import insert, select  # noqa: E402
 
 from ratingdb import db  # noqa: E402
-from ratingdb.models import PlayerAlias  # noqa: E402
 from ratingdb.names import name_key  # noqa: E402
+from ratingdb.schema.models import PlayerAlias  # noqa: E402
 from ratingdb.services.bulk import Driver  # noqa: E402
 from ratingdb.services.players import Details, find_players, register_players, search_players  # noqa: E402
 from ratingdb.services.versions import record_change  # noqa: E402

@@ -78,9 +78,10 @@ def import_profile(args: list[str], env: dict[str, str]) -> tuple[float, list[tu
     return total_us / 1e6, sorted(top, reverse=True)[:5]
 
 
-def _env(pycache: Path | None) -> dict[str, str]:
+def bytecode_env(pycache: Path | None) -> dict[str, str]:
     """A wide, plain terminal (the same help text whatever runs the benchmark); bytecode cached in `pycache`,
-    or never written nor read when it is None."""
+    or never written nor read when it is None (ratingdb's own; the installed packages' is still read).
+    bench/close_command.py runs its processes with it too."""
     env = {**os.environ, "COLUMNS": "100", "TERM": "dumb"}
     env.pop("PYTHONPYCACHEPREFIX", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -99,7 +100,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ratingdb-startup-") as folder:
         demo_url = f"sqlite:///{folder}/demo.sqlite"
         subprocess.run([str(script), "demo", "--db", demo_url], check=True, stdout=subprocess.DEVNULL)
-        cached, uncached = _env(Path(folder) / "pycache"), _env(None)
+        cached, uncached = bytecode_env(Path(folder) / "pycache"), bytecode_env(None)
         load = os.getloadavg()[0]
         print(f"runs per command: {options.runs}; Python {sys.version.split()[0]}; load average {load:.2f}")
         print(

@@ -6,7 +6,7 @@ from alembic import context
 from sqlalchemy import Connection, Engine, event
 
 from ratingdb import db
-from ratingdb.models import Base
+from ratingdb.schema.models import Base
 
 target_metadata = Base.metadata
 

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
-    from ratingdb.models import Player
     from ratingdb.reports.lists import Calculation, HistoryLine, ListLine
+    from ratingdb.schema.models import Player
     from ratingdb.services.close import CloseSummary
     from ratingdb.services.events import EventImportSummary
     from ratingdb.services.list_import import ListImportSummary

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from ratingdb.engines.base import Backend
 
+
 def parse_url(url: str) -> URL:
     """`url` parsed and checked, with `postgres://` and `postgresql://` meaning the psycopg driver.
 

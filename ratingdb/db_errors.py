@@ -82,7 +82,7 @@ def _check_refusal(message: str) -> RatingDbError | None:
     found = re.search(r"(?:CHECK constraint failed: |check constraint \"|CONSTRAINT `)(ck_\w+)", message)
     if found is None:
         return None
-    from ratingdb.checks import by_name
+    from ratingdb.schema.checks import by_name
 
     name = found.group(1)
     check = by_name(name)

@@ -40,14 +40,15 @@ class UnresolvedPlayers(AmbiguousPlayer):
     each problem names the file, line, name, ID, the registered candidates and the option that settles it.
     """
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], *, lines: int | None = None) -> None:
+        # `lines`: how many lines need a decision when `problems` shows only some (and counts the rest).
         self.problems = problems
+        total = len(problems) if lines is None else lines
         if len(problems) == 1:
             text = f"{problems[0]}; nothing was written"
         else:
-            text = f"{len(problems)} player lines need a decision; nothing was written:\n  " + "\n  ".join(
-                problems
-            )
+            need = "player line needs" if total == 1 else "player lines need"
+            text = f"{total} {need} a decision; nothing was written:\n  " + "\n  ".join(problems)
         super().__init__(text)
 
 

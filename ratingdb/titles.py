@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, case, exists, func, literal, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import Event, EventLabel
+from ratingdb.schema.models import Event, EventLabel
 
 # Between a congress's name and the section: "Bunratty 2011 — Major".
 SECTION_SEPARATOR = " — "

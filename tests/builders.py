@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 
 from sqlalchemy.orm import Session
 
-from ratingdb.models import Event, EventPlayer, Game, ListEntry, Player, RatingList
 from ratingdb.rating import period_for_event
+from ratingdb.schema.models import Event, EventPlayer, Game, ListEntry, Player, RatingList
 from ratingdb.services.players import Details, register_player
 from ratingdb.services.versions import record_change
 

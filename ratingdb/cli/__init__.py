@@ -11,30 +11,34 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from ratingdb.cli.app import app
+from ratingdb.cli import collector
 
-# Importing a command module registers its commands; `--help` lists them in this order, which is the
-# order a rating officer meets them (set-up, the monthly work, lists and reports, the tools).
-for _module in (
-    "admin",
-    "users",
-    "backup",
-    "rules",
-    "imports",
-    "submissions",
-    "corrections",
-    "close",
-    "lists",
-    "players",
-    "events",
-    "reports",
-    "norms",
-    "publish",
-    "serve",
-    "calc",
-    "demo",
-):
-    import_module(f"ratingdb.cli.{_module}")
+# The collector is off while the CLI's modules are imported (ratingdb.cli.collector).
+with collector.imports():
+    from ratingdb.cli.app import app
+
+    # Importing a command module registers its commands; `--help` lists them in this order, which is the
+    # order a rating officer meets them (set-up, the monthly work, lists and reports, the tools).
+    for _module in (
+        "admin",
+        "users",
+        "backup",
+        "rules",
+        "imports",
+        "submissions",
+        "corrections",
+        "close",
+        "lists",
+        "players",
+        "events",
+        "reports",
+        "norms",
+        "publish",
+        "serve",
+        "calc",
+        "demo",
+    ):
+        import_module(f"ratingdb.cli.{_module}")
 
 
 def main() -> None:
@@ -45,6 +49,7 @@ def main() -> None:
 
     from ratingdb.command_line import current_command
 
+    collector.one_command_process()
     # The audit log records the command line of every change (docs/versioning.md); never the URL,
     # which can carry a password.
     current_command.set(shlex.join(["ratingdb", *_without_url(sys.argv[1:])]))

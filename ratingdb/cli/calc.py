@@ -1,6 +1,6 @@
 """CLI: `calc` — the rating calculator; parses options, reads --player from the database, prints the steps.
 
-The calculation itself is ratingdb.calculator (pure); this module only reads input and renders output.
+The calculation itself is ratingdb.calculator.elo (pure); this module only reads input and renders output.
 The calculator and the rules are imported when the command runs: `ratingdb --help` does not load them.
 """
 
@@ -18,7 +18,7 @@ from ratingdb.cli.common import check_type, parse_period, transaction, user_erro
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnknownRuleSet
 
 if TYPE_CHECKING:
-    from ratingdb.calculator import Formula, Game
+    from ratingdb.calculator.elo import Formula, Game
     from ratingdb.rating import Period, RuleSet
     from ratingdb.reports.player_state import PlayerState
 
@@ -156,7 +156,8 @@ def calc_command(
       ratingdb calc 1500 --game 1400:1 --game 1600:0.5 --game 1550:0 --k 20
       ratingdb calc unrated --game 1902:0.5 --game 1877:0.5 --game 1884:1 --game 2012:0 --game 1832:1
     """
-    from ratingdb.calculator import (
+    from ratingdb.calculator import elo_text
+    from ratingdb.calculator.elo import (
         FORMULAS,
         CalcRequest,
         KState,
@@ -253,9 +254,9 @@ def calc_command(
     )
     calculation = calculate(request)
     if output_format == "json":
-        typer.echo(json.dumps(calculation.as_dict(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(elo_text.as_dict(calculation), indent=2, ensure_ascii=False))
     else:
-        for line in calculation.lines():
+        for line in elo_text.lines(calculation):
             typer.echo(line)
 
 
@@ -271,7 +272,7 @@ def _is_glicko2_type(rating_type: str, rules: str | None) -> bool:
 
 
 def _formula(text: str) -> "Formula":
-    from ratingdb.calculator import FORMULAS
+    from ratingdb.calculator.elo import FORMULAS
 
     for known in FORMULAS:
         if text == known:
@@ -347,7 +348,7 @@ def _player_label(state: "PlayerState") -> str:
 
 def read_games_file(path: Path) -> "list[Game]":
     """Games from a CSV of `opponent,score` rows; a first row that is not a game is taken as a header."""
-    from ratingdb.calculator import Game, parse_rating, parse_score
+    from ratingdb.calculator.elo import Game, parse_rating, parse_score
 
     name = str(path)
     try:

@@ -1,4 +1,4 @@
-"""CLI: `calc --system glicko2` — reads the options and the rule set, prints ratingdb.calculator_glicko2.
+"""CLI: `calc --system glicko2` — reads the options and the rule set, prints ratingdb.calculator.glicko2.
 
 Imported by `calc` only when Glicko-2 is asked for (or the rule set chosen is a Glicko-2 one).
 """
@@ -47,7 +47,8 @@ def glicko2_calc(
     """Rate one period by Glicko-2 with every step, under the chosen rule set or Glickman's defaults."""
     import dataclasses
 
-    from ratingdb.calculator_glicko2 import calculate_glicko2, parse_glicko2_game
+    from ratingdb.calculator import glicko2_text
+    from ratingdb.calculator.glicko2 import calculate_glicko2, parse_glicko2_game
     from ratingdb.cli.common import check_type
     from ratingdb.rating import RATING_TYPES, RulesError
     from ratingdb.rating.glicko2 import Glicko2Parameters, Glicko2Rating, Glicko2RuleSet
@@ -111,9 +112,9 @@ def glicko2_calc(
     except RulesError as exc:
         raise ConfigError(str(exc)) from exc
     if output_format == "json":
-        typer.echo(json.dumps(calculation.as_dict(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(glicko2_text.as_dict(calculation), indent=2, ensure_ascii=False))
     else:
-        for line in calculation.lines():
+        for line in glicko2_text.lines(calculation):
             typer.echo(line)
 
 
@@ -123,7 +124,7 @@ def _from_list(fide_id: int, rating_type: str) -> tuple[str, float, float, str]:
 
     from ratingdb.cli.common import transaction
     from ratingdb.errors import MissingList, UnknownPlayer
-    from ratingdb.models import Glicko2Entry, Player, RatingList
+    from ratingdb.schema.models import Glicko2Entry, Player, RatingList
 
     with transaction() as session:
         player = session.scalars(select(Player).where(Player.fide_id == fide_id)).one_or_none()

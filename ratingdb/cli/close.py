@@ -2,16 +2,19 @@
 
 import os
 import sys
-from contextlib import nullcontext, redirect_stdout
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext, redirect_stdout
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ratingdb.cli import collector
 from ratingdb.cli.app import MONTHLY, app, database_url
 from ratingdb.cli.common import (
     DryRunOption,
     TypeOption,
     check_type,
+    command_engine,
     dry_run_heading,
     parse_period,
     render_rows,
@@ -23,10 +26,12 @@ from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
     from ratingdb.rating import Adjustment, Period
     from ratingdb.services.close import CloseSummary
+    from ratingdb.services.systems.base import Progress
 
 
 @app.command("close-period", rich_help_panel=MONTHLY)
@@ -95,63 +100,72 @@ def close_period_command(
     periods = [first]
     while periods[-1] < last:
         periods.append(periods[-1].shift(1))
-    from ratingdb.services.close import close_period, rule_sets_for_close
+    with collector.imports():  # SQLAlchemy, the ORM, the models: the costliest imports
+        from ratingdb.services.close import close_period, rule_sets_for_close
 
-    # Every period must have its rule set (FIDE's or a stored one) before any is closed.
-    with transaction() as session:
-        rule_sets_for_close(session, rating_type, periods)
-    if dry_run:
-        fmt = fmt or "table"
-    adjustment = parse_adjustment(adjust) if adjust else None
-    from rich.status import Status
+    with command_engine() as eng:
+        # Every period must have its rule set (FIDE's or a stored one) before any is closed.
+        with transaction(on=eng) as session:
+            rule_sets_for_close(session, rating_type, periods)
+        if dry_run:
+            fmt = fmt or "table"
+        adjustment = parse_adjustment(adjust) if adjust else None
+        # CSV and JSON are data on stdout: the summary goes to stderr then.
+        summary_out = redirect_stdout(sys.stderr) if fmt in ("csv", "json") else nullcontext()
+        changes: list[tuple[object, ...]] = []
+        closed = False  # whether any of the periods was closed by this command (not closed before)
+        committed: list[Period] = []
+        # A dry run of several periods is one transaction, rolled back at the end: each close needs the list
+        # the one before it published. A real close commits period by period.
+        dry = transaction(dry_run=True, on=eng) if dry_run else nullcontext()
+        try:
+            with dry as dry_session:
+                for p in periods:
+                    if not dry_run:
+                        copy_before_close(p, rating_type, eng)
+                    one = nullcontext(dry_session) if dry_run else transaction(on=eng)
+                    with progress_line() as progress, one as session:
+                        assert session is not None
+                        summary = close_period(
+                            session, p, rating_type, progress=progress, adjustment=adjustment
+                        )
+                        corrected = _against_withdrawn(session, summary)
+                        closed = closed or not summary.already_closed
+                        if fmt is not None and not summary.already_closed:
+                            from ratingdb.reports.diff import close_changes
 
-    from ratingdb.reports.diff import close_changes
-
-    # CSV and JSON are data on stdout: the summary goes to stderr then.
-    summary_out = redirect_stdout(sys.stderr) if fmt in ("csv", "json") else nullcontext()
-    changes: list[tuple[object, ...]] = []
-    closed = False  # whether any of the periods was closed by this command (not closed before)
-    committed: list[Period] = []
-    # A dry run of several periods is one transaction, rolled back at the end: each close needs the list
-    # the one before it published. A real close commits period by period.
-    dry = transaction(dry_run=True) if dry_run else nullcontext()
-    try:
-        with dry as dry_session:
-            for p in periods:
-                if not dry_run:
-                    copy_before_close(p, rating_type)
-                one = nullcontext(dry_session) if dry_run else transaction()
-                with Status("closing…", console=stdout_console()) as status, one as session:
-                    assert session is not None
-                    summary = close_period(
-                        session,
-                        p,
-                        rating_type,
-                        progress=lambda msg: status.update(cell(msg)),
-                        adjustment=adjustment,
-                    )
-                    corrected = _against_withdrawn(session, summary)
-                    closed = closed or not summary.already_closed
-                    if fmt is not None and not summary.already_closed:
-                        changes += [(str(p), *line) for line in close_changes(session, rating_type, p)]
-                if not dry_run:
-                    committed.append(p)
-                with summary_out:
-                    if p == first:
-                        dry_run_heading(dry_run)
-                    print_summary(summary)
-                    for line in corrected:
-                        echo(line)
-    except KeyboardInterrupt:
-        for line in interrupted_lines(periods, committed, rating_type):
-            typer.echo(line, err=True)
-        raise typer.Exit(130) from None
+                            changes += [(str(p), *line) for line in close_changes(session, rating_type, p)]
+                    if not dry_run:
+                        committed.append(p)
+                    with summary_out:
+                        if p == first:
+                            dry_run_heading(dry_run)
+                        print_summary(summary)
+                        for line in corrected:
+                            echo(line)
+        except KeyboardInterrupt:
+            for line in interrupted_lines(periods, committed, rating_type):
+                typer.echo(line, err=True)
+            raise typer.Exit(130) from None
     if fmt == "table" and not changes:
         if closed:
             typer.echo("No rating changed.")
     elif fmt is not None:
         title = f"{len(changes)} rating change{'s' if len(changes) != 1 else ''} ({rating_type})"
         render_rows(CHANGE_COLUMNS, changes, fmt, title=title)
+
+
+@contextmanager
+def progress_line() -> "Iterator[Progress | None]":
+    """On a terminal, a spinner with the close's current step; elsewhere nothing, and rich's live display
+    is not imported (tens of ms of the command's start-up for a line no one sees in piped output)."""
+    if not sys.stdout.isatty():
+        yield None
+        return
+    from rich.status import Status
+
+    with Status("closing…", console=stdout_console()) as status:
+        yield lambda msg: status.update(cell(msg))
 
 
 CHANGE_COLUMNS = ("period", "fide_id", "national_id", "name", "old", "new", "change")
@@ -184,8 +198,8 @@ def interrupted_lines(periods: "list[Period]", committed: "list[Period]", rating
 
 def _against_withdrawn(session: "Session", summary: "CloseSummary") -> list[str]:
     """After a reopen: how the new version of the list differs from the one it replaces."""
-    from ratingdb.models import RatingList
     from ratingdb.reports.diff import version_diff, withdrawn_version
+    from ratingdb.schema.models import RatingList
 
     if summary.already_closed or summary.version == 1 or summary.list_id is None:
         return []
@@ -212,7 +226,7 @@ SHOWN = 10  # players listed per kind (newly rated, below the floor); `report pe
 LATE_SHOWN = 5  # late events listed one a line; more are summarised in one line
 
 
-def copy_before_close(period: "Period", rating_type: str) -> None:
+def copy_before_close(period: "Period", rating_type: str, eng: "Engine | None" = None) -> None:
     """RATINGDB_BACKUPS=N on SQLite: a checked copy of the database before a close that will publish."""
     from ratingdb.backup import backups_to_keep, pre_close_copy
     from ratingdb.services.lists import is_closed
@@ -220,7 +234,7 @@ def copy_before_close(period: "Period", rating_type: str) -> None:
     keep = backups_to_keep(os.environ.get("RATINGDB_BACKUPS"))
     if not keep:
         return
-    with transaction() as session:
+    with transaction(on=eng) as session:
         if is_closed(session, rating_type, period):
             return  # the close will change nothing: no copy, and the kept copies stay
     copy = pre_close_copy(database_url(), keep, f"{period}-{rating_type}")

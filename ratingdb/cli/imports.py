@@ -23,6 +23,7 @@ from ratingdb.cli.matching import (
     LineAcceptNameOption,
     LineMatchOption,
     LineNewOption,
+    MatchCertainOption,
     list_matching_choices,
     print_matching,
 )
@@ -134,6 +135,10 @@ def _players(n: int) -> str:
     return f"{n} player{'s' if n != 1 else ''}"
 
 
+def _rows(n: int) -> str:
+    return f"{n} row{'s' if n != 1 else ''}"
+
+
 @app.command("import-list", rich_help_panel=MONTHLY)
 @user_errors
 def import_list_command(
@@ -191,6 +196,7 @@ def import_list_command(
     match: LineMatchOption = None,
     new: LineNewOption = None,
     accept_name: LineAcceptNameOption = None,
+    match_certain: MatchCertainOption = False,
     dry_run: DryRunOption = False,
 ) -> None:
     """Record a list published elsewhere (FIDE's, or a previous system's) as an imported list.
@@ -206,7 +212,8 @@ def import_list_command(
     Rows are matched as tournament lines are (docs/guide/matching.md, "Lists"): a row whose name is
     unlike the registered name of its ID, or whose new ID looks like a typo of a registered player's
     (same name and birth year, not on the list), refuses the import naming --accept-name LINE,
-    --match LINE=ID or --new LINE.
+    --match LINE=ID or --new LINE. --match-certain settles in bulk the rows whose new ID fits exactly one
+    registered player by name, birth year and federation (a federation's first FIDE list).
 
     Examples:
       ratingdb import-list players_list_foa.txt --date 2025-09-01    (FIDE's combined list: all three types)
@@ -218,6 +225,11 @@ def import_list_command(
     if update and not (reason and reason.strip()):
         raise ConfigError(
             "--update needs --reason TEXT — say why the list is corrected (kept in the audit log)"
+        )
+    if update and match_certain:
+        raise ConfigError(
+            "--match-certain is for a new list (a federation's first FIDE list), not --update: "
+            "name the rows with --match LINE=ID"
         )
     if not update and date is None:
         raise ConfigError(
@@ -242,7 +254,9 @@ def import_list_command(
 
     from ratingdb.services.list_import import ListAssumptions, import_list, update_list
 
-    matching = list_matching_choices(file, match=match, new=new, accept_name=accept_name)
+    matching = list_matching_choices(
+        file, match=match, new=new, accept_name=accept_name, match_certain=match_certain
+    )
     console = stdout_console()
     assumed = ListAssumptions()
     rows = assumed.watch(read_list(file, format=detected, rating_types=types))
@@ -310,6 +324,7 @@ def import_list_command(
                     reason=reason,
                     progress=advance,
                     matching=matching,
+                    survey=read_list(file, format=detected, rating_types=types) if match_certain else None,
                 )
     except NothingToUpdate as nothing:
         dry_run_heading(dry_run)
@@ -331,6 +346,21 @@ def import_list_command(
                 f"{summary.entries[t]} entries, {summary.rated[t]} rated."
             )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
+    if matching.possible:
+        typer.echo(
+            "Registered new beside a registered player of the same name and federation (a birth year unknown "
+            "on one side) — if one person, `ratingdb player merge DUPLICATE KEEP --reason TEXT` joins them:"
+        )
+        for line, row, registered in matching.possible:
+            typer.echo(f"  line {line} {row}: {registered}")
+    if match_certain:
+        done = matching.matched_certain
+        typer.echo(
+            f"Matched by name, birth year and federation (--match-certain): {_rows(len(done))}, "
+            "the row's ID recorded for the player" + (":" if done else ".")
+        )
+        for line, ident, player in done:
+            typer.echo(f"  line {line}: {player} — {ident} recorded")
     # An update keeps what the file does not give from the list in force: nothing is assumed then.
     for t in () if update else types:
         if n := assumed.established.get(t, 0):

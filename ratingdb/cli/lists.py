@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 
     from sqlalchemy.orm import Session
 
-    from ratingdb.models import Player, RatingList
     from ratingdb.rating.glicko2 import Glicko2Parameters
     from ratingdb.reports.lists import ExportFormat
+    from ratingdb.schema.models import Player, RatingList
 LIST_COLUMNS = [
     "rank",
     "fide_id",

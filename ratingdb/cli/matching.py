@@ -92,6 +92,15 @@ LineNewOption = Annotated[
         "--new", metavar="LINE", help="The row on LINE is a new player, really (not a typo in the ID)."
     ),
 ]
+MatchCertainOption = Annotated[
+    bool,
+    typer.Option(
+        "--match-certain",
+        help="A row whose new ID fits exactly one registered player by name, birth year and federation "
+        "(without an ID of that kind, on no other row) is that player: the ID is recorded for them. "
+        "A federation's first FIDE list over players registered by national ID; other rows refused as ever.",
+    ),
+]
 LineAcceptNameOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -109,6 +118,7 @@ def list_matching_choices(
     match: Sequence[str] | None = None,
     new: Sequence[str] | None = None,
     accept_name: Sequence[str] | None = None,
+    match_certain: bool = False,
 ) -> ListMatching:
     """The options of `import-list` as the list matching step takes them; a malformed one is refused."""
     from ratingdb.services.list_matching import ListMatching
@@ -130,6 +140,7 @@ def list_matching_choices(
         matches=matches,
         new=frozenset(line("--new", v) for v in new or []),
         accept_names=frozenset(line("--accept-name", v) for v in accept_name or []),
+        match_certain=match_certain,
     )
 
 

@@ -30,7 +30,7 @@ ReasonOption = Annotated[
 @user_errors
 def list_command(fmt: FormatOption = "table") -> None:
     """The queue: submissions still to decide first (oldest first), then the others (newest first)."""
-    from ratingdb.models import WebUser
+    from ratingdb.schema.models import WebUser
     from ratingdb.services.submissions import queue, status_of
 
     with transaction() as session:

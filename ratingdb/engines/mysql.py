@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # - ANSI_QUOTES and PIPES_AS_CONCAT, so "change" (a reserved word in MySQL) and `a || b` mean what they
 #   mean on SQLite and PostgreSQL: one SQL text for the views, the documented examples and `ratingdb sql`;
 # - InnoDB, the only MySQL engine with transactions and foreign keys;
-# (Tables are utf8mb4 compared byte for byte: ratingdb/guards.py, MYSQL_BYTE_ORDER_COLLATION.)
+# (Tables are utf8mb4 compared byte for byte: ratingdb/schema/guards.py, MYSQL_BYTE_ORDER_COLLATION.)
 MYSQL_SQL_MODE = (
     "STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,"
     "ANSI_QUOTES,PIPES_AS_CONCAT"

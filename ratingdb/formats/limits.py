@@ -1,6 +1,6 @@
-"""Limits every reader applies and the database CHECKs state (ratingdb.checks); imports only the stdlib."""
+"""Limits every reader applies and the database CHECKs state (ratingdb.schema.checks); imports: stdlib."""
 
-# Lengths mirror ratingdb.models (a test keeps them in step). A number changed here changes what the
+# Lengths mirror ratingdb.schema.models (a test keeps them in step). A number changed here changes what the
 # readers accept at once, but the database only through a new migration replacing the constraints naming it.
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 
 # C0 and C1 control characters, DEL, line/paragraph separators and the bidirectional overrides and
 # isolates: never part of a name, and on a terminal they can rewrite what is shown. Inclusive code point
-# ranges; the readers and the database's CHECK constraints (ratingdb.checks) both read them from here.
+# ranges; the readers and the database's CHECK constraints (ratingdb.schema.checks) both read them from here.
 REFUSED_RANGES = (
     (0x00, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x200E, 0x200F), (0x2028, 0x2029), (0x202A, 0x202E),
     (0x2066, 0x2069),

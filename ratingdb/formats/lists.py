@@ -320,8 +320,10 @@ def _read_csv(path: Path, fields: _Fields, types: tuple[str, ...]) -> Iterator[L
         index: dict[str, int] = {}
         for i, column in enumerate(header):
             if column not in CSV_COLUMNS:
+                # A quoted header cell can span lines: the error stays one line.
+                shown = column.replace("\r", "\\r").replace("\n", "\\n")
                 raise fields.error(
-                    1, i + 1, f"column '{column}' is not a list column ({', '.join(CSV_COLUMNS)})"
+                    1, i + 1, f"column '{shown}' is not a list column ({', '.join(CSV_COLUMNS)})"
                 )
             if column in index:
                 raise fields.error(1, i + 1, f"column '{column}' appears twice")

@@ -13,8 +13,8 @@ from sqlalchemy import and_, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import ListEntry, Player, PlayerVersion, RatingList
 from ratingdb.rating import Period
+from ratingdb.schema.models import ListEntry, Player, PlayerVersion, RatingList
 from ratingdb.services.lists import list_on
 
 

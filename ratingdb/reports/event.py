@@ -15,7 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import UnknownEvent
-from ratingdb.models import (
+from ratingdb.rating import performance_rating
+from ratingdb.schema.models import (
     CalcEvent,
     CalcGame,
     CalcPlayer,
@@ -26,7 +27,6 @@ from ratingdb.models import (
     Player,
     RatingList,
 )  # fmt: skip
-from ratingdb.rating import performance_rating
 from ratingdb.titles import title_of
 
 STATUS = {"change": "rated", "initial": "newly rated", "pool": "unrated"}

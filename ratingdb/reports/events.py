@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import Event, EventPlayer, Game, RatingList
 from ratingdb.rating import Period
+from ratingdb.schema.models import Event, EventPlayer, Game, RatingList
 from ratingdb.titles import shown_name
 
 

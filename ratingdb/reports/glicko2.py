@@ -14,11 +14,19 @@ from typing import TextIO
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.calculator_glicko2 import decimals as _f
-from ratingdb.models import Event, Game, Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry, Player, RatingList
+from ratingdb.calculator.glicko2_text import decimals as _f
 from ratingdb.rating import Period
 from ratingdb.rating.glicko2 import EPSILON, SCALE, Glicko2Parameters
 from ratingdb.reports.lists import ListLine, as_list_row, computed_list, list_lines
+from ratingdb.schema.models import (
+    Event,
+    Game,
+    Glicko2CalcGame,
+    Glicko2CalcPlayer,
+    Glicko2Entry,
+    Player,
+    RatingList,
+)
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.titles import shown_name
 

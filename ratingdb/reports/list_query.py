@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -72,9 +72,13 @@ class ListQuery:
     def pages(self, matched: int) -> int:
         return max(1, math.ceil(matched / self.per_page))
 
-    def matches(self, line: ListLine, year: int) -> bool:
-        if self.name and fold(self.name.strip()) not in fold(line.name):
-            return False
+    def matches(self, line: ListLine, year: int, aliases: Sequence[str] = ()) -> bool:
+        """Whether `line` passes the filters; the name filter also finds the player's `aliases` (the other
+        spellings on record: a member types the name as they know it)."""
+        if self.name:
+            wanted = fold(self.name.strip())
+            if wanted not in fold(line.name) and not any(wanted in fold(a) for a in aliases):
+                return False
         if self.federation and line.federation != self.federation:
             return False
         if self.group == "women" and line.sex != "F":
@@ -107,13 +111,17 @@ def _key(sort: str, ranked: Ranked) -> tuple[bool, object]:
     return (value is None, value if value is not None else 0)
 
 
-def query_lines(ranked: Sequence[Ranked], query: ListQuery, year: int) -> tuple[int, list[Ranked]]:
-    """How many lines match the query's filters, and the lines of the page it asks for.
+def query_lines(
+    ranked: Sequence[Ranked], query: ListQuery, year: int, aliases: Mapping[int, Sequence[str]] | None = None
+) -> tuple[int, list[Ranked]]:
+    """How many lines match the query's filters (the name filter finds `aliases` too: player id → other
+    spellings), and the lines of the page it asks for.
 
     A sort keeps the list's order among equal values, and blanks (no rating, no birth year) always last,
     in either direction — as the static page's script sorts.
     """
-    matched = [r for r in ranked if query.matches(r[1], year)]
+    known = aliases or {}
+    matched = [r for r in ranked if query.matches(r[1], year, known.get(r[1].player_id, ()))]
     if query.sort != "rank" or query.descending:
         present = [r for r in matched if not _key(query.sort, r)[0]]
         blank = [r for r in matched if _key(query.sort, r)[0]]

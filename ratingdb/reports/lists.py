@@ -17,7 +17,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList
 from ratingdb.i18n import ENGLISH, Language
-from ratingdb.models import (
+from ratingdb.rating import Period
+from ratingdb.schema.models import (
     AuditEntry,
     CalcEvent,
     CalcGame,
@@ -30,7 +31,6 @@ from ratingdb.models import (
     PlayerVersion,
     RatingList,
 )
-from ratingdb.rating import Period
 from ratingdb.services.lists import latest_list, list_version, require_list
 from ratingdb.titles import shown_name
 

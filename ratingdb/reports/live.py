@@ -24,7 +24,6 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
-from ratingdb.models import AuditEntry, CalcPlayer, Event, ListEntry
 from ratingdb.rating import Period
 from ratingdb.reports.lists import (
     Calculation,
@@ -33,6 +32,7 @@ from ratingdb.reports.lists import (
     list_calculations,
     list_lines,
 )
+from ratingdb.schema.models import AuditEntry, CalcPlayer, Event, ListEntry
 from ratingdb.services.close import close_period
 from ratingdb.services.lists import latest_list, list_on
 from ratingdb.titles import shown_name

@@ -18,9 +18,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList, UnknownEvent
-from ratingdb.models import Event, EventPlayer, EventRecord, Game, ListEntry, Player, PlayerVersion
 from ratingdb.rating.errors import RulesError
 from ratingdb.rating.norms import NORMS, Applicant, NormCheck, NormEvent, NormGame, check_norms
+from ratingdb.schema.models import Event, EventPlayer, EventRecord, Game, ListEntry, Player, PlayerVersion
 from ratingdb.services.lists import ListsOnDates
 from ratingdb.titles import city_of, title_of
 

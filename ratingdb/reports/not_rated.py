@@ -16,7 +16,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import N_
-from ratingdb.models import CalcGame, Event, Game, ListEntry, Player, RatingList
+from ratingdb.schema.models import CalcGame, Event, Game, ListEntry, Player, RatingList
 from ratingdb.titles import shown_name
 
 # The reasons, in English; a page shows them in its language (marked for the catalogue: ratingdb.i18n).

@@ -13,7 +13,8 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.errors import MissingList
-from ratingdb.models import (
+from ratingdb.rating import Period, k_factor
+from ratingdb.schema.models import (
     CalcPlayer,
     Event,
     EventPlayer,
@@ -22,7 +23,6 @@ from ratingdb.models import (
     Player,
     PlayerVersion,
 )
-from ratingdb.rating import Period, k_factor
 from ratingdb.services.counts import CloseCounts, close_counts, event_counts
 from ratingdb.services.event_warnings import close_warnings
 from ratingdb.services.lists import require_list

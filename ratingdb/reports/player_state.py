@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, UnknownPlayer
-from ratingdb.models import ListEntry, Player, RatingList
+from ratingdb.schema.models import ListEntry, Player, RatingList
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import Player
+from ratingdb.schema.models import Player
 from ratingdb.services.players import search_players as register_search
 
 EXACT = 100.0  # an ID, or every word of the text starting a word of the name

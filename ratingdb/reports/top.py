@@ -12,7 +12,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import Glicko2Entry, ListEntry, PlayerVersion, RatingList
+from ratingdb.schema.models import Glicko2Entry, ListEntry, PlayerVersion, RatingList
 
 Category = Literal["open", "women", "juniors", "girls", "seniors50", "seniors65"]
 CATEGORIES: Final[tuple[Category, ...]] = get_args(Category)

@@ -22,9 +22,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, MissingList
-from ratingdb.models import Event
 from ratingdb.rating import Adjustment, Period, RulesError, RuleSet
 from ratingdb.rating.errors import UncoveredPeriod
+from ratingdb.schema.models import Event
 from ratingdb.services.bulk import Driver, chunks
 from ratingdb.services.counts import close_counts
 from ratingdb.services.event_warnings import close_warnings

@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, DuplicateEvent, ImmutableList, MissingList
 from ratingdb.formats import TrfEvent
-from ratingdb.models import CalcPlayer, RatingList
 from ratingdb.rating import Period
+from ratingdb.schema.models import CalcPlayer, RatingList
 from ratingdb.services.choices import DEFAULTS, ImportChoices
 from ratingdb.services.event_labels import carry_label
 from ratingdb.services.events import (

@@ -13,7 +13,15 @@ from typing import NamedTuple
 from sqlalchemy import Select, and_, case, distinct, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import CalcGame, CalcPlayer, Event, Game, Glicko2CalcGame, Glicko2CalcPlayer, ListEntry
+from ratingdb.schema.models import (
+    CalcGame,
+    CalcPlayer,
+    Event,
+    Game,
+    Glicko2CalcGame,
+    Glicko2CalcPlayer,
+    ListEntry,
+)
 
 __all__ = ["COUNT_NAMES", "CloseCounts", "EventCounts", "close_counts", "event_counts"]
 
@@ -65,21 +73,21 @@ def close_counts(
             Game.event_id.in_(_events(period, rating_type)), Game.rated.is_(True), Game.black_id.is_not(None)
         )
     )
-    elo_games = session.scalar(
-        select(func.count(distinct(CalcGame.game_id))).where(CalcGame.list_id == list_id)
-    )
     glicko2_games = session.scalar(
         select(func.count(distinct(Glicko2CalcGame.game_id))).where(Glicko2CalcGame.list_id == list_id)
     )
     first_ratings = select(CalcPlayer.player_id).where(
         CalcPlayer.list_id == list_id, CalcPlayer.method == "initial"
     )
-    changing = session.scalar(
-        select(func.count(distinct(CalcGame.game_id))).where(
-            CalcGame.list_id == list_id,
-            or_(CalcGame.kind == "rated", CalcGame.player_id.in_(first_ratings)),
-        )
+    # Both Elo figures in one pass over the list's calculation record (the costliest of these queries).
+    changing_game = case(
+        (or_(CalcGame.kind == "rated", CalcGame.player_id.in_(first_ratings)), CalcGame.game_id)
     )
+    elo_games, changing = session.execute(
+        select(func.count(distinct(CalcGame.game_id)), func.count(distinct(changing_game))).where(
+            CalcGame.list_id == list_id
+        )
+    ).one()
     elo_players = session.scalar(
         select(func.count())
         .select_from(CalcPlayer)

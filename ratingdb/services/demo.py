@@ -19,7 +19,8 @@ from ratingdb import db
 from ratingdb.db_errors import explained
 from ratingdb.errors import ConfigError
 from ratingdb.formats import read_trf
-from ratingdb.models import (
+from ratingdb.rating import FLOOR, RATING_TYPES, Period, parse_rule_set, period_for_event
+from ratingdb.schema.models import (
     CalcEvent,
     CalcGame,
     CalcPlayer,
@@ -29,7 +30,6 @@ from ratingdb.models import (
     Player,
     RatingList,
 )
-from ratingdb.rating import FLOOR, RATING_TYPES, Period, parse_rule_set, period_for_event
 from ratingdb.services.rules import rule_set_in_force
 
 DEFAULT_DEMO_URL = "sqlite:///demo.sqlite"

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, NothingToUpdate, UnknownEvent
 from ratingdb.formats.limits import CITY, EVENT_NAME, SECTION
-from ratingdb.models import Event, EventLabel
+from ratingdb.schema.models import Event, EventLabel
 from ratingdb.services.versions import record_change, withdraw
 from ratingdb.titles import event_title
 

@@ -14,8 +14,8 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
-from ratingdb.services.counts import event_counts
+from ratingdb.schema.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
+from ratingdb.services.counts import EventCounts, event_counts
 from ratingdb.services.lists import ListsOnDates
 from ratingdb.titles import title_of
 
@@ -61,7 +61,22 @@ def close_warnings(session: Session, list_id: int) -> list[str]:
         ),
     )
     counted = event_counts(session, [e.id for e in events], list_id)
-    return [w for e in events for w in _warnings(session, e, rated=counted[e.id].games_rated, closed=True)]
+    # The counts decide which events can have a warning at all: only those read their games and players
+    # (four queries an event, most of the close's summary at `national` when asked of all 77).
+    return [
+        w
+        for e in events
+        if _may_warn(e, counted[e.id])
+        for w in _warnings(session, e, rated=counted[e.id].games_rated, closed=True)
+    ]
+
+
+def _may_warn(event: Event, counted: EventCounts) -> bool:
+    """Whether `_warnings` can find anything for a closed event: few of its played games rated (the same
+    test as there, on the same figures), or longer than one tournament may last."""
+    played, rated = counted.games_played, counted.games_rated
+    few = not played or Fraction(rated, played) < FEW_RATED
+    return few or (event.end_date - event.start_date).days + 1 > LONGEST_EVENT_DAYS
 
 
 def _events(session: Session, query: object) -> list[Event]:

@@ -16,7 +16,15 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.formats.time_control import read_time_control
-from ratingdb.models import (
+from ratingdb.rating import (
+    RATING_TYPES,
+    RULE_SETS,
+    Period,
+    RulesError,
+    latest_period_for_event,
+    period_for_event,
+)
+from ratingdb.schema.models import (
     CalcListEvent,
     Event,
     EventPlayer,
@@ -25,14 +33,6 @@ from ratingdb.models import (
     ListEntry,
     Player,
     RatingList,
-)
-from ratingdb.rating import (
-    RATING_TYPES,
-    RULE_SETS,
-    Period,
-    RulesError,
-    latest_period_for_event,
-    period_for_event,
 )
 from ratingdb.services.bulk import Driver
 from ratingdb.services.choices import DEFAULTS, ImportChoices

@@ -16,9 +16,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, RatingDbError
-from ratingdb.models import Glicko2Entry, RatingList
 from ratingdb.rating import Period, RulesError
 from ratingdb.rating.glicko2 import Glicko2Parameters, Glicko2RuleSet, PublishedGlicko2
+from ratingdb.schema.models import Glicko2Entry, RatingList
 
 if TYPE_CHECKING:
     from ratingdb.formats import ListRow

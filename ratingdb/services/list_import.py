@@ -30,8 +30,8 @@ from ratingdb.errors import (
     NothingToUpdate,
 )
 from ratingdb.formats import ListRating, ListRow
-from ratingdb.models import Event, ListEntry, RatingList, table
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
+from ratingdb.schema.models import Event, ListEntry, Player, RatingList, table
 from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
 from ratingdb.services.list_matching import ListMatching
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods, new_list, require_list
@@ -87,8 +87,12 @@ def import_list(
     progress: Callable[[int], None] | None = None,
     before_seal: Callable[[dict[str, RatingList]], None] | None = None,
     matching: ListMatching | None = None,
+    survey: Iterable[ListRow] | None = None,
 ) -> ListImportSummary:
     """Record `rows` as the imported list(s) dated `list_date`, creating or updating players.
+
+    With `matching.match_certain`, `survey` is the same file read again: a first pass over it, writing
+    nothing, finds the rows --match-certain decides (services/list_matching.py) before any is written.
 
     Refused when it would leave imported events unrated for good, and — unless `replace` — when it would
     drop more than MAX_LEAVING_PERCENT of the players of the list it follows (the list in force then),
@@ -130,6 +134,10 @@ def import_list(
         )
     # Players the file registers or whose details it changes: versions made by the import's first change.
     matching = matching or ListMatching(source)
+    if matching.match_certain:
+        if survey is None:
+            raise ValueError("--match-certain needs the file read twice: pass `survey`")
+        matching.certain = _certain_rows(session, survey, matching)
     _write_entries(session, rows, lists, {}, summary, progress, changes[0], matching)
     if not replace:
         for rating_type, previous in follows.items():
@@ -447,6 +455,22 @@ def _write_entries(
         driver.restore()
 
 
+def _certain_rows(session: Session, rows: Iterable[ListRow], matching: ListMatching) -> dict[int, Player]:
+    """--match-certain's first pass: the file's rows checked as the import checks them (the same options),
+    nothing written; line → the registered player each certain row is."""
+    probe = ListMatching(
+        matching.source, matches=matching.matches, new=matching.new, accept_names=matching.accept_names
+    )
+    probe.begin(session)
+    driver = Driver(session)
+    try:
+        for batch in _batches(probe.rows(rows), BATCH):
+            probe.check(driver, batch, _known_players(driver, batch), _key)
+    finally:
+        driver.restore()
+    return probe.certain_matches(session)
+
+
 def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
     while batch := list(islice(rows, size)):
         yield batch
@@ -567,6 +591,7 @@ def _upsert_players(
     """Line number → (player id, version id) for the batch; new players registered, changed details
     made a new version (the file is silent about nothing it leaves empty: the database keeps those)."""
     known = _known_players(driver, batch)
+    matching.known_certain(batch, known, _key)
     matching.check(driver, batch, known, _key)
     ids: dict[int, tuple[int, int]] = {}
     new_rows: list[ListRow] = []

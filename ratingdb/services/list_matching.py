@@ -14,7 +14,12 @@ Every problem is collected and the import refused whole (the caller's rollback: 
 The options name a row by its line in the file: `--match LINE=ID` (this row is that registered player:
 the entry is theirs, their IDs and name stay), `--new LINE` (a new player, really), `--accept-name LINE` (the
 registered player of the row's ID, renamed: the row's name is taken and the registered one kept as an
-alias). docs/guide/matching.md, "Lists".
+alias). `--match-certain` decides in bulk what a federation's first FIDE list over players registered by
+national ID asks line by line: a row whose new ID fits exactly one registered player by name, birth year
+and federation (all three on both sides), who has no ID of the row's kind, is named by no other row and
+claimed by no other row, is that player, and the row's ID is recorded for them; every other such row is
+refused as without the option. It needs the file read twice: a first pass (`survey`) that writes nothing
+finds these rows before the import writes any. docs/guide/matching.md, "Lists".
 
 Takes a Session (through the bulk Driver), never commits. No CLI or formats parsing imports.
 """
@@ -30,8 +35,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, UnknownPlayer, UnresolvedPlayers
 from ratingdb.formats import ListRow
-from ratingdb.models import Player
 from ratingdb.names import name_key
+from ratingdb.schema.models import Player
 from ratingdb.services.bulk import Driver
 from ratingdb.services.matching import NAME_THRESHOLD
 from ratingdb.services.players import (
@@ -56,6 +61,15 @@ class ListMatching:
     matches: Mapping[int, str] = field(default_factory=dict)  # --match LINE=ID
     new: frozenset[int] = frozenset()  # --new LINE
     accept_names: frozenset[int] = frozenset()  # --accept-name LINE
+    match_certain: bool = False  # --match-certain
+    # line → the registered player the row is, found by --match-certain's first pass (survey)
+    certain: dict[int, Player] = field(default_factory=dict)
+    # line → (the row, ids of players registered before with its name, federation agreeing, whose birth
+    # year the row or the register lacks): registered new, and named in the summary as possible duplicates
+    namesakes: dict[int, tuple[ListRow, list[int]]] = field(default_factory=dict)
+    possible: list[tuple[int, str, str]] = field(default_factory=list)  # possible_duplicates(), at finish
+    # what --match-certain did, for the summary: (line, the row's ID recorded, the player as registered)
+    matched_certain: list[tuple[int, str, str]] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
     # line → (the row, ids of the players registered before the import with its name and birth year)
     suspects: dict[int, tuple[ListRow, list[int]]] = field(default_factory=dict)
@@ -96,6 +110,16 @@ class ListMatching:
             if target is not None:
                 self.lines.add(row.line)
                 row.fide_id, row.national_id, row.name = target.fide_id, target.national_id, target.name
+            elif row.line in self.certain:
+                # The player's other ID and registered name stay; the row's new ID is theirs (certain()).
+                certain = self.certain[row.line]
+                ident = f"FIDE ID {row.fide_id}" if row.fide_id else f"national ID {row.national_id}"
+                self.matched_certain.append((row.line, ident, describe(certain)))
+                row.name = certain.name
+                if row.fide_id:
+                    row.national_id = certain.national_id
+                else:
+                    row.fide_id = certain.fide_id
             elif row.line in self.new or row.line in self.accept_names:
                 self.lines.add(row.line)
             yield row
@@ -108,7 +132,7 @@ class ListMatching:
         for r in batch:
             found = known.get(key(r))
             if found is None:
-                if r.line not in self.new and self.registered_before and r.birth_year is not None:
+                if r.line not in self.new and self.registered_before:
                     new_rows.append(r)
                 continue
             player_id, _, current = found
@@ -120,6 +144,51 @@ class ListMatching:
             self._check_names(driver, mismatched)
         if new_rows:
             self._check_new(driver, new_rows)
+
+    def known_certain(self, batch: list[ListRow], known: dict[Any, Any], key: Any) -> None:
+        """Add the players --match-certain gave rows of `batch` to `known` (found as if by the row's ID)."""
+        for r in batch:
+            p = self.certain.get(r.line)
+            if p is not None:
+                details = Details(
+                    p.name, p.federation, p.sex, p.title, p.birth_year, p.fide_id, p.national_id, p.deceased
+                )
+                known[key(r)] = (p.id, p.current_version_id, details)
+
+    def certain_matches(self, session: Session) -> dict[int, Player]:
+        """Line → player of the rows --match-certain decides, from what the checks found (the whole file
+        read): the one unnamed candidate, of the row's federation, without an ID of the row's kind, with
+        the row's other ID if it gives one, and claimed by no other row."""
+        claims: dict[int, list[int]] = {}
+        players: dict[int, Player] = {}
+        for line, (r, candidates) in self.suspects.items():
+            unnamed = [c for c in candidates if not self._is_named(c)]
+            if len(unnamed) != 1 or r.federation is None:
+                continue
+            p = session.get_one(Player, unnamed[0])
+            if p.federation != r.federation or p.birth_year != r.birth_year:
+                continue
+            if r.fide_id:
+                if p.fide_id is not None or (r.national_id and r.national_id != p.national_id):
+                    continue
+            elif p.national_id is not None:
+                continue
+            players[p.id] = p
+            claims.setdefault(p.id, []).append(line)
+        return {lines[0]: players[pid] for pid, lines in claims.items() if len(lines) == 1}
+
+    def possible_duplicates(self, session: Session) -> list[tuple[int, str, str]]:
+        """(line, the row's ID, the registered players) of the rows registered new although a player
+        registered before has the row's name and federation, with a birth year unknown on one side: not
+        certain enough to refuse the row (the typo check needs both birth years), worth a look."""
+        out = []
+        for line, (r, candidates) in sorted(self.namesakes.items()):
+            unnamed = [c for c in candidates if not self._is_named(c)]
+            if unnamed and line not in self.new:
+                ident = f"FIDE {r.fide_id}" if r.fide_id else f"national {r.national_id}"
+                listed = "; ".join(describe(session.get_one(Player, c)) for c in unnamed)
+                out.append((line, f"'{r.name}' {ident}", listed))
+        return out
 
     def finish(self, session: Session, audit_id: int) -> None:
         """Refuse the import if a line needs a decision; else record the names --accept-name replaced."""
@@ -149,7 +218,15 @@ class ListMatching:
             shown = [text for _, text in self.problems[:SHOWN]]
             if len(self.problems) > SHOWN:
                 shown.append(f"… and {len(self.problems) - SHOWN} more lines like these")
-            raise UnresolvedPlayers(shown)
+            if not self.match_certain and (n := len(self.certain_matches(session))):
+                shown.append(
+                    f"{n} of these {'row is' if n == 1 else 'rows are'} certain: the one registered player "
+                    "of the row's name, birth year and federation, without an ID of the row's kind and named "
+                    "by no other row — --match-certain gives each its player (the row's ID recorded for "
+                    "them) and still refuses the others"
+                )
+            raise UnresolvedPlayers(shown, lines=len(self.problems))
+        self.possible = self.possible_duplicates(session)
         if self.renamed:
             session.expire_all()  # the rows were renamed by the bulk writer, behind the ORM's back
         for player_id, old_name in self.renamed:
@@ -212,14 +289,20 @@ class ListMatching:
                 details[row[0]] = tuple(row[1:])
         year, federation = DETAIL_COLUMNS.index("birth_year"), DETAIL_COLUMNS.index("federation")
         for r in rows:
-            candidates = [
+            agreeing = [
                 p
                 for p in sorted(by_key.get(name_key(r.name), ()))
-                if details[p][year] == r.birth_year
-                and (r.federation is None or details[p][federation] in (None, r.federation))
+                if r.federation is None or details[p][federation] in (None, r.federation)
+            ]
+            candidates = [
+                p for p in agreeing if r.birth_year is not None and details[p][year] == r.birth_year
             ]
             if candidates:
                 self.suspects[r.line] = (r, candidates)
+                continue
+            unknown = [p for p in agreeing if r.birth_year is None or details[p][year] is None]
+            if unknown:
+                self.namesakes[r.line] = (r, unknown)
 
     # -- helpers ---------------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb import engines
 from ratingdb.errors import LockWaitTimeout, MissingList, PeriodAlreadyClosed
-from ratingdb.models import AuditEntry, RatingList
 from ratingdb.rating import Period
+from ratingdb.schema.models import AuditEntry, RatingList
 from ratingdb.services.versions import next_list_version
 
 CURRENT = RatingList.is_current.is_(True)

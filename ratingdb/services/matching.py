@@ -25,8 +25,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, UnknownPlayer, UnresolvedPlayers
 from ratingdb.formats import TrfEvent, TrfPlayer
-from ratingdb.models import Player
 from ratingdb.names import name_key
+from ratingdb.schema.models import Player
 from ratingdb.services.bulk import Driver
 from ratingdb.services.players import (
     NATIONAL_ID_START,

@@ -18,7 +18,9 @@ from sqlalchemy.orm import Session, aliased
 
 from ratingdb import engines
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
-from ratingdb.models import (
+from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
+from ratingdb.rating import Period
+from ratingdb.schema.models import (
     AuditEntry,
     CalcPlayer,
     Event,
@@ -31,8 +33,6 @@ from ratingdb.models import (
     PlayerVersion,
     RatingList,
 )
-from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
-from ratingdb.rating import Period
 from ratingdb.services.bulk import Driver
 from ratingdb.services.lists import is_closed
 from ratingdb.services.versions import record_change

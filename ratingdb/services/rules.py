@@ -15,7 +15,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InvalidRuleFile, RuleSetConflict, UnknownRuleSet
-from ratingdb.models import ListRuleSet, StoredRuleSet
 from ratingdb.rating import (
     RATING_TYPES,
     RULE_SETS,
@@ -25,6 +24,7 @@ from ratingdb.rating import (
     parse_rule_set,
     rule_set_for,
 )
+from ratingdb.schema.models import ListRuleSet, StoredRuleSet
 from ratingdb.services.versions import record_change, withdraw
 
 CURRENT = StoredRuleSet.is_current.is_(True)

@@ -31,8 +31,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedPlayers
-from ratingdb.models import Event, Submission, WebUser
 from ratingdb.rating import Period
+from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.matching import Resolution
 from ratingdb.services.versions import record_change

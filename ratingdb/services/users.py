@@ -29,7 +29,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.models import WEB_ROLES, LoginAttempt, WebSession, WebUser
+from ratingdb.schema.models import WEB_ROLES, LoginAttempt, WebSession, WebUser
 from ratingdb.services.versions import record_change
 
 if TYPE_CHECKING:

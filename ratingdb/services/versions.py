@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.command_line import current_command
-from ratingdb.models import AuditEntry, RatingList, Versioned
+from ratingdb.schema.models import AuditEntry, RatingList, Versioned
 
 
 def actor() -> str:

@@ -23,7 +23,6 @@ from sqlalchemy.orm import Session
 
 from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
 from ratingdb.i18n import DEFAULT_LANGUAGE, Language, capfirst
-from ratingdb.models import Player, RatingList
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.event import crosstable, event_ids, event_report
@@ -49,7 +48,9 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.norms import published_norms
 from ratingdb.reports.not_rated import NotRated, games_not_rated
 from ratingdb.reports.period import PeriodReport, period_report
+from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
+from ratingdb.services.players import aliases_of
 from ratingdb.site.output import PublishResult, SiteFolder
 
 if TYPE_CHECKING:
@@ -298,6 +299,8 @@ class Site:
     served: bool = False
     by_fide: dict[int, str] = field(default_factory=dict)
     by_national: dict[str, str] = field(default_factory=dict)
+    # player id → the other spellings of the name on record: the list pages' name filter finds them too
+    aliases: dict[int, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for p in self.links:
@@ -346,6 +349,7 @@ class Site:
 
 def new_site(session: Session, options: SiteOptions, *, served: bool = False) -> Site:
     """The site's index of lists and players, read from the database (a few light queries)."""
+    links = player_links(session, options.rating_types)
     return Site(
         options,
         environment(options.language),
@@ -353,8 +357,9 @@ def new_site(session: Session, options: SiteOptions, *, served: bool = False) ->
             (v for v in list_versions(session) if v.rating_type in options.rating_types),
             key=lambda v: (v.rating_type, v.list_date, v.version),
         ),
-        player_links(session, options.rating_types),
+        links,
         served=served,
+        aliases=aliases_of(session, [p.id for p in links]),
     )
 
 
@@ -487,7 +492,7 @@ def list_page(
     shown = ranked
     matched = len(ranked)
     if query is not None:
-        matched, shown = query_lines(ranked, query, lst.list_date.year)
+        matched, shown = query_lines(ranked, query, lst.list_date.year, site.aliases)
     rated = sum(1 for rank, _ in ranked if rank is not None)
     # One plain tuple per row, in the table's column order.
     table: list[tuple[object, ...]] = []
@@ -511,6 +516,7 @@ def list_page(
                 line.games,
                 k,
                 flag,
+                "|".join(site.aliases.get(line.player_id, ())),  # the static page's filter reads them
             )
         )
     return site.render(

@@ -15,13 +15,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
-from ratingdb.models import Player
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery
 from ratingdb.reports.lists import ListLine, ListVersionLine, player_history
 from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
+from ratingdb.schema.models import Player
 from ratingdb.services.players import find_by_id
 from ratingdb.site.publish import (
     CLOSE_HIGHLIGHTS,
@@ -206,7 +206,8 @@ def live_index(site: Site, lives: Sequence[LiveList]) -> bytes:
 def live_view(site: Site, live: LiveList, query: ListQuery) -> bytes:
     if live.rating_type not in site.options.rating_types:
         raise MissingList(f"this site has no {live.rating_type} lists")
-    matched = [e for e in live.entries if query.matches(_as_line(e), live.in_force.year)]
+    year, aliases = live.in_force.year, site.aliases
+    matched = [e for e in live.entries if query.matches(_as_line(e), year, aliases.get(e.player_id, ()))]
     start = (query.page - 1) * query.per_page
     return site.render(
         "live.html",

@@ -21,7 +21,6 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from ratingdb.errors import MissingList
-from ratingdb.models import Player, RatingList
 from ratingdb.rating import Period
 from ratingdb.reports.event import event_report
 from ratingdb.reports.events import find_events
@@ -39,6 +38,7 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.live import PROVISIONAL, LiveCalculation, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
+from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
 from ratingdb.site.publish import player_calculations, player_key, player_path

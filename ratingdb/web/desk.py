@@ -30,8 +30,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import RatingDbError
-from ratingdb.models import WebUser
 from ratingdb.rating import Period
+from ratingdb.schema.models import WebUser
 from ratingdb.services import submissions as subs
 from ratingdb.services import users
 from ratingdb.web.deps import State

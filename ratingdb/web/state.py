@@ -120,7 +120,7 @@ class AppState:
 
     def list_lines(self, session: Session, list_id: int) -> list[ListLine]:
         """Every line of a list version: a version never changes, so it is read once."""
-        from ratingdb.models import RatingList
+        from ratingdb.schema.models import RatingList
 
         found = self.lines.get(list_id)
         if found is None:
@@ -129,7 +129,7 @@ class AppState:
 
     def glicko2_page(self, session: Session, list_id: int) -> Glicko2Page | None:
         """A list version's Glicko-2 figures (None: not a Glicko-2 list); read once, as its lines are."""
-        from ratingdb.models import RatingList
+        from ratingdb.schema.models import RatingList
         from ratingdb.site.publish import glicko2_page
 
         if list_id not in self.glicko2:  # None is an answer too: not a Glicko-2 list

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from ratingdb import db
 from ratingdb.cli import app
 from ratingdb.formats import read_trf
-from ratingdb.models import Event, EventPlayer, EventRecord, Game, Player
+from ratingdb.schema.models import Event, EventPlayer, EventRecord, Game, Player
 from tests.conftest import ENGINES, new_database_url
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

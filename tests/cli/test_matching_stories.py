@@ -266,3 +266,117 @@ def test_a_merge_keeps_both_names_as_aliases(register: str, tmp_path: Path) -> N
     out = ok(register, "import-trf", alias_only, "--type", "standard", "--id-field", "national")
     assert "Players: 33 matched by ID, 1 by name, 0 new, 0 resolved by options." in out
     assert player_of(register, 2, 6) == ("5342", "Foran, Barry")
+
+
+def first_fide_list(folder: Path, *, namesake: bool) -> Path:
+    """A federation's first FIDE list over the register the Junior Championships made: each of the real
+    file's 34 players as FIDE lists them (name, federation, sex, birth year as the file gives them) with a
+    FIDE ID the register does not know (2500000 + 13 × rank); with `namesake`, one line more (line 36):
+    a second "O'Connell, Denis", born 1965, IRL, under FIDE ID 2599999."""
+    import datetime as dt
+
+    from ratingdb.formats import ListRating, ListRow
+    from ratingdb.formats.lists import write_fide_txt
+    from ratingdb.formats.trf import read_trf
+
+    event = read_trf(JUNIOR)
+    rows = [
+        ListRow(
+            p.rank + 1,
+            2_500_000 + 13 * p.rank,
+            None,
+            p.name,
+            p.federation,
+            p.sex,
+            None,
+            p.birth_year,  # type: ignore[arg-type]
+            None,
+            {"standard": ListRating(p.fide_rating or None, 0, 20)},
+        )  # fmt: skip
+        for p in event.players
+    ]
+    if namesake:
+        rows.append(ListRow(36, 2_599_999, None, "O'Connell, Denis", "IRL", "M", None, 1965, None,
+                            {"standard": ListRating(1500, 0, 20)}))  # fmt: skip
+    path = folder / "fide-nov25.txt"
+    with path.open("w", encoding="utf-8") as out:
+        write_fide_txt(rows, out, "standard", dt.date(2025, 11, 1))
+    return path
+
+
+def test_a_first_fide_list_over_national_registrations_is_matched_in_bulk_when_certain(
+    register: str, tmp_path: Path
+) -> None:
+    # The register: 34 players by ICU number, no FIDE IDs. 33 have a birth year in the file (Hall, Shane,
+    # rank 30, has none). Each of those 33 rows has a FIDE ID nobody has and exactly one registered player
+    # of its name, birth year and federation: 33 "typo in the ID?" refusals. With the namesake, rank 2's
+    # player (O'Connell, Denis, ICU 5963) is claimed by two rows: 34 refusals, 32 certain.
+    fide = first_fide_list(tmp_path, namesake=True)
+    args = ("import-list", fide, "--date", "2025-11-01")
+    err = refused(register, *args)
+    assert err.startswith("Error: 34 player lines need a decision; nothing was written:\n")
+    assert (
+        "  fide-nov25.txt line 2 'Finnegan, Mark' FIDE 2500013: no player has that ID, but Finnegan, Mark "
+        "(national 4191, born 1967, IRL) has this name and birth year and federation and is not on this "
+        "list — a typo in the ID? --match 2=4191 (this line is Finnegan, Mark) or --new 2 (a new player, "
+        "registered with the line's ID)\n"
+    ) in err
+    assert "  … and 14 more lines like these\n" in err  # 20 shown of 34
+    assert err.endswith(
+        "  32 of these rows are certain: the one registered player of the row's name, birth year and "
+        "federation, without an ID of the row's kind and named by no other row — --match-certain gives "
+        "each its player (the row's ID recorded for them) and still refuses the others\n"
+    )
+    # --match-certain takes the 32 and still refuses the two rows claiming O'Connell.
+    err = refused(register, *args, "--match-certain")
+    assert err.startswith("Error: 2 player lines need a decision; nothing was written:\n")
+    assert "fide-nov25.txt line 3 'O'Connell, Denis' FIDE 2500026: no player has that ID" in err
+    assert "fide-nov25.txt line 36 'O'Connell, Denis' FIDE 2599999: no player has that ID" in err
+    # The officer says which is which: line 3 is the registered man, line 36 a new player.
+    out = ok(register, *args, "--match-certain", "--match", "3=5963", "--new", "36")
+    # 34 rows and the namesake; 31 of the file's players have a rating, and the namesake.
+    assert "from fide-nov25.txt (fide-txt): 35 entries, 32 rated.\n" in out
+    assert (
+        "Players: 2 new, 32 updated.\n" in out
+    )  # Hall (no birth year) and the namesake; the 32 given FIDE IDs
+    assert "Matched by name, birth year and federation (--match-certain): 32 rows, the row's ID recorded " \
+        "for the player:\n" in out  # fmt: skip
+    assert "  line 2: Finnegan, Mark (national 4191, born 1967, IRL) — FIDE ID 2500013 recorded\n" in out
+    assert (
+        "  line 28: Ó Muireagáin, Colm (national 12275, born 1966, IRL) — FIDE ID 2500351 recorded\n" in out
+    )
+    assert query(register, "SELECT name, fide_id FROM player WHERE national_id = '4191'") == [
+        ("Finnegan, Mark", 2500013)
+    ]
+    # --match keeps the player's IDs (the row's may be the typo): O'Connell's FIDE ID is not taken from it.
+    assert query(register, "SELECT fide_id FROM player WHERE national_id = '5963'") == [(None,)]
+    assert query(register, "SELECT COUNT(*) FROM player") == [(36,)]
+    # Hall, Shane (ICU 3312, no birth year) was registered again by his FIDE row, and the import says so.
+    assert (
+        "Registered new beside a registered player of the same name and federation (a birth year unknown on "
+        "one side) — if one person, `ratingdb player merge DUPLICATE KEEP --reason TEXT` joins them:\n"
+        "  line 31 'Hall, Shane' FIDE 2500390: Hall, Shane (national 3312, IRL)\n"
+    ) in out
+    # `player duplicates`
+    # proposes the pair (same name, neither with a birth year), keeping the one on the list.
+    assert "ratingdb player merge 3312 2500390" in ok(register, "player", "duplicates", "--format", "csv")
+
+
+def test_match_certain_refuses_a_row_whose_player_has_another_id_of_its_kind(
+    register: str, tmp_path: Path
+) -> None:
+    # Finnegan, Mark is given FIDE ID 2500000 by hand first: the list's 2500013 for him is then a typo or
+    # another man, never certain.
+    ok(register, "player", "edit", "4191", "--fide-id", "2500000", "--reason", "FIDE ID from the officer")
+    fide = first_fide_list(tmp_path, namesake=False)
+    err = refused(register, "import-list", fide, "--date", "2025-11-01", "--match-certain")
+    assert err.startswith(
+        "Error: fide-nov25.txt line 2 'Finnegan, Mark' FIDE 2500013: no player has that ID, but Finnegan, "
+        "Mark (FIDE 2500000, national 4191, born 1967, IRL) has this name"
+    )
+    update = run(register, "import-list", fide, "--update", "--reason", "FIDE IDs", "--match-certain")
+    assert update.exit_code == 1
+    assert update.stderr == (
+        "Error: --match-certain is for a new list (a federation's first FIDE list), not --update: name the "
+        "rows with --match LINE=ID\n"
+    )

@@ -23,7 +23,7 @@ HEAVY = (
     "matplotlib",
     "psycopg",
     "mako",
-    "ratingdb.models",
+    "ratingdb.schema.models",
     "ratingdb.services",
     # Typer converts values through pydantic; ratingdb.cli.values does it for simple ones (65 ms saved).
     "pydantic",

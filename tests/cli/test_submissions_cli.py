@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.models import AuditEntry, Submission
+from ratingdb.schema.models import AuditEntry, Submission
 from ratingdb.services import submissions, users
 from tests.site.test_desk_month import LIST, MONTH_FILE
 

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.models import AuditEntry, WebSession, WebUser
+from ratingdb.schema.models import AuditEntry, WebSession, WebUser
 from ratingdb.services import users
 
 runner = CliRunner()

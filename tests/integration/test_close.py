@@ -12,8 +12,8 @@ from sqlalchemy.exc import DBAPIError
 from ratingdb import db
 from ratingdb.errors import MissingList, PeriodAlreadyClosed
 from ratingdb.formats import read_trf
-from ratingdb.models import CalcEvent, CalcGame, CalcPlayer, ListEntry, Player, RatingList
 from ratingdb.rating import Period
+from ratingdb.schema.models import CalcEvent, CalcGame, CalcPlayer, ListEntry, Player, RatingList
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.close import close_period
 from ratingdb.services.events import import_events
@@ -532,7 +532,7 @@ def test_entries_copied_by_the_database_equal_what_the_close_would_write_itself(
     # than 30 games (K 40), an imported 2450 whose reached-2400 flag is missing (K 10 once set), a 2350
     # without reached-2300, women active and inactive, a player never active, one without a birth year,
     # and an unrated player waiting in a pool. Two of them play, so the period has an event.
-    from ratingdb.models import ListEntry as LE
+    from ratingdb.schema.models import ListEntry as LE
     from ratingdb.services.corrections import reopen
     from ratingdb.services.systems import elo as close_module
 

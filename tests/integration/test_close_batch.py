@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import Engine, select
 
 from ratingdb import db
-from ratingdb.models import CalcGame, CalcPlayer, ListEntry
 from ratingdb.rating import Period, RatedGame, game_line, rating_change, rule_set_for
+from ratingdb.schema.models import CalcGame, CalcPlayer, ListEntry
 from ratingdb.services.close import CloseSummary, close_period
 from tests import builders as b
 

@@ -7,8 +7,8 @@ import datetime as dt
 from sqlalchemy import Engine, select
 
 from ratingdb import db
-from ratingdb.models import CalcGame, CalcPlayer, RatingList
 from ratingdb.rating import Period
+from ratingdb.schema.models import CalcGame, CalcPlayer, RatingList
 from tests import builders as b
 from tests.integration.test_close import close, entry
 

@@ -1,10 +1,18 @@
 """Killing is safe: `import-list`, `import-trf` and `close-period` are SIGKILLed mid-way (as a separate
-process, at several points once the command holds its transaction) on SQLite, PostgreSQL and
-MySQL/MariaDB; the database is then exactly as before, and the same command succeeds.
+process, once the command holds its transaction) on SQLite, PostgreSQL and MySQL/MariaDB; the database is
+then exactly as before, and the same command succeeds.
 
-Each kill runs on a fresh copy of the prepared database. A kill that arrives after the commit (while the
-summary prints) must find the whole work done; at least one kill per command must land inside the
+Each kill runs on a fresh copy of the prepared database. On SQLite and PostgreSQL a probe sees the command
+inside its transaction and the kill follows at several delays: a kill that arrives after the commit (while
+the summary prints) must find the whole work done; at least one kill per command must land inside the
 transaction and find the database exactly as before.
+
+On MySQL/MariaDB no probe sees the command's transaction in time (information_schema.innodb_trx missed
+import-list's burst of writes on an idle machine), so the kill is made certain instead of timed, as
+tests/cli/test_corrections_killed.py does: a test connection holds `LOCK TABLES t READ` on a table the
+command writes part-way through, the command blocks there (seen in the server's process list), a third
+connection reading uncommitted rows sees that it has already written to other tables, and then it is
+SIGKILLed. Two such points per command; every table is compared afterwards.
 """
 
 from __future__ import annotations
@@ -24,9 +32,10 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Connection, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.pool import NullPool
 
 from ratingdb import db
 from ratingdb.formats import ListRating, ListRow, TrfEvent, TrfGame, TrfPlayer, write_csv_list, write_trf16
@@ -176,7 +185,7 @@ def counts(rows: dict[str, list[tuple[object, ...]]]) -> dict[str, int]:
 @contextmanager
 def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
     """A probe: is another connection inside a transaction on this database (on PostgreSQL: one that has
-    written, so it holds a transaction ID; on MySQL: one that holds a lock)?"""
+    written, so it holds a transaction ID)? MySQL has none that works (the module's docstring)."""
     if make_url(url).get_backend_name() == "sqlite":
         path = make_url(url).database or ""
 
@@ -194,23 +203,6 @@ def transaction_probe(url: str) -> Iterator[Callable[[], bool]]:
         yield sqlite_probe
         return
     engine = create_engine(url, pool_size=1)
-    if make_url(url).get_backend_name() == "mysql":
-
-        def mysql_probe() -> bool:
-            with engine.connect() as conn:
-                query = (
-                    "SELECT count(*) FROM information_schema.innodb_trx t "
-                    "JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id "
-                    "WHERE p.db = DATABASE() AND p.id <> CONNECTION_ID() "
-                    "AND t.trx_lock_structs > 0"  # it has locked (the periods' lock, its writes)
-                )
-                return bool(conn.scalar(text(query)))
-
-        try:
-            yield mysql_probe
-        finally:
-            engine.dispose()
-        return
 
     def pg_probe() -> bool:
         with engine.connect() as conn:
@@ -251,6 +243,75 @@ def run_killed(url: str, args: list[str | Path], extra: float) -> int:
     return process.returncode
 
 
+# MySQL/MariaDB: per command, the tables whose lock stops it part-way, each after it has written others
+# (seen with the uncommitted counts): import-list after its audit row (rating_list), then after the list
+# and its players' rows (list_entry); import-trf after its events and their players (game), then after
+# the games too (event_record); close-period after the new list and its calculation's players
+# (calc_game), then after the whole calculation record (list_entry).
+MYSQL_STOPS = {"import-list": ("rating_list", "list_entry"), "import-trf": ("game", "event_record"),
+               "close-period": ("calc_game", "list_entry")}  # fmt: skip
+WAITING = text(
+    "SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND state LIKE 'Waiting for%lock%' "
+    "AND id <> CONNECTION_ID()"
+)
+
+
+def table_counts(conn: Connection, skip: str) -> dict[str, int]:
+    tables = sorted(inspect(conn).get_table_names())
+    return {t: conn.execute(text(f'SELECT COUNT(*) FROM "{t}"')).scalar_one() for t in tables if t != skip}
+
+
+def run_killed_while_blocked(url: str, args: list[str | Path], locked: str) -> None:
+    """MySQL: hold a READ lock on `locked`, start the command, wait until it waits for that lock, check
+    (reading uncommitted rows) that it has written other tables by then, SIGKILL it, release the lock and
+    wait until the server has ended the orphaned connection (rolling its transaction back)."""
+    engine = db.make_engine(url, poolclass=NullPool)  # ANSI_QUOTES, as the commands connect
+    try:
+        with engine.connect() as holder, engine.connect() as watcher:
+            watcher.exec_driver_sql("SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED")
+            before = table_counts(watcher, locked)
+            watcher.rollback()
+            holder.exec_driver_sql(f'LOCK TABLES "{locked}" READ')  # reads go on, writers wait
+            process = subprocess.Popen(
+                ratingdb(url, *args), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+            try:
+                waiting = None
+                deadline = time.monotonic() + 120
+                while waiting is None and process.poll() is None:
+                    assert time.monotonic() < deadline, f"`{args[0]}` never waited for the lock on {locked}"
+                    waiting = watcher.execute(WAITING).scalar()
+                    watcher.rollback()
+                    time.sleep(0.02)
+                assert waiting is not None, f"`{args[0]}` ended ({process.returncode}) before {locked}"
+                written = table_counts(watcher, locked)  # its uncommitted rows: it is mid-write
+                watcher.rollback()
+                grown = [t for t in written if written[t] > before[t]]
+                assert grown, f"`{args[0]}` had written nothing when it waited for {locked}"
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+                assert process.stderr is not None
+                process.stderr.close()
+            assert process.returncode == -signal.SIGKILL
+            holder.exec_driver_sql("UNLOCK TABLES")  # the orphaned thread finds its client gone, rolls back
+            alive = 1
+            deadline = time.monotonic() + 120
+            while alive:
+                assert time.monotonic() < deadline, "the server never ended the killed command's connection"
+                alive = watcher.execute(
+                    text("SELECT COUNT(*) FROM information_schema.processlist WHERE id = :id"),
+                    {"id": waiting},
+                ).scalar_one()
+                watcher.rollback()
+                time.sleep(0.02)
+    finally:
+        engine.dispose()
+
+
 def succeed(url: str, *args: str | Path) -> str:
     done = subprocess.run(ratingdb(url, *args), cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -261,13 +322,6 @@ def test_killing_an_import_or_a_close_leaves_the_database_as_it_was(
     db_url: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     mysql = make_url(db_url).get_backend_name() == "mysql"
-    if mysql:
-        # The clean-clone CI of 1 December 2026 failed here: `import-list` was never caught inside its
-        # transaction. Watched on an idle machine, the command's connection is in the process list for
-        # 0.8 s but information_schema.innodb_trx never shows its transaction (its writes are one fast
-        # burst before the commit), so the probe cannot say when to kill: a result either way would be
-        # luck. Until a probe that sees the transaction exists, MariaDB is not tested here.
-        pytest.skip("MariaDB: the probe cannot see the command's transaction (see the comment above)")
     copies = Copies(db_url, tmp_path, request.getfixturevalue("mysql_template") if mysql else None)
     try:
         big_list = tmp_path / "big.csv"
@@ -288,7 +342,13 @@ def test_killing_an_import_or_a_close_leaves_the_database_as_it_was(
             before = snapshot(prepared)
             rolled_back: list[str] = []
             committed: list[str] = []  # killed after the commit, while printing its summary
-            for extra in EXTRA_DELAYS:
+            if mysql:
+                for locked in MYSQL_STOPS[str(args[0])]:
+                    copy = copies.copy(prepared)
+                    run_killed_while_blocked(copy, args, locked)
+                    assert snapshot(copy) == before, f"`{args[0]}` killed waiting for {locked} left rows"
+                    rolled_back.append(copy)
+            for extra in () if mysql else EXTRA_DELAYS:
                 copy = copies.copy(prepared)
                 if run_killed(copy, args, extra) != -signal.SIGKILL:
                     continue  # it finished first: a successful run

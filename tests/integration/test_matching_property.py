@@ -25,7 +25,7 @@ from sqlalchemy import func, select
 from ratingdb import db
 from ratingdb.errors import RatingDbError
 from ratingdb.formats import ListRating, ListRow, TrfEvent, read_trf
-from ratingdb.models import EventPlayer, ListEntry, Player
+from ratingdb.schema.models import EventPlayer, ListEntry, Player
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.events import import_events
 from ratingdb.services.list_import import import_list

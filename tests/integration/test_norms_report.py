@@ -10,8 +10,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb import db
 from ratingdb.errors import ConfigError
-from ratingdb.models import Event, Game, Player
 from ratingdb.reports.norms import NormOptions, event_norms, system_from_file
+from ratingdb.schema.models import Event, Game, Player
 from ratingdb.services.players import Details, register_player
 from ratingdb.services.versions import record_change
 from tests import builders as b

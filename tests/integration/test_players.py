@@ -7,7 +7,7 @@ from sqlalchemy import Engine, func, select, text
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb import db
-from ratingdb.models import Player, PlayerNameToken, PlayerVersion
+from ratingdb.schema.models import Player, PlayerNameToken, PlayerVersion
 from ratingdb.services.bulk import Driver
 from ratingdb.services.players import FIND_PAGE, Details, find_players, register_players
 from ratingdb.services.versions import record_change

@@ -7,7 +7,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb import db
-from ratingdb.models import AuditEntry
+from ratingdb.schema.models import AuditEntry
 from ratingdb.services.versions import record_change
 
 

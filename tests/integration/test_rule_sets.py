@@ -10,8 +10,8 @@ from sqlalchemy import Engine, func, select
 
 from ratingdb import db
 from ratingdb.errors import InvalidRuleFile, RuleSetConflict
-from ratingdb.models import AuditEntry, CalcPlayer, ListEntry, ListRuleSet, RatingList, StoredRuleSet
 from ratingdb.rating import Period
+from ratingdb.schema.models import AuditEntry, CalcPlayer, ListEntry, ListRuleSet, RatingList, StoredRuleSet
 from ratingdb.services.rules import add_rule_set, list_rule_set, rating_types
 from tests import builders as b
 from tests.integration.test_close import close, entry

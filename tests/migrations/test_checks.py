@@ -1,4 +1,4 @@
-"""The CHECK constraints of migration 0015 (ratingdb.checks), attacked with raw SQL on every engine.
+"""The CHECK constraints of migration 0015 (ratingdb.schema.checks), attacked with raw SQL on every engine.
 
 Every statement here bypasses ratingdb's readers and services, as a client of `sqlite3`, `psql` or
 `mariadb` would: the database alone must refuse it and leave the data as it was. PostgreSQL and MariaDB
@@ -20,11 +20,12 @@ from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.exc import DBAPIError
 from typer.testing import CliRunner
 
-from ratingdb import checks, db
+from ratingdb import db
 from ratingdb.cli import app
 from ratingdb.errors import RatingDbError
 from ratingdb.formats import limits
-from ratingdb.models import Base, Player
+from ratingdb.schema import checks
+from ratingdb.schema.models import Base, Player
 from ratingdb.services.players import edit_player
 from tests import builders as b
 

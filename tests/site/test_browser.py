@@ -178,3 +178,41 @@ def test_the_chart_marks_the_k_change_of_the_readme_player(site_url: str, browse
     ]
     assert chart.find_element(By.CSS_SELECTOR, "g.k-changes text").text == "K 40→20"
     screenshot(browser, "publish-player.png")
+
+
+def test_the_name_filter_finds_a_player_by_an_alias_in_chromium(
+    demo_sqlite_url: str, tmp_path: Path, browser: WebDriver
+) -> None:
+    # "Ó Dúill, Pádraig" recorded as an alias of Patrick Doyle (FIDE 25900011) on a copy of the demo: the
+    # static page's script finds his row by it, typed without accents (tests/site/test_served.py serves it).
+    from typer.testing import CliRunner
+
+    from ratingdb.cli import app
+
+    path = tmp_path / "demo.sqlite"
+    path.write_bytes(Path(demo_sqlite_url.removeprefix("sqlite:///")).read_bytes())
+    url = f"sqlite:///{path}"
+    edit = CliRunner().invoke(
+        app,
+        ["--db", url, "player", "edit", "25900011", "--add-alias", "Ó Dúill, Pádraig", "--reason", "Irish"],
+    )
+    assert edit.exit_code == 0, edit.output
+    folder = tmp_path / "www"
+    publish(url, folder, "--title", "Demo Chess Federation")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/{LIST_PAGE}")
+        wait = WebDriverWait(browser, 10)
+        form = browser.find_element(By.ID, "filters")
+        wait.until(lambda _: form.is_displayed())
+        shown = browser.find_element(By.ID, "shown")
+        browser.find_element(By.ID, "f-name").send_keys(
+            "duill"
+        )  # "padraig" alone finds Lynch and Ó Briain too
+        wait.until(lambda _: shown.text == "Showing 1 of 300 players")
+        assert [(row[2], row[6]) for row in visible_rows(browser)] == [("Doyle, Patrick", "1901")]
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.models import AuditEntry, Event, Submission
+from ratingdb.schema.models import AuditEntry, Event, Submission
 from ratingdb.services import users
 from tests.site.test_desk_permissions import PASSWORD, browser, csrf, sign_in
 

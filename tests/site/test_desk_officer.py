@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.models import Event, Player, Submission
+from ratingdb.schema.models import Event, Player, Submission
 from ratingdb.services import users
 from tests.cli.test_correction_choices import LIST as QUAD_LIST
 from tests.cli.test_correction_choices import QUAD

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select, text
 
 from ratingdb import db
-from ratingdb.models import Submission, WebSession
+from ratingdb.schema.models import Submission, WebSession
 from ratingdb.services import users
 from ratingdb.web.app import create_app
 from ratingdb.web.state import WebSettings

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, func, select
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.models import CalcListEvent, Event
+from ratingdb.schema.models import CalcListEvent, Event
 from ratingdb.services import users
 from tests.site.test_desk_month import LIST, MONTH_FILE, runner
 from tests.site.test_desk_permissions import PASSWORD, browser, csrf, sign_in

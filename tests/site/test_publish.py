@@ -21,9 +21,9 @@ from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.models import Player
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.lists import find_player, player_history
+from ratingdb.schema.models import Player
 from ratingdb.services.events import delete_event
 from ratingdb.services.versions import record_change, withdraw
 from ratingdb.site.output import MANIFEST

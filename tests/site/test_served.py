@@ -257,3 +257,49 @@ def test_a_public_request_cannot_write(demo_url: str) -> None:
         assert "hacked" not in inspect(engine).get_table_names()
     finally:
         engine.dispose()
+
+
+def test_the_search_box_and_the_list_filter_find_a_player_by_an_alias(
+    demo_sqlite_url: str, tmp_path: Path
+) -> None:
+    # A member knows Patrick Doyle as "Pádraig Ó Dúill" (recorded as an alias, as --accept-name or a merge
+    # records one): a spelling sharing no word with his name. On SQLite only: the alias is read by the
+    # same ORM query on every engine, and the demo is built once per engine for the other tests.
+    path = tmp_path / "demo.sqlite"
+    path.write_bytes(Path(demo_sqlite_url.removeprefix("sqlite:///")).read_bytes())
+    url = f"sqlite:///{path}"
+    edit = CliRunner().invoke(
+        cli,
+        [
+            "--db",
+            url,
+            "player",
+            "edit",
+            str(DOYLE),
+            "--add-alias",
+            "Ó Dúill, Pádraig",
+            "--reason",
+            "Irish form",
+        ],
+    )
+    assert edit.exit_code == 0, edit.output
+    with client(url, title="Demo Chess Federation") as served:
+        # The search box (the register's search): the alias's words, without accents, find him.
+        page = parse(served.get("/search", params={"q": "padraig o duill"}).content)
+        table = page.find(".//table[@class='found']")
+        assert table is not None
+        assert [r[0] for r in rows(table)] == ["Doyle, Patrick"]
+        # The list page's name filter, served: the alias finds his row too.
+        found = parse(served.get(LIST, params={"name": "dúill"}).content).find(".//table[@id='list']")
+        assert found is not None and [(r[2], r[6]) for r in rows(found)] == [("Doyle, Patrick", "1901")]
+    # The static list page carries the alias on his row, for the page's script (tests/site/test_browser.py).
+    folder = tmp_path / "www"
+    publish(url, folder, "--title", "Demo Chess Federation")
+    static = parse((folder / LIST.lstrip("/")).read_bytes()).find(".//table[@id='list']")
+    assert static is not None
+    marked = [
+        (text_of(tr.findall("td")[2]), tr.get("data-aka"))
+        for tr in static.findall("tbody/tr")
+        if tr.get("data-aka")
+    ]
+    assert marked == [("Doyle, Patrick", "Ó Dúill, Pádraig")]

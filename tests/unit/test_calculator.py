@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ratingdb.calculator as calculator
-from ratingdb.calculator import (
+import ratingdb.calculator.elo as calculator
+from ratingdb.calculator import elo_text
+from ratingdb.calculator.elo import (
     CalcRequest,
     Calculation,
     Game,
@@ -150,7 +151,7 @@ def test_the_older_rule_set_caps_a_2700_player_too() -> None:
 
 
 def test_the_steps_are_written_with_the_players_own_numbers() -> None:
-    lines = calc(1500, opponent=1600, k=20).lines()
+    lines = elo_text.lines(calc(1500, opponent=1600, k=20))
     assert "D = 1500 − 1600 = −100" in lines
     assert "Win:  K × (S − E) = 20 × (1 − 0.36) = +12.8 → +13 → 1513" in lines
     assert (
@@ -163,7 +164,7 @@ def test_a_rapid_game_600_apart_with_a_player_above_2600_is_not_rated() -> None:
     rapid = rule_set_for("rapid", Period(2025, 1))
     single = calc(2650, rapid, opponent=2000, k=20).single
     assert single is not None and single.excluded is not None
-    assert single.lines()[-1] == (
+    assert elo_text.single_lines(single)[-1] == (
         "This game is not rated: the difference is 600 or more and a player is rated above 2600 "
         "(rapid and blitz rules from 1 December 2024)."
     )
@@ -187,11 +188,11 @@ def test_the_700_rule_reduces_k_by_the_games_of_the_period() -> None:
     assert choose_k(k=40, state=None, list_date=LIST_DATE, n=20).k == 35
     assert choose_k(k=20, state=None, list_date=LIST_DATE, n=40).k == 17
     # 20 × 35 = 700 is not above 700.
-    assert choose_k(k=20, state=None, list_date=LIST_DATE, n=35).rule_700 is None
+    assert elo_text.rule_700(choose_k(k=20, state=None, list_date=LIST_DATE, n=35)) is None
     twenty = tuple(Game(1500, DRAW) for _ in range(20))
     k = calc(1500, games=twenty, k=40).k
     assert k is not None
-    assert k.rule_700 == "700 rule: K × n = 40 × 20 = 800 > 700 → K = floor(700 / 20) = 35 (§8.3.3)"
+    assert elo_text.rule_700(k) == "700 rule: K × n = 40 × 20 = 800 > 700 → K = floor(700 / 20) = 35 (§8.3.3)"
 
 
 def test_period_games_apply_the_700_rule_to_a_single_game() -> None:
@@ -229,7 +230,7 @@ def test_the_fide_initial_rating_example_gives_1922() -> None:
     assert result.initial is not None and result.k is None
     # Ra = (9507 + 3600) / 7 = 1872.43; p = 4/7 → 0.57 → dp 50; 1922.43 → 1922
     assert result.initial.result.rating == 1922
-    lines = result.lines()
+    lines = elo_text.lines(result)
     assert "  H1      1800  0.5  hypothetical draw (§8.2.2)" in lines
     assert "Ra = (Σ opponents + 2 × 1800) / (n + 2) = (9507 + 3600) / 7 = 1872.43" in lines
     assert "Ru = Ra + dp = 1872.43 + 50 = 1922.43 → 1922 (half away from zero)" in lines
@@ -237,7 +238,7 @@ def test_the_fide_initial_rating_example_gives_1922() -> None:
 
 
 def test_an_unrated_player_with_three_games_is_told_what_is_missing() -> None:
-    lines = calc(None, games=(Game(1900, WIN), Game(1900, LOSS), Game(1900, DRAW))).lines()
+    lines = elo_text.lines(calc(None, games=(Game(1900, WIN), Game(1900, LOSS), Game(1900, DRAW))))
     assert (
         "Not yet rated: 3 of the 5 games needed; 2 more games against rated opponents needed (§8.2)" in lines
     )
@@ -252,7 +253,9 @@ def test_an_initial_rating_below_1400_is_not_published() -> None:
     # Ra = (5 × 1400 + 3600) / 7 = 1514.29; 0 + 1 of 7 → 0.14 → dp −309 → 1205.29 → 1205 < 1400.
     result = calc(None, games=tuple(Game(1400, LOSS) for _ in range(5)))
     assert result.initial is not None and result.initial.result.status == "below_floor"
-    assert "Below 1400: no rating is published; the results stay in the pool (§7.2.1)" in result.lines()
+    assert "Below 1400: no rating is published; the results stay in the pool (§7.2.1)" in elo_text.lines(
+        result
+    )
 
 
 # --- K derived by §8.3.3 ---------------------------------------------------------------------------------
@@ -358,10 +361,24 @@ def test_targets_take_either_minus_sign() -> None:
         parse_target("ten")
 
 
-def test_the_calculator_imports_no_database_or_cli_code() -> None:
-    tree = ast.parse(Path(calculator.__file__).read_text(encoding="utf-8"))
+def _ratingdb_imports(module: str) -> set[str]:
+    """What a module of ratingdb.calculator imports, read from its source (nothing is imported)."""
+    path = Path(calculator.__file__).with_name(f"{module}.py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
         alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
     }
     assert not {m for m in imported if m.split(".")[0] in ("sqlalchemy", "typer", "rich", "click")}
-    assert {m for m in imported if m.startswith("ratingdb")} == {"ratingdb.errors", "ratingdb.rating"}
+    return {m for m in imported if m.startswith("ratingdb")}
+
+
+def test_the_calculator_imports_no_database_or_cli_code() -> None:
+    assert _ratingdb_imports("elo") == {"ratingdb.errors", "ratingdb.rating"}
+    assert _ratingdb_imports("glicko2") == {"ratingdb.errors", "ratingdb.rating", "ratingdb.rating.glicko2"}
+
+
+def test_explaining_a_calculation_reads_the_calculation_and_computes_nothing_new() -> None:
+    # The text modules write out what the computing modules hold: they import those and the rules'
+    # constants, never the errors (a request that makes no sense is refused while computing).
+    assert _ratingdb_imports("elo_text") == {"ratingdb.calculator.elo", "ratingdb.rating"}
+    assert _ratingdb_imports("glicko2_text") == {"ratingdb.calculator.glicko2", "ratingdb.rating.glicko2"}

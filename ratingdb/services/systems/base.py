@@ -17,8 +17,8 @@ from typing import Protocol
 
 from sqlalchemy.orm import Session
 
-from ratingdb.models import RatingList, StoredRuleSet
 from ratingdb.rating import Adjustment, Period, RuleSet
+from ratingdb.schema.models import RatingList, StoredRuleSet
 from ratingdb.services.bulk import Driver
 from ratingdb.services.counts import CloseCounts
 

@@ -25,6 +25,8 @@
     function text(key) { return cells[column[key]].textContent.trim(); }
     return {
       row: row, index: index, name: fold(text("name")), fed: text("fed"), sex: text("sex"),
+      // the other spellings of the name on record (data-aka, "|" between them): found by the name filter
+      aka: (row.getAttribute("data-aka") || "").split("|").filter(Boolean).map(fold),
       born: number(text("born")), rating: number(text("rating")),
       flag: "flag" in column ? text("flag") : "", cells: cells  // a Glicko-2 list has no flag column
     };
@@ -33,7 +35,8 @@
   function field(id) { return document.getElementById(id); }
 
   function matches(entry, filter) {
-    if (filter.name && entry.name.indexOf(filter.name) < 0) { return false; }
+    if (filter.name && entry.name.indexOf(filter.name) < 0 &&
+        !entry.aka.some(function (aka) { return aka.indexOf(filter.name) >= 0; })) { return false; }
     if (filter.fed && entry.fed !== filter.fed) { return false; }
     if (filter.group === "women" && entry.sex !== "F") { return false; }
     if (filter.group === "juniors" && (entry.born === null || year - entry.born > 20)) { return false; }

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratingdb import checks, models
 from ratingdb.errors import FormatError, ListFormatError, NotATrfFile, TrfError
 from ratingdb.formats import ListRow, TrfEvent, detect_list_format, limits, parse_trf, read_list, read_trf
+from ratingdb.schema import checks, models
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 TRF_SAMPLES = sorted((FIXTURES / "trf").iterdir()) + sorted((FIXTURES / "reports").glob("*.trf"))
@@ -64,7 +64,7 @@ def check_text(value: str | None, longest: int) -> None:
 
 
 def admitted(table: str, **values: object) -> None:
-    """The database's CHECKs on `table` (ratingdb.checks) admit every value a reader returned."""
+    """The database's CHECKs on `table` (ratingdb.schema.checks) admit every value a reader returned."""
     for column, value in values.items():
         assert checks.admits(table, column, value), (table, column, value)
 

@@ -3,7 +3,7 @@
 No rules here (they live in ratingdb.rating) and no services. The schema is created only by the
 migrations in migrations/; `alembic check` in the tests keeps the two in step, and a test compares the
 CHECK constraints (which Alembic does not compare) by name. The CHECKs on the federation's data come from
-ratingdb.checks, written for each engine when compiled.
+ratingdb.schema.checks, written for each engine when compiled.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ColumnElement
 
-from ratingdb import checks
+from ratingdb.schema import checks
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -54,7 +54,7 @@ RATING_TYPE_CHECK = "rating_type <> '' AND rating_type = lower(rating_type)"
 
 
 class CheckCondition(ColumnElement[bool]):
-    """The condition of a ratingdb.checks CHECK, compiled in the SQL of the engine it is created on."""
+    """The condition of a ratingdb.schema.checks CHECK, compiled in the SQL of the engine it is created on."""
 
     inherit_cache = False
 
@@ -68,7 +68,7 @@ def _compile_check(element: CheckCondition, compiler: SQLCompiler, **_: object) 
 
 
 def data_checks(table: str) -> tuple[CheckConstraint, ...]:
-    """The CHECK constraints ratingdb.checks states for `table` (named ck_<table>_<column>)."""
+    """The CHECK constraints ratingdb.schema.checks states for `table` (named ck_<table>_<column>)."""
     prefix = f"ck_{table}_"
     return tuple(
         CheckConstraint(CheckCondition(c), name=c.name.removeprefix(prefix)) for c in checks.checks_of(table)

@@ -3,7 +3,7 @@
 The readers refuse what these constraints refuse, with a file, line and column; the constraints make the
 same hold for any other writer (a raw INSERT through `sqlite3`, `psql` or `mariadb`), on every engine.
 The numbers are the readers' own (ratingdb.formats.limits): one place states them. Migration 0015 adds
-the constraints and ratingdb.models declares them, both from `CHECKS` below. A rule changed here is a
+the constraints and ratingdb.schema.models declares them, both from `CHECKS` below. A rule changed here is a
 schema change: it needs a new migration that replaces the constraints it touches.
 
 What each engine needs said: SQLite stores any value in any column (a 300-character name in a
