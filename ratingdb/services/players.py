@@ -484,7 +484,6 @@ def _alias_candidates(
     return [(pid, name, key, own) for pid, name, key, own in session.execute(query)]
 
 
-
 def _similar_words(session: Session, word: str) -> dict[str, float]:
     """Registered name words like `word`: those it starts (score 100) and those rapidfuzz finds close."""
     from rapidfuzz import fuzz
