@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, FromClause, exists, func, insert, literal, select
 from sqlalchemy.orm import Session
 
+from ratingdb.engines.base import column_list
 from ratingdb.errors import (
     DuplicatePlayer,
     ImmutableList,
@@ -31,7 +32,7 @@ from ratingdb.errors import (
 from ratingdb.formats import ListRating, ListRow
 from ratingdb.rating import GAMES_FOR_ESTABLISHED, Period, is_junior
 from ratingdb.schema.models import Event, ListEntry, Player, RatingList, table
-from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver, column_list
+from ratingdb.services.bulk import LIST_ENTRY_COLUMNS, Driver
 from ratingdb.services.list_matching import ListMatching
 from ratingdb.services.lists import CURRENT, latest_list, list_on, lock_periods, new_list, require_list
 from ratingdb.services.players import DETAIL_COLUMNS, Details, change_players, register_players
