@@ -346,6 +346,13 @@ def import_list_command(
                 f"{summary.entries[t]} entries, {summary.rated[t]} rated."
             )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
+    if matching.possible:
+        typer.echo(
+            "Registered new beside a registered player of the same name and federation (a birth year unknown "
+            "on one side) — if one person, `ratingdb player merge DUPLICATE KEEP --reason TEXT` joins them:"
+        )
+        for line, row, registered in matching.possible:
+            typer.echo(f"  line {line} {row}: {registered}")
     if match_certain:
         done = matching.matched_certain
         typer.echo(

@@ -64,6 +64,10 @@ class ListMatching:
     match_certain: bool = False  # --match-certain
     # line → the registered player the row is, found by --match-certain's first pass (survey)
     certain: dict[int, Player] = field(default_factory=dict)
+    # line → (the row, ids of players registered before with its name, federation agreeing, whose birth
+    # year the row or the register lacks): registered new, and named in the summary as possible duplicates
+    namesakes: dict[int, tuple[ListRow, list[int]]] = field(default_factory=dict)
+    possible: list[tuple[int, str, str]] = field(default_factory=list)  # possible_duplicates(), at finish
     # what --match-certain did, for the summary: (line, the row's ID recorded, the player as registered)
     matched_certain: list[tuple[int, str, str]] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
@@ -128,7 +132,7 @@ class ListMatching:
         for r in batch:
             found = known.get(key(r))
             if found is None:
-                if r.line not in self.new and self.registered_before and r.birth_year is not None:
+                if r.line not in self.new and self.registered_before:
                     new_rows.append(r)
                 continue
             player_id, _, current = found
@@ -173,6 +177,19 @@ class ListMatching:
             claims.setdefault(p.id, []).append(line)
         return {lines[0]: players[pid] for pid, lines in claims.items() if len(lines) == 1}
 
+    def possible_duplicates(self, session: Session) -> list[tuple[int, str, str]]:
+        """(line, the row's ID, the registered players) of the rows registered new although a player
+        registered before has the row's name and federation, with a birth year unknown on one side: not
+        certain enough to refuse the row (the typo check needs both birth years), worth a look."""
+        out = []
+        for line, (r, candidates) in sorted(self.namesakes.items()):
+            unnamed = [c for c in candidates if not self._is_named(c)]
+            if unnamed and line not in self.new:
+                ident = f"FIDE {r.fide_id}" if r.fide_id else f"national {r.national_id}"
+                listed = "; ".join(describe(session.get_one(Player, c)) for c in unnamed)
+                out.append((line, f"'{r.name}' {ident}", listed))
+        return out
+
     def finish(self, session: Session, audit_id: int) -> None:
         """Refuse the import if a line needs a decision; else record the names --accept-name replaced."""
         for option, lines in (
@@ -209,6 +226,7 @@ class ListMatching:
                     "them) and still refuses the others"
                 )
             raise UnresolvedPlayers(shown, lines=len(self.problems))
+        self.possible = self.possible_duplicates(session)
         if self.renamed:
             session.expire_all()  # the rows were renamed by the bulk writer, behind the ORM's back
         for player_id, old_name in self.renamed:
@@ -271,14 +289,20 @@ class ListMatching:
                 details[row[0]] = tuple(row[1:])
         year, federation = DETAIL_COLUMNS.index("birth_year"), DETAIL_COLUMNS.index("federation")
         for r in rows:
-            candidates = [
+            agreeing = [
                 p
                 for p in sorted(by_key.get(name_key(r.name), ()))
-                if details[p][year] == r.birth_year
-                and (r.federation is None or details[p][federation] in (None, r.federation))
+                if r.federation is None or details[p][federation] in (None, r.federation)
+            ]
+            candidates = [
+                p for p in agreeing if r.birth_year is not None and details[p][year] == r.birth_year
             ]
             if candidates:
                 self.suspects[r.line] = (r, candidates)
+                continue
+            unknown = [p for p in agreeing if r.birth_year is None or details[p][year] is None]
+            if unknown:
+                self.namesakes[r.line] = (r, unknown)
 
     # -- helpers ---------------------------------------------------------------------------------------
 

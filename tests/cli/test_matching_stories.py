@@ -351,7 +351,13 @@ def test_a_first_fide_list_over_national_registrations_is_matched_in_bulk_when_c
     # --match keeps the player's IDs (the row's may be the typo): O'Connell's FIDE ID is not taken from it.
     assert query(register, "SELECT fide_id FROM player WHERE national_id = '5963'") == [(None,)]
     assert query(register, "SELECT COUNT(*) FROM player") == [(36,)]
-    # Hall, Shane (ICU 3312, no birth year) was registered again by his FIDE row: `player duplicates`
+    # Hall, Shane (ICU 3312, no birth year) was registered again by his FIDE row, and the import says so.
+    assert (
+        "Registered new beside a registered player of the same name and federation (a birth year unknown on "
+        "one side) — if one person, `ratingdb player merge DUPLICATE KEEP --reason TEXT` joins them:\n"
+        "  line 31 'Hall, Shane' FIDE 2500390: Hall, Shane (national 3312, IRL)\n"
+    ) in out
+    # `player duplicates`
     # proposes the pair (same name, neither with a birth year), keeping the one on the list.
     assert "ratingdb player merge 3312 2500390" in ok(register, "player", "duplicates", "--format", "csv")
 
