@@ -43,9 +43,9 @@ from common import (  # noqa: E402
 )
 
 from ratingdb import db  # noqa: E402
+from ratingdb.engines.sqlite import SQLITE_CACHE_KIB  # noqa: E402
 from ratingdb.rating import Period  # noqa: E402
 from ratingdb.schema.models import Base  # noqa: E402
-from ratingdb.services.bulk import SQLITE_CACHE_KIB  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,9 +18,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
+from ratingdb.engines.mysql import MYSQL_STATEMENT_BYTES
 from ratingdb.names import name_key, tokens
 from ratingdb.rating import Period, activity_flag
-from ratingdb.services.bulk import MYSQL_STATEMENT_BYTES
 from ratingdb.services.rows import LIST_ENTRY_COLUMNS, ListEntryRow
 
 PERIOD = "2025-10"

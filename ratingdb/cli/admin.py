@@ -114,9 +114,7 @@ def db_accounts(
     from ratingdb.accounts import setup_statements
     from ratingdb.errors import ConfigError
 
-    backend = db.parse_url(database_url()).get_backend_name()
-    dialect = "mysql" if backend == "mariadb" else backend
-    statements = setup_statements(dialect, database, owner, officer, reader)
+    statements = setup_statements(db.backend(database_url()).name, database, owner, officer, reader)
     if not statements:
         raise ConfigError(
             "SQLite has no accounts: whoever may write the database file may change anything in it "

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, ParamSpec, Typ
 
 import typer
 
+from ratingdb import engines
 from ratingdb.cli.app import cli_state, database_url
 from ratingdb.cli.output import cell, output_file, terminal_text
 from ratingdb.errors import ConfigError, RatingDbError
@@ -163,7 +164,7 @@ def warn_privileges(conn: Connection) -> None:
     """
     quiet = os.environ.get(QUIET_PRIVILEGES_ENV) == "1"
     state = cli_state()
-    if (state is not None and state.privileges_told) or quiet or conn.dialect.name == "sqlite":
+    if (state is not None and state.privileges_told) or quiet or not engines.of(conn).has_accounts:
         return
     from ratingdb.accounts import privilege_warnings
 
@@ -200,7 +201,7 @@ def transaction(
     eng = engine(require_schema=require_schema) if on is None else on
     try:
         with db.transaction(eng, dry_run=dry_run) as session:
-            if eng.dialect.name != "sqlite":  # SQLite: no accounts, and no early BEGIN IMMEDIATE
+            if engines.of(eng).has_accounts:  # SQLite: no accounts, and no early BEGIN IMMEDIATE
                 warn_privileges(session.connection())
             yield session
     finally:

@@ -61,10 +61,13 @@ def database_files(url: str) -> list[Path]:
         parsed = make_url(url)
     except ArgumentError:
         return []
-    name = parsed.database
-    if parsed.get_backend_name() != "sqlite" or not name or name == ":memory:" or name.startswith("file:"):
+    from ratingdb import engines
+
+    backend = engines.for_url(parsed)
+    file = None if backend is None else backend.database_file(parsed)
+    if file is None:
         return []
-    base = Path(name).expanduser().resolve()
+    base = file.expanduser().resolve()
     return [base, *(base.with_name(base.name + s) for s in ("-wal", "-shm", "-journal"))]
 
 

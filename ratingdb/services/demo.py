@@ -159,7 +159,8 @@ def prepare_database(url: str, *, force: bool) -> str:
     be empty or hold only the schema (`ratingdb init`): the demo never drops what it did not create.
     """
     parsed = db.parse_url(url)
-    if parsed.get_backend_name() == "sqlite":
+    backend = db.backend(url)
+    if backend.in_one_file:
         name = parsed.database or ""
         if name in ("", ":memory:") or name.startswith("file:"):
             raise ConfigError(
@@ -174,7 +175,7 @@ def prepare_database(url: str, *, force: bool) -> str:
                 f"{name} already exists: the demo builds a new database; add --force to replace it, "
                 "or give another file with --db"
             )
-        if not _is_ratingdb_database(path):
+        if not backend.holds_ratingdb(path):
             raise ConfigError(
                 f"{name} is not a ratingdb database: --force replaces only a ratingdb SQLite file — "
                 "give another file with --db"
@@ -197,30 +198,6 @@ def prepare_database(url: str, *, force: bool) -> str:
             "just made by `ratingdb init`); --force replaces SQLite files only"
         )
     return ""
-
-
-def _is_ratingdb_database(path: Path) -> bool:
-    """Whether `path` is a plain file holding a SQLite database with ratingdb's migration table: what
-    `demo --force` may delete (never a link, a folder, a text file or another program's database)."""
-    import sqlite3
-
-    if path.is_symlink() or not path.is_file():
-        return False
-    with path.open("rb") as handle:
-        if handle.read(16) != b"SQLite format 3\x00":
-            return False
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            found = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                "AND name IN ('alembic_version', 'rating_list')"
-            ).fetchall()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return False
-    return len(found) == 2
 
 
 def _has_rows(engine: Engine) -> bool:

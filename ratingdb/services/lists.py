@@ -7,9 +7,10 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb import engines
 from ratingdb.errors import LockWaitTimeout, MissingList, PeriodAlreadyClosed
 from ratingdb.rating import Period
 from ratingdb.schema.models import AuditEntry, RatingList
@@ -17,7 +18,8 @@ from ratingdb.services.versions import next_list_version
 
 CURRENT = RatingList.is_current.is_(True)
 
-# How long a close or an import waits on MySQL for another one of the same rating type to finish.
+# How long a close or an import waits for another one of the same rating type to finish (where the
+# engine's lock can time out: MySQL's GET_LOCK).
 LOCK_WAIT_SECONDS = 3600
 
 
@@ -165,26 +167,15 @@ def lock_periods(session: Session, rating_type: str) -> None:
     """Serialise closes and event changes of one rating type until the transaction ends.
 
     Two closes at once: the second waits, then finds the period closed. An import during a close waits
-    too, then finds its period closed instead of slipping an unrated event into it. SQLite already holds
-    the database's write lock from BEGIN IMMEDIATE (see db.py); PostgreSQL takes an advisory lock.
-    MySQL takes a named lock (GET_LOCK), which is server-wide and held by the connection rather than the
-    transaction: its name carries the database's, and db.py releases it when the transaction ends and the
-    connection goes back to the pool.
+    too, then finds its period closed instead of slipping an unrated event into it. How the lock is held
+    and let go of is the engine's (ratingdb.engines, hold_lock): SQLite's write lock from BEGIN IMMEDIATE,
+    PostgreSQL's advisory lock, MySQL's named lock.
     """
-    dialect = session.get_bind().dialect.name
-    key = f"ratingdb-close-{rating_type}"
-    if dialect == "postgresql":
-        session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
-    elif dialect == "mysql":
-        name = "CONCAT('ratingdb:', MD5(CONCAT(DATABASE(), ':', :key)))"  # 41 characters (64 allowed)
-        got = session.execute(
-            text(f"SELECT GET_LOCK({name}, :wait)"), {"key": key, "wait": LOCK_WAIT_SECONDS}
+    if not engines.of(session).hold_lock(session, f"ratingdb-close-{rating_type}", LOCK_WAIT_SECONDS):
+        raise LockWaitTimeout(
+            f"another close or import of {rating_type} ratings has held the lock for "
+            f"{LOCK_WAIT_SECONDS // 60} minutes: wait for it to finish, then run the command again"
         )
-        if got.scalar_one() != 1:
-            raise LockWaitTimeout(
-                f"another close or import of {rating_type} ratings has held the lock for "
-                f"{LOCK_WAIT_SECONDS // 60} minutes: wait for it to finish, then run the command again"
-            )
 
 
 def is_closed(session: Session, rating_type: str, period: Period) -> bool:

@@ -16,6 +16,7 @@ from sqlalchemy import and_, delete, exists, func, or_, select, tuple_, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
 
+from ratingdb import engines
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
 from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
 from ratingdb.rating import Period
@@ -169,17 +170,11 @@ def next_national_ids(driver: Driver, count: int, start: int = NATIONAL_ID_START
 
 
 def highest_national_id(driver: Driver) -> int:
-    """The highest numeric national ID registered (0 if none); on PostgreSQL, held until the transaction
-    ends, so that two imports at once do not hand out the same numbers: the second waits for the first."""
-    if driver.dialect == "postgresql":
-        driver.rows("SELECT pg_advisory_xact_lock(hashtext('ratingdb-national-ids'))")
-        numeric = "national_id ~ '^[0-9]{1,18}$'"
-    elif driver.dialect == "sqlite":
-        numeric = "national_id <> '' AND national_id NOT GLOB '*[^0-9]*' AND length(national_id) <= 18"
-    else:
-        numeric = "national_id REGEXP '^[0-9]{1,18}$'"
-    number = "UNSIGNED" if driver.dialect == "mysql" else "BIGINT"
-    highest = driver.rows(f"SELECT MAX(CAST(national_id AS {number})) FROM player WHERE {numeric}")[0][0]
+    """The highest numeric national ID registered (0 if none), held until the transaction ends where the
+    engine needs it held (serialise_numbering), so that two imports at once do not hand out the same
+    numbers: the second waits for the first."""
+    driver.engine.serialise_numbering(driver.rows, "ratingdb-national-ids")
+    highest = driver.rows(driver.engine.highest_number("player", "national_id"))[0][0]
     return int(highest or 0)
 
 
@@ -489,7 +484,6 @@ def _alias_candidates(
     return [(pid, name, key, own) for pid, name, key, own in session.execute(query)]
 
 
-
 def _similar_words(session: Session, word: str) -> dict[str, float]:
     """Registered name words like `word`: those it starts (score 100) and those rapidfuzz finds close."""
     from rapidfuzz import fuzz
@@ -498,10 +492,7 @@ def _similar_words(session: Session, word: str) -> dict[str, float]:
     low, high = prefix_range(prefix)
     # Distinct words of the range, one index seek each (a loose index scan, as a recursive query):
     # the index holds a row per player and word, the range a few thousand distinct words at most.
-    dialect = session.get_bind().dialect
-    if dialect.name == "mysql" and not getattr(dialect, "is_mariadb", False):
-        # MySQL stops a recursive query after 1,000 rows by default (MariaDB does not).
-        session.execute(sql("SET SESSION cte_max_recursion_depth = 1000000"))
+    engines.of(session).allow_deep_recursion(session)
     distinct = sql(
         "WITH RECURSIVE w(token) AS ("
         " SELECT MIN(token) FROM player_name_token WHERE token >= :low AND token < :high"

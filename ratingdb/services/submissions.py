@@ -477,3 +477,119 @@ def open_periods(session: Session, user: Actor, rating_types: tuple[str, ...]) -
         for kind, period, count in rows
         if not is_closed(session, kind, Period.parse(period))
     ]
+
+
+# -- corrections from the officer's pages: `ratingdb reopen` and `ratingdb replace-event` -----------------
+
+
+def require_officer(user: Actor) -> None:
+    """Officers and admins only: the corrections and the player register."""
+    _require(user, "officer", "admin")
+
+
+def replacement_choices(choices: Mapping[int, tuple[str, str]], id_field: str | None) -> ImportChoices:
+    """The choices of `replace-event` from the page: only those made (as options given on the command
+    line); every other is the one the replaced event was imported with (ratingdb.services.choices)."""
+    made = import_choices(choices, "", id_field)
+    return ImportChoices(
+        id_field=id_field,
+        matches=made.matches or None,
+        new=made.new or None,
+        accept_names=made.accept_names or None,
+        drops=made.drops or None,
+    )
+
+
+@dataclass
+class ReplacementCheck:
+    """What replacing the event with the file would do (`replace-event --dry-run`), or why it cannot."""
+
+    refusals: list[Refusal] = field(default_factory=list)
+    replacement: object | None = None  # services.corrections.Replacement
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals
+
+
+def _corrected(content: bytes, file_name: str) -> object:
+    from ratingdb.formats import parse_trf
+
+    if not content:
+        raise ConfigError("the file is empty — choose the corrected tournament report (TRF)")
+    if len(content) > MAX_UPLOAD_BYTES:
+        raise ConfigError(
+            f"the file has {len(content):,} bytes, more than the {MAX_UPLOAD_BYTES:,} a file may have — "
+            "send the tournament report (TRF) only"
+        )
+    return parse_trf(file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf", content)
+
+
+def check_replacement(
+    session: Session,
+    user: Actor,
+    event_id: int,
+    content: bytes,
+    file_name: str,
+    reason: str,
+    choices: Mapping[int, tuple[str, str]],
+    id_field: str | None = None,
+) -> ReplacementCheck:
+    """`ratingdb replace-event EVENT FILE` with the choices, in a rolled-back SAVEPOINT: what it would
+    change, or every refusal (each unsettled line with its line and rank, for a choice)."""
+    from ratingdb.services.corrections import replace_event
+
+    require_officer(user)
+    check_id_field(id_field)
+    found = ReplacementCheck()
+    try:
+        trf = _corrected(content, file_name)
+    except FormatError as exc:
+        found.refusals.append(Refusal(str(exc), exc.line))
+        return found
+    try:
+        with rolled_back(session):
+            found.replacement = replace_event(
+                session, event_id, trf, reason=reason or None,  # type: ignore[arg-type]
+                choices=replacement_choices(choices, id_field),
+            )  # fmt: skip
+    except UnresolvedPlayers as exc:
+        lines = {p.rank: p.line for p in trf.players}  # type: ignore[attr-defined]
+        for problem in exc.problems:
+            rank_found = _RANK.search(problem)
+            rank = int(rank_found.group(1)) if rank_found else None
+            found.refusals.append(Refusal(problem, lines.get(rank) if rank else None, rank))
+    except FormatError as exc:
+        found.refusals.append(Refusal(str(exc), exc.line))
+    return found
+
+
+def replace(
+    session: Session,
+    user: Actor,
+    event_id: int,
+    content: bytes,
+    file_name: str,
+    reason: str,
+    choices: Mapping[int, tuple[str, str]],
+    id_field: str | None = None,
+) -> object:
+    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices (the same service)."""
+    from ratingdb.services.corrections import replace_event
+
+    require_officer(user)
+    check_id_field(id_field)
+    return replace_event(
+        session, event_id, _corrected(content, file_name), reason=reason or None,  # type: ignore[arg-type]
+        choices=replacement_choices(choices, id_field),
+    )  # fmt: skip
+
+
+def reopen(
+    session: Session, user: Actor, period: Period, rating_type: str, reason: str, *, include_imported: bool
+) -> list[object]:
+    """`ratingdb reopen PERIOD --type T --reason TEXT [--include-imported]` (the same service)."""
+    from ratingdb.services.corrections import reopen as reopen_period
+
+    require_officer(user)
+    return list(reopen_period(session, period, rating_type, reason, include_imported=include_imported))

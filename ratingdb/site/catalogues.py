@@ -24,6 +24,7 @@ TEMPLATE: Final = LOCALE / f"{DOMAIN}.pot"
 # relative to ratingdb/; a module that gains `_("…")` texts for the pages is added here.
 METHOD_MAP: Final = [
     ("site/templates/**.html", "jinja2"),
+    ("web/templates/**.html", "jinja2"),  # the signed-in pages (ratingdb.web.desk)
     ("i18n.py", "python"),
     ("site/**.py", "python"),
     ("web/**.py", "python"),
@@ -35,6 +36,13 @@ METHOD_MAP: Final = [
 OPTIONS: Final = {
     "site/templates/**.html": {
         # As ratingdb.site.publish.environment() reads them, so a message is extracted exactly as shown.
+        "extensions": "jinja2.ext.i18n",
+        "trim_blocks": "true",
+        "lstrip_blocks": "true",
+        "newstyle_gettext": "true",
+        "silent": "false",
+    },
+    "web/templates/**.html": {  # as ratingdb.web.desk._templates reads them
         "extensions": "jinja2.ext.i18n",
         "trim_blocks": "true",
         "lstrip_blocks": "true",

@@ -22,95 +22,20 @@ No route code here; nothing happens at import time.
 
 from __future__ import annotations
 
-import logging
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
-from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
-from sqlalchemy.pool import QueuePool
 
 from ratingdb import db
-from ratingdb.errors import ConfigError
-from ratingdb.reports.sql import READER_ROLE
-
-log = logging.getLogger("ratingdb.web")
 
 
 def read_only_engine(url: str) -> Engine:
-    """An engine whose connections cannot write (see the module's docstring)."""
-    parsed = db.parse_url(url)
-    backend = parsed.get_backend_name()
-    if backend == "sqlite":
-        return _sqlite_read_only(parsed.database or "")
-    engine = db.make_engine(url, pool_pre_ping=True)
-    if engine.dialect.name == "postgresql":
-
-        @event.listens_for(engine, "connect")
-        def _pg_reader(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            try:
-                cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
-                cursor.execute(
-                    "SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = %s) "
-                    "AND pg_has_role(session_user, %s, 'MEMBER')",
-                    [READER_ROLE, READER_ROLE],
-                )
-                row = cursor.fetchone()
-                if row is not None and row[0]:
-                    cursor.execute(f"SET ROLE {READER_ROLE}")
-                else:
-                    log.warning(
-                        "the login cannot become %s: public pages read as it, in READ ONLY transactions",
-                        READER_ROLE,
-                    )
-            finally:
-                cursor.close()
-            dbapi_connection.commit()
-
-    elif engine.dialect.name == "mysql":
-
-        @event.listens_for(engine, "connect")
-        def _mysql_reader(dbapi_connection: Any, _record: Any) -> None:
-            with dbapi_connection.cursor() as cursor:
-                cursor.execute("SET SESSION TRANSACTION READ ONLY")
-
-    return engine
-
-
-def _sqlite_read_only(path: str) -> Engine:
-    if path in ("", ":memory:"):
-        raise ConfigError("the web app needs a SQLite database file, not an in-memory database")
-    file = Path(path)
-    if not file.is_file():
-        raise ConfigError(
-            f"the SQLite database {path} does not exist — check the path, or run `ratingdb init`"
-        )
-    uri = f"file:{quote(str(file.resolve()))}?mode=ro"
-
-    def connect() -> sqlite3.Connection:
-        return sqlite3.connect(uri, uri=True, timeout=60, check_same_thread=False)
-
-    # A pool of its own connections per thread (a plain "sqlite://" engine would share one per thread).
-    engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=8)
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # BEGIN is ours (db.py says why)
-        dbapi_connection.execute("PRAGMA query_only = ON")
-        dbapi_connection.execute("PRAGMA foreign_keys = ON")
-        dbapi_connection.create_function("ratingdb_migrating", 0, lambda: 0, deterministic=True)
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN")
-
-    return engine
+    """An engine whose connections cannot write (see the module's docstring; each backend's
+    read_only_engine says how)."""
+    return db.backend(url).read_only_engine(url)
 
 
 class Database:

@@ -30,11 +30,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import RatingDbError
+from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language
 from ratingdb.rating import Period
 from ratingdb.schema.models import WebUser
 from ratingdb.services import submissions as subs
 from ratingdb.services import users
-from ratingdb.web.deps import State
+from ratingdb.web.deps import State, language
 from ratingdb.web.state import AppState, WebSettings
 
 COOKIE: Final = "ratingdb_session"
@@ -57,7 +58,9 @@ class CsrfRefused(Exception):
 
 
 async def csrf_refused(request: Request, exc: Exception) -> Response:
-    body = _templates().get_template("desk_error.html").render(message=f"Error: {CSRF_FAILED}")
+    body = (
+        _templates(language(request)).get_template("desk_error.html").render(message=f"Error: {CSRF_FAILED}")
+    )
     return HTMLResponse(body, status_code=403, headers=NO_STORE)
 
 
@@ -134,14 +137,56 @@ def _csrf_token(request: Request) -> tuple[str, str | None]:
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf_checked)])
 
 
+# The words the pages print for a role and a submission's status, in the visitor's language.
+ROLE_WORDS: Final = {"organiser": N_("organiser"), "officer": N_("officer"), "admin": N_("admin")}
+STATUS_WORDS: Final = {
+    "submitted": N_("submitted"),
+    "changes_requested": N_("changes requested"),
+    "accepted": N_("accepted"),
+    "rated": N_("rated"),
+    "rejected": N_("rejected"),
+    "withdrawn": N_("withdrawn"),
+    "replaced": N_("replaced"),
+}
+
+
 @cache
-def _templates() -> Environment:
-    return Environment(
+def _templates(language: str = DEFAULT_LANGUAGE) -> Environment:
+    """The signed-in pages' templates with the translations of `language` (one environment per language,
+    as ratingdb.site.publish.environment; the texts are in the same catalogues)."""
+    from ratingdb.formats.limits import TITLES
+
+    env = Environment(
         loader=PackageLoader("ratingdb.web", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    lang = Language(language)
+    env.install_gettext_translations(lang.catalogue, newstyle=True)  # type: ignore[attr-defined]
+    env.globals |= {
+        "lang": lang.code,
+        "count": lang.count,
+        "type_word": lang.type_word,
+        "type_heading": lang.type_heading,
+        "role_word": lambda role: lang.gettext(ROLE_WORDS[role]) if role in ROLE_WORDS else role,
+        "status_word": lambda status: (
+            lang.gettext(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+        ),
+        "roles": tuple(ROLE_WORDS),
+        "player_path": _player_path,
+        "titles": TITLES,
+    }
+    return env
+
+
+def _player_path(player: Any) -> str:
+    """The desk's page of a player: by FIDE ID, else `national:N` (services.players.find_by_id)."""
+    from urllib.parse import quote
+
+    ident = str(player.fide_id) if player.fide_id else f"national:{player.national_id}"
+    return "/desk/players/" + quote(ident, safe=":")
 
 
 def render(
@@ -149,11 +194,11 @@ def render(
 ) -> HTMLResponse:
     token, cookie = _csrf_token(request)
     body = (
-        _templates()
+        _templates(language(request))
         .get_template(name)
         .render(user=user, csrf=token, title=_state(request).settings.title, **values)
     )
-    response = HTMLResponse(body, status_code=status, headers=NO_STORE)
+    response = HTMLResponse(body, status_code=status, headers={**NO_STORE, "vary": "Accept-Language"})
     if cookie is not None:
         request.app.state.csrf.set_csrf_cookie(cookie, response)
     return response
@@ -452,6 +497,203 @@ def period_close(request: Request, state: State, rating_type: str, period: str) 
     with signed_in(request, state) as (session, user):
         subs.close(session, user, chosen, kind)
     return _back(f"/desk/periods/{kind}/{chosen}")
+
+
+@router.post("/desk/periods/{rating_type}/{period}/reopen")
+def period_reopen(
+    request: Request,
+    state: State,
+    rating_type: str,
+    period: str,
+    reason: Annotated[str, Form(max_length=2000)] = "",
+    include_imported: Annotated[str, Form(max_length=3)] = "",
+) -> Response:
+    """`ratingdb reopen PERIOD --type T --reason TEXT [--include-imported]`."""
+    kind, chosen = _period(state, rating_type, period)
+    with signed_in(request, state) as (session, user):
+        subs.reopen(session, user, chosen, kind, reason, include_imported=include_imported == "yes")
+    return _back(f"/desk/periods/{kind}/{chosen}")
+
+
+# -- corrections: replace-event ------------------------------------------------------------------------------
+
+
+async def _replacement_form(request: Request) -> tuple[bytes, str, str, Chosen, str | None]:
+    """The replace page's form: the corrected file (uploaded now, or carried from the check as base64 in
+    the page, so the officer need not choose it again), the reason and the matching choices."""
+    import base64
+    import binascii
+
+    from starlette.datastructures import UploadFile as Upload
+
+    form = await request.form()
+    chosen, id_field = await _choices(request)
+    upload, carried = form.get("file"), form.get("content")
+    name = form.get("file_name")
+    content = b""
+    if isinstance(upload, Upload) and upload.filename:
+        content = await upload.read(_state(request).settings.max_upload_bytes + 1)
+        name = upload.filename
+    elif isinstance(carried, str) and carried:
+        try:
+            content = base64.b64decode(carried, validate=True)
+        except binascii.Error:
+            content = b""
+    reason = form.get("reason")
+    return (
+        content, name if isinstance(name, str) else "corrected.trf",
+        reason.strip() if isinstance(reason, str) else "", chosen, id_field,
+    )  # fmt: skip
+
+
+def _event_of(session: Session, event_id: int) -> Any:
+    from ratingdb.errors import UnknownEvent
+    from ratingdb.schema.models import Event
+
+    found = session.get(Event, event_id)
+    if found is None:
+        raise UnknownEvent(f"there is no event {event_id} — see the period's events")
+    return found
+
+
+@router.get("/desk/events/{event_id}/replace")
+def replace_page(request: Request, state: State, event_id: int) -> HTMLResponse:
+    with signed_in(request, state, dry_run=True) as (session, user):
+        subs.require_officer(user)
+        return render(request, "replace.html", user, event=_event_of(session, event_id), found=None)
+
+
+@router.post("/desk/events/{event_id}/replace")
+async def replace_event(request: Request, state: State, event_id: int) -> Response:
+    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices: *Check* runs it as --dry-run
+    (in a dry-run transaction) and shows what would change; *Replace* does it."""
+    import base64
+
+    from starlette.concurrency import run_in_threadpool
+
+    form = await request.form()
+    try:
+        content, name, reason, chosen, id_field = await _replacement_form(request)
+    finally:
+        await form.close()  # the upload's temporary file (no File() parameter closes it here)
+    doing = form.get("action") == "replace"
+
+    def run() -> Response:
+        if doing:
+            with signed_in(request, state) as (session, user):
+                done: Any = subs.replace(session, user, event_id, content, name, reason, chosen, id_field)
+                event = _event_of(session, done.new_event_id)
+                where = f"/desk/periods/{event.rating_type}/{event.period}"
+            return _back(where)
+        with signed_in(request, state, dry_run=True) as (session, user):
+            found = subs.check_replacement(session, user, event_id, content, name, reason, chosen, id_field)
+            return render(
+                request, "replace.html", user, event=_event_of(session, event_id), found=found,
+                check=found, chosen=chosen, id_field=id_field or "", reason=reason, file_name=name,
+                content=base64.b64encode(content).decode("ascii"),
+                choices_text=subs.choices_text(chosen, id_field),
+            )  # fmt: skip
+
+    return await run_in_threadpool(run)
+
+
+# -- the player register: find, edit (and aliases), merge ---------------------------------------------------
+
+
+@router.get("/desk/players")
+def players_page(request: Request, state: State, q: str = "") -> HTMLResponse:
+    """`ratingdb player find TEXT`."""
+    from ratingdb.services.players import search_players
+
+    with signed_in(request, state, dry_run=True) as (session, user):
+        subs.require_officer(user)
+        found = search_players(session, q[:200], limit=50) if q.strip() else []
+        return render(request, "desk_players.html", user, q=q, found=found)
+
+
+def _player_view(session: Session, ident: str) -> dict[str, Any]:
+    from ratingdb.services.players import alias_history, find_by_id, player_ident, versions
+
+    player = find_by_id(session, ident)
+    return {
+        "player": player,
+        "ident": player_ident(session, player),
+        "versions": versions(session, player.id),
+        "aliases": alias_history(session, player.id),
+    }
+
+
+@router.get("/desk/players/{ident}")
+def player_page(request: Request, state: State, ident: str) -> HTMLResponse:
+    """`ratingdb player show ID`'s details, with the forms of `player edit` and `player merge`."""
+    with signed_in(request, state, dry_run=True) as (session, user):
+        subs.require_officer(user)
+        return render(request, "desk_player.html", user, **_player_view(session, ident))
+
+
+def _number(value: str, option: str) -> int | None:
+    from ratingdb.errors import ConfigError
+
+    if not value.strip():
+        return None
+    if not value.strip().isdigit():
+        raise ConfigError(f"{option} '{value}' is not a number")
+    return int(value.strip())
+
+
+@router.post("/desk/players/{ident}/edit")
+def player_edit(
+    request: Request,
+    state: State,
+    ident: str,
+    reason: Annotated[str, Form(max_length=2000)] = "",
+    name: Annotated[str, Form(max_length=200)] = "",
+    federation: Annotated[str, Form(max_length=10)] = "",
+    sex: Annotated[str, Form(max_length=2)] = "",
+    title: Annotated[str, Form(max_length=10)] = "",
+    birth_year: Annotated[str, Form(max_length=10)] = "",
+    fide_id: Annotated[str, Form(max_length=20)] = "",
+    national_id: Annotated[str, Form(max_length=40)] = "",
+    deceased: Annotated[str, Form(max_length=10)] = "",
+    add_alias: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """`ratingdb player edit ID --reason TEXT` with the fields filled in (an empty field: not given;
+    title "none" clears it) and --add-alias."""
+    from ratingdb.services.players import player_ident
+    from ratingdb.services.register import check_alias, check_details, correct_player
+
+    with signed_in(request, state) as (session, user):
+        subs.require_officer(user)
+        given = check_details(
+            name or None, federation or None, sex or None,
+            "" if title == "none" else (title or None),
+            _number(birth_year, "--birth-year"), _number(fide_id, "--fide-id"), national_id or None,
+        )  # fmt: skip
+        if deceased in ("yes", "no"):
+            given["deceased"] = deceased == "yes"
+        aliases = [check_alias(add_alias)] if add_alias.strip() else []
+        done = correct_player(session, ident, given, aliases, reason)
+        from ratingdb.schema.models import Player
+
+        where = player_ident(session, session.get_one(Player, done.player_id))
+    return _back(f"/desk/players/{where}")
+
+
+@router.post("/desk/players/{ident}/merge")
+def player_merge(
+    request: Request,
+    state: State,
+    ident: str,
+    duplicates: Annotated[str, Form(max_length=400)] = "",
+    reason: Annotated[str, Form(max_length=2000)] = "",
+) -> Response:
+    """`ratingdb player merge DUPLICATE... KEEP --reason TEXT`, this player kept."""
+    from ratingdb.services.register import merge_into
+
+    with signed_in(request, state) as (session, user):
+        subs.require_officer(user)
+        merge_into(session, duplicates.replace(",", " ").split(), ident, reason)
+    return _back(f"/desk/players/{ident}")
 
 
 @router.get("/desk/periods")

@@ -169,10 +169,10 @@ def test_a_postgresql_backup_restores_with_pg_restore(tmp_path: Path) -> None:
 
 
 def test_without_pg_dump_the_backup_says_what_to_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import ratingdb.backup
     import ratingdb.cli.backup
+    import ratingdb.engines.postgresql
 
-    monkeypatch.setattr(ratingdb.backup.shutil, "which", lambda _: None)
+    monkeypatch.setattr(ratingdb.engines.postgresql.shutil, "which", lambda _: None)
     monkeypatch.setattr(ratingdb.cli.backup, "engine", lambda **_: create_engine("sqlite://"))
     url = "postgresql+psycopg://rater:S3cretPW7@db.example.org:5433/federation"
     result = run(url, "backup", tmp_path / "f.dump")

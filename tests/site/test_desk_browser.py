@@ -2,7 +2,8 @@
 
 The organiser uploads the demo's Dublin September Open with one unregistered player and one name that
 needs a choice (tests/site/test_desk_month.py says which); the officer settles the name in the page,
-accepts, runs the dry-run close and closes; the public player page shows the new rating, which must be
+accepts, runs the dry-run close and closes, then finds the player in the register with the spelling
+kept as an alias; the public player page shows the new rating, which must be
 the one the CLI publishes from the same file and choice (the same services; test_desk_month.cli_ratings).
 With RATINGDB_SCREENSHOTS=FOLDER the test saves the screenshots docs/guide/web-accounts.md shows.
 Cookies are not marked Secure here: the server is http://127.0.0.1 (WebSettings.secure_cookies).
@@ -128,6 +129,17 @@ def test_a_month_in_chromium_from_upload_to_the_published_rating(
     screenshot(browser, "desk-dry-run.png")
     browser.find_element(By.ID, "close").click()
     wait.until(lambda d: text(d, By.ID, "period-state") == "Closed: its list is published.")
+    assert browser.find_element(By.ID, "reopen").text == "Reopen the period"  # corrections start here
+
+    # The register: find the player whose spelling was settled, open him, see the alias on record.
+    browser.find_element(By.LINK_TEXT, "Players").click()
+    browser.find_element(By.ID, "q").send_keys("kevin mac aodha")
+    browser.find_element(By.ID, "find").click()
+    wait.until(lambda d: d.find_elements(By.ID, "found"))
+    browser.find_element(By.LINK_TEXT, "Mac Aodha, Kevin").click()
+    wait.until(lambda d: heading(d) == "Mac Aodha, Kevin")
+    assert "Mac Aodha, Caoimhin" in browser.find_element(By.ID, "aliases").text
+    screenshot(browser, "desk-player.png")
 
     expected = cli_ratings(tmp_path)["25900230"]
     browser.get(desk_url + "/players/25900230.html")

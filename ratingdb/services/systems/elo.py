@@ -18,6 +18,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from ratingdb.engines.base import column_list
 from ratingdb.errors import UnpublishableRating
 from ratingdb.rating import (
     BatchRater,
@@ -34,7 +35,7 @@ from ratingdb.rating import (
 )
 from ratingdb.rating.batch import PoolSide, Side
 from ratingdb.rating.rulefile import RATING_MAX
-from ratingdb.services.bulk import Driver, chunks, column_list
+from ratingdb.services.bulk import Driver, chunks
 from ratingdb.services.rows import (
     CALC_GAME_COLUMNS,
     CALC_LIST_EVENT_COLUMNS,
@@ -296,14 +297,13 @@ class _UnchangedEntries:
     def copy(self, driver: Driver, in_force_id: int, list_id: int) -> None:
         cap = int(self.k_on.games_cap)
         temporary = "TEMPORARY TABLE"
-        drop = "DROP TEMPORARY TABLE" if driver.dialect == "mysql" else "DROP TABLE"  # MySQL: no commit
         for name, columns in (
             ("ratingdb_close_k", "r2400 BOOLEAN, r2300 BOOLEAN, birth_year INTEGER, games INTEGER, "
              "k INTEGER, PRIMARY KEY (r2400, r2300, birth_year, games)"),
             ("ratingdb_close_flag", "last_active VARCHAR(7), female INTEGER, flag VARCHAR(2), "
              "PRIMARY KEY (last_active, female)"),
         ):  # fmt: skip
-            driver.execute(f"{drop} IF EXISTS {name}")
+            driver.execute(driver.engine.drop_temporary_table(name))
             driver.execute(f"CREATE {temporary} {name} ({columns})")
         driver.write(
             "ratingdb_close_k",
@@ -332,7 +332,7 @@ class _UnchangedEntries:
             (list_id, in_force_id, list_id),
         )
         for name in ("ratingdb_close_k", "ratingdb_close_flag"):
-            driver.execute(f"{drop} {name}")
+            driver.execute(driver.engine.drop_temporary_table(name))
         if copied != self.count:
             raise RuntimeError(
                 f"the close copied {copied} unchanged entries of the list in force, expected {self.count}"

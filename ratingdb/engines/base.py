@@ -1,0 +1,206 @@
+"""The interface every engine module implements (`Backend`), with what the engines share as defaults.
+
+A `Backend` is stateless: one instance per engine module, chosen by ratingdb.engines by the dialect's
+name. It is not SQLAlchemy's Engine: it says *how* an engine does a thing, given the Engine, connection,
+session or driver connection to do it on. The defaults here are the plain SQL that more than one engine
+accepts; a module overrides what its engine does otherwise. Imports SQLAlchemy and ratingdb.errors only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sqlalchemy import URL, create_engine
+
+from ratingdb.errors import ConfigError, RatingDbError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection, Engine
+    from sqlalchemy.orm import Session
+
+    from ratingdb.backup import Backup
+
+URL_FORM = "e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb"
+
+# An ID counter: (table, column) → the last value handed out before a dry run (None: none yet).
+IdCounters = dict[tuple[str, str], int | None]
+
+# A query on the driver connection: SQL written with `?` placeholders and its parameters → rows.
+Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
+
+
+class Backend:
+    """How one engine does what differs between engines. Subclasses set the class attributes."""
+
+    name: ClassVar[str]  # SQLAlchemy's dialect name
+    label: ClassVar[str]  # how sentences name the engine
+    driver_scheme: ClassVar[str]  # the scheme of the URLs ratingdb writes, e.g. postgresql+psycopg
+    default_port: ClassVar[int | None] = None
+    placeholder: ClassVar[str] = "%s"  # the driver's paramstyle ("?" qmark, "%s" format)
+    in_one_file: ClassVar[bool] = False  # the database is a file (SQLite) rather than on a server
+    has_accounts: ClassVar[bool] = True  # server accounts with privileges (SQLite: whoever writes the file)
+    # Bulk writes on a thread of their own overlap the caller's Python work (services/bulk.py): worth it
+    # where the driver releases the GIL while the server works.
+    background_writes: ClassVar[bool] = True
+    binary_copy: ClassVar[bool] = False  # bulk writes can take values in binary (PostgreSQL's COPY)
+
+    # -- URLs and engines ------------------------------------------------------------------------------
+
+    def refuse_without_slashes(self, url: str, scheme: str, rest: str) -> None:
+        """`url` is `scheme:rest` without `//`: say how to write it."""
+        raise ConfigError(
+            f"the database URL has no '//' after '{scheme}:' — write it as "
+            f"{scheme}://user:password@host:port/dbname, {URL_FORM}"
+        )
+
+    def default_driver(self, parsed: URL, scheme: str) -> URL:
+        """`parsed` with the driver ratingdb uses when the URL (scheme `scheme`) names none."""
+        return parsed
+
+    def check_url(self, parsed: URL, rest: str) -> None:
+        """Refuse a URL that parses but cannot name a ratingdb database of this engine."""
+        if not parsed.database:
+            raise ConfigError(
+                f"the {self.label} URL names no database — end it with the database's name, e.g. "
+                f"{self.driver_scheme}://user@localhost/ratingdb"
+            )
+
+    def create_engine(self, parsed: URL, **kwargs: Any) -> Engine:
+        """A SQLAlchemy Engine for `parsed`, with the settings every ratingdb connection needs."""
+        return create_engine(parsed, **kwargs)
+
+    def database_file(self, parsed: URL) -> Path | None:
+        """The file holding the database (SQLite), None for a server or an in-memory database."""
+        return None
+
+    def holds_ratingdb(self, path: Path) -> bool:
+        """Whether the file `path` is a database of this engine with ratingdb's tables (in_one_file)."""
+        return False
+
+    def read_only_engine(self, url: str) -> Engine:
+        """An engine whose connections cannot write (the public web side; ratingdb/web/database.py)."""
+        from ratingdb import db
+
+        return db.make_engine(url, pool_pre_ping=True)
+
+    # -- transactions and locks ------------------------------------------------------------------------
+
+    def begin_read_only(self, connection: Connection) -> None:
+        """Make the transactions of `connection` read one consistent snapshot (db.read_transaction)."""
+        connection.execution_options(isolation_level="REPEATABLE READ")
+
+    def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
+        """Hold the lock named `key` until the session's transaction ends; False if not granted in time.
+
+        The single-flight lock of closes and imports (services/lists.py, lock_periods): taken and let go
+        of here, in the engine's module.
+        """
+        raise NotImplementedError
+
+    def id_counters(self, engine: Engine) -> IdCounters:
+        """The ID counters that a rollback leaves advanced, read on a connection of their own (none where
+        the counters roll back with the rest)."""
+        return {}
+
+    def restore_id_counters(self, engine: Engine, before: IdCounters, moved: list[tuple[str, str]]) -> None:
+        """Put back the counters `moved` a dry run advanced, never below an ID another transaction
+        committed (db.transaction). May raise DBAPIError: the caller leaves the counters advanced then."""
+
+    # -- raw SQL and bulk writes on the driver connection (services/bulk.py) ---------------------------
+
+    def native(self, sql: str) -> str:
+        """`sql`, written with `?` placeholders, in the driver's placeholder style."""
+        return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
+
+    def among(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """The condition "`column` is one of `values`" (with `?` placeholders) and its parameters."""
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+    def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
+        """Tune the driver connection `raw` for bulk work; returns what puts it back, if anything."""
+        return None
+
+    def write_rows(
+        self, cursor: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
+        types: list[str] | None,
+    ) -> None:  # fmt: skip
+        """Insert `rows` into `table` through the driver's cursor (`types`: for a binary COPY only)."""
+        marks = ", ".join([self.placeholder] * len(columns))
+        cursor.executemany(f"INSERT INTO {table} ({column_list(columns)}) VALUES ({marks})", rows)
+
+    def column_types(self, cursor: Any, table: str, columns: tuple[str, ...]) -> list[str]:
+        """The engine's type names of `columns`, as a binary bulk write needs them (binary_copy only)."""
+        raise NotImplementedError
+
+    def reserve_ids(self, rows: Rows, table: str, count: int) -> list[int]:
+        """`count` new ids for rows of `table` written with explicit ids, free until the transaction ends.
+
+        The default takes those after the highest one in the table: right where the transaction holds the
+        table's writes to itself (SQLite's BEGIN IMMEDIATE) — an engine with sequences overrides it.
+        """
+        highest = int(rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}", ())[0][0])
+        return list(range(highest + 1, highest + 1 + count))
+
+    def numeric_text(self, column: str) -> str:
+        """The SQL condition "`column` is a number of 1 to 18 ASCII digits" (a numeric national ID)."""
+        return f"{column} REGEXP '^[0-9]{{1,18}}$'"
+
+    def highest_number(self, table: str, column: str) -> str:
+        """A query for the highest number held as text in `column` (rows where numeric_text holds)."""
+        return f"SELECT MAX(CAST({column} AS BIGINT)) FROM {table} WHERE {self.numeric_text(column)}"
+
+    def serialise_numbering(self, rows: Rows, key: str) -> None:
+        """Make a second transaction that hands out numbers under `key` wait until this one ends.
+
+        Nothing by default: the engine's write lock or the unique index already does it.
+        """
+
+    def drop_temporary_table(self, name: str) -> str:
+        """The statement that drops the temporary table `name` if it exists (without a commit)."""
+        return f"DROP TABLE IF EXISTS {name}"
+
+    def allow_deep_recursion(self, session: Session) -> None:
+        """Let a recursive query of the session run for a million rows (see MySQL's module)."""
+
+    # -- what a failure means (ratingdb/db_errors.py) --------------------------------------------------
+
+    def where(self, parsed: URL) -> str:
+        """Host, port and database: all a connection error names (never the user or the password)."""
+        port = parsed.port or self.default_port
+        host = f"{parsed.host or 'localhost'}{f':{port}' if port else ''}"
+        return f"{self.label} at {host} (database {parsed.database or 'not given'})"
+
+    def explain(self, message: str, parsed: URL, *, connecting: bool) -> RatingDbError | None:
+        """The sentence for the driver's error `message`, if this engine has one for it."""
+        return None
+
+    # -- backups (ratingdb/backup.py) ------------------------------------------------------------------
+
+    def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
+        """A consistent copy of the database at `parsed` in `target`."""
+        raise ConfigError(f"ratingdb cannot back up a {self.name} database — use the server's own tools")
+
+    # -- accounts (ratingdb/accounts.py) ---------------------------------------------------------------
+
+    def account_setup(self, database: str, owner: str, officer: str, reader: str) -> list[str]:
+        """The statements an administrator runs once to make the accounts (checked names)."""
+        return []
+
+    def privilege_warnings(self, conn: Connection) -> list[str]:
+        """Sentences about rights of the connecting account that let it get past the guards."""
+        return []
+
+    def sql_warnings(self, conn: Connection) -> list[str]:
+        """What `ratingdb sql` says about an account that may do more than read."""
+        return []
+
+    def repair_reader(self, conn: Connection) -> str | None:
+        """Set up the `sql` reader again where a restore broke it; the sentence to print, if any."""
+        return None
+
+
+def column_list(columns: tuple[str, ...]) -> str:
+    """Column names for raw SQL, quoted: `change` is a reserved word in MySQL (ANSI_QUOTES is on there)."""
+    return ", ".join(f'"{column}"' for column in columns)

@@ -1,0 +1,392 @@
+"""PostgreSQL through psycopg 3: advisory locks, sequences, COPY, pg_dump, roles.
+
+Everything ratingdb does differently on PostgreSQL is here: the URL's driver, READ ONLY snapshots, the
+single-flight lock (`pg_advisory_xact_lock`, let go of by the transaction's end), sequences put back
+after a dry run, `= ANY(array)`, COPY (binary where the caller's values have the columns' types), ids
+from the sequence, regular expressions for numeric text, the sentences for psycopg's connection errors,
+pg_dump, the reader role of the web side and `ratingdb sql`, and the accounts' set-up. psycopg itself is
+imported by SQLAlchemy when it connects, never here.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import URL, Engine, event, text
+
+from ratingdb.engines.base import Backend, IdCounters, Rows, column_list
+from ratingdb.errors import ConfigError, RatingDbError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+    from sqlalchemy.orm import Session
+
+    from ratingdb.backup import Backup
+
+log = logging.getLogger("ratingdb.web")
+
+# The role of `ratingdb sql` and the public web side: SELECT on ratingdb's tables and views, nothing else
+# (made by migration 0008; repaired by `ratingdb init`, repair_reader).
+READER_ROLE = "ratingdb_reader"
+
+_SEQUENCES = """
+SELECT t.relname, a.attname, s.last_value
+FROM pg_sequences s
+JOIN pg_namespace n ON n.nspname = s.schemaname
+JOIN pg_class sc ON sc.relname = s.sequencename AND sc.relnamespace = n.oid
+JOIN pg_depend d ON d.objid = sc.oid AND d.classid = 'pg_class'::regclass
+    AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')
+JOIN pg_class t ON t.oid = d.refobjid
+JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid
+WHERE s.schemaname = current_schema()
+"""
+
+
+class PostgreSQL(Backend):
+    name = "postgresql"
+    label = "PostgreSQL"
+    driver_scheme = "postgresql+psycopg"
+    default_port = 5432
+    binary_copy = True
+
+    # -- URLs and engines ------------------------------------------------------------------------------
+
+    def default_driver(self, parsed: URL, scheme: str) -> URL:
+        if scheme in ("postgres", "postgresql"):  # no driver named: psycopg (version 3)
+            return parsed.set(drivername="postgresql+psycopg")
+        return parsed
+
+    def check_url(self, parsed: URL, rest: str) -> None:
+        if parsed.drivername != "postgresql+psycopg":
+            raise ConfigError(
+                f"ratingdb talks to PostgreSQL through psycopg (version 3), not {parsed.drivername}: "
+                "write the URL as postgresql+psycopg://user:password@host/dbname"
+            )
+        super().check_url(parsed, rest)
+
+    def read_only_engine(self, url: str) -> Engine:
+        """Every transaction READ ONLY (the session's default), run as ratingdb_reader where the login
+        may become it (the role has SELECT and nothing else)."""
+        engine = super().read_only_engine(url)
+
+        @event.listens_for(engine, "connect")
+        def _pg_reader(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            try:
+                cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+                cursor.execute(
+                    "SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = %s) "
+                    "AND pg_has_role(session_user, %s, 'MEMBER')",
+                    [READER_ROLE, READER_ROLE],
+                )
+                row = cursor.fetchone()
+                if row is not None and row[0]:
+                    cursor.execute(f"SET ROLE {READER_ROLE}")
+                else:
+                    log.warning(
+                        "the login cannot become %s: public pages read as it, in READ ONLY transactions",
+                        READER_ROLE,
+                    )
+            finally:
+                cursor.close()
+            dbapi_connection.commit()
+
+        return engine
+
+    # -- transactions and locks ------------------------------------------------------------------------
+
+    def begin_read_only(self, connection: Connection) -> None:
+        connection.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+
+    def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
+        # A transaction-level advisory lock: the transaction's end lets go of it, whatever the pool does.
+        session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
+        return True
+
+    def id_counters(self, engine: Engine) -> IdCounters:
+        with engine.connect() as conn:
+            return {(t, c): last for t, c, last in conn.execute(text(_SEQUENCES))}
+
+    def restore_id_counters(self, engine: Engine, before: IdCounters, moved: list[tuple[str, str]]) -> None:
+        """The tables are locked in SHARE mode for a moment (it waits for their writers to commit, so
+        MAX(id) sees every ID handed out) and each sequence is set to the larger of its old value and
+        MAX(id)."""
+        with engine.connect() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '5s'"))
+            conn.exec_driver_sql(
+                "LOCK TABLE " + ", ".join(sorted({f'"{t}"' for t, _ in moved})) + " IN SHARE MODE"
+            )
+            for table, column in moved:
+                top = max(before[table, column] or 0, conn.exec_driver_sql(
+                    f'SELECT COALESCE(MAX("{column}"), 0) FROM "{table}"'
+                ).scalar_one())  # fmt: skip
+                conn.execute(
+                    text("SELECT setval(pg_get_serial_sequence(:t, :c), :v, :called)"),
+                    {"t": f'"{table}"', "c": column, "v": max(top, 1), "called": top > 0},
+                )
+            conn.commit()
+
+    # -- raw SQL and bulk writes -----------------------------------------------------------------------
+
+    def among(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        # One array parameter: ten thousand separate parameters cost PostgreSQL a quarter of a second a
+        # query to plan.
+        return f"{column} = ANY(?)", [list(values)]
+
+    def write_rows(
+        self, cursor: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
+        types: list[str] | None,
+    ) -> None:  # fmt: skip
+        # COPY is PostgreSQL's bulk path; the triggers and foreign keys still apply.
+        binary = " (FORMAT BINARY)" if types is not None else ""
+        with cursor.copy(f"COPY {table} ({column_list(columns)}) FROM STDIN{binary}") as copy:
+            if types is not None:
+                copy.set_types(types)
+            for row in rows:
+                copy.write_row(row)
+
+    def column_types(self, cursor: Any, table: str, columns: tuple[str, ...]) -> list[str]:
+        cursor.execute(
+            "SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+            "WHERE a.attrelid = %s::regclass AND a.attnum > 0 AND NOT a.attisdropped",
+            (table,),
+        )
+        names = dict(cursor.fetchall())
+        return [names[column] for column in columns]
+
+    def reserve_ids(self, rows: Rows, table: str, count: int) -> list[int]:
+        sequence = f"pg_get_serial_sequence('{table}', 'id')"
+        found = rows(f"SELECT nextval({sequence}) FROM generate_series(1, ?)", (count,))
+        return [int(r[0]) for r in found]
+
+    def numeric_text(self, column: str) -> str:
+        return f"{column} ~ '^[0-9]{{1,18}}$'"
+
+    def serialise_numbering(self, rows: Rows, key: str) -> None:
+        # Held until the transaction ends: two imports at once do not hand out the same numbers.
+        rows(f"SELECT pg_advisory_xact_lock(hashtext('{key}'))", ())
+
+    # -- what a failure means --------------------------------------------------------------------------
+
+    def explain(self, message: str, parsed: URL, *, connecting: bool) -> RatingDbError | None:
+        from ratingdb.db_errors import DatabaseUnavailable, without_names
+
+        lower = message.lower()
+        where = self.where(parsed)
+        port = parsed.port or self.default_port
+        if "connection refused" in lower:
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the connection was refused — check that the server is running "
+                f"and listens on port {port}"
+            )
+        unknown_host = (
+            "name or service not known", "could not translate host name", "nodename nor servname",
+            "temporary failure in name resolution", "no address associated",
+        )  # fmt: skip
+        if any(words in lower for words in unknown_host):
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the host name is not known — check the host in the URL"
+            )
+        if re.search(r'database "[^"]*" does not exist', message):
+            name = parsed.database or ""
+            return DatabaseUnavailable(
+                f"the database {name} does not exist on PostgreSQL at {parsed.host or 'localhost'}:{port} — "
+                f"create it (createdb {name}), then run `ratingdb init`"
+            )
+        if re.search(r'role "[^"]*" does not exist', message):
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the server has no such user — check the user name in the URL"
+            )
+        if "password authentication failed" in lower or "authentication failed" in lower:
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the user name or password was refused — check them in the URL "
+                "(write special characters URL-escaped, e.g. @ as %40)"
+            )
+        if "no password supplied" in lower or "password is required" in lower:
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the server asks for a password — add it to the URL "
+                "(user:password@host) or to ~/.pgpass"
+            )
+        if "timeout expired" in lower or "timed out" in lower:
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the server did not answer in time — check the host, the port "
+                "and any firewall between"
+            )
+        if "pg_hba.conf" in lower or "not permitted to log in" in lower:
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the server does not let this user connect from here — ask its "
+                "administrator (pg_hba.conf)"
+            )
+        if "starting up" in lower or "shutting down" in lower or "too many clients" in lower:
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the server is busy ({without_names(message)}) — "
+                "try again in a moment"
+            )
+        if connecting and ("server closed the connection" in lower or "terminating connection" in lower):
+            return DatabaseUnavailable(
+                f"cannot connect to {where}: the server closed the connection — try again"
+            )
+        return None
+
+    # -- backups ---------------------------------------------------------------------------------------
+
+    def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
+        """pg_dump's custom format (restore with pg_restore); the password goes through the environment."""
+        from ratingdb.backup import Backup, BackupFailed, refuse_target
+
+        refuse_target(target, force, database=None)
+        args = ["--format=custom", "--no-owner", f"--file={target}"]
+        if parsed.host:
+            args.append(f"--host={parsed.host}")
+        if parsed.port:
+            args.append(f"--port={parsed.port}")
+        if parsed.username:
+            args.append(f"--username={parsed.username}")
+        args.append(f"--dbname={parsed.database or ''}")
+        program = shutil.which("pg_dump")
+        if program is None:
+            shown = " ".join(["pg_dump", *args])
+            raise ConfigError(
+                "pg_dump is not installed here — install the PostgreSQL client tools, or run this where "
+                f"they are: {shown} (restore with pg_restore)"
+            )
+        partial = target.with_name(f".{target.name}.partial")
+        args[2] = f"--file={partial}"
+        env = dict(os.environ, PGCONNECT_TIMEOUT="10")
+        if parsed.password:
+            env["PGPASSWORD"] = str(parsed.password)
+        try:
+            done = subprocess.run([program, *args], env=env, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                reason = (done.stderr.strip().splitlines() or ["no message"])[-1].removeprefix("pg_dump: ")
+                raise BackupFailed(f"pg_dump failed: {reason} — nothing was written to {target}")
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
+        return Backup(target, target.stat().st_size, "pg_dump, custom format (restore with pg_restore)")
+
+    # -- accounts --------------------------------------------------------------------------------------
+
+    def account_setup(self, database: str, owner: str, officer: str, reader: str) -> list[str]:
+        # The grants on the tables follow `ratingdb init` (the tables must exist): they come last.
+        return [
+            "CREATE ROLE ratingdb_reader NOLOGIN;  -- once per server (or made by the sql_reader migration)",
+            f"CREATE ROLE {reader} LOGIN PASSWORD '…' IN ROLE ratingdb_reader;",
+            f"CREATE ROLE {officer} LOGIN PASSWORD '…';",
+            f"CREATE ROLE {owner} LOGIN PASSWORD '…' IN ROLE ratingdb_reader;",
+            f"CREATE DATABASE {database} OWNER {owner};",
+            f"-- after `ratingdb init` as {owner}, connected to {database}:",
+            f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {officer};",
+            f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {officer};",
+        ]
+
+    def privilege_warnings(self, conn: Connection) -> list[str]:
+        row = conn.exec_driver_sql(
+            "SELECT rolsuper, EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename = 'list_entry' AND tableowner = current_user) FROM pg_roles "
+            "WHERE rolname = current_user"
+        ).one()
+        if row[0] or row[1]:
+            what = "a superuser" if row[0] else "the owner of the ratingdb tables"
+            return [
+                f"this PostgreSQL role is {what}, so it can DROP the tables or disable their triggers — do "
+                "the monthly work as a role with SELECT, INSERT, UPDATE, DELETE only "
+                "(`ratingdb db accounts` prints the set-up)"
+            ]
+        return []
+
+    def repair_reader(self, conn: Connection) -> str | None:
+        """Runs in a savepoint of the caller's transaction, so a refusal leaves everything as it was."""
+        from sqlalchemy.exc import DBAPIError
+
+        if reader_usable(conn):
+            return None
+        try:
+            with conn.begin_nested():
+                conn.execute(text(READER_REPAIR))  # text(): the % of format() are not placeholders
+        except DBAPIError as exc:
+            if getattr(exc.orig, "sqlstate", None) != "42501":  # insufficient_privilege
+                raise
+            return (
+                "Warning: `ratingdb sql` has no usable ratingdb_reader role here (as after pg_restore "
+                "--no-owner) and this role may not repair it — run `ratingdb init` as the database's owner, "
+                "a member of ratingdb_reader that may create roles (docs/guide/backups.md)"
+            )
+        return (
+            "Restored the ratingdb_reader role's rights and its function ratingdb_read_only for `ratingdb "
+            "sql` (they were missing or owned by another role, as after pg_restore --no-owner)."
+        )
+
+
+# What migration 0008 sets up for `ratingdb sql` on PostgreSQL, made again where it is missing or broken:
+# a restore with `pg_restore --no-owner` (docs/guide/backups.md) gives ratingdb_read_only to the restoring
+# role, and a SECURITY DEFINER function not owned by ratingdb_reader is refused by `sql` (it would run
+# queries with its owner's rights). The function is SECURITY INVOKER while its owner changes, so it never
+# runs with another role's rights. (Migration 0008 keeps its own copy: migrations are frozen.)
+READER_REPAIR = r"""
+DO $repair$
+DECLARE
+    schema_name text := current_schema();
+    had_create boolean;
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'ratingdb_reader') THEN
+        BEGIN
+            CREATE ROLE ratingdb_reader NOLOGIN;
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+        END;
+    END IF;
+    EXECUTE format('GRANT USAGE ON SCHEMA %I TO ratingdb_reader', schema_name);
+    EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO ratingdb_reader', schema_name);
+    EXECUTE format('ALTER DEFAULT PRIVILEGES IN SCHEMA %I GRANT SELECT ON TABLES TO ratingdb_reader',
+                   schema_name);
+    IF to_regprocedure('ratingdb_read_only(text)') IS NULL THEN
+        CREATE FUNCTION ratingdb_read_only(statement text) RETURNS SETOF record
+            LANGUAGE plpgsql SET search_path FROM CURRENT
+            AS $function$ BEGIN RETURN QUERY EXECUTE statement; END $function$;
+    END IF;
+    ALTER FUNCTION ratingdb_read_only(text) SECURITY INVOKER;
+    REVOKE ALL ON FUNCTION ratingdb_read_only(text) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ratingdb_read_only(text) TO ratingdb_reader;
+    had_create := has_schema_privilege('ratingdb_reader', schema_name, 'CREATE');
+    IF NOT had_create THEN
+        EXECUTE format('GRANT CREATE ON SCHEMA %I TO ratingdb_reader', schema_name);
+    END IF;
+    ALTER FUNCTION ratingdb_read_only(text) OWNER TO ratingdb_reader;
+    IF NOT had_create THEN
+        EXECUTE format('REVOKE CREATE ON SCHEMA %I FROM ratingdb_reader', schema_name);
+    END IF;
+    ALTER FUNCTION ratingdb_read_only(text) SECURITY DEFINER;
+END
+$repair$
+"""
+
+# Whether `ratingdb sql` can run its queries as ratingdb_reader here: the function exists, is SECURITY
+# DEFINER and owned by the reader, and the reader may read every table of the schema.
+_READER_USABLE = """
+SELECT COALESCE((
+         SELECT p.prosecdef AND o.rolname = 'ratingdb_reader'
+         FROM pg_proc p JOIN pg_roles o ON o.oid = p.proowner
+         WHERE p.oid = to_regprocedure('ratingdb_read_only(text)')
+       ), FALSE)
+   AND NOT EXISTS (
+         SELECT FROM pg_tables t WHERE t.schemaname = current_schema()
+         AND NOT has_table_privilege('ratingdb_reader', format('%I.%I', t.schemaname, t.tablename), 'SELECT')
+       )
+"""
+
+
+def reader_usable(conn: Connection) -> bool:
+    """Whether `ratingdb sql` has its ratingdb_reader role and function on this PostgreSQL database."""
+    if not conn.exec_driver_sql("SELECT 1 FROM pg_roles WHERE rolname = 'ratingdb_reader'").first():
+        return False
+    return bool(conn.execute(text(_READER_USABLE)).scalar())
+
+
+BACKEND = PostgreSQL()

@@ -1,0 +1,325 @@
+"""SQLite: one file, pysqlite, explicit BEGIN handling, the write lock from BEGIN IMMEDIATE.
+
+Everything ratingdb does differently on SQLite is here: the URL forms, the connection's pragmas and
+BEGIN, read-only connections for the web side, qmark placeholders, bulk writes in the foreground with
+a larger page cache, ids after the highest one ever used, GLOB for numeric text, the sentences for
+sqlite3's errors and the online backup. Imports the standard library, SQLAlchemy and ratingdb.errors at
+the top; the rest of ratingdb only inside the operations that need it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy.pool import QueuePool
+
+from ratingdb.engines.base import Backend, Rows
+from ratingdb.errors import ConfigError, RatingDbError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+    from sqlalchemy.orm import Session
+
+    from ratingdb.backup import Backup
+
+# SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
+# foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
+SQLITE_CACHE_KIB = 256 * 1024
+
+READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
+
+
+class SQLite(Backend):
+    name = "sqlite"
+    label = "SQLite"
+    driver_scheme = "sqlite"
+    placeholder = "?"
+    in_one_file = True
+    has_accounts = False
+    # sqlite3 takes the GIL back for every row of an executemany (it binds the row's values), so a writer
+    # thread beside a busy caller waits for the GIL row by row: written in the foreground.
+    background_writes = False
+
+    # -- URLs and engines ------------------------------------------------------------------------------
+
+    def refuse_without_slashes(self, url: str, scheme: str, rest: str) -> None:
+        path = rest.lstrip("/")
+        absolute = "/" if rest.startswith("/") else ""
+        raise ConfigError(
+            f"{url} is not a SQLite URL — write sqlite:///{absolute}{path} "
+            f"(three slashes before a relative path, four before an absolute one)"
+        )
+
+    def check_url(self, parsed: URL, rest: str) -> None:
+        if parsed.host:  # sqlite://fed.sqlite: the file name was read as a host
+            raise ConfigError(
+                f"{parsed.drivername}://{rest} has two slashes, so '{parsed.host}' is read as a server — a "
+                f"SQLite file is {parsed.drivername}:///{rest} (three slashes before a relative path, four "
+                "before an absolute one)"
+            )
+
+    def create_engine(self, parsed: URL, **kwargs: Any) -> Engine:
+        """Foreign keys, WAL and explicit BEGIN handling on every connection."""
+        engine = create_engine(parsed, connect_args={"timeout": 60}, **kwargs)
+
+        # pysqlite's own transaction handling breaks savepoints; take control of BEGIN ourselves.
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys = ON")
+            # Read by the alembic_version guard (migration 0010): 1 only while migrations/env.py migrates.
+            dbapi_connection.create_function("ratingdb_migrating", 0, lambda: 0, deterministic=True)
+            if engine.url.database not in (None, "", ":memory:"):
+                cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.close()
+
+        # IMMEDIATE: a writer takes the write lock at BEGIN, so two closes serialise instead of both
+        # reading the same state and failing late on commit. A reader (read_transaction) takes no lock:
+        # in WAL mode it reads one snapshot while writers go on.
+        @event.listens_for(engine, "begin")
+        def _on_begin(connection: Any) -> None:
+            read_only = connection.get_execution_options().get(READ_ONLY, False)
+            connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+        return engine
+
+    def database_file(self, parsed: URL) -> Path | None:
+        name = parsed.database or ""
+        if name in ("", ":memory:") or name.startswith("file:"):
+            return None
+        return Path(name)
+
+    def holds_ratingdb(self, path: Path) -> bool:
+        """A plain file holding a SQLite database with ratingdb's migration table: what `demo --force` may
+        delete (never a link, a folder, a text file or another program's database)."""
+        if path.is_symlink() or not path.is_file():
+            return False
+        with path.open("rb") as handle:
+            if handle.read(16) != b"SQLite format 3\x00":
+                return False
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                found = conn.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                    "AND name IN ('alembic_version', 'rating_list')"
+                ).fetchall()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return False
+        return len(found) == 2
+
+    def read_only_engine(self, url: str) -> Engine:
+        """The file opened with `mode=ro` and `PRAGMA query_only`: no statement can write."""
+        from ratingdb import db
+
+        path = db.parse_url(url).database or ""
+        if path in ("", ":memory:"):
+            raise ConfigError("the web app needs a SQLite database file, not an in-memory database")
+        file = Path(path)
+        if not file.is_file():
+            raise ConfigError(
+                f"the SQLite database {path} does not exist — check the path, or run `ratingdb init`"
+            )
+        uri = f"file:{quote(str(file.resolve()))}?mode=ro"
+
+        def connect() -> sqlite3.Connection:
+            return sqlite3.connect(uri, uri=True, timeout=60, check_same_thread=False)
+
+        # A pool of its own connections per thread (a plain "sqlite://" engine would share one per thread).
+        engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=8)
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # BEGIN is ours (create_engine says why)
+            dbapi_connection.execute("PRAGMA query_only = ON")
+            dbapi_connection.execute("PRAGMA foreign_keys = ON")
+            dbapi_connection.create_function("ratingdb_migrating", 0, lambda: 0, deterministic=True)
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN")
+
+        return engine
+
+    # -- transactions and locks ------------------------------------------------------------------------
+
+    def begin_read_only(self, connection: Connection) -> None:
+        connection.execution_options(**{READ_ONLY: True})  # BEGIN, not BEGIN IMMEDIATE: no write lock
+
+    def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
+        return True  # the transaction holds the database's write lock from BEGIN IMMEDIATE already
+
+    # -- raw SQL and bulk writes -----------------------------------------------------------------------
+
+    def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
+        cursor = raw.execute("PRAGMA cache_size")
+        size = int(cursor.fetchall()[0][0])
+        raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
+
+        def restore() -> None:
+            raw.execute(f"PRAGMA cache_size = {size}")
+
+        return restore
+
+    def reserve_ids(self, rows: Rows, table: str, count: int) -> list[int]:
+        # The write lock from BEGIN IMMEDIATE keeps the ids after the highest one free until the
+        # transaction ends; AUTOINCREMENT tables never reuse the id of a deleted row: start after the
+        # highest ever used.
+        highest = int(rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}", ())[0][0])
+        used = rows("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
+        highest = max(highest, int(used[0][0]) if used else 0)
+        return list(range(highest + 1, highest + 1 + count))
+
+    def numeric_text(self, column: str) -> str:
+        return f"{column} <> '' AND {column} NOT GLOB '*[^0-9]*' AND length({column}) <= 18"
+
+    # -- what a failure means --------------------------------------------------------------------------
+
+    def where(self, parsed: URL) -> str:
+        return f"the SQLite database {parsed.database}"
+
+    def explain(self, message: str, parsed: URL, *, connecting: bool) -> RatingDbError | None:
+        from ratingdb.db_errors import DatabaseUnavailable
+
+        lower = message.lower()
+        name = parsed.database or ":memory:"
+        path = Path(name)
+        if "unable to open database file" in lower:
+            folder = path.parent
+            if not folder.is_dir():
+                return DatabaseUnavailable(
+                    f"the folder {folder} for the SQLite database {name} does not exist — create it, or "
+                    "give another path in the URL"
+                )
+            if not _writable(folder):
+                return DatabaseUnavailable(
+                    f"cannot open the SQLite database {name}: the folder {folder} is not writable — give a "
+                    "file in a folder you can write to"
+                )
+            return DatabaseUnavailable(
+                f"cannot open the SQLite database {name} — check the path and its permissions (the folder "
+                "must be writable too)"
+            )
+        if "file is not a database" in lower or "file is encrypted" in lower:
+            return DatabaseUnavailable(
+                f"{name} is not a SQLite database — check the path in the URL "
+                "(a new file name creates a database)"
+            )
+        if "readonly database" in lower or "read-only" in lower:
+            return DatabaseUnavailable(
+                f"the SQLite database {name} is read-only — it and its folder must be writable "
+                "(ratingdb keeps a -wal file next to it)"
+            )
+        if "database is locked" in lower or "database is busy" in lower:
+            return DatabaseUnavailable(
+                f"the SQLite database {name} is busy: another program holds its write lock — try again "
+                "when it has finished"
+            )
+        if "malformed" in lower:
+            return DatabaseUnavailable(
+                f"the SQLite database {name} is damaged — restore it from a backup (see "
+                "docs/guide/backups.md)"
+            )
+        if "disk is full" in lower or "disk i/o error" in lower:
+            return DatabaseUnavailable(
+                f"cannot write the SQLite database {name}: the disk is full or failing — free space, then "
+                "run the command again (nothing was written)"
+            )
+        return None
+
+    # -- backups ---------------------------------------------------------------------------------------
+
+    def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
+        from ratingdb.backup import refuse_target
+
+        source = self.database_file(parsed)
+        if source is None:
+            return super().backup(parsed, target, force=force)
+        refuse_target(target, force, database=source)
+        return backup_file(source, target)
+
+
+def backup_file(source: Path, target: Path) -> Backup:
+    """A consistent copy while other connections read and write (sqlite3's online backup API), checked:
+    `PRAGMA integrity_check` is ok and the schema is at the newest migration this ratingdb knows."""
+    from ratingdb import db
+    from ratingdb.backup import Backup, BackupFailed
+
+    if not source.is_file():
+        raise ConfigError(f"the SQLite database {source} does not exist — check the path")
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    try:
+        with _closing(sqlite3.connect(source, timeout=60)) as src:
+            with _closing(sqlite3.connect(partial)) as dst:
+                src.backup(dst)
+                # A backup is one self-contained file: no -wal beside it.
+                dst.execute("PRAGMA journal_mode = DELETE")
+                _check_copy(dst)
+        os.replace(partial, target)
+    except sqlite3.Error as exc:
+        raise BackupFailed(
+            f"the backup of {source} failed: {exc} — nothing was written to {target}"
+        ) from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return Backup(
+        target, target.stat().st_size, f"SQLite backup API; integrity ok; migration {db.head_revision()}"
+    )
+
+
+def _check_copy(copy: sqlite3.Connection) -> None:
+    from ratingdb import db
+    from ratingdb.backup import BackupFailed
+
+    verdict = [row[0] for row in copy.execute("PRAGMA integrity_check")]
+    if verdict != ["ok"]:
+        raise BackupFailed(
+            f"the copy fails SQLite's integrity check ({verdict[0]}) — the database may be damaged"
+        )
+    try:
+        (revision,) = copy.execute("SELECT version_num FROM alembic_version").fetchone() or (None,)
+    except sqlite3.OperationalError:
+        revision = None
+    head = db.head_revision()
+    if revision != head:
+        raise BackupFailed(
+            f"the copy is at migration {revision or 'none'}, not {head} — run `ratingdb init` on the "
+            "database first, or back it up with the ratingdb that wrote it"
+        )
+
+
+class _closing:
+    """sqlite3 connections close on leaving the block (their own context manager only commits)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.conn
+
+    def __exit__(self, *_: object) -> None:
+        self.conn.close()
+
+
+def _writable(folder: Path) -> bool:
+    # os.access says yes to root on a read-only mount: only trying tells.
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+BACKEND = SQLite()
