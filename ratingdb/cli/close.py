@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from ratingdb.rating import Adjustment, Period
-    from ratingdb.services.close import CloseSummary
+    from ratingdb.services.close import CloseSummary, PlayerChange
     from ratingdb.services.systems.base import Progress
 
 
@@ -282,13 +282,16 @@ def print_summary(summary: "CloseSummary") -> None:
         ("below the floor", summary.dropped_below_floor),
     ):
         for c in changes[:SHOWN]:
-            echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}")
+            rd = _deviations(c)
+            echo(f"    {title}: {c.name} {_shown(c.old)} → {_shown(c.new)}" + (f" ({rd})" if rd else ""))
         if len(changes) > SHOWN:
             echo(f"    {title}: … and {len(changes) - SHOWN} more (`{report}` lists them all)")
     for title, changes in (("gain", summary.biggest_gains), ("loss", summary.biggest_losses)):
         for c in changes[:3]:
             delta = (c.new or 0) - (c.old or 0)
             games = f"{c.games} game" + ("" if c.games == 1 else "s")
+            rd = _deviations(c)
+            games += f", {rd}" if rd else ""
             echo(f"    biggest {title}: {c.name} {c.old} → {c.new} ({delta:+d}, {games})")
     if len(summary.late_events) > LATE_SHOWN:
         echo(f"    {len(summary.late_events)} late events: `{report}` lists them")
@@ -303,6 +306,14 @@ def print_summary(summary: "CloseSummary") -> None:
 
 def _shown(rating: int | None) -> str:
     return "unrated" if rating is None else str(rating)
+
+
+def _deviations(c: "PlayerChange") -> str:
+    """The deviations of a move, "RD 120.45 → 117.62" (a newcomer: "RD 154.79"); "" for Elo."""
+    if c.deviation_new is None and c.deviation_old is None:
+        return ""
+    old, new = ("–" if d is None else f"{d:.2f}" for d in (c.deviation_old, c.deviation_new))
+    return f"RD {new}" if c.deviation_old is None else f"RD {old} → {new}"
 
 
 def parse_adjustment(text: str) -> "Adjustment":

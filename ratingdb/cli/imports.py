@@ -280,14 +280,20 @@ def import_list_command(
 
             glicko2 = types[0] not in RATING_TYPES and _rated_by_glicko2(session, types[0], list_date)
             if glicko2 and update:
-                # An update keeps the entries the file does not give by copying them from the list in
-                # force; a Glicko-2 list's deviations and volatilities (glicko2_entry) would not come along.
-                raise ConfigError(
-                    "--update does not correct a Glicko-2 list, whose deviations it would not carry over: "
-                    f"withdraw the {types[0]} list (`ratingdb withdraw-list DATE --type {types[0]} --reason "
-                    "TEXT`) and import the whole corrected file; a computed list: reopen its period"
+                # A corrected Glicko-2 list: the file's rows with their figures, every other entry's
+                # rating, deviation and volatility kept from the version it replaces.
+                from ratingdb.services.glicko2_lists import update_glicko2_list
+
+                detected = "csv"
+                summary = update_glicko2_list(
+                    session,
+                    file,
+                    rating_type=types[0],
+                    reason=reason or "",
+                    list_date=list_date,
+                    progress=advance,
                 )
-            if glicko2:
+            elif glicko2:
                 from ratingdb.services.glicko2_lists import import_glicko2_list
 
                 assert list_date is not None

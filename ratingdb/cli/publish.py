@@ -22,7 +22,10 @@ def publish_command(
     rating_types: Annotated[
         list[str] | None,
         typer.Option(
-            "--type", "-t", metavar="TYPE", help="Only this rating type (repeatable); all by default."
+            "--type",
+            "-t",
+            metavar="TYPE",
+            help="Only this rating type (repeatable); by default every type: FIDE's and the rule sets'.",
         ),
     ] = None,
     title: Annotated[
@@ -52,23 +55,23 @@ def publish_command(
     Publishing again into the same folder rewrites only the files that changed and removes pages that no
     longer exist; a folder holding anything else is refused. Any web server, or the folder itself, serves it.
     """
-    from ratingdb.rating import RATING_TYPES
-
     if serve and not 1 <= port <= 65535:
         raise ConfigError(f"--port {port} is not a port a site can be served on — give one from 1 to 65535")
-    chosen = tuple(check_type(t) for t in rating_types) if rating_types else RATING_TYPES
+    chosen = tuple(check_type(t) for t in rating_types) if rating_types else ()
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"'{base_url}' is not a web address: give one such as https://ratings.example.org/")
     from ratingdb.i18n import check_language
+    from ratingdb.services.rules import rating_types as defined_types
     from ratingdb.site.publish import SiteOptions, publish_site
 
-    options = SiteOptions(
-        title=title,
-        rating_types=tuple(dict.fromkeys(chosen)),
-        base_url=base_url,
-        language=check_language(language),
-    )
     with read_transaction() as session:
+        options = SiteOptions(
+            title=title,
+            # Every type by default: standard, rapid, blitz and the stored rule sets' (a club list).
+            rating_types=tuple(dict.fromkeys(chosen or defined_types(session))),
+            base_url=base_url,
+            language=check_language(language),
+        )
         result = publish_site(session, folder, options)
     typer.echo(
         f"Published {result.files} files ({result.bytes / 1_000_000:.1f} MB) to {folder}: "

@@ -366,6 +366,15 @@ def _period_counts(report: "PeriodReport") -> dict[str, int]:
     }
 
 
+def _item(report: "PeriodReport", item: Any) -> dict[str, Any]:
+    """One entry of the document; a move's deviations only for a Glicko-2 close (an Elo one has none)."""
+    found = asdict(item)
+    if not report.glicko2:
+        found.pop("deviation_before", None)
+        found.pop("deviation_after", None)
+    return found
+
+
 def _period_document(report: "PeriodReport") -> dict[str, Any]:
     return {
         "rating_type": report.rating_type,
@@ -376,7 +385,7 @@ def _period_document(report: "PeriodReport") -> dict[str, Any]:
         "counts": _period_counts(report),
         "warnings": report.warnings,
         **{
-            name: [asdict(item) for item in getattr(report, name)]
+            name: [_item(report, item) for item in getattr(report, name)]
             for name in (
                 "newly_rated",
                 "dropped_below_floor",
@@ -397,6 +406,10 @@ def _period_rows(report: "PeriodReport") -> list[list[Any]]:
     def moves(section: str, items: "list[PlayerMove]", flags: bool = False) -> None:
         for m in items:
             detail = f"flag {m.flag_before or '-'} → {m.flag_after or '-'}" if flags else None
+            if report.glicko2:  # a Glicko-2 close: the deviation before and after
+                pair = (m.deviation_before, m.deviation_after)
+                rds = " → ".join("–" if d is None else f"{d:.2f}" for d in pair)
+                detail = f"RD {rds}" if detail is None else f"{detail}; RD {rds}"
             rows.append(
                 [section, m.fide_id, m.national_id, m.name, m.before, m.after, m.change, m.games, detail]
             )

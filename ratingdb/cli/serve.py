@@ -47,7 +47,10 @@ def serve_command(
     rating_types: Annotated[
         list[str] | None,
         typer.Option(
-            "--type", "-t", metavar="TYPE", help="Only this rating type (repeatable); all by default."
+            "--type",
+            "-t",
+            metavar="TYPE",
+            help="Only this rating type (repeatable); by default every type: FIDE's and the rule sets'.",
         ),
     ] = None,
     language: LanguageOption = "en",
@@ -61,11 +64,11 @@ def serve_command(
     import uvicorn
 
     from ratingdb.i18n import check_language
-    from ratingdb.rating import RATING_TYPES
     from ratingdb.web.app import create_app
     from ratingdb.web.state import WebSettings
 
-    chosen = tuple(dict.fromkeys(check_type(t) for t in rating_types)) if rating_types else RATING_TYPES
+    # None chosen: every type the database defines (create_app reads them), a club list's too.
+    chosen = tuple(dict.fromkeys(check_type(t) for t in rating_types)) if rating_types else ()
     settings = WebSettings(
         url=database_url(),
         read_url=read_url,
@@ -86,7 +89,7 @@ def serve_command(
                 os.environ["RATINGDB_READ_URL"] = read_url
             os.environ["RATINGDB_TITLE"] = title
             os.environ["RATINGDB_LANG"] = settings.language
-            os.environ["RATINGDB_TYPES"] = ",".join(chosen)
+            os.environ["RATINGDB_TYPES"] = ",".join(web_app.state.ratingdb.settings.rating_types)
             uvicorn.run(
                 "ratingdb.web:app",
                 host=host,

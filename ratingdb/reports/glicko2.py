@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 from ratingdb.calculator.glicko2_text import decimals as _f
 from ratingdb.rating import Period
 from ratingdb.rating.glicko2 import EPSILON, SCALE, Glicko2Parameters
-from ratingdb.reports.lists import ListLine, as_list_row, computed_list, list_lines
+from ratingdb.reports.lists import AnySelect, ListLine, as_list_row, computed_list, list_lines
 from ratingdb.schema.models import (
     Event,
     Game,
@@ -45,6 +46,8 @@ class Glicko2GameRecord:
     g: float
     e: float
     score_x100: int
+    opponent_id: int | None = None  # the site links the opponent's page by it
+    opponent_national_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,13 +75,35 @@ def glicko2_calculation(
     session: Session, player: Player, new_list: RatingList, params: Glicko2Parameters
 ) -> Glicko2Calculation:
     """The stored Glicko-2 calculation of `player` in the close that published `new_list`."""
-    record = session.get(Glicko2CalcPlayer, (new_list.id, player.id))
-    entry = session.get(Glicko2Entry, (new_list.id, player.id))
+    found = list_glicko2_calculations(session, new_list, params, player=player)
+    if player.id in found:
+        return found[player.id]
+    period, date = Period.parse(new_list.period or ""), new_list.list_date
+    return Glicko2Calculation(player, new_list.rating_type, period, date, params, None, None, [])
+
+
+def list_glicko2_calculations(
+    session: Session, new_list: RatingList, params: Glicko2Parameters, *, player: Player | None = None
+) -> dict[int, Glicko2Calculation]:
+    """The stored calculation of every player the Glicko-2 close that published `new_list` rated or
+    widened (or of `player` only), by player id: three queries for the whole list, as the site needs."""
+
+    def only(query: AnySelect, column: Any) -> AnySelect:
+        return query if player is None else query.where(column == player.id)
+
+    period = Period.parse(new_list.period or "")
+    entries = {
+        e.player_id: e
+        for e in session.scalars(
+            only(select(Glicko2Entry).where(Glicko2Entry.list_id == new_list.id), Glicko2Entry.player_id)
+        )
+    }
     opponent = Player.__table__.alias("opponent")
-    games = [
-        Glicko2GameRecord(*row)
-        for row in session.execute(
+    games: dict[int, list[Glicko2GameRecord]] = defaultdict(list)
+    for player_id, *fields in session.execute(
+        only(
             select(
+                Glicko2CalcGame.player_id,
                 Game.round,
                 Event.id,
                 shown_name(),
@@ -89,18 +114,39 @@ def glicko2_calculation(
                 Glicko2CalcGame.g,
                 Glicko2CalcGame.e,
                 Glicko2CalcGame.score_x100,
+                opponent.c.id,
+                opponent.c.national_id,
             )  # fmt: skip
             .join(Game, Game.id == Glicko2CalcGame.game_id)
             .join(Event, Event.id == Glicko2CalcGame.event_id)
             .join(opponent, opponent.c.id == Glicko2CalcGame.opponent_id)
-            .where(Glicko2CalcGame.list_id == new_list.id, Glicko2CalcGame.player_id == player.id)
-            .order_by(Event.start_date, Event.id, Game.round, Game.id)
+            .where(Glicko2CalcGame.list_id == new_list.id)
+            .order_by(Glicko2CalcGame.player_id, Event.start_date, Event.id, Game.round, Game.id),
+            Glicko2CalcGame.player_id,
         )
-    ]
-    period = Period.parse(new_list.period or "")
-    return Glicko2Calculation(
-        player, new_list.rating_type, period, new_list.list_date, params, record, entry, games
-    )
+    ):
+        games[player_id].append(Glicko2GameRecord(*fields))
+    found: dict[int, Glicko2Calculation] = {}
+    for record, who in session.execute(
+        only(
+            select(Glicko2CalcPlayer, Player)
+            .join(Player, Player.id == Glicko2CalcPlayer.player_id)
+            .where(Glicko2CalcPlayer.list_id == new_list.id)
+            .order_by(Glicko2CalcPlayer.player_id),
+            Glicko2CalcPlayer.player_id,
+        )
+    ):
+        found[who.id] = Glicko2Calculation(
+            who,
+            new_list.rating_type,
+            period,
+            new_list.list_date,
+            params,
+            record,
+            entries.get(who.id),
+            games.get(who.id, []),
+        )
+    return found
 
 
 def provisional_text(params: Glicko2Parameters, deviation: float) -> str:

@@ -19,6 +19,7 @@ from ratingdb.schema.models import (
     Event,
     EventPlayer,
     Glicko2CalcPlayer,
+    Glicko2Entry,
     ListEntry,
     Player,
     PlayerVersion,
@@ -44,6 +45,9 @@ class PlayerMove:
     games: int
     flag_before: str | None
     flag_after: str | None
+    # A Glicko-2 close's (docs/guide/glicko2.md): the deviation (RD) on the list in force and the new list.
+    deviation_before: float | None = None
+    deviation_after: float | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,7 @@ class PeriodReport:
     k_changes: list[KChange] = field(default_factory=list)
     events: list[RatedEvent] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # events rated little, or longer than one event may be
+    glicko2: bool = False  # a Glicko-2 close: its moves carry the deviations
 
     @property
     def players_rated(self) -> int:
@@ -113,6 +118,13 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
     report = PeriodReport(period, rating_type, published.list_date, in_force.list_date, published.rules)
 
     played: list[PlayerMove] = []  # entries with games this period (a Glicko-2 list's rated players)
+    report.glicko2 = (
+        session.scalar(
+            select(Glicko2CalcPlayer.list_id).where(Glicko2CalcPlayer.list_id == published.id).limit(1)
+        )
+        is not None
+    )
+    rd_before, rd_after = (_deviations(session, in_force.id), _deviations(session, published.id))
     new, old = aliased(ListEntry), aliased(ListEntry)
     rows = session.execute(
         select(
@@ -131,6 +143,7 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
             new.reached_2400,
             new.reached_2300,
             new.games_total,
+            new.player_id,
         )
         .join(PlayerVersion, PlayerVersion.id == new.player_version_id)
         .outerjoin(old, and_(old.player_id == new.player_id, old.list_id == in_force.id))
@@ -153,9 +166,13 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
         reached_2400,
         reached_2300,
         games_total,
+        player_id,
     ) in rows:
         report.players_on_list += 1
-        move = PlayerMove(fide_id, national_id, name, before, after, change, games, flag_before, flag_after)
+        move = PlayerMove(
+            fide_id, national_id, name, before, after, change, games, flag_before, flag_after,
+            rd_before.get(player_id), rd_after.get(player_id),
+        )  # fmt: skip
         if games:
             played.append(move)
         if before is None and after is not None:
@@ -181,10 +198,7 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
                     KChange(fide_id, national_id, name, birth_year, after, k_before, k_after, reason)
                 )
 
-    glicko2 = session.scalar(
-        select(Glicko2CalcPlayer.list_id).where(Glicko2CalcPlayer.list_id == published.id).limit(1)
-    )
-    if glicko2 is not None:
+    if report.glicko2:
         # A Glicko-2 close rates everyone with games (no pool); the changes are the list's own.
         report.gains = sorted((m for m in played if (m.change or 0) > 0), key=lambda m: -(m.change or 0))[
             :top
@@ -224,6 +238,16 @@ def period_report(session: Session, period: Period, rating_type: str, *, top: in
         )
     report.warnings = close_warnings(session, published.id)
     return report
+
+
+def _deviations(session: Session, list_id: int) -> dict[int, float]:
+    """Player id → the deviation a Glicko-2 list published (hundredths); {} for an Elo list."""
+    return {
+        player_id: d100 / 100
+        for player_id, d100 in session.execute(
+            select(Glicko2Entry.player_id, Glicko2Entry.deviation_x100).where(Glicko2Entry.list_id == list_id)
+        )
+    }
 
 
 def _elo_changes(session: Session, list_id: int, report: PeriodReport, top: int) -> None:

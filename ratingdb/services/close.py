@@ -150,7 +150,7 @@ def finish(close: Close) -> None:
         summary.notes.append(detail)
     assert close.new_list is not None  # open_list ran
     seal(close.session, close.new_list)
-    _summarise(close.driver, summary, close.changes)
+    _summarise(close.driver, summary, close.changes, close.deviations)
     summary.counts = close_counts(
         close.session, close.list_id, close.in_force.id, str(close.period), close.rating_type
     )
@@ -171,7 +171,12 @@ def _rules_of_list(session: Session, rating_type: str, served: Period, closing: 
         return closing
 
 
-def _summarise(driver: Driver, summary: CloseSummary, changes: list[Change]) -> None:
+def _summarise(
+    driver: Driver,
+    summary: CloseSummary,
+    changes: list[Change],
+    deviations: dict[int, tuple[float | None, float | None]],
+) -> None:
     """The summary's lists, in player order; names are read only for the players it shows."""
     newly = [c for c in changes if c[1] is None and c[2] is not None]
     dropped = [c for c in changes if c[1] is not None and c[2] is None]
@@ -184,7 +189,7 @@ def _summarise(driver: Driver, summary: CloseSummary, changes: list[Change]) -> 
     names = _names(driver, {c[0] for c in newly + dropped + top + bottom})
 
     def change(c: Change) -> PlayerChange:
-        return PlayerChange(c[0], names[c[0]], c[1], c[2], c[3])
+        return PlayerChange(c[0], names[c[0]], c[1], c[2], c[3], *deviations.get(c[0], (None, None)))
 
     summary.newly_rated = [change(c) for c in newly]
     summary.dropped_below_floor = [change(c) for c in dropped]

@@ -161,6 +161,99 @@ def import_glicko2_list(
     )
 
 
+def update_glicko2_list(
+    session: Session,
+    path: Path,
+    *,
+    rating_type: str,
+    reason: str,
+    list_date: dt.date | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ListImportSummary:
+    """A corrected Glicko-2 list: a new version of the list in force (or of `list_date`'s), as
+    `import-list --update` publishes one of an Elo list (services/list_import.update_list).
+
+    A row of the file gives a player's rating, deviation and volatility, all three (a blank rating keeps
+    the entry as it was); every player the file leaves out keeps the figures of the version replaced. So a
+    federation corrects one wrong deviation of its starting list with a one-line file. Refused, as any
+    update, for a list a close has rated from: reopen that period instead.
+    """
+    from ratingdb.formats.glicko2_list import read_glicko2_list
+    from ratingdb.services.bulk import Driver, chunks
+    from ratingdb.services.list_import import update_list
+    from ratingdb.services.rows import LIST_ENTRY_COLUMNS
+
+    figures: dict[tuple[str, object], Glicko2Figures] = {}
+
+    def rows() -> Iterator[ListRow]:
+        for row, found in read_glicko2_list(path, rating_type):
+            if found is not None:
+                figures[_key(row.fide_id, row.national_id)] = found
+            yield row
+
+    def write_figures(lists: dict[str, RatingList], replaced: dict[str, RatingList]) -> dict[str, int]:
+        new, old = lists[rating_type], replaced[rating_type]
+        driver = Driver(session)
+        try:
+            kept = {
+                row[0]: row[1:]
+                for row in driver.rows(
+                    "SELECT player_id, rating_x100, deviation_x100, volatility_x1e6 FROM glicko2_entry "
+                    "WHERE list_id = ?",
+                    (old.id,),
+                )
+            }
+            written = []
+            corrected = []  # the file's players whose figures change
+            for player_id, fide_id, national_id in driver.rows(
+                "SELECT e.player_id, p.fide_id, p.national_id FROM list_entry e "
+                "JOIN player p ON p.id = e.player_id WHERE e.list_id = ? AND e.rating IS NOT NULL",
+                (new.id,),
+            ):
+                found = figures.get(("fide", fide_id)) if fide_id is not None else None
+                if found is None:
+                    found = figures.get(("national", national_id))
+                if found is not None:
+                    shown = (found.rating_x100, found.deviation_x100, found.volatility_x1e6)
+                    written.append((new.id, player_id, *shown))
+                    if kept.get(player_id) != shown:
+                        corrected.append(player_id)
+                elif player_id in kept:
+                    written.append((new.id, player_id, *kept[player_id]))
+                # else: an entry of an Elo starting list without figures, which the close starts at its
+                # rating with the initial deviation and volatility (services/systems/glicko2.py)
+            driver.write("glicko2_entry", ENTRY_COLUMNS, sorted(written))
+            # Of those, the entries list_entry shows unchanged (the same whole rating): changed here.
+            same = 0
+            for chunk in chunks(corrected, 500):
+                condition, params = driver.among("n.player_id", chunk)
+                same += driver.rows(
+                    f"SELECT COUNT(*) FROM list_entry n JOIN list_entry o ON o.player_id = n.player_id "
+                    f"AND o.list_id = ? WHERE n.list_id = ? AND {condition} AND "
+                    + " AND ".join(_same(c) for c in LIST_ENTRY_COLUMNS[2:]),
+                    (old.id, new.id, *params),
+                )[0][0]
+            return {rating_type: same}
+        finally:
+            driver.restore()
+
+    return update_list(
+        session,
+        rows(),
+        rating_types=[rating_type],
+        source=path.name,
+        reason=reason,
+        list_date=list_date,
+        progress=progress,
+        before_seal=write_figures,
+    )
+
+
+def _same(column: str) -> str:
+    """Two list entries agree on `column` (NULL agreeing with NULL)."""
+    return f"(n.{column} = o.{column} OR (n.{column} IS NULL AND o.{column} IS NULL))"
+
+
 def _key(fide_id: int | None, national_id: str | None) -> tuple[str, object]:
     return ("fide", fide_id) if fide_id is not None else ("national", national_id)
 

@@ -163,12 +163,16 @@ def update_list(
     list_date: dt.date | None = None,
     progress: Callable[[int], None] | None = None,
     matching: ListMatching | None = None,
+    before_seal: Callable[[dict[str, RatingList], dict[str, RatingList]], dict[str, int]] | None = None,
 ) -> ListImportSummary:
     """Publish a new version of each type's list in force: its rows with the file's rows applied.
 
     Players in the file are added or their given fields changed; every other entry, and every field a
     row leaves empty, stays as it was. The old version is withdrawn by the same audited change.
     `list_date`, when given, must name the list in force. Refused for a list something was computed from.
+    `before_seal` is handed the new versions and the versions they replace, by type, once the entries are
+    written, as import_list's is (a Glicko-2 list's deviations); it returns, by type, how many of the file's
+    entries it changed that list_entry shows unchanged (a deviation corrected, the rating kept).
     """
     targets: dict[str, RatingList] = {}
     for rating_type in sorted(rating_types):
@@ -204,10 +208,6 @@ def update_list(
     matching = matching or ListMatching(source)
     _write_entries(session, rows, lists, bases, summary, progress, changes[0], matching)
     matching.finish(session, changes[0])
-    if not (any(summary.added.values()) or any(summary.changed.values()) or summary.updated_players):
-        # Re-running an update is safe: the caller's rollback takes back the versions begun above.
-        shown = "; ".join(f"{t} {x.list_date.isoformat()}, version {x.version}" for t, x in targets.items())
-        raise NothingToUpdate(f"every row of {source} already matches the list in force ({shown})")
     for rating_type, lst in lists.items():
         _keep_unchanged(session, targets[rating_type].id, lst.id)
         total = _size(session, lst.id)
@@ -215,6 +215,14 @@ def update_list(
         summary.entries[rating_type] = total
         summary.versions[rating_type] = lst.version
         summary.dates[rating_type] = lst.list_date
+    if before_seal is not None:
+        for rating_type, n in before_seal(lists, targets).items():
+            summary.changed[rating_type] += n
+    if not (any(summary.added.values()) or any(summary.changed.values()) or summary.updated_players):
+        # Re-running an update is safe: the caller's rollback takes back the versions begun above.
+        shown = "; ".join(f"{t} {x.list_date.isoformat()}, version {x.version}" for t, x in targets.items())
+        raise NothingToUpdate(f"every row of {source} already matches the list in force ({shown})")
+    for lst in lists.values():
         seal(session, lst)
     return summary
 

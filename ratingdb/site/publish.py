@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -55,6 +56,7 @@ from ratingdb.site.output import PublishResult, SiteFolder
 
 if TYPE_CHECKING:
     from ratingdb.rating.glicko2 import Glicko2Parameters
+    from ratingdb.reports.glicko2 import Glicko2Calculation
 
 STATIC_FILES: Final = ("site.css", "site.js")
 CLOSE_HIGHLIGHTS: Final = 10  # gains and losses shown on a period page
@@ -273,6 +275,7 @@ def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
         "period_path": period_path,
         "event_path": event_path,
         "pts": lang.hundredths,
+        "rd": lambda deviation: "" if deviation is None else lang.hundredths(round(deviation * 100)),
         "spts": lambda x100: lang.hundredths(x100, signed=True),
         "page_query": page_query,
         "lang": lang.code,
@@ -313,7 +316,8 @@ class Site:
         self.moved = moved_player_pages(self.links)  # old address → the page it moved to
         self.current = [lst for lst in self.lists if lst.state == "current"]
         newest = {lst.rating_type: lst for lst in self.current}  # by type and date: the last one wins
-        self.newest = {t: newest[t] for t in RATING_TYPES if t in newest}
+        # In the site's order of types (FIDE's three, then the stored rule sets' such as a club list).
+        self.newest = {t: newest[t] for t in self.options.rating_types if t in newest}
         self.list_by_date = {(lst.rating_type, lst.list_date): lst for lst in self.current}
         self.list_urls: dict[tuple[str, dt.date], str] = {
             key: list_path(lst) for key, lst in self.list_by_date.items()
@@ -413,12 +417,15 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
 
     closes = closes_of(session, site)
     calculations: dict[int, list[Calculation]] = defaultdict(list)
+    glicko2_calcs: dict[int, list[Glicko2Calculation]] = defaultdict(list)
     not_rated: dict[int, dict[tuple[str, dt.date], list[NotRated]]] = defaultdict(dict)
     for lst in site.current:
         if lst.list_id not in closes:
             continue
         yield period_page(site, lst, closes[lst.list_id])
         new_list = session.get_one(RatingList, lst.list_id)
+        for player_id, g2 in _glicko2_calculations(session, new_list).items():
+            glicko2_calcs[player_id].append(g2)
         for player_id, calc in list_calculations(session, new_list).items():
             calculations[player_id].append(calc)
         for player_id, games in games_not_rated(session, new_list).items():
@@ -436,6 +443,7 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
             calculations.get(player.id, []),
             not_rated=not_rated.get(player.id, {}),
             glicko2=glicko2_of.get(player.id, {}),
+            glicko2_calcs=glicko2_calcs.get(player.id, []),
         )
 
     for old, new in sorted(site.moved.items()):
@@ -595,6 +603,30 @@ def player_calculations(session: Session, site: Site, player: Player) -> list[Ca
     return found
 
 
+def _glicko2_calculations(session: Session, new_list: RatingList) -> dict[int, Glicko2Calculation]:
+    """The stored Glicko-2 calculation of every player of a Glicko-2 close; {} for another list."""
+    params = list_parameters(session, new_list)
+    if params is None:
+        return {}
+    from ratingdb.reports.glicko2 import list_glicko2_calculations
+
+    return list_glicko2_calculations(session, new_list, params)
+
+
+def player_glicko2_calculations(session: Session, site: Site, player: Player) -> list[Glicko2Calculation]:
+    """One player's Glicko-2 calculation in every Glicko-2 close of the site (the served page, the API)."""
+    from ratingdb.reports.glicko2 import list_glicko2_calculations
+
+    found: list[Glicko2Calculation] = []
+    for lst in site.current:
+        if lst.origin == "computed" and lst.period is not None:
+            new_list = session.get_one(RatingList, lst.list_id)
+            params = list_parameters(session, new_list)
+            if params is not None:
+                found += list_glicko2_calculations(session, new_list, params, player=player).values()
+    return found
+
+
 def player_not_rated(
     session: Session, site: Site, player: Player
 ) -> dict[tuple[str, dt.date], list[NotRated]]:
@@ -622,8 +654,10 @@ def player_page(
     live: Sequence[Any] = (),
     not_rated: Mapping[tuple[str, dt.date], Sequence[NotRated]] | None = None,
     glicko2: Mapping[tuple[str, dt.date], Glicko2Shown] | None = None,
+    glicko2_calcs: Sequence[Glicko2Calculation] = (),
 ) -> tuple[str, bytes]:
-    """A player's page; `glicko2`: their figures on each current Glicko-2 list, by (type, list date)."""
+    """A player's page; `glicko2`: their figures on each current Glicko-2 list, by (type, list date);
+    `glicko2_calcs`: their stored calculation in each Glicko-2 close, written out as Elo ones are."""
     glicko2 = glicko2 or {}
     ids = f" (FIDE {player.fide_id})" if player.fide_id else ""
     chart = None
@@ -664,6 +698,80 @@ def player_page(
                 (not_rated or {}).get((c.rating_type, c.list_date), []),
             )
             for c in shown
+        ],
+        glicko2_calculations=[
+            glicko2_view(site, c)
+            for c in sorted(
+                glicko2_calcs,
+                key=lambda c: (c.list_date, order.get(c.rating_type, len(order))),
+                reverse=True,
+            )
+        ],
+    )
+
+
+def fixed(language: Language, value: float, places: int) -> str:
+    """A computed float as the pages print it: `places` decimals (the language's separator), the true
+    minus sign, never grouped (μ −0.2069 · −0,2069; 1464.05 · 1464,05)."""
+    text = f"{value:.{places}f}"
+    if language.code != DEFAULT_LANGUAGE:
+        from babel.numbers import format_decimal
+
+        text = format_decimal(Decimal(text), format="0." + "0" * places, locale=language.code)
+        text = text.replace("\u2212", "-").replace("\u00a0", "")
+    if text.startswith("-"):
+        return "\u2212" + text[1:] if text.strip("-0.,") else text[1:]
+    return text
+
+
+@dataclass(frozen=True)
+class Glicko2View:
+    """A stored Glicko-2 calculation as the player page writes it (figures formatted, games as rows)."""
+
+    calc: Glicko2Calculation
+    before: tuple[str, str, str]  # rating, RD, σ before the period, as the list in force published them
+    steps: tuple[str, ...]  # μ, φ, v, Δ, σ′, φ*, φ′, μ′ (v and Δ blank without games)
+    after: tuple[str, str, str] | None  # rating, RD, σ on the new list; None: unrated
+    provisional: bool  # the new RD is above the rule set's threshold
+    threshold: str  # that threshold ("" without one)
+    games: list[tuple[object, ...]]
+
+
+def glicko2_view(site: Site, c: Glicko2Calculation) -> Glicko2View:
+    lang, rec, entry = site.language, c.record, c.entry
+    assert rec is not None  # the site shows the players the close rated or widened
+
+    def f(value: float | None, places: int = 4) -> str:
+        return "" if value is None else fixed(lang, value, places)
+
+    def three(r100: int, d100: int, s1e6: int) -> tuple[str, str, str]:
+        return lang.hundredths(r100), lang.hundredths(d100), f(s1e6 / 1e6, 6)
+
+    threshold = c.params.provisional_deviation
+    return Glicko2View(
+        c,
+        three(rec.rating_x100, rec.deviation_x100, rec.volatility_x1e6),
+        tuple(f(x) for x in (rec.mu, rec.phi, rec.v, rec.delta))
+        + (f(rec.new_sigma, 6),)
+        + tuple(f(x) for x in (rec.phi_star, rec.new_phi, rec.new_mu)),
+        None if entry is None else three(entry.rating_x100, entry.deviation_x100, entry.volatility_x1e6),
+        entry is not None and c.params.is_provisional(entry.deviation_x100 / 100),
+        "" if threshold is None else f"{threshold:g}",
+        [
+            (
+                g.event_id,
+                g.event,
+                g.round,
+                g.opponent,
+                site.urls.get(g.opponent_id) if g.opponent_id is not None else None,
+                g.opponent_fide_id or "",
+                lang.hundredths(g.opponent_rating_x100),
+                lang.hundredths(g.opponent_deviation_x100),
+                f(g.g),
+                f(g.e),
+                lang.hundredths(g.score_x100),
+            )
+            for g in c.games
         ],
     )
 

@@ -34,6 +34,7 @@ from ratingdb.site.publish import (
     period_page,
     period_path,
     player_calculations,
+    player_glicko2_calculations,
     player_not_rated,
     player_page,
 )
@@ -162,7 +163,9 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
     from ratingdb.services.glicko2_lists import player_glicko2
 
     not_rated = player_not_rated(session, site, player)
-    return player_page(site, player, history, calcs, live, not_rated, player_glicko2(session, player.id))[1]
+    glicko2_calcs = player_glicko2_calculations(session, site, player)
+    figures = player_glicko2(session, player.id)
+    return player_page(site, player, history, calcs, live, not_rated, figures, glicko2_calcs)[1]
 
 
 def event_view(session: Session, site: Site, event_id: int) -> bytes:

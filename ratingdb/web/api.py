@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
@@ -41,9 +41,12 @@ from ratingdb.reports.search import search_players
 from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
-from ratingdb.site.publish import player_calculations, player_key, player_path
+from ratingdb.site.publish import player_calculations, player_glicko2_calculations, player_key, player_path
 from ratingdb.site.served import player_by_key
 from ratingdb.web.deps import Served
+
+if TYPE_CHECKING:
+    from ratingdb.reports.glicko2 import Glicko2Calculation
 
 DESCRIPTION: Final = (
     "Read-only access to the federation's published rating lists, players, calculations, events, "
@@ -149,9 +152,57 @@ class CalculationOut(BaseModel):
     events: list[CalcEventOut]
 
 
+class Glicko2GameOut(BaseModel):
+    event_id: int
+    event: str
+    round: int
+    opponent: str
+    opponent_fide_id: int | None
+    opponent_national_id: str | None
+    opponent_rating: float = Field(description="On the list in force, as published (hundredths).")
+    opponent_deviation: float = Field(description="The opponent's RD on the list in force (hundredths).")
+    g: float = Field(description="g(φj): how much the opponent's deviation discounts the game.")
+    e: float = Field(description="E: the expected score against the opponent.")
+    score: str
+
+
+class Glicko2CalculationOut(BaseModel):
+    rating_type: str
+    period: str
+    list_date: dt.date = Field(description="The list the close published.")
+    summary: list[str] = Field(description="The sentences `ratingdb calculation` prints.")
+    games_played: int
+    newcomer: bool = Field(description="Not rated on the list in force: the newcomer's figures (Step 1).")
+    rating_before: float
+    deviation_before: float
+    volatility_before: float
+    mu: float
+    phi: float
+    v: float | None = Field(description="Step 3; null in a period without games.")
+    delta: float | None = Field(description="Step 4; null in a period without games.")
+    new_sigma: float
+    phi_star: float
+    phi_star_capped: bool = Field(description="φ* capped at the initial deviation.")
+    new_phi: float
+    new_mu: float
+    iterations: int
+    note: str | None
+    rating: float | None = Field(description="On the new list (hundredths); null: unrated.")
+    deviation: float | None
+    volatility: float | None
+    provisional: bool | None = Field(
+        description="The new deviation is above the rule set's threshold: the rating is shown provisional."
+    )
+    provisional_deviation: float | None = Field(description="That threshold; null: never provisional.")
+    games: list[Glicko2GameOut]
+
+
 class CalculationsOut(BaseModel):
     player: PlayerOut
     calculations: list[CalculationOut]
+    glicko2_calculations: list[Glicko2CalculationOut] = Field(
+        default_factory=list, description="The player's calculations in Glicko-2 closes, newest first."
+    )
 
 
 class LiveEventOut(BaseModel):
@@ -298,6 +349,10 @@ class MoveOut(BaseModel):
     after: int | None
     change: int | None
     games: int
+    deviation_before: float | None = Field(
+        default=None, description="A Glicko-2 close: the RD on the list in force (hundredths)."
+    )
+    deviation_after: float | None = Field(default=None, description="A Glicko-2 close: the new list's RD.")
 
 
 class CloseDetailOut(BaseModel):
@@ -411,6 +466,56 @@ def calculation_out(c: Calculation) -> CalculationOut:
     )
 
 
+def glicko2_calculation_out(c: Glicko2Calculation) -> Glicko2CalculationOut:
+    from ratingdb.reports.glicko2 import glicko2_summary
+
+    rec, entry, params = c.record, c.entry, c.params
+    assert rec is not None  # a calculation the close stored
+    return Glicko2CalculationOut(
+        rating_type=c.rating_type,
+        period=str(c.period),
+        list_date=c.list_date,
+        summary=glicko2_summary(c),
+        games_played=rec.games,
+        newcomer=rec.newcomer,
+        rating_before=rec.rating_x100 / 100,
+        deviation_before=rec.deviation_x100 / 100,
+        volatility_before=rec.volatility_x1e6 / 1e6,
+        mu=rec.mu,
+        phi=rec.phi,
+        v=rec.v,
+        delta=rec.delta,
+        new_sigma=rec.new_sigma,
+        phi_star=rec.phi_star,
+        phi_star_capped=rec.phi_star_capped,
+        new_phi=rec.new_phi,
+        new_mu=rec.new_mu,
+        iterations=rec.iterations,
+        note=rec.note,
+        rating=None if entry is None else entry.rating_x100 / 100,
+        deviation=None if entry is None else entry.deviation_x100 / 100,
+        volatility=None if entry is None else entry.volatility_x1e6 / 1e6,
+        provisional=None if entry is None else params.is_provisional(entry.deviation_x100 / 100),
+        provisional_deviation=params.provisional_deviation,
+        games=[
+            Glicko2GameOut(
+                event_id=g.event_id,
+                event=g.event,
+                round=g.round,
+                opponent=g.opponent,
+                opponent_fide_id=g.opponent_fide_id,
+                opponent_national_id=g.opponent_national_id,
+                opponent_rating=g.opponent_rating_x100 / 100,
+                opponent_deviation=g.opponent_deviation_x100 / 100,
+                g=g.g,
+                e=g.e,
+                score=points(g.score_x100),
+            )
+            for g in c.games
+        ],
+    )
+
+
 def live_calculation_out(rating_type: str, c: LiveCalculation) -> CalculationOut:
     return CalculationOut(
         rating_type=rating_type,
@@ -499,13 +604,24 @@ def history(view: Served, key: Key, rating_type: TypeQuery = None) -> HistoryOut
 
 @router.get("/players/{key}/calculations", response_model=CalculationsOut, responses=ERRORS, tags=["players"])
 def calculations(view: Served, key: Key, rating_type: TypeQuery = None) -> CalculationsOut:
-    """Every calculation of the player in the closes of this site, newest first, game by game."""
+    """Every calculation of the player in the closes of this site, newest first, game by game (a Glicko-2
+    close's in `glicko2_calculations`: Glickman's steps, the deviation and the provisional mark)."""
     p = player_by_key(view.session, key)
     found = [
         c for c in player_calculations(view.session, view.site, p) if rating_type in (None, c.rating_type)
     ]
     found.sort(key=lambda c: (c.list_date, c.rating_type), reverse=True)
-    return CalculationsOut(player=player_out(p), calculations=[calculation_out(c) for c in found])
+    glicko2 = [
+        c
+        for c in player_glicko2_calculations(view.session, view.site, p)
+        if rating_type in (None, c.rating_type)
+    ]
+    glicko2.sort(key=lambda c: (c.list_date, c.rating_type), reverse=True)
+    return CalculationsOut(
+        player=player_out(p),
+        calculations=[calculation_out(c) for c in found],
+        glicko2_calculations=[glicko2_calculation_out(c) for c in glicko2],
+    )
 
 
 @router.get("/players/{key}/live", response_model=PlayerLiveOut, responses=ERRORS, tags=["live"])

@@ -14,6 +14,7 @@ Errors: a RatingDbError is the user's sentence (`Error: …`), 404 for something
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
@@ -51,7 +52,14 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     from ratingdb.web import api, desk, pages
 
     settings = settings or WebSettings.from_environment()
-    state = AppState(settings, Database(settings.url, settings.read_url))
+    database = Database(settings.url, settings.read_url)
+    if not settings.rating_types:
+        # Every type the database defines, in the site's order: FIDE's three, then the stored rule sets'.
+        from ratingdb.services.rules import rating_types
+
+        with database.read() as session:
+            settings = replace(settings, rating_types=tuple(rating_types(session)))
+    state = AppState(settings, database)
     app = FastAPI(
         title="ratingdb API",
         version="1",

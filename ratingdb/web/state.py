@@ -18,7 +18,6 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
-from ratingdb.rating import RATING_TYPES
 from ratingdb.reports.lists import ListLine, list_lines
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.site.publish import Glicko2Page, Site, SiteOptions, new_site
@@ -39,7 +38,7 @@ class WebSettings:
     read_url: str | None = None
     title: str = "Rating lists"
     language: str = DEFAULT_LANGUAGE  # for a visitor whose browser asks for no language the site has
-    rating_types: tuple[str, ...] = RATING_TYPES
+    rating_types: tuple[str, ...] = ()  # (): every type the database defines, resolved by create_app
     max_query_bytes: int = 2048  # a longer query string is refused (414)
     max_body_bytes: int = 16 * 1024  # the public side takes no uploads: a larger body is refused (413)
     cached_pages: int = 2000
@@ -59,7 +58,7 @@ class WebSettings:
             read_url=os.environ.get("RATINGDB_READ_URL") or None,
             title=os.environ.get("RATINGDB_TITLE", "Rating lists"),
             language=check_language(os.environ.get("RATINGDB_LANG") or DEFAULT_LANGUAGE),
-            rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else RATING_TYPES,
+            rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else (),
             secret=os.environ.get("RATINGDB_SECRET") or None,
             secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
         )

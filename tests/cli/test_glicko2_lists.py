@@ -107,18 +107,23 @@ def close_october(db_url: str) -> list[str]:
 
 
 def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_url: str) -> None:
-    assert close_october(db_url) == [
+    closed = close_october(db_url)
+    listed = ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv")
+    rd = {line.split(",")[0]: f"{float(line.split(',')[-2]):.2f}" for line in listed[1:]}
+    # Each move with its deviation: the starting list's (30, 100, 300; the paper's 200) → the new list's,
+    # the paper's 151.52 among them.
+    assert rd["200101"] == "151.52"
+    assert closed == [
         "Closed club period 2025-10: published the list dated 2025-11-01 (rules club-glicko).",
         "  events rated: 1; games played: 6; games rated: 6; games that changed a rating: 6",
         "  players on the list: 5; players rated: 4",
         "  newly rated: 0",
-        "    biggest gain: Opponent, Brian 1550 → 1557 (+7, 3 games)",
-        "    biggest gain: Opponent, Aoife 1400 → 1403 (+3, 3 games)",
-        "    biggest loss: Opponent, Ciara 1700 → 1531 (-169, 3 games)",
-        "    biggest loss: Example, Paper 1500 → 1464 (-36, 3 games)",
+        f"    biggest gain: Opponent, Brian 1550 → 1557 (+7, 3 games, RD 100.00 → {rd['200103']})",
+        f"    biggest gain: Opponent, Aoife 1400 → 1403 (+3, 3 games, RD 30.00 → {rd['200102']})",
+        f"    biggest loss: Opponent, Ciara 1700 → 1531 (-169, 3 games, RD 300.00 → {rd['200104']})",
+        "    biggest loss: Example, Paper 1500 → 1464 (-36, 3 games, RD 200.00 → 151.52)",
         "    note: 1 rated player without games: deviation widened (Glicko-2 Step 6)",
     ]
-    listed = ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv")
     # The paper's player: 1464.0507 → 1464.05 (the paper prints 1464.06 from μ′ rounded to −0.2069),
     # RD 151.5165 → 151.52, σ 0.0599960 → 0.059996. Ida did not play: √(80² + (0.06 × 173.7178)²) = 80.68.
     assert '200101,,"Example, Paper",IRL,M,,1980,1464.05,151.52,0.059996' in listed
@@ -176,10 +181,10 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
     )
     moves = ok(db_url, "report", "period", "2025-10", "--type", "club", "--format", "csv")
     assert moves[1:5] == [
-        'gain,200103,,"Opponent, Brian",1550,1557,7,3,',
-        'gain,200102,,"Opponent, Aoife",1400,1403,3,3,',
-        'loss,200104,,"Opponent, Ciara",1700,1531,-169,3,',
-        'loss,200101,,"Example, Paper",1500,1464,-36,3,',
+        f'gain,200103,,"Opponent, Brian",1550,1557,7,3,RD 100.00 → {rd["200103"]}',
+        f'gain,200102,,"Opponent, Aoife",1400,1403,3,3,RD 30.00 → {rd["200102"]}',
+        f'loss,200104,,"Opponent, Ciara",1700,1531,-169,3,RD 300.00 → {rd["200104"]}',
+        'loss,200101,,"Example, Paper",1500,1464,-36,3,RD 200.00 → 151.52',
     ]
 
 
@@ -192,6 +197,7 @@ def test_each_close_widens_the_players_who_do_not_play_and_rates_newcomers_from_
     closed = ok(db_url, "close-period", "2025-11", "--type", "club")
     assert "  players on the list: 6; players rated: 2" in closed
     assert "  newly rated: 1" in closed
+    assert "    newly rated: Newcomer, Nora unrated → 1659 (RD 259.64)" in closed  # Step 1's 350 → 259.64
     assert "    note: 4 rated players without games: deviation widened (Glicko-2 Step 6)" in closed
     listed = ok(db_url, "list", "2025-12-01", "--type", "club", "--format", "csv")
     # Ida again: √(80.68² + 10.42²) = 81.35 (from the published 80.68), still σ 0.06.
@@ -241,27 +247,41 @@ def test_a_published_glicko2_list_is_sealed_and_a_reopen_publishes_a_new_version
     )
 
 
-def test_an_update_of_a_glicko2_list_is_refused_and_an_elo_file_is_not_read_as_one(
+def test_an_update_corrects_a_glicko2_starting_list_and_an_elo_file_is_not_read_as_one(
     db_url: str, tmp_path: Path
 ) -> None:
     start(db_url)
     before = ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv")
-    assert refused(db_url, "import-list", START, "--type", "club", "--update", "--reason", "fix") == (
-        "Error: --update does not correct a Glicko-2 list, whose deviations it would not carry over: "
-        "withdraw the club list (`ratingdb withdraw-list DATE --type club --reason TEXT`) and import the "
-        "whole corrected file; a computed list: reopen its period\n"
-    )
-    assert ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv") == before
-    # What the message says to do works: withdrawn, then the whole file again with Idle's RD 80 → 90.
-    fixed = tmp_path / "club-fixed.csv"
-    fixed.write_text(START.read_text(encoding="utf-8").replace("1612.5,80,0.06", "1612.5,90,0.06"), "utf-8")
-    ok(db_url, "withdraw-list", "2025-10-01", "--type", "club", "--reason", "Idle's deviation was wrong")
-    ok(db_url, "import-list", fixed, "--type", "club", "--date", "2025-10-01")
+    # A federation corrects one wrong deviation of its starting list with a one-line file, as it corrects
+    # an Elo list: Idle's RD 80 → 90; the other four keep their rating, deviation and volatility.
+    fix = tmp_path / "idle.csv"
+    header = START.read_text(encoding="utf-8").splitlines()[0]
+    fix.write_text(f'{header}\n200105,"Idle, Ida",IRL,F,1980,1612.5,90,0.06\n', "utf-8")
+    assert ok(
+        db_url, "import-list", fix, "--type", "club", "--update", "--reason", "Idle's RD was wrong"
+    ) == [
+        "Updated the club list dated 2025-10-01 from idle.csv (csv): version 2 replaces version 1; 5 "
+        "entries: 1 from the file (1 changed, 0 added), 4 kept as they were.",
+        "Players: 0 new, 0 updated.",
+    ]
     after = ok(db_url, "list", "2025-10-01", "--type", "club", "--format", "csv")
     assert [line for line in after if line not in before] == [
         line.replace("1612.5,80,", "1612.5,90,") for line in before if "1612.5,80," in line
     ]
+    assert ok(db_url, "list", "2025-10-01", "--type", "club", "--version", "1", "--format", "csv") == before
+    versions = ok(db_url, "lists", "--type", "club", "--format", "csv")
+    assert sorted(line.split(",")[2:4] for line in versions[1:]) == [["1", "withdrawn"], ["2", "current"]]
+    # The close rates from the corrected version: Idle widens from 90, √(90² + (0.06 × 173.7178)²) = 90.60.
+    ok(db_url, "import-trf", EVENT, "--type", "club")
+    ok(db_url, "close-period", "2025-10", "--type", "club")
+    listed = ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv")
+    assert '200105,,"Idle, Ida",IRL,F,,1980,1612.5,90.6,0.06' in listed
+    # A list a close rated from is not updated: its period is reopened instead (as for an Elo list).
+    message = refused(
+        db_url, "import-list", fix, "--type", "club", "--update", "--reason", "again", "--date", "2025-10-01"
+    )
+    assert message.startswith("Error: ") and "reopen" in message, message
     # A ratingdb (Elo) CSV list for a Glicko-2 type: its K and games columns are not Glicko-2 columns.
     elo = FIXTURES / "lists" / "list.csv"
-    message = refused(db_url, "import-list", elo, "--type", "club", "--date", "2025-11-01")
+    message = refused(db_url, "import-list", elo, "--type", "club", "--date", "2025-12-01")
     assert message.startswith("Error: list.csv line 1 col ") and "is not a Glicko-2 list column" in message

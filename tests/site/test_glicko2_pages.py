@@ -99,3 +99,132 @@ def test_the_served_pages_are_the_published_ones(club_site: Path, demo_url: str)
             assert without_marked_parts(response.content) == without_marked_parts(published[relative]), (
                 relative
             )
+
+
+def _calculations(page: object) -> dict[str, object]:
+    """The player page's Glicko-2 calculation sections by their heading's period."""
+    import xml.etree.ElementTree as ET
+
+    assert isinstance(page, ET.Element)
+    return {
+        text_of(s.find("h3")).split("period ")[1].split(":")[0]: s  # type: ignore[arg-type]
+        for s in page.iterfind(".//section")
+        if "glicko2" in (s.get("class") or "")
+    }
+
+
+def test_the_player_page_writes_out_each_glicko2_calculation(club_site: Path) -> None:
+    page = parse((club_site / BYRNE_PAGE).read_bytes())
+    sections = _calculations(page)
+    assert list(sections) == ["2025-11", "2025-10", "2025-09"]  # newest first
+    september = sections["2025-09"]
+    paragraphs = [text_of(p) for p in september.iterfind("p")]  # type: ignore[attr-defined]
+    assert paragraphs[0] == "Glicko-2 before the period: rating 1412.00, RD 120.00, volatility σ 0.060000"
+    assert "New list: rating 1342.89, RD 105.00, volatility σ 0.060003" in paragraphs
+    # Step 2 by hand: μ = (1412 − 1500) / 173.7178 = −0.5066, φ = 120 / 173.7178 = 0.6908.
+    [steps] = september.iterfind(".//table[@class='steps']")  # type: ignore[attr-defined]
+    assert [text_of(th) for th in steps.iterfind(".//th")] == ["μ", "φ", "v", "Δ", "σ′", "φ*", "φ′", "μ′"]
+    assert rows(steps)[0][:2] == ["−0.5066", "0.6908"]
+    assert rows(steps)[0][7] == "−0.9044"  # μ′: 173.7178 × −0.9044 + 1500 = 1342.89
+    [games] = september.iterfind(".//table[@class='games']")  # type: ignore[attr-defined]
+    assert [text_of(th) for th in games.iterfind(".//th")][4:] == ["Rating", "RD", "g(φj)", "E", "Score"]
+    # Keane 1496, RD 60: φj = 60 / 173.7178 = 0.3454, g = 1 / √(1 + 3φj²/π²) = 0.9823;
+    # μj = (1496 − 1500) / 173.7178 = −0.0230, E = 1 / (1 + exp(−g (μ − μj))) = 1 / (1 + e^0.4750) = 0.3834.
+    assert [line[1:] for line in rows(games)] == [
+        ["1", "Keane, Martin", "25900013", "1496.00", "60.00", "0.9823", "0.3834", "0.00"],
+        ["2", "Walsh, Siobhán", "25900014", "1503.00", "120.00", "0.9345", "0.3800", "0.00"],
+        ["3", "Murphy, Colm", "25900015", "1511.00", "60.00", "0.9823", "0.3636", "0.00"],
+    ]
+    # October without games: φ′ = √(0.6044² + 0.060003²) = 0.6074 → RD 173.7178 × 0.6074 = 105.52.
+    october = [text_of(p) for p in sections["2025-10"].iterfind("p")]  # type: ignore[attr-defined]
+    assert "the deviation widens (Glickman's Step 6), φ′ = √(φ² + σ²) = 0.6074" in october[1]
+    assert october[-1] == "New list: rating 1342.89, RD 105.52, volatility σ 0.060003"
+
+
+def test_a_newcomers_calculation_says_so_and_marks_the_rating_provisional(club_site: Path) -> None:
+    # Saoirse Ní Mhurchú (national ID 10016) is not on the September club list: Step 1's 1500 / 350 /
+    # 0.06, five games: 1655.42, RD 154.79, σ 0.059998 on the October list (as `ratingdb list 2025-10-01
+    # --type club` prints them), the RD above the threshold 110.
+    page = parse((club_site / "players/10016.html").read_bytes())
+    september = [text_of(p) for p in _calculations(page)["2025-09"].iterfind("p")]  # type: ignore[attr-defined]
+    assert september[0] == (
+        "Glicko-2 before the period: rating 1500.00, RD 350.00, volatility σ 0.060000 (not rated on the list "
+        "in force: the newcomer's figures, Glickman's Step 1)"
+    )
+    assert any(
+        p.endswith("rating 1655.42, RD 154.79, volatility σ 0.059998 — provisional: RD above 110")
+        for p in september
+    ), september
+
+
+def test_the_api_gives_the_glicko2_calculations_with_deviation_and_mark(demo_url: str) -> None:
+    with client(demo_url) as api:
+        answer = api.get("/api/v1/players/10016/calculations", params={"type": "club"}).json()
+        elo = api.get("/api/v1/players/10016/calculations", params={"type": "standard"}).json()
+    assert answer["calculations"] == [] and elo["glicko2_calculations"] == []
+    found = {c["period"]: c for c in answer["glicko2_calculations"]}
+    assert list(found) == ["2025-11", "2025-10", "2025-09"]
+    september = found["2025-09"]
+    assert (september["newcomer"], september["games_played"], len(september["games"])) == (True, 5, 5)
+    assert (september["rating_before"], september["deviation_before"], september["volatility_before"]) == (
+        1500.0, 350.0, 0.06
+    )  # fmt: skip
+    assert (september["deviation"], september["provisional"], september["provisional_deviation"]) == (
+        154.79, True, 110.0
+    )  # fmt: skip
+    assert september["summary"][0].startswith("Before: r 1500.00, RD 350.00")
+    game = september["games"][0]
+    assert set(game) >= {"opponent", "opponent_rating", "opponent_deviation", "g", "e", "score"}
+    assert 0 < game["g"] <= 1 and 0 < game["e"] < 1
+
+
+def test_the_home_page_lists_every_type_with_lists(demo_url: str, tmp_path: Path) -> None:
+    # No --type: FIDE's types and the stored rule sets' (national, club), published and served.
+    publish(demo_url, tmp_path / "www")
+    home = parse((tmp_path / "www" / "index.html").read_bytes())
+    cards = [text_of(h) for h in home.iterfind(".//article/h2")]
+    assert cards == [
+        "Standard list Dec 1, 2025", "Rapid list Dec 1, 2025", "Club list Dec 1, 2025",
+        "National list Dec 1, 2025",
+    ]  # fmt: skip
+    with client(demo_url) as served:
+        page = served.get("/")
+    assert page.status_code == 200
+    assert without_marked_parts(page.content) == without_marked_parts(
+        (tmp_path / "www" / "index.html").read_bytes()
+    )
+
+
+def test_the_close_page_and_the_api_show_the_deviation_before_and_after(
+    club_site: Path, demo_url: str
+) -> None:
+    page = parse((club_site / "periods/club-2025-10.html").read_bytes())
+    assert "Largest gains" in [text_of(h) for h in page.iterfind(".//h2")]
+    gains = next(
+        t
+        for t in page.iterfind(".//table")
+        if [text_of(th) for th in t.iterfind(".//th")][-2:] == ["RD before", "RD after"]
+    )
+    # The first table with the RD columns is the largest gains (the club close of October has no newly
+    # rated): the line close-period printed, "Cunningham, Tomás 1720 → 1860 (+140, 9 games, RD 250.22 →
+    # 117.62)", and the lists' RD (`ratingdb list 2025-10-01 --type club`: 250.22; 2025-11-01: 117.62).
+    assert rows(gains)[0] == [
+        "Cunningham, Tomás",
+        "25900034",
+        "1720",
+        "1860",
+        "+140",
+        "9",
+        "250.22",
+        "117.62",
+    ]
+    with client(demo_url) as api:
+        close = api.get("/api/v1/closes/club/2025-10").json()
+        elo = api.get("/api/v1/closes/standard/2025-10").json()
+    top = close["gains"][0]
+    assert (top["name"], top["deviation_before"], top["deviation_after"]) == (
+        "Cunningham, Tomás",
+        250.22,
+        117.62,
+    )
+    assert {m["deviation_after"] for m in elo["gains"]} == {None}

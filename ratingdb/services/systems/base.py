@@ -35,6 +35,8 @@ class PlayerChange:
     old: int | None
     new: int | None
     games: int
+    deviation_old: float | None = None  # a system with deviations (Glicko-2): RD before and after
+    deviation_new: float | None = None
 
 
 @dataclass
@@ -102,6 +104,8 @@ class Close:
     new_list: RatingList | None = None  # open_list
     list_id: int = 0  # open_list: the new list's id
     changes: list[Change] = field(default_factory=list)  # write_list: players rated or pooled
+    # write_list, a system with deviations (Glicko-2): player → (RD before, RD after) of those in `changes`
+    deviations: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)
 
     @property
     def list_date(self) -> dt.date:

@@ -178,10 +178,10 @@ class Glicko2:
             old, _r, _d, _s, games_total, last_active, version = self.entries[player_id]
             u = self.updates.get(player_id)
             games = len(self.sides.get(player_id, []))
-            rating = None
+            rating, deviation = None, None
             if u is not None:
                 shown = published(u.after)
-                rating = shown.whole_rating
+                rating, deviation = shown.whole_rating, shown.deviation_x100 / 100
                 glicko_rows.append(
                     (list_id, player_id, shown.rating_x100, shown.deviation_x100, shown.volatility_x1e6)
                 )
@@ -192,6 +192,8 @@ class Glicko2:
             )  # fmt: skip
             if games or (old is None) != (rating is None):
                 close.changes.append((player_id, old, rating, games))
+                before = self.start.get(player_id) if old is not None else None  # a newcomer's is Step 1's
+                close.deviations[player_id] = (None if before is None else before[1] / 100, deviation)
             if len(entry_rows) >= driver.BATCH:
                 driver.flush()
         driver.flush()
