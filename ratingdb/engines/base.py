@@ -3,7 +3,8 @@
 A `Backend` is stateless: one instance per engine module, chosen by ratingdb.engines by the dialect's
 name. It is not SQLAlchemy's Engine: it says *how* an engine does a thing, given the Engine, connection,
 session or driver connection to do it on. The defaults here are the plain SQL that more than one engine
-accepts; a module overrides what its engine does otherwise. Imports SQLAlchemy and ratingdb.errors only.
+accepts; a module overrides what its engine does otherwise. Imports SQLAlchemy, ratingdb.errors and
+ratingdb.schema.guards (the guards' messages) only.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sqlalchemy import URL, create_engine
 
 from ratingdb.errors import ConfigError, RatingDbError
+from ratingdb.schema import guards
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
@@ -206,6 +208,115 @@ class Backend:
     def repair_reader(self, conn: Connection) -> str | None:
         """Set up the `sql` reader again where a restore broke it; the sentence to print, if any."""
         return None
+
+    # -- guards (what they refuse: ratingdb/schema/guards.py) -----------------------------------------
+    # The trigger DDL and CHECK conditions of new migrations: a migration copies what these return (it
+    # is frozen), so an operation here may change only with a new migration that needs the new form.
+
+    sql_true: ClassVar[str] = "1"
+    sql_false: ClassVar[str] = "0"
+
+    def same(self, column: str) -> str:
+        """NEW.column equals OLD.column, NULLs equal."""
+        raise NotImplementedError
+
+    def refusal(self, message: str) -> str:
+        """The statement that refuses the row with `message` (a plain sentence without quotes)."""
+        raise NotImplementedError
+
+    def versioned_guard(self, table: str, allowed: str, update_msg: str, delete_msg: str) -> list[str]:
+        """Triggers: rows of `table` are never deleted, and updated only where `allowed` holds."""
+        raise NotImplementedError
+
+    def owned_versioned_guard(
+        self, table: str, allowed: str, owned: str, update_msg: str, delete_msg: str
+    ) -> list[str]:
+        """Like versioned_guard, except that a DELETE is refused only while `owned` holds."""
+        raise NotImplementedError
+
+    def drop_versioned_guard(self, table: str) -> list[str]:
+        return [f"DROP TRIGGER trg_{table}_versioned_update", f"DROP TRIGGER trg_{table}_versioned_delete"]
+
+    def sealed_guard(
+        self, table: str, parent: str, key: str, refuse_missing: bool, insert_msg: str, change_msg: str
+    ) -> list[str]:
+        """Triggers: rows of `table` never change, and none is inserted under a sealed `parent` row (nor,
+        with `refuse_missing`, under none)."""
+        raise NotImplementedError
+
+    def drop_sealed_guard(self, table: str) -> list[str]:
+        return [f"DROP TRIGGER trg_{table}_sealed_{action}" for action in ("insert", "update", "delete")]
+
+    def no_truncate(self, table: str) -> list[str]:
+        """What refuses a TRUNCATE of `table`, where row triggers do not see one (none elsewhere)."""
+        return []
+
+    def drop_no_truncate(self, table: str) -> list[str]:
+        return []
+
+    def refuse_truncate_function(self) -> list[str]:
+        """What no_truncate's triggers call, made once (none where no_truncate makes nothing)."""
+        return []
+
+    # The guards, composed from the pieces above (ratingdb.schema.guards says what they refuse).
+
+    def allowed_versioned_update(self, columns: Sequence[str], one_way_flags: Sequence[str] = ()) -> str:
+        """SQL condition: the UPDATE only withdraws the row (and may set each of `one_way_flags` false →
+        true). `columns` are all the table's columns; every one not named here must stay as it was."""
+        free = set(guards.WITHDRAW_COLUMNS) | set(one_way_flags)
+        true, false = self.sql_true, self.sql_false
+        parts = [self.same(c) for c in columns if c not in free]
+        for flag in one_way_flags:
+            parts.append(f"({self.same(flag)} OR (OLD.{flag} = {false} AND NEW.{flag} = {true}))")
+        parts.append(
+            "((" + " AND ".join(self.same(c) for c in guards.WITHDRAW_COLUMNS) + ") OR "
+            f"(OLD.is_current = {true} AND NEW.is_current IS NULL "
+            "AND OLD.withdrawn_by IS NULL AND NEW.withdrawn_by IS NOT NULL))"
+        )
+        return "(" + " AND ".join(parts) + ")"
+
+    def versioned_table_guard(
+        self, table: str, columns: Sequence[str], one_way_flags: Sequence[str] = ()
+    ) -> list[str]:
+        """Triggers: rows of `table` are never deleted and only updated by the one-way withdrawal."""
+        update_msg, delete_msg = guards.versioned_messages(table)
+        allowed = self.allowed_versioned_update(columns, one_way_flags)
+        return self.versioned_guard(table, allowed, update_msg, delete_msg)
+
+    def owned_versioned_table_guard(
+        self, table: str, columns: Sequence[str], owner: str, key: str
+    ) -> list[str]:
+        """Triggers: like `versioned_table_guard`, except that the rows go when their owner row goes.
+
+        Versions of a player's details are removed only by the cascade of removing the player itself (an
+        unreferenced player registered by a deleted event): a DELETE is refused while the `owner` row that
+        `key` points at still exists.
+        """
+        update_msg, delete_msg = guards.versioned_messages(table)
+        owned = f"EXISTS (SELECT 1 FROM {owner} WHERE id = OLD.{key})"
+        return self.owned_versioned_guard(
+            table, self.allowed_versioned_update(columns), owned, update_msg, delete_msg
+        )
+
+    def sealed_rows_guard(
+        self, table: str, parent: str = "rating_list", key: str = "list_id", *, refuse_missing: bool = False
+    ) -> list[str]:
+        """Triggers: rows of `table` are never updated or deleted, and never inserted under a sealed parent.
+
+        The parent row (a list) is written unsealed, filled, then sealed in the same transaction. With
+        `refuse_missing` (migration 0016, which dropped the tables' foreign keys), a row whose parent does
+        not exist is refused too: the insert side of the list's foreign key.
+        """
+        insert_msg, change_msg = guards.sealed_messages(table, refuse_missing=refuse_missing)
+        return self.sealed_guard(table, parent, key, refuse_missing, insert_msg, change_msg)
+
+    @staticmethod
+    def _sealed_parent(parent: str, key: str, refuse_missing: bool) -> str:
+        """SQL over NEW: the row's parent is sealed (or, with `refuse_missing`, does not exist)."""
+        sealed = f"(SELECT sealed FROM {parent} WHERE id = NEW.{key})"
+        if refuse_missing:  # no parent row: NULL, refused like a sealed one
+            sealed = f"COALESCE({sealed}, TRUE)"
+        return sealed
 
 
 def column_list(columns: tuple[str, ...]) -> str:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # - ANSI_QUOTES and PIPES_AS_CONCAT, so "change" (a reserved word in MySQL) and `a || b` mean what they
 #   mean on SQLite and PostgreSQL: one SQL text for the views, the documented examples and `ratingdb sql`;
 # - InnoDB, the only MySQL engine with transactions and foreign keys;
-# (Tables are utf8mb4 compared byte for byte: ratingdb/schema/guards.py, MYSQL_BYTE_ORDER_COLLATION.)
+# (Tables are utf8mb4 compared byte for byte: BYTE_ORDER_COLLATION.)
 MYSQL_SQL_MODE = (
     "STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,"
     "ANSI_QUOTES,PIPES_AS_CONCAT"
@@ -59,6 +59,12 @@ MYSQL_OWNER = "ALL PRIVILEGES"
 MYSQL_DANGEROUS = ("DROP", "ALTER", "TRIGGER", "SUPER", "ALL PRIVILEGES")
 # Privileges a read needs; anything else held makes `sql` read-only by ratingdb's checks alone.
 _MYSQL_READING = {"SELECT", "USAGE", "SHOW VIEW"}
+
+# Names compare and sort as on SQLite and on PostgreSQL's C collation: by code point, accents and case
+# significant ('Müller' is not 'Muller', 'de Vries' is not 'De Vries'), no trailing-space padding, so
+# UNIQUE keys, lookups and ORDER BY name give the same answers on all three engines. MySQL's default
+# (utf8mb4_general_ci / utf8mb4_0900_ai_ci) would make 'MÜLLER' equal 'muller'. (MySQL 8's, MariaDB's.)
+BYTE_ORDER_COLLATION = ("utf8mb4_0900_bin", "utf8mb4_nopad_bin")
 
 
 class MySQL(Backend):
@@ -272,6 +278,77 @@ class MySQL(Backend):
             "(mysql.user as root) — run `sql` as a SELECT-only account (`ratingdb db accounts` prints the "
             "set-up)"
         ]
+
+    # -- guards -----------------------------------------------------------------------------------
+    # What differs here, and how the migrations handle it:
+    # - A trigger fires for one action (INSERT, UPDATE or DELETE): a guard is one trigger per action.
+    # - A trigger refuses with SIGNAL SQLSTATE '45000'; the message reaches the client as the error text.
+    # - TRUNCATE fires no trigger on MySQL: the foreign keys that point at a table are what protect it
+    #   (InnoDB refuses to TRUNCATE a referenced table); otherwise only privileges can.
+    # - DDL commits implicitly: a migration that fails half-way leaves what it had done.
+    # - Every connection runs with ANSI_QUOTES and PIPES_AS_CONCAT (MYSQL_SQL_MODE): "name" and `a || b`
+    #   mean what they mean on SQLite and PostgreSQL inside a trigger too.
+
+    def same(self, column: str) -> str:
+        return f"NEW.{column} <=> OLD.{column}"
+
+    def refusal(self, message: str) -> str:
+        return f"SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '{message}';"
+
+    def versioned_guard(self, table: str, allowed: str, update_msg: str, delete_msg: str) -> list[str]:
+        return [
+            f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"BEGIN IF NOT {allowed} THEN {self.refusal(update_msg)} END IF; END",
+            f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            f"BEGIN {self.refusal(delete_msg)} END",
+        ]
+
+    def owned_versioned_guard(
+        self, table: str, allowed: str, owned: str, update_msg: str, delete_msg: str
+    ) -> list[str]:
+        # A cascade fires no triggers on MariaDB, so no DELETE trigger is needed for it; a direct DELETE
+        # is refused by the same condition.
+        return [
+            f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"BEGIN IF NOT {allowed} THEN {self.refusal(update_msg)} END IF; END",
+            f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            f"BEGIN IF {owned} THEN {self.refusal(delete_msg)} END IF; END",
+        ]
+
+    def sealed_guard(
+        self, table: str, parent: str, key: str, refuse_missing: bool, insert_msg: str, change_msg: str
+    ) -> list[str]:
+        sealed = self._sealed_parent(parent, key, refuse_missing)
+        return [
+            f"CREATE TRIGGER trg_{table}_sealed_insert BEFORE INSERT ON {table} FOR EACH ROW "
+            f"BEGIN IF {sealed} THEN {self.refusal(insert_msg)} END IF; END",
+            f"CREATE TRIGGER trg_{table}_sealed_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"BEGIN {self.refusal(change_msg)} END",
+            f"CREATE TRIGGER trg_{table}_sealed_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            f"BEGIN {self.refusal(change_msg)} END",
+        ]
+
+    def refusal_trigger(
+        self, name: str, action: str, table: str, message: str, condition: str | None = None
+    ) -> str:
+        """CREATE TRIGGER refusing `action` ("INSERT", "UPDATE" or "DELETE") on `table` with `message`.
+
+        `condition` (SQL over NEW/OLD) limits the refusal to the rows it holds for; without one every row
+        is refused. The message is a plain sentence without quotes.
+        """
+        body = self.refusal(message)
+        if condition is not None:
+            body = f"IF {condition} THEN {body} END IF;"
+        return f"CREATE TRIGGER {name} BEFORE {action} ON {table} FOR EACH ROW BEGIN {body} END"
+
+    def published_list_date(self, period: str) -> str:
+        """SQL for the first day after a period (`period` is a 'YYYY-MM' expression): its list's date."""
+        return f"(CAST(CONCAT({period}, '-01') AS DATE) + INTERVAL 1 MONTH)"
+
+    def byte_order_collation(self, is_mariadb: bool) -> str:
+        """The byte-order utf8mb4 collation of the server (MariaDB and MySQL 8 name it differently)."""
+        return BYTE_ORDER_COLLATION[1 if is_mariadb else 0]
+
 
 
 def dangerous_privileges(conn: Connection) -> list[str]:

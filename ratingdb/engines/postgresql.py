@@ -23,6 +23,7 @@ from sqlalchemy import URL, Engine, event, text
 
 from ratingdb.engines.base import Backend, IdCounters, Rows, column_list
 from ratingdb.errors import ConfigError, RatingDbError
+from ratingdb.schema import guards
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -323,6 +324,124 @@ class PostgreSQL(Backend):
             "Restored the ratingdb_reader role's rights and its function ratingdb_read_only for `ratingdb "
             "sql` (they were missing or owned by another role, as after pg_restore --no-owner)."
         )
+
+    # -- guards -----------------------------------------------------------------------------------
+
+    sql_true = "TRUE"
+    sql_false = "FALSE"
+
+    def same(self, column: str) -> str:
+        return f"NEW.{column} IS NOT DISTINCT FROM OLD.{column}"
+
+    def refusal(self, message: str) -> str:
+        return f"RAISE EXCEPTION '{message}';"
+
+    def versioned_guard(self, table: str, allowed: str, update_msg: str, delete_msg: str) -> list[str]:
+        return [
+            f"""CREATE FUNCTION ratingdb_guard_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN {self.refusal(delete_msg)} END IF;
+                IF NOT {allowed} THEN {self.refusal(update_msg)} END IF;
+                RETURN NEW;
+            END $$""",
+            f"CREATE TRIGGER trg_{table}_versioned BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION ratingdb_guard_{table}()",
+            *self.no_truncate(table),
+        ]
+
+    def owned_versioned_guard(
+        self, table: str, allowed: str, owned: str, update_msg: str, delete_msg: str
+    ) -> list[str]:
+        return [
+            f"""CREATE FUNCTION ratingdb_guard_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    IF {owned} THEN {self.refusal(delete_msg)} END IF;
+                    RETURN OLD;
+                END IF;
+                IF NOT {allowed} THEN {self.refusal(update_msg)} END IF;
+                RETURN NEW;
+            END $$""",
+            f"CREATE TRIGGER trg_{table}_versioned BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION ratingdb_guard_{table}()",
+            *self.no_truncate(table),
+        ]
+
+    def drop_versioned_guard(self, table: str) -> list[str]:
+        return [
+            f"DROP TRIGGER trg_{table}_versioned ON {table}",
+            *self.drop_no_truncate(table),
+            f"DROP FUNCTION ratingdb_guard_{table}()",
+        ]
+
+    def sealed_guard(
+        self, table: str, parent: str, key: str, refuse_missing: bool, insert_msg: str, change_msg: str
+    ) -> list[str]:
+        # One check per statement over the inserted rows (a close inserts millions: COPY fires it once).
+        join, refused = ("LEFT JOIN", "p.id IS NULL OR p.sealed") if refuse_missing else ("JOIN", "p.sealed")
+        return [
+            f"""CREATE FUNCTION ratingdb_sealed_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    IF EXISTS (SELECT 1 FROM (SELECT DISTINCT {key} FROM new_rows) n
+                               {join} {parent} p ON p.id = n.{key} WHERE {refused}) THEN
+                        {self.refusal(insert_msg)}
+                    END IF;
+                    RETURN NULL;
+                END IF;
+                {self.refusal(change_msg)}
+            END $$""",
+            f"CREATE TRIGGER trg_{table}_sealed_insert AFTER INSERT ON {table} "
+            "REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT "
+            f"EXECUTE FUNCTION ratingdb_sealed_{table}()",
+            f"CREATE TRIGGER trg_{table}_sealed_change BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION ratingdb_sealed_{table}()",
+            *self.no_truncate(table),
+        ]
+
+    def drop_sealed_guard(self, table: str) -> list[str]:
+        return [
+            f"DROP TRIGGER trg_{table}_sealed_insert ON {table}",
+            f"DROP TRIGGER trg_{table}_sealed_change ON {table}",
+            *self.drop_no_truncate(table),
+            f"DROP FUNCTION ratingdb_sealed_{table}()",
+        ]
+
+    def no_truncate(self, table: str) -> list[str]:
+        # TRUNCATE skips row triggers, so every guarded table refuses it outright.
+        return [
+            f"CREATE TRIGGER trg_{table}_no_truncate BEFORE TRUNCATE ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION ratingdb_refuse_truncate()"
+        ]
+
+    def drop_no_truncate(self, table: str) -> list[str]:
+        return [f"DROP TRIGGER trg_{table}_no_truncate ON {table}"]
+
+    def refuse_truncate_function(self) -> list[str]:
+        return [
+            "CREATE FUNCTION ratingdb_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "RAISE EXCEPTION 'TRUNCATE of % is refused: ratingdb keeps its records', TG_TABLE_NAME; END $$"
+        ]
+
+    def player_referenced_guard(self) -> list[str]:
+        """A player on a list cannot be deleted (SQLite and MySQL have had this trigger since 0006;
+        PostgreSQL relied on list_entry's foreign key, which migration 0016 dropped). Events and games keep
+        their foreign keys to the player."""
+        return [
+            f"""CREATE FUNCTION ratingdb_player_referenced() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM list_entry WHERE player_id = OLD.id) THEN
+                {self.refusal(guards.PLAYER_REFERENCED_MESSAGE)}
+            END IF;
+            RETURN OLD;
+        END $$""",
+            "CREATE TRIGGER trg_player_referenced BEFORE DELETE ON player "
+            "FOR EACH ROW EXECUTE FUNCTION ratingdb_player_referenced()",
+        ]
+
+    def drop_player_referenced_guard(self) -> list[str]:
+        return ["DROP TRIGGER trg_player_referenced ON player", "DROP FUNCTION ratingdb_player_referenced()"]
+
 
 
 # What migration 0008 sets up for `ratingdb sql` on PostgreSQL, made again where it is missing or broken:

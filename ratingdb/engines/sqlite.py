@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 SQLITE_CACHE_KIB = 256 * 1024
 
 READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
+
+REPLACE_MESSAGE = "rows of {table} are never replaced: another row holds this key (no INSERT OR REPLACE)"
 
 
 class SQLite(Backend):
@@ -254,6 +256,70 @@ class SQLite(Backend):
             return super().backup(parsed, target, force=force)
         refuse_target(target, force, database=source)
         return backup_file(source, target)
+
+    # -- guards -----------------------------------------------------------------------------------
+
+    def same(self, column: str) -> str:
+        return f"NEW.{column} IS OLD.{column}"
+
+    def refusal(self, message: str) -> str:
+        return f"SELECT RAISE(ABORT, '{message}');"
+
+    def versioned_guard(self, table: str, allowed: str, update_msg: str, delete_msg: str) -> list[str]:
+        return [
+            f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} WHEN NOT {allowed} "
+            f"BEGIN {self.refusal(update_msg)} END",
+            f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} "
+            f"BEGIN {self.refusal(delete_msg)} END",
+        ]
+
+    def owned_versioned_guard(
+        self, table: str, allowed: str, owned: str, update_msg: str, delete_msg: str
+    ) -> list[str]:
+        return [
+            f"CREATE TRIGGER trg_{table}_versioned_update BEFORE UPDATE ON {table} WHEN NOT {allowed} "
+            f"BEGIN {self.refusal(update_msg)} END",
+            f"CREATE TRIGGER trg_{table}_versioned_delete BEFORE DELETE ON {table} WHEN {owned} "
+            f"BEGIN {self.refusal(delete_msg)} END",
+        ]
+
+    def sealed_guard(
+        self, table: str, parent: str, key: str, refuse_missing: bool, insert_msg: str, change_msg: str
+    ) -> list[str]:
+        sealed = self._sealed_parent(parent, key, refuse_missing)
+        return [
+            f"CREATE TRIGGER trg_{table}_sealed_insert BEFORE INSERT ON {table} WHEN {sealed} "
+            f"BEGIN {self.refusal(insert_msg)} END",
+            f"CREATE TRIGGER trg_{table}_sealed_update BEFORE UPDATE ON {table} "
+            f"BEGIN {self.refusal(change_msg)} END",
+            f"CREATE TRIGGER trg_{table}_sealed_delete BEFORE DELETE ON {table} "
+            f"BEGIN {self.refusal(change_msg)} END",
+        ]
+
+    # SQLite's REPLACE conflict resolution (INSERT OR REPLACE, REPLACE INTO, and an UPSERT's REPLACE)
+    # deletes the row that holds the key without firing its DELETE triggers unless the connection turned
+    # `recursive_triggers` on, and no foreign-key check stops it when `foreign_keys` is off: the delete side
+    # of every guard was open to it. A BEFORE INSERT trigger fires before any conflict is resolved, whatever
+    # the pragmas, so it refuses an insert whose key (the primary key or any UNIQUE key) another row already
+    # holds: an ordinary INSERT of such a row would fail anyway, and the REPLACE forms can no longer remove
+    # anything. (`=` makes NULLs distinct, as SQLite's UNIQUE does: two withdrawn versions with is_current
+    # NULL are no conflict.) MySQL's REPLACE fires DELETE triggers and PostgreSQL has no REPLACE (its ON
+    # CONFLICT DO UPDATE fires UPDATE triggers), so this is SQLite's only.
+
+    def no_replace(self, table: str, keys: Sequence[Sequence[str]]) -> list[str]:
+        """A trigger refusing an INSERT into `table` whose value of any of `keys` (column tuples) exists."""
+        held = " OR ".join(
+            f"EXISTS (SELECT 1 FROM {table} WHERE " + " AND ".join(f"{c} = NEW.{c}" for c in key) + ")"
+            for key in keys
+        )
+        return [
+            f"CREATE TRIGGER trg_{table}_no_replace BEFORE INSERT ON {table} WHEN {held} "
+            f"BEGIN {self.refusal(REPLACE_MESSAGE.format(table=table))} END"
+        ]
+
+    def drop_no_replace(self, table: str) -> list[str]:
+        return [f"DROP TRIGGER trg_{table}_no_replace"]
+
 
 
 def backup_file(source: Path, target: Path) -> Backup:

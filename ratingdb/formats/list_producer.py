@@ -1,10 +1,13 @@
-"""The second process of `read_list(..., ahead=True)`: parses while the import writes; stdlib imports."""
+"""`read_list(..., ahead=True)`: a second process parses while the import writes; stdlib imports."""
 
 # Parsing a FIDE-size list is a third of its import; in its own process it runs on the second core while
 # the importing process writes the rows before. Rows travel as plain tuples in pickled frames (a tuple of
 # numbers and strings unpickles at C speed; building two million objects the reader's way costs as much
 # as parsing), each frame's distinct ratings sent once. A thread writes the frames so that parsing goes
 # on while the pipe is full; at most FRAMES_AHEAD frames wait, so memory stays flat whatever the length.
+#
+# The second process runs ratingdb.formats.list_child, which hands `produce` the reader: this module
+# imports the rows' shapes (list_rows), never the readers that call it.
 #
 # The first frame that is not rows ends the stream: ("end", None), ("error", (file, line, column,
 # reason)) for a ListFormatError, ("oserror", (errno, strerror, filename)), or ("crash", traceback).
@@ -14,18 +17,17 @@ from __future__ import annotations
 import os
 import pickle
 import queue
-import signal
 import subprocess
 import sys
 import threading
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ratingdb.errors import ListFormatError
-from ratingdb.formats.lists import ListFormat, ListRating, ListRow, read_list
+from ratingdb.formats.list_rows import ListFormat, ListRating, ListRow
 
 FRAME_ROWS = 5_000
 FRAMES_AHEAD = 8  # with FRAME_ROWS, 40,000 rows parsed ahead: two of the import's batches
@@ -93,8 +95,8 @@ def decode(frame: Frame, types: Sequence[str]) -> list[ListRow]:
     return Decoder(types).rows(frame)
 
 
-def produce(path: Path, fmt: ListFormat, types: Sequence[str], out: BinaryIO) -> None:
-    """Parse `path` and write its frames to `out`, ending with the frame that says how it ended."""
+def produce(read: Callable[[], Iterable[ListRow]], types: Sequence[str], out: BinaryIO) -> None:
+    """Write the frames of the rows `read()` yields to `out`, ending with the frame saying how it ended."""
     frames: queue.Queue[bytes | None] = queue.Queue(maxsize=FRAMES_AHEAD)
 
     def send() -> None:
@@ -115,7 +117,7 @@ def produce(path: Path, fmt: ListFormat, types: Sequence[str], out: BinaryIO) ->
             batch.clear()
 
     try:
-        rows = read_list(path, format=fmt, rating_types=types, ahead=False)
+        rows = iter(read())
         while True:
             # The rows before an error are sent first: the caller gets them all, then the error.
             batch.extend(islice(rows, FRAME_ROWS))
@@ -138,7 +140,7 @@ def produce(path: Path, fmt: ListFormat, types: Sequence[str], out: BinaryIO) ->
 
 
 def read_ahead(path: Path, fmt: ListFormat, types: Sequence[str]) -> Iterator[ListRow]:
-    """The rows of `path`, parsed by a second process (this module run as a script) while they are used.
+    """The rows of `path`, parsed by a second process (ratingdb.formats.list_child) while they are used.
 
     Raises what `read_list` raises, when the row it is about is reached: the rows before it come first.
     The process is ended when the rows are no longer wanted (the iterator is closed or dropped).
@@ -147,7 +149,7 @@ def read_ahead(path: Path, fmt: ListFormat, types: Sequence[str]) -> Iterator[Li
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package), env.get("PYTHONPATH")) if p)
     process = subprocess.Popen(
-        [sys.executable, "-m", "ratingdb.formats.list_producer", str(path), fmt, *types],
+        [sys.executable, "-m", "ratingdb.formats.list_child", str(path), fmt, *types],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         env=env,
@@ -177,17 +179,3 @@ def read_ahead(path: Path, fmt: ListFormat, types: Sequence[str]) -> Iterator[Li
             process.kill()
         process.stdout.close()
         process.wait()
-
-
-def main(argv: Sequence[str]) -> None:
-    path, fmt, *types = argv
-    # Ctrl-C reaches the whole process group: the importing process answers it and ends this one.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print must not corrupt the frames
-    produce(Path(path), fmt, types, out)  # type: ignore[arg-type]
-    out.close()
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import BinaryIO, Literal, TextIO, TypeVar
@@ -13,6 +12,7 @@ from xml.parsers import expat
 
 from ratingdb.errors import ListFormatError
 from ratingdb.formats import limits
+from ratingdb.formats.list_rows import ListFormat, ListRating, ListRow
 
 __all__ = [
     "CSV_COLUMNS",
@@ -26,45 +26,11 @@ __all__ = [
     "write_fide_txt",
 ]
 
-ListFormat = Literal["csv", "fide-txt", "fide-xml"]
 T = TypeVar("T")
 RATING_TYPES = ("standard", "rapid", "blitz")
 TITLES = frozenset(limits.TITLES)
 FLAGS = frozenset({"i", "w", "wi"})
 MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
-
-
-@dataclass(frozen=True, slots=True)
-class ListRating:
-    """One rating type of one list row; rating None means unrated."""
-
-    rating: int | None
-    games: int | None
-    k: int | None
-    games_total: int | None = None
-    reached_2400: bool | None = None
-    reached_2300: bool | None = None
-
-
-@dataclass(slots=True)
-class ListRow:
-    """One player of a list file. `ratings` holds every requested rating type, rated or not.
-
-    FIDE lists: `title` is the Tit column, else the women's title (WTit); K 0 reads as None. Treated as
-    a value, but not frozen: a frozen dataclass is six times dearer to build (3.3 µs against 0.55), and a
-    FIDE list builds two million of them.
-    """
-
-    line: int
-    fide_id: int | None
-    national_id: str | None
-    name: str
-    federation: str | None
-    sex: Literal["M", "F"] | None
-    title: str | None
-    birth_year: int | None
-    flag: str | None  # None, "i", "w" or "wi"
-    ratings: Mapping[str, ListRating]
 
 
 # -- shared field readers --------------------------------------------------------------------------------
@@ -262,9 +228,9 @@ def read_list(
         except OSError:
             ahead = False  # reading it raises as it always has
     if ahead:
-        from ratingdb.formats.list_producer import read_ahead
+        from ratingdb.formats import list_producer
 
-        return read_ahead(path, chosen, types)  # the producer reads through read_list below
+        return list_producer.read_ahead(path, chosen, types)  # its process reads through read_list here
     if chosen == "csv":
         return _not_empty(_read_csv(path, fields, types), fields, "no row after the header")
     if chosen == "fide-txt":

@@ -1,12 +1,13 @@
-"""The pure FIDE rating rules; imports nothing from SQLAlchemy, Typer, rich or the rest of ratingdb.
+"""The pure FIDE rating rules; imports nothing from SQLAlchemy, Typer, rich or ratingdb but ratingdb.lazy.
 
 Points are integers in hundredths (a win is 100, PD 0.36 is 36), so every sum is exact.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ratingdb.lazy import on_first_use
 
 from .adjustment import FIDE_2024_03, Adjustment, Rounding, adjust_rating
 from .batch import BatchChange, BatchRater, FlagCache, KCache
@@ -85,32 +86,17 @@ if TYPE_CHECKING:
     from .norms import NORMS, Applicant, NormCheck, NormEvent, NormGame, check_norm, check_norms
     from .rulefile import RuleFileError, parse_rule_set
 
-# FIDE's rule sets are parsed from their TOML files when first asked for (PEP 562), not when the package
-# is imported: a command that only needs a Period (`list`, `player`, every read) does not pay for it.
-_LOADED_ON_USE = {
-    "RULE_SETS": "catalogue",
-    "fide_rule_file": "catalogue",
-    "rule_set_for": "catalogue",
-    "RuleFileError": "rulefile",
-    "parse_rule_set": "rulefile",
-    # Title norms (B.01): only `norm check` and `report norms` need them.
-    "NORMS": "norms",
-    "Applicant": "norms",
-    "NormCheck": "norms",
-    "NormEvent": "norms",
-    "NormGame": "norms",
-    "check_norm": "norms",
-    "check_norms": "norms",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LOADED_ON_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value  # found once; later lookups do not come here
-    return value
+# FIDE's rule sets are parsed from their TOML files when first asked for, not when the package is
+# imported: a command that only needs a Period (`list`, `player`, every read) does not pay for it. Title
+# norms (B.01): only `norm check` and `report norms` need them. (ratingdb.lazy says how.)
+__getattr__ = on_first_use(
+    __name__,
+    {
+        "catalogue": ("RULE_SETS", "fide_rule_file", "rule_set_for"),
+        "rulefile": ("RuleFileError", "parse_rule_set"),
+        "norms": ("NORMS", "Applicant", "NormCheck", "NormEvent", "NormGame", "check_norm", "check_norms"),
+    },
+)
 
 
 __all__ = [

@@ -12,14 +12,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from ratingdb.errors import ConfigError, RatingDbError
+from ratingdb.errors import ConfigError
+from ratingdb.reports.sql_refusals import (
+    MAX_RESULT_BYTES,
+    ONE_STATEMENT,
+    READ_ONLY,
+    StatementRefused,
+    batches,
+    fetch_bounded,
+    stopped,
+    too_large,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine  # only a type here: the CLI imports this module for its defaults
-
-
-class StatementRefused(RatingDbError):
-    """The database refused an ad-hoc statement: a write, several statements, or an error in the SQL."""
 
 
 @dataclass(frozen=True)
@@ -32,11 +38,10 @@ class QueryResult:
 
 DEFAULT_TIMEOUT: Final = 5.0  # seconds a statement may run, or wait for a lock
 DEFAULT_MAX_ROWS: Final = 10_000
-# Memory bounds, whatever the query: the text and blob values fetched (all rows together), and on
-# SQLite the longest value, the heap while the statement runs, the longest LIKE/GLOB pattern, and the
-# width or precision of a printf() field (computed inside one function call, which neither the
-# progress handler nor an interrupt can stop: printf('%.*c', 1000000000, 'x') ran 31 s).
-MAX_RESULT_BYTES: Final = 64_000_000
+# Memory bounds, whatever the query: the text and blob values fetched (MAX_RESULT_BYTES, all rows
+# together), and on SQLite the longest value, the heap while the statement runs, the longest LIKE/GLOB
+# pattern, and the width or precision of a printf() field (computed inside one function call, which
+# neither the progress handler nor an interrupt can stop: printf('%.*c', 1000000000, 'x') ran 31 s).
 SQLITE_MAX_VALUE_BYTES: Final = 10_000_000
 SQLITE_HEAP_BYTES: Final = 512_000_000
 SQLITE_MAX_PATTERN: Final = 1_000
@@ -67,8 +72,6 @@ _SQLITE_READ_PRAGMAS: Final = {
     "foreign_key_list",
     "database_list",
 }
-ONE_STATEMENT: Final = "only one statement at a time (the text holds more than one)"
-READ_ONLY: Final = "not authorized: ratingdb sql only reads"
 # Server roles whose rights reach past the database: files, programs, replication, other sessions.
 _PG_DANGEROUS_ROLES: Final = (
     "pg_execute_server_program",
@@ -112,41 +115,6 @@ def run_read_only(
     if dialect == "mysql":
         return _mysql(engine, statement, timeout, max_rows)
     raise ConfigError(f"ratingdb sql supports SQLite, PostgreSQL and MySQL, not {dialect}")
-
-
-def _too_large() -> StatementRefused:
-    return StatementRefused(
-        f"the database refused the statement: its result is larger than {MAX_RESULT_BYTES // 1_000_000} MB "
-        "— select fewer rows or columns, or shorter values (--max-rows)"
-    )
-
-
-def fetch_bounded(batches: Iterator[Sequence[Any]], max_rows: int) -> list[Any]:
-    """At most max_rows + 1 rows from `batches`, refusing (StatementRefused) once the text and blob
-    values fetched exceed MAX_RESULT_BYTES."""
-    rows: list[Any] = []
-    size = 0
-    for batch in batches:
-        for row in batch:
-            size += sum(len(v) for v in row if isinstance(v, (str, bytes, bytearray, memoryview)))
-            if size > MAX_RESULT_BYTES:
-                raise _too_large()
-            rows.append(row)
-            if len(rows) > max_rows:
-                return rows
-    return rows
-
-
-def _batches(cursor: Any, size: int = 500) -> Iterator[Sequence[Any]]:
-    while batch := cursor.fetchmany(size):
-        yield batch
-
-
-def _stopped(timeout: float) -> StatementRefused:
-    return StatementRefused(
-        f"the statement was stopped after {timeout:g} s (--timeout): it ran, or waited for a lock, that "
-        "long — narrow the query, or give a larger --timeout"
-    )
 
 
 def _sqlite_statement_count(statement: str) -> int:
@@ -195,7 +163,7 @@ def _sqlite(engine: Engine, statement: str, timeout: float, max_rows: int) -> Qu
         cursor: sqlite3.Cursor | None = None
         try:
             cursor = conn.execute(statement)
-            rows = fetch_bounded(_batches(cursor), max_rows) if cursor.description is not None else []
+            rows = fetch_bounded(batches(cursor), max_rows) if cursor.description is not None else []
             return _result(cursor.description, rows, max_rows)
         except sqlite3.ProgrammingError as exc:
             if "one statement at a time" in str(exc):
@@ -203,7 +171,7 @@ def _sqlite(engine: Engine, statement: str, timeout: float, max_rows: int) -> Qu
             raise StatementRefused(f"the database refused the statement: {_first_line(exc)}") from None
         except sqlite3.DatabaseError as exc:
             if str(exc) == "interrupted":
-                raise _stopped(timeout) from None
+                raise stopped(timeout) from None
             if str(exc) in ("string or blob too big", "out of memory"):
                 raise StatementRefused(
                     f"the database refused the statement: {exc} (ratingdb sql holds at most "
@@ -370,9 +338,9 @@ def _postgresql(engine: Engine, statement: str, timeout: float, max_rows: int) -
                     stream.close()  # cancels the rest on the server, also when the result is refused
                 return _result([(c,) for c in columns], rows, max_rows)
         except psycopg.errors.QueryCanceled:
-            raise _stopped(timeout) from None
+            raise stopped(timeout) from None
         except psycopg.errors.LockNotAvailable:
-            raise _stopped(timeout) from None
+            raise stopped(timeout) from None
         except psycopg.Error as exc:
             message = exc.diag.message_primary or _first_line(exc)
             if "multiple commands" in message:
@@ -428,7 +396,7 @@ def _pg_rows(stream: Iterator[Any], *, bounded: bool) -> Iterator[Sequence[Any]]
     for row in stream:
         if bounded:
             if row[-1]:
-                raise _too_large()
+                raise too_large()
             row = row[:-1]
         yield [row]
 
@@ -491,7 +459,7 @@ def _pg_error(result: Any, encoding: str, timeout: float) -> StatementRefused:
 
     # 57014 query_canceled (statement_timeout), 55P03 lock_not_available (lock_timeout)
     if result.error_field(pq.DiagnosticField.SQLSTATE) in (b"57014", b"55P03"):
-        return _stopped(timeout)
+        return stopped(timeout)
     raw = result.error_field(pq.DiagnosticField.MESSAGE_PRIMARY) or result.error_message or b""
     message = raw.decode(encoding, "replace").strip().splitlines()[0] if raw.strip() else "error"
     if "multiple commands" in message:

@@ -18,8 +18,14 @@ import math
 import re
 from typing import Any, Final
 
-from ratingdb.reports.sql import ONE_STATEMENT, READ_ONLY, StatementRefused, _batches, fetch_bounded
-from ratingdb.reports.sql import _stopped as stopped
+from ratingdb.reports.sql_refusals import (
+    ONE_STATEMENT,
+    READ_ONLY,
+    StatementRefused,
+    batches,
+    fetch_bounded,
+    stopped,
+)
 
 # Statements that only read. EXPLAIN describes a plan without running the statement it explains.
 READING_KEYWORDS: Final = {"SELECT", "WITH", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "VALUES", "TABLE"}
@@ -196,7 +202,7 @@ def run(conn: Any, statement: str, timeout: float, max_rows: int) -> tuple[Any, 
         stream = conn.cursor(pymysql.cursors.SSCursor)
         stream.execute(one)  # no parameters: PyMySQL sends the text as it is
         unread = True  # until the fetch says otherwise: a refused fetch leaves rows behind
-        rows = fetch_bounded(_batches(stream), max_rows) if stream.description is not None else []
+        rows = fetch_bounded(batches(stream), max_rows) if stream.description is not None else []
         unread = len(rows) > max_rows
         if not unread:
             description = stream.description

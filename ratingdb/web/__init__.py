@@ -2,19 +2,19 @@
 
 `uvicorn ratingdb.web:app` serves it (configured by RATINGDB_URL, RATINGDB_READ_URL, RATINGDB_TITLE,
 RATINGDB_TYPES); `ratingdb serve` does the same from the command line. The app object is made when
-first asked for, not at import, so importing the package opens no database.
+first asked for (ratingdb.web.asgi, loaded by ratingdb.lazy), not at import, so importing the package
+opens no database.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ratingdb.lazy import on_first_use
 
-def __getattr__(name: str) -> Any:
-    if name == "app":
-        from ratingdb.web.app import create_app
+if TYPE_CHECKING:
+    from ratingdb.web.asgi import app
 
-        app = create_app()
-        globals()["app"] = app
-        return app
-    raise AttributeError(name)
+__all__ = ["app"]
+
+__getattr__ = on_first_use(__name__, {"asgi": ("app",)})

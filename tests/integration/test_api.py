@@ -85,6 +85,30 @@ def test_the_api_names_only_documented_functions_and_types() -> None:
         assert getattr(api, name).__doc__, f"ratingdb.api.{name} has no docstring"
 
 
+def test_every_promised_function_is_typed_parameters_and_result() -> None:
+    import inspect
+
+    functions = [name for name in api.__all__ if inspect.isfunction(getattr(api, name))]
+    methods = [f"Database.{name}" for name in ("transaction", "read", "close")]
+    assert functions == [
+        "calculation",
+        "close_period",
+        "find_player",
+        "import_list",
+        "import_trf",
+        "open_database",
+        "player_history",
+        "read_list",
+    ]
+    for name in functions + methods:
+        owner, _, attr = name.rpartition(".")
+        function = getattr(api.Database if owner else api, attr)
+        signature = inspect.signature(function)
+        untyped = [p for p in signature.parameters.values() if p.name != "self" and p.annotation is p.empty]
+        assert untyped == [], f"ratingdb.api.{name}: {untyped} without a type"
+        assert signature.return_annotation is not signature.empty, f"ratingdb.api.{name} has no result type"
+
+
 def test_importing_the_api_loads_no_cli_and_no_database_driver() -> None:
     code = (
         "import sys, ratingdb.api; print(sorted(m for m in sys.modules "
