@@ -3,7 +3,7 @@
 The floors, lowest first (docs/development.md, "The layers", draws them and says where a change goes):
 
     plumbing      errors, lazy, command_line: the standard library only
-    pure          rating (the rules), formats (the readers), names, calculator, i18n: no database
+    pure          rating (the rules), formats (the readers), names, calculator, i18n, calc_notes: no database
     schema        schema (models, CHECKs, triggers)
     engines       engines, db, db_errors, backup: connections and each engine's SQL
     services      services (and titles, accounts): use cases taking a session
@@ -29,7 +29,14 @@ PACKAGE = Path(ratingdb.__file__).parent
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("ratingdb", "ratingdb.errors", "ratingdb.lazy", "ratingdb.command_line"),
-    ("ratingdb.rating", "ratingdb.formats", "ratingdb.names", "ratingdb.calculator", "ratingdb.i18n"),
+    (
+        "ratingdb.rating",
+        "ratingdb.formats",
+        "ratingdb.names",
+        "ratingdb.calculator",
+        "ratingdb.i18n",
+        "ratingdb.calc_notes",
+    ),
     ("ratingdb.schema",),
     ("ratingdb.engines", "ratingdb.db", "ratingdb.db_errors", "ratingdb.backup"),
     ("ratingdb.services", "ratingdb.titles", "ratingdb.accounts"),
