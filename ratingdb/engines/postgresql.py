@@ -104,7 +104,11 @@ class PostgreSQL(Backend):
     # -- transactions and locks ------------------------------------------------------------------------
 
     def begin_read_only(self, connection: Connection) -> None:
-        connection.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        # SET TRANSACTION rather than the postgresql_readonly option: SQLAlchemy puts that option back as
+        # psycopg's read_only = False when the connection returns to the pool, and every later
+        # transaction on it then begins READ WRITE, which a standby refuses (the site's --read-url).
+        connection.execution_options(isolation_level="REPEATABLE READ")
+        connection.exec_driver_sql("SET TRANSACTION READ ONLY")
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         # A transaction-level advisory lock: the transaction's end lets go of it, whatever the pool does.

@@ -161,7 +161,15 @@ def test_filter_sort_and_open_a_player_in_chromium(site_url: str, browser: WebDr
     chart = browser.find_element(By.CSS_SELECTOR, "figure.chart svg.history-chart")
     assert chart.is_displayed() and chart.size["width"] > 300
     points = chart.find_elements(By.CSS_SELECTOR, "g.series circle")
-    listed = browser.find_elements(By.CSS_SELECTOR, "table.history tbody tr")
+    # The chart draws FIDE's rating types (reports/chart.py); the demo's club (Glicko-2) and national
+    # lists are in tables of their own under the chart, headed by their type.
+    charted = ("Standard lists", "Rapid lists", "Blitz lists")
+    listed = [
+        row
+        for table in browser.find_elements(By.CSS_SELECTOR, "table.history")
+        if table.find_element(By.XPATH, "../preceding-sibling::h2[1]").text in charted
+        for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")
+    ]
     rated_lists = [row for row in listed if row.find_elements(By.TAG_NAME, "td")[1].text != "unrated"]
     assert len(points) == len(rated_lists) > 0
 
