@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -60,7 +61,9 @@ def test_search_a_misspelt_name_then_the_player_a_calculation_and_the_live_ratin
     served_url: str,
     browser: WebDriver,  # noqa: F811 - the fixture imported above
 ) -> None:
-    wait = WebDriverWait(browser, 20)
+    # A condition may read an element of the page a click is leaving: that read is retried, as a missing
+    # element is, until the next page answers (or the wait times out).
+    wait = WebDriverWait(browser, 20, ignored_exceptions=[StaleElementReferenceException])
     browser.get(served_url)
     box = browser.find_element(By.CSS_SELECTOR, "form.search input[name='q']")
     box.send_keys("Patrik Doyle")
@@ -128,7 +131,7 @@ def test_a_visitor_whose_browser_asks_for_german_or_french_reads_the_pages_in_it
 ) -> None:
     words = IN_LANGUAGE[language]
     with chromium(f"{language},en;q=0.5") as browser:
-        wait = WebDriverWait(browser, 20)
+        wait = WebDriverWait(browser, 20, ignored_exceptions=[StaleElementReferenceException])
         browser.get(served_url)
         assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
         browser.find_element(By.CSS_SELECTOR, "form.search input[name='q']").send_keys("Patrik Doyle")
