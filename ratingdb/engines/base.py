@@ -21,8 +21,8 @@ from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.schema import guards
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection, Engine
-    from sqlalchemy.orm import Session
+    from sqlalchemy import ColumnElement, Connection, Engine
+    from sqlalchemy.orm import QueryableAttribute, Session
 
     from ratingdb.backup import Backup
     from ratingdb.engines.adhoc import QueryResult
@@ -131,6 +131,13 @@ class Backend:
     def among(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """The condition "`column` is one of `values`" (with `?` placeholders) and its parameters."""
         return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+    def one_of(
+        self, column: ColumnElement[Any] | QueryableAttribute[Any], values: Sequence[Any]
+    ) -> ColumnElement[bool]:
+        """The SQLAlchemy condition "`column` is one of `values`", for a statement of the ORM or Core
+        (`among` is its counterpart for SQL written by hand)."""
+        return column.in_(values)
 
     def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
         """Tune the driver connection `raw` for bulk work; returns what puts it back, if anything."""
