@@ -37,9 +37,9 @@ from ratingdb.errors import ConfigError, MissingList
 from ratingdb.reports.sql import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
-    from ratingdb.reports.diff import ListDiff
     from ratingdb.reports.event import EventReport
     from ratingdb.reports.period import PeriodReport, PlayerMove
+    from ratingdb.services.list_diff import ListDiff
 
 report_app = RatingDbTyper(
     help="Reports on published lists and the calculation record: top lists, events, closes, diffs, history.",
@@ -487,7 +487,7 @@ def diff_command(
     if date_b is None:
         raise ConfigError("give two list dates (DATE_A DATE_B), or one with --against-withdrawn")
     a, b = parse_date(date_a), parse_date(date_b)
-    from ratingdb.reports.diff import list_diff
+    from ratingdb.services.list_diff import list_diff
     from ratingdb.services.lists import require_list
 
     with transaction() as session:

@@ -430,8 +430,8 @@ def period_view(
 ) -> PeriodView:
     """The period's events and, with `dry_run`, the close run in a rolled-back SAVEPOINT and compared
     with the list in force (the same close_period as `ratingdb close-period`)."""
-    from ratingdb.reports.diff import list_diff
     from ratingdb.services.close import close_period
+    from ratingdb.services.list_diff import list_diff
     from ratingdb.services.lists import is_closed, list_on
 
     _require(user, "officer", "admin")

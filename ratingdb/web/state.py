@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from ratingdb.reports.lists import ListLine, list_lines
 from ratingdb.reports.live import LiveList, live_list
-from ratingdb.site.publish import Glicko2Page, Site, SiteOptions, new_site
+from ratingdb.reports.systems import ListShown
+from ratingdb.site.publish import Site, SiteOptions, new_site
 from ratingdb.web.database import Database
 
 K = TypeVar("K")
@@ -106,8 +107,8 @@ class AppState:
     database: Database
     pages: LRU[tuple[Any, ...], Any] = field(init=False)
     lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
-    # A version's Glicko-2 figures, None for the other lists (one small entry per published version).
-    glicko2: dict[int, Glicko2Page | None] = field(default_factory=dict)
+    # How a version is shown: its system and figures (one small entry per published version).
+    shown: dict[int, ListShown] = field(default_factory=dict)
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -134,14 +135,14 @@ class AppState:
             list_id, lambda: list(list_lines(session, session.get_one(RatingList, list_id)))
         )
 
-    def glicko2_page(self, session: Session, list_id: int) -> Glicko2Page | None:
-        """A list version's Glicko-2 figures (None: not a Glicko-2 list); read once, as its lines are."""
+    def list_shown(self, session: Session, list_id: int) -> ListShown:
+        """How a list version is shown (ratingdb.reports.systems); read once, as its lines are."""
+        from ratingdb.reports.systems import list_shown
         from ratingdb.schema.models import RatingList
-        from ratingdb.site.publish import glicko2_page
 
-        if list_id not in self.glicko2:  # None is an answer too: not a Glicko-2 list
-            self.glicko2[list_id] = glicko2_page(session, session.get_one(RatingList, list_id))
-        return self.glicko2[list_id]
+        if list_id not in self.shown:
+            self.shown[list_id] = list_shown(session, session.get_one(RatingList, list_id))
+        return self.shown[list_id]
 
     def cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
         found = self.pages.get(key)

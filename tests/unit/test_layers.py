@@ -45,12 +45,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
 )
 FLOOR_OF = {unit: floor for floor, units in enumerate(FLOORS) for unit in units}
 
-# Imports that run up a floor today, each with why; the list only shrinks (the test below fails once one
-# is gone, to take it off).
-KNOWN_UPWARD = {
-    ("ratingdb.services.submissions", "ratingdb.reports.diff"): "a submission's review shows the list diff",
-}
-
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
@@ -101,15 +95,9 @@ def test_no_module_imports_a_module_of_a_floor_above_it() -> None:
         module = _module_name(path)
         floor = FLOOR_OF[_unit(module)]
         for name in sorted(_imports(path)):
-            if FLOOR_OF.get(_unit(name), -1) > floor and (module, name) not in KNOWN_UPWARD:
+            if FLOOR_OF.get(_unit(name), -1) > floor:
                 upward.append(f"{module} imports {name}")
     assert upward == []
-
-
-@pytest.mark.parametrize(("module", "name"), sorted(KNOWN_UPWARD))
-def test_each_known_upward_import_is_still_there(module: str, name: str) -> None:
-    path = PACKAGE.parent / Path(*module.split(".")).with_suffix(".py")
-    assert name in _imports(path), f"{module} no longer imports {name}: take it off KNOWN_UPWARD"
 
 
 def test_the_plumbing_imports_only_the_standard_library() -> None:
