@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
+from ratingdb.reports.list_query import RankedList
 from ratingdb.reports.lists import ListLine, list_lines
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.site.publish import Glicko2Page, Site, SiteOptions, new_site
@@ -106,6 +107,7 @@ class AppState:
     database: Database
     pages: LRU[tuple[Any, ...], Any] = field(init=False)
     lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
+    rankings: LRU[tuple[int, bool], RankedList] = field(default_factory=lambda: LRU(16))
     # A version's Glicko-2 figures, None for the other lists (one small entry per published version).
     glicko2: dict[int, Glicko2Page | None] = field(default_factory=dict)
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
@@ -132,6 +134,17 @@ class AppState:
 
         return self.lines.made_once(
             list_id, lambda: list(list_lines(session, session.get_one(RatingList, list_id)))
+        )
+
+    def ranked(self, session: Session, list_id: int, *, as_shown: bool = True) -> RankedList:
+        """A list version's lines ranked in the order its page shows them (ratingdb.site.publish.ranked_list;
+        `as_shown` false: in the stored order, as the API pages them): made once per version."""
+        from ratingdb.site.publish import ranked_list
+
+        glicko2 = self.glicko2_page(session, list_id) if as_shown else None
+        return self.rankings.made_once(
+            (list_id, glicko2 is not None),
+            lambda: ranked_list(self.list_lines(session, list_id), glicko2),
         )
 
     def glicko2_page(self, session: Session, list_id: int) -> Glicko2Page | None:
