@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import URL, Engine, inspect, text
 from sqlalchemy.engine import make_url
@@ -144,12 +144,21 @@ def transaction(engine: Engine, *, dry_run: bool = False) -> Iterator[Session]:
     try:
         with session_factory(engine)() as session:
             session.begin()
+            session.info[DRY_RUN] = True  # what services that only check read (is_dry_run)
             try:
                 yield session
             finally:
                 session.rollback()
     finally:
         _restore_id_counters(engine, counters)
+
+
+DRY_RUN: Final = "ratingdb.dry_run"
+
+
+def is_dry_run(session: Session) -> bool:
+    """Whether the session's transaction is a dry run (`transaction(dry_run=True)`): always rolled back."""
+    return bool(session.info.get(DRY_RUN))
 
 
 def id_counters(engine: Engine) -> IdCounters:

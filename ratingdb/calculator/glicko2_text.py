@@ -13,7 +13,7 @@ import math
 from typing import Any, Final
 
 from ratingdb.calculator.glicko2 import MINUS, Glicko2Calculation
-from ratingdb.rating.glicko2 import DRAW, EPSILON, LOSS, SCALE, WIN, paper_rounded, published
+from ratingdb.rating.glicko2 import DRAW, EPSILON, LOSS, PAPER_PLACES, SCALE, WIN, paper_rounded, published
 
 __all__ = ["as_dict", "decimals", "lines"]
 
@@ -26,9 +26,6 @@ def decimals(value: float, places: int = 4) -> str:
     if text.startswith("-"):
         return MINUS + text[1:] if text.strip("-0.") else text[1:]
     return text
-
-
-_f = decimals
 
 
 _f = decimals
@@ -98,13 +95,22 @@ def lines(calculation: Glicko2Calculation) -> list[str]:
         f"RD′ = {SCALE} × φ′ = {_f(u.after.deviation)}"
     )
     text.append(_new_line(calculation))
-    paper, shown = published(paper_rounded(u)), published(u.after)
+    # Glickman's example converts its printed (four-decimal) μ′ and φ′, so it prints 1464.06 where the
+    # exact arithmetic gives 1464.0507; both paths are written out, the list publishes the exact one.
+    rounded, shown = paper_rounded(u), published(u.after)
+    paper = published(rounded)
     if (paper.rating_x100, paper.deviation_x100) != (shown.rating_x100, shown.deviation_x100):
+        mu4, phi4 = round(u.new_mu, PAPER_PLACES), round(u.new_phi, PAPER_PLACES)
         text.append(
-            "Paper's rounding: Glickman's example prints its steps to 4 decimals; Step 8 from "
-            f"μ′ = {_f(round(u.new_mu, 4))}, φ′ = {_f(round(u.new_phi, 4))} gives "
-            f"{paper.rating_x100 / 100:.2f}, RD {paper.deviation_x100 / 100:.2f}, "
-            f"σ {math.floor(u.sigma * 10**5) / 10**5:.5f}; a list publishes the exact result above"
+            "Paper's rounding: Glickman's example prints μ′ and φ′ to 4 decimals and converts those: "
+            f"r′ = {SCALE} × {_f(mu4)} + 1500 = {_f(rounded.rating)}, "
+            f"RD′ = {SCALE} × {_f(phi4)} = {_f(rounded.deviation)}"
+        )
+        text.append(
+            f"Paper's figures: {paper.rating_x100 / 100:.2f}, RD {paper.deviation_x100 / 100:.2f}, "
+            f"σ {rounded.volatility:.5f} (σ′ printed to 5 decimals, cut); the list publishes the exact "
+            f"result: {shown.rating_x100 / 100:.2f}, RD {shown.deviation_x100 / 100:.2f}, "
+            f"σ {shown.volatility_x1e6 / 10**6:.6f}"
         )
     return text
 

@@ -7,6 +7,7 @@ The calculator and the rules are imported when the command runs: `ratingdb --hel
 import csv
 import json
 import re
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -14,10 +15,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ratingdb.cli.app import TOOLS, app
-from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
-from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnknownRuleSet
+from ratingdb.cli.common import check_type, engine, parse_period, transaction, user_errors
+from ratingdb.errors import ConfigError, FormatError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sqlalchemy.orm import Session
+
     from ratingdb.calculator.elo import Formula, Game
     from ratingdb.rating import Period, RuleSet
     from ratingdb.reports.player_state import PlayerState
@@ -89,8 +94,8 @@ def calc_command(
         typer.Option(
             "--rules",
             metavar="YYYY-MM|NAME",
-            help="The rules in force in this period (e.g. 2024-03), or a rule set's name "
-            "(e.g. standard-2022-01, or a stored one). Default: now.",
+            help="The rules in force in this period (e.g. 2024-03: FIDE's, or the set stored in --db that "
+            "covers it), or a rule set's name (e.g. standard-2022-01, or a stored one). Default: now.",
         ),
     ] = None,
     rating_type: Annotated[
@@ -314,31 +319,50 @@ def _named_rule_set(name: str) -> "RuleSet":
             return builtin
     from ratingdb.services.rules import find_rule_set
 
-    try:
-        with transaction() as session:
-            return find_rule_set(session, name).rules
-    except UnknownRuleSet:
-        raise
-    except RatingDbError:
-        known = ", ".join(r.name for r in RULE_SETS)
-        raise UnknownRuleSet(
-            f"there is no built-in rule set named '{name}' ({known}), and no database to find a stored one"
-        ) from None
+    known = ", ".join(r.name for r in RULE_SETS)
+    with _database(f"there is no built-in rule set named '{name}' ({known})") as session:
+        return find_rule_set(session, name).rules
 
 
 def _rule_set_in_force(rating_type: str, period: "Period") -> "RuleSet":
-    """The rule set of `rating_type` in `period`: FIDE's without a database; a stored type's from it."""
+    """The rule set of `rating_type` in `period`: FIDE's built-in one when it covers the period (no
+    database needed), else the stored one of the database (--db) that does (`rules add`), as the close
+    would take it."""
     from ratingdb.rating import RATING_TYPES, RulesError, rule_set_for
 
-    try:
-        if rating_type in RATING_TYPES:
+    if rating_type in RATING_TYPES:
+        try:
             return rule_set_for(rating_type, period)
-        from ratingdb.services.rules import rule_set_in_force
+        except RulesError:
+            pass  # before or after FIDE's sets: a stored set may cover it
+    from ratingdb.services.rules import rule_set_in_force, uncovered_advice
 
-        with transaction() as session:
+    advice = uncovered_advice(rating_type, period)
+    with _database(f"no built-in {rating_type} rule set covers period {period}") as session:
+        try:
             return rule_set_in_force(session, rating_type, period).rules
-    except RulesError as exc:
-        raise ConfigError(str(exc)) from exc
+        except RulesError as exc:
+            raise ConfigError(f"{exc} — {advice}") from exc
+
+
+@contextmanager
+def _database(missing: str) -> "Iterator[Session]":
+    """A transaction on the database of --db (RATINGDB_URL), to find a stored rule set in; when there is
+    none to read, `missing` and why, in one line."""
+    from ratingdb.errors import SchemaError
+
+    try:
+        on = engine()
+    except SchemaError as exc:
+        why = str(exc).split(" — ")[0]
+        raise ConfigError(
+            f"{missing}, and there is no database to find a stored one in ({why}) — give it with --db URL"
+        ) from None
+    try:
+        with transaction(on=on) as session:
+            yield session
+    finally:
+        on.dispose()
 
 
 def _player_label(state: "PlayerState") -> str:

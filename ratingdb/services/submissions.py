@@ -9,6 +9,8 @@ inside a SAVEPOINT that is rolled back: what it says is what an import would do,
 The served site runs every check in a dry-run transaction too (db.transaction(dry_run=True), as every
 CLI --dry-run), which puts back the ID counters PostgreSQL and MySQL/MariaDB advance even in a rolled
 back transaction: a check leaves no gap in the IDs the real import then hands out.
+The check of a corrected file for `replace-event` (check_replacement) has no SAVEPOINT of its own: it
+runs only in such a dry-run transaction, whose rollback undoes the replacement.
 Accepting imports the file with that same service, with the officer's matching choices (the options of
 `import-trf`: --id-field, --match, --new, --accept-name, --drop), and links the submission to the event.
 
@@ -25,7 +27,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -36,6 +38,10 @@ from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.matching import Resolution
 from ratingdb.services.versions import record_change
+
+if TYPE_CHECKING:
+    from ratingdb.formats import TrfEvent
+    from ratingdb.services.corrections import Replacement
 
 MAX_UPLOAD_BYTES: Final = 2_000_000  # a tournament report has kilobytes; the served site takes at most this
 OPEN: Final = ("submitted", "changes_requested")  # the organiser may still withdraw or replace it
@@ -505,16 +511,26 @@ class ReplacementCheck:
     """What replacing the event with the file would do (`replace-event --dry-run`), or why it cannot."""
 
     refusals: list[Refusal] = field(default_factory=list)
-    replacement: object | None = None  # services.corrections.Replacement
+    replacement: Replacement | None = None
 
     @property
     def ok(self) -> bool:
         return not self.refusals
 
 
-def _corrected(content: bytes, file_name: str) -> object:
+def _replacement(
+    user: Actor,
+    content: bytes,
+    file_name: str,
+    choices: Mapping[int, tuple[str, str]],
+    id_field: str | None,
+) -> tuple[TrfEvent, ImportChoices]:
+    """What check_replacement and replace both begin with: the officer's right, the corrected file read
+    (FormatError when it cannot be) and the choices made on the page."""
     from ratingdb.formats import parse_trf
 
+    require_officer(user)
+    check_id_field(id_field)
     if not content:
         raise ConfigError("the file is empty — choose the corrected tournament report (TRF)")
     if len(content) > MAX_UPLOAD_BYTES:
@@ -522,7 +538,8 @@ def _corrected(content: bytes, file_name: str) -> object:
             f"the file has {len(content):,} bytes, more than the {MAX_UPLOAD_BYTES:,} a file may have — "
             "send the tournament report (TRF) only"
         )
-    return parse_trf(file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf", content)
+    name = file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf"
+    return parse_trf(name, content), replacement_choices(choices, id_field)
 
 
 def check_replacement(
@@ -535,26 +552,24 @@ def check_replacement(
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None = None,
 ) -> ReplacementCheck:
-    """`ratingdb replace-event EVENT FILE` with the choices, in a rolled-back SAVEPOINT: what it would
-    change, or every refusal (each unsettled line with its line and rank, for a choice)."""
+    """`ratingdb replace-event EVENT FILE --dry-run` with the choices: what the replacement would change,
+    or every refusal (each unsettled line with its line and rank, for a choice).
+
+    It replaces the event in `session`, which must be a dry-run transaction (db.transaction(dry_run=True),
+    the served site's Database.dry_run): that transaction's rollback, which also puts back the ID
+    counters, is what leaves the database as it was, so the check runs once, with no SAVEPOINT of its own.
+    """
+    from ratingdb.db import is_dry_run
     from ratingdb.services.corrections import replace_event
 
-    require_officer(user)
-    check_id_field(id_field)
+    if not is_dry_run(session):
+        raise RuntimeError("check_replacement replaces the event: run it in a dry-run transaction")
     found = ReplacementCheck()
     try:
-        trf = _corrected(content, file_name)
-    except FormatError as exc:
-        found.refusals.append(Refusal(str(exc), exc.line))
-        return found
-    try:
-        with rolled_back(session):
-            found.replacement = replace_event(
-                session, event_id, trf, reason=reason or None,  # type: ignore[arg-type]
-                choices=replacement_choices(choices, id_field),
-            )  # fmt: skip
+        trf, made = _replacement(user, content, file_name, choices, id_field)
+        found.replacement = replace_event(session, event_id, trf, reason=reason or None, choices=made)
     except UnresolvedPlayers as exc:
-        lines = {p.rank: p.line for p in trf.players}  # type: ignore[attr-defined]
+        lines = {p.rank: p.line for p in trf.players}
         for problem in exc.problems:
             rank_found = _RANK.search(problem)
             rank = int(rank_found.group(1)) if rank_found else None
@@ -573,16 +588,12 @@ def replace(
     reason: str,
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None = None,
-) -> object:
+) -> Replacement:
     """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices (the same service)."""
     from ratingdb.services.corrections import replace_event
 
-    require_officer(user)
-    check_id_field(id_field)
-    return replace_event(
-        session, event_id, _corrected(content, file_name), reason=reason or None,  # type: ignore[arg-type]
-        choices=replacement_choices(choices, id_field),
-    )  # fmt: skip
+    trf, made = _replacement(user, content, file_name, choices, id_field)
+    return replace_event(session, event_id, trf, reason=reason or None, choices=made)
 
 
 def reopen(

@@ -19,8 +19,9 @@ the database, none by a handler's good behaviour:
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Any, Final
 
@@ -215,17 +216,29 @@ def _address(request: Request) -> str:
 
 @contextmanager
 def signed_in(
-    request: Request, state: AppState, *, dry_run: bool = False
+    request: Request, state: AppState, *, dry_run: bool = False, officer: bool = False
 ) -> Iterator[tuple[Session, WebUser]]:
     """One write transaction and the signed-in user, or SignInRequired; changes are audited as theirs.
     With `dry_run` the transaction is always rolled back and its ID counters put back (Database.dry_run):
-    for the checks of a file and the dry-run close, which show exactly what the real run will do."""
+    for the checks of a file and the dry-run close, which show exactly what the real run will do. With
+    `officer` only officers and admins go on (the corrections and the register)."""
     with state.database.dry_run() if dry_run else state.database.write() as session:
         user = users.session_user(session, request.cookies.get(COOKIE))
         if user is None:
             raise SignInRequired
+        if officer:
+            subs.require_officer(user)
         session.info["actor"] = f"web:{user.username}"
         yield session, user
+
+
+async def in_thread(request: Request, work: Callable[[Chosen, str | None], Response]) -> Response:
+    """`work` with the form's matching choices (and --id-field), run in the thread pool as the sync routes
+    are: the form is read here, asynchronously, since a sync route cannot await it."""
+    from starlette.concurrency import run_in_threadpool
+
+    chosen, id_field = await _choices(request)
+    return await run_in_threadpool(work, chosen, id_field)
 
 
 def _back(path: str) -> RedirectResponse:
@@ -297,11 +310,30 @@ def my_submissions(request: Request, state: State) -> HTMLResponse:
         return render(request, "submissions.html", user, submissions=mine, types=_types(state))
 
 
-def _upload(
-    request: Request, state: AppState, file: UploadFile, rating_type: str, note: str, replaces: int | None
-) -> HTMLResponse:
-    content = file.file.read(state.settings.max_upload_bytes + 1)
-    name = file.filename or "upload.trf"
+@dataclass(frozen=True)
+class SubmissionForm:
+    """The form that sends a file (a new submission, or one replacing an organiser's own)."""
+
+    file: UploadFile
+    rating_type: str
+    note: str
+
+
+def _sent(
+    file: Annotated[UploadFile, File()],
+    rating_type: Annotated[str, Form(max_length=8)] = "standard",
+    note: Annotated[str, Form(max_length=2000)] = "",
+) -> SubmissionForm:
+    return SubmissionForm(file, rating_type, note)
+
+
+Sent = Annotated[SubmissionForm, Depends(_sent)]
+
+
+def _upload(request: Request, state: AppState, form: SubmissionForm, replaces: int | None) -> HTMLResponse:
+    content = form.file.file.read(state.settings.max_upload_bytes + 1)
+    name = form.file.filename or "upload.trf"
+    rating_type, note = form.rating_type, form.note
     check = None
     if 0 < len(content) <= state.settings.max_upload_bytes:  # else submit refuses it, unchecked
         with signed_in(request, state, dry_run=True) as (session, user):
@@ -332,14 +364,8 @@ def _upload(
 
 
 @router.post("/desk/submissions")
-def upload(
-    request: Request,
-    state: State,
-    file: Annotated[UploadFile, File()],
-    rating_type: Annotated[str, Form(max_length=8)] = "standard",
-    note: Annotated[str, Form(max_length=2000)] = "",
-) -> HTMLResponse:
-    return _upload(request, state, file, rating_type, note, None)
+def upload(request: Request, state: State, form: Sent) -> HTMLResponse:
+    return _upload(request, state, form, None)
 
 
 @router.get("/desk/submissions/{submission_id}")
@@ -365,15 +391,8 @@ def withdraw(request: Request, state: State, submission_id: int) -> Response:
 
 
 @router.post("/desk/submissions/{submission_id}/replace")
-def replace(
-    request: Request,
-    state: State,
-    submission_id: int,
-    file: Annotated[UploadFile, File()],
-    rating_type: Annotated[str, Form(max_length=8)] = "standard",
-    note: Annotated[str, Form(max_length=2000)] = "",
-) -> HTMLResponse:
-    return _upload(request, state, file, rating_type, note, submission_id)
+def replace(request: Request, state: State, submission_id: int, form: Sent) -> HTMLResponse:
+    return _upload(request, state, form, submission_id)
 
 
 # -- the officer's queue ------------------------------------------------------------------------------------
@@ -426,24 +445,20 @@ def review_page(request: Request, state: State, submission_id: int) -> HTMLRespo
 
 
 @router.post("/desk/queue/{submission_id}/check")
-async def review_check(request: Request, state: State, submission_id: int) -> HTMLResponse:
-    chosen, id_field = await _choices(request)
-    from starlette.concurrency import run_in_threadpool
-
-    return await run_in_threadpool(_review, request, state, submission_id, chosen, id_field)
+async def review_check(request: Request, state: State, submission_id: int) -> Response:
+    return await in_thread(
+        request, lambda chosen, id_field: _review(request, state, submission_id, chosen, id_field)
+    )
 
 
 @router.post("/desk/queue/{submission_id}/accept")
 async def review_accept(request: Request, state: State, submission_id: int) -> Response:
-    chosen, id_field = await _choices(request)
-    from starlette.concurrency import run_in_threadpool
-
-    def accept() -> Response:
+    def accept(chosen: Chosen, id_field: str | None) -> Response:
         with signed_in(request, state) as (session, user):
             subs.accept(session, user, submission_id, chosen, id_field)
         return _back("/desk/queue")
 
-    return await run_in_threadpool(accept)
+    return await in_thread(request, accept)
 
 
 @router.post("/desk/queue/{submission_id}/decide")
@@ -475,20 +490,23 @@ def _period(state: AppState, rating_type: str, period: str) -> tuple[str, Period
         ) from None
 
 
+def _period_page(
+    request: Request, state: AppState, rating_type: str, period: str, dry_run: bool
+) -> HTMLResponse:
+    kind, chosen = _period(state, rating_type, period)
+    with signed_in(request, state, dry_run=dry_run) as (session, user):
+        view = subs.period_view(session, user, chosen, kind, dry_run=dry_run)
+        return render(request, "period.html", user, view=view)
+
+
 @router.get("/desk/periods/{rating_type}/{period}")
 def period_page(request: Request, state: State, rating_type: str, period: str) -> HTMLResponse:
-    kind, chosen = _period(state, rating_type, period)
-    with signed_in(request, state) as (session, user):
-        view = subs.period_view(session, user, chosen, kind, dry_run=False)
-        return render(request, "period.html", user, view=view)
+    return _period_page(request, state, rating_type, period, dry_run=False)
 
 
 @router.post("/desk/periods/{rating_type}/{period}/dry-run")
 def period_dry_run(request: Request, state: State, rating_type: str, period: str) -> HTMLResponse:
-    kind, chosen = _period(state, rating_type, period)
-    with signed_in(request, state, dry_run=True) as (session, user):
-        view = subs.period_view(session, user, chosen, kind, dry_run=True)
-        return render(request, "period.html", user, view=view)
+    return _period_page(request, state, rating_type, period, dry_run=True)
 
 
 @router.post("/desk/periods/{rating_type}/{period}/close")
@@ -558,8 +576,7 @@ def _event_of(session: Session, event_id: int) -> Any:
 
 @router.get("/desk/events/{event_id}/replace")
 def replace_page(request: Request, state: State, event_id: int) -> HTMLResponse:
-    with signed_in(request, state, dry_run=True) as (session, user):
-        subs.require_officer(user)
+    with signed_in(request, state, dry_run=True, officer=True) as (session, user):
         return render(request, "replace.html", user, event=_event_of(session, event_id), found=None)
 
 
@@ -581,7 +598,7 @@ async def replace_event(request: Request, state: State, event_id: int) -> Respon
     def run() -> Response:
         if doing:
             with signed_in(request, state) as (session, user):
-                done: Any = subs.replace(session, user, event_id, content, name, reason, chosen, id_field)
+                done = subs.replace(session, user, event_id, content, name, reason, chosen, id_field)
                 event = _event_of(session, done.new_event_id)
                 where = f"/desk/periods/{event.rating_type}/{event.period}"
             return _back(where)
@@ -605,8 +622,7 @@ def players_page(request: Request, state: State, q: str = "") -> HTMLResponse:
     """`ratingdb player find TEXT`."""
     from ratingdb.services.players import search_players
 
-    with signed_in(request, state, dry_run=True) as (session, user):
-        subs.require_officer(user)
+    with signed_in(request, state, dry_run=True, officer=True) as (session, user):
         found = search_players(session, q[:200], limit=50) if q.strip() else []
         return render(request, "desk_players.html", user, q=q, found=found)
 
@@ -626,8 +642,7 @@ def _player_view(session: Session, ident: str) -> dict[str, Any]:
 @router.get("/desk/players/{ident}")
 def player_page(request: Request, state: State, ident: str) -> HTMLResponse:
     """`ratingdb player show ID`'s details, with the forms of `player edit` and `player merge`."""
-    with signed_in(request, state, dry_run=True) as (session, user):
-        subs.require_officer(user)
+    with signed_in(request, state, dry_run=True, officer=True) as (session, user):
         return render(request, "desk_player.html", user, **_player_view(session, ident))
 
 
@@ -662,8 +677,7 @@ def player_edit(
     from ratingdb.services.players import player_ident
     from ratingdb.services.register import check_alias, check_details, correct_player
 
-    with signed_in(request, state) as (session, user):
-        subs.require_officer(user)
+    with signed_in(request, state, officer=True) as (session, user):
         given = check_details(
             name or None, federation or None, sex or None,
             "" if title == "none" else (title or None),
@@ -690,8 +704,7 @@ def player_merge(
     """`ratingdb player merge DUPLICATE... KEEP --reason TEXT`, this player kept."""
     from ratingdb.services.register import merge_into
 
-    with signed_in(request, state) as (session, user):
-        subs.require_officer(user)
+    with signed_in(request, state, officer=True) as (session, user):
         merge_into(session, duplicates.replace(",", " ").split(), ident, reason)
     return _back(f"/desk/players/{ident}")
 

@@ -192,6 +192,49 @@ def test_the_2650_exemption_and_the_older_rule_set() -> None:
     assert "Win:  K × (S − E) = 10 × (1 − 0.92) = +0.8 → +1 → 2701" in out
 
 
+def test_rules_of_a_period_before_fide_s_sets_are_the_stored_set_that_covers_it(db_url: str) -> None:
+    # FIDE's built-in standard sets start at 2022-01; the officer stores the template for 2014-07 …
+    # 2021-12 (seeds/history/history-standard-2014.toml), whose 400-point rule has no 2650 exemption.
+    # 2700 v 2200, K 10: D 500 counts as 400 → E 0.92 (table 8.1.2, 392–411); a win is 10 × 0.08 = +0.8
+    # → +1. The current rules would leave D 500 (→ 0.96, +0.4 → 0).
+    template = Path(__file__).parents[2] / "seeds" / "history" / "history-standard-2014.toml"
+    added = runner.invoke(app, ["--db", db_url, "rules", "add", str(template), "--reason", "replay 2019"])
+    assert added.exit_code == 0, added.output
+    result = runner.invoke(
+        app, ["--db", db_url, "calc", "2700", "-o", "2200", "--k", "10", "--rules", "2019-06"]
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout.splitlines()
+    assert out[0] == (
+        "Rules: history-standard-2014 (in force in 2019-06, from --rules); "
+        "a difference above 400 counts as 400 for every player (§8.3.1)"
+    )
+    assert "Win:  K × (S − E) = 10 × (1 − 0.92) = +0.8 → +1 → 2701" in out
+    before = runner.invoke(
+        app, ["--db", db_url, "calc", "2700", "-o", "2200", "--k", "10", "--rules", "2013-06"]
+    )
+    assert (before.exit_code, before.stdout) == (1, "")
+    assert before.stderr.startswith(
+        "Error: no standard rule set covers period 2013-06 — FIDE's built-in standard rule sets start at "
+        "2022-01: store one for earlier periods with `ratingdb rules add FILE --reason TEXT`"
+    )
+
+
+def test_rules_of_a_period_no_built_in_set_covers_without_a_database_say_how_to_give_one(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "none.sqlite"
+    result = runner.invoke(
+        app, ["--db", f"sqlite:///{missing}", "calc", "1500", "-o", "1600", "--k", "20", "--rules", "2019-06"]
+    )
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: no built-in standard rule set covers period 2019-06, and there is no database to find a "
+        f"stored one in (the SQLite database {missing} does not exist) — give it with --db URL\n"
+    )
+    assert not missing.exists()
+
+
 # --- A period -------------------------------------------------------------------------------------------
 
 

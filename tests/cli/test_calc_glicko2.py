@@ -62,13 +62,19 @@ def test_the_papers_example_is_written_out_step_by_step() -> None:
         "Step 6: φ* = √(φ² + σ′²) = √(1.1513² + 0.059996²) = 1.1529",
         "Step 7: φ′ = 1 / √(1/φ*² + 1/v) = 0.8722; μ′ = μ + φ′² Σ g(φj)(s − E) = 0.0000 + 0.8722² × −0.2720 "
         "= −0.2069",
+        # The exact path, by hand with μ′ = −0.20694097 and φ′ = 0.87219919 unrounded (the unit test
+        # tests/unit/rating/test_glicko2.py writes every step out): 173.7178 × −0.20694097 = −35.94933
+        # → 1464.05067 → 1464.05 on the list; 173.7178 × 0.87219919 = 151.51652 → 151.52.
         "Step 8: r′ = 173.7178 × μ′ + 1500 = 173.7178 × −0.206941 + 1500 = 1464.0507; "
         "RD′ = 173.7178 × φ′ = 151.5165",
         "New rating: 1464.05 (−35.95), RD 151.52, σ 0.059996; provisional (RD above 110)",
-        # The paper's own figures, from its printed μ′ and φ′: 173.7178 × −0.2069 + 1500 = 1464.0578,
-        # 173.7178 × 0.8722 = 151.5167, and σ′ printed as 0.05999.
-        "Paper's rounding: Glickman's example prints its steps to 4 decimals; Step 8 from μ′ = −0.2069, "
-        "φ′ = 0.8722 gives 1464.06, RD 151.52, σ 0.05999; a list publishes the exact result above",
+        # The paper's path, by hand from its printed μ′ = −0.2069 and φ′ = 0.8722:
+        # 173.7178 × −0.2069 = −35.9422 → 1464.0578 → 1464.06; 173.7178 × 0.8722 = 151.5167 → 151.52;
+        # σ′ 0.0599960 cut to five decimals is the paper's 0.05999.
+        "Paper's rounding: Glickman's example prints μ′ and φ′ to 4 decimals and converts those: "
+        "r′ = 173.7178 × −0.2069 + 1500 = 1464.0578, RD′ = 173.7178 × 0.8722 = 151.5167",
+        "Paper's figures: 1464.06, RD 151.52, σ 0.05999 (σ′ printed to 5 decimals, cut); the list "
+        "publishes the exact result: 1464.05, RD 151.52, σ 0.059996",
     ]
 
 

@@ -124,8 +124,11 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
         "    biggest loss: Example, Paper 1500 → 1464 (-36, 3 games, RD 200.00 → 151.52)",
         "    note: 1 rated player without games: deviation widened (Glicko-2 Step 6)",
     ]
-    # The paper's player: 1464.0507 → 1464.05 (the paper prints 1464.06 from μ′ rounded to −0.2069),
-    # RD 151.5165 → 151.52, σ 0.0599960 → 0.059996. Ida did not play: √(80² + (0.06 × 173.7178)²) = 80.68.
+    # The close publishes the exact result, rounded once as the list is written. By hand (every step in
+    # tests/unit/rating/test_glicko2.py): μ′ = −0.20694097, φ′ = 0.87219919, so r′ = 173.7178 ×
+    # −0.20694097 + 1500 = 1464.05067 → 1464.05, RD′ = 173.7178 × 0.87219919 = 151.51652 → 151.52,
+    # σ′ 0.05999598 → 0.059996 (the paper prints 1464.06, converting μ′ rounded to −0.2069 first).
+    # Ida did not play: √(80² + (0.06 × 173.7178)²) = 80.68.
     assert '200101,,"Example, Paper",IRL,M,,1980,1464.05,151.52,0.059996' in listed
     assert '200105,,"Idle, Ida",IRL,F,,1980,1612.5,80.68,0.06' in listed
     table = ok(db_url, "list", "2025-11-01", "--type", "club")

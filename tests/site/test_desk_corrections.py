@@ -12,13 +12,15 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.schema.models import AuditEntry, Event
+from ratingdb.schema.models import AuditEntry, Event, WebUser
+from ratingdb.services import submissions as subs
 from ratingdb.services import users
 from ratingdb.services.players import alias_history, find_by_id
 from tests.cli.test_correction_choices import LIST, QUAD, by_national_id, corrected
@@ -135,3 +137,24 @@ def test_the_officer_finds_corrects_and_merges_players_as_the_cli_does(
         assert (kept.national_id, kept.birth_year) == ("4191", 1968)
         spellings = {a.name for a, _ in alias_history(session, kept.id)}
         assert spellings == {"Finnegan, M.", "Finegan, Mark"}
+
+
+def test_the_replace_check_runs_once_in_the_dry_run_transaction_without_a_savepoint(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    closed_quad(db_url, engine, tmp_path)
+    ok(db_url, "reopen", "2011-07", "--reason", "round 1 the wrong way")
+    fixed = corrected(tmp_path)
+    savepoints: list[str] = []
+    event.listen(engine, "savepoint", lambda conn, name: savepoints.append(name))
+    with db.transaction(engine, dry_run=True) as session:
+        officer = session.scalars(select(WebUser).where(WebUser.username == "aoife")).one()
+        found = subs.check_replacement(session, officer, 1, fixed.read_bytes(), fixed.name, "round 1", {})
+        assert found.ok and found.replacement is not None
+        assert found.replacement.results_changed == ["round 1: Finnegan, Mark – O'Connell, Denis 0-1 → 1-0"]
+    assert savepoints == []  # the dry-run transaction's rollback is the only undoing
+    with db.transaction(engine) as session:  # and it undid the replacement
+        assert session.scalars(select(Event.id).where(Event.is_current.is_(True))).all() == [1]
+        officer = session.scalars(select(WebUser).where(WebUser.username == "aoife")).one()
+        with pytest.raises(RuntimeError, match="run it in a dry-run transaction"):
+            subs.check_replacement(session, officer, 1, fixed.read_bytes(), fixed.name, "round 1", {})

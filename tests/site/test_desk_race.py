@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
 from ratingdb import db
@@ -27,11 +30,28 @@ ROOT = Path(__file__).parents[2]
 RACING_FILE = ROOT / "seeds" / "trf" / "standard-leinster-club-quads.trf"  # 13–14 September: period 2025-09
 
 
-def _cli(url: str) -> subprocess.Popen[str]:
+# The CLI's import, held once it has stored the event (the period lock taken, nothing committed) until a
+# line comes on its standard input: "holding" on its standard output says it got there.
+HELD_IMPORT = """
+import sys
+from ratingdb.services import events
+real = events.import_events
+def held(*args, **kwargs):
+    done = real(*args, **kwargs)
+    print("holding", flush=True)
+    sys.stdin.readline()
+    return done
+events.import_events = held
+from ratingdb.cli import main
+main()
+"""
+
+
+def _cli(url: str, *, held: bool = False) -> subprocess.Popen[str]:
     command = [
         sys.executable,
         "-c",
-        "from ratingdb.cli import main; main()",
+        HELD_IMPORT if held else "from ratingdb.cli import main; main()",
         "--db",
         url,
         "import-trf",
@@ -39,11 +59,18 @@ def _cli(url: str) -> subprocess.Popen[str]:
         "--type",
         "standard",
     ]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    return subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE if held else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
 
 
-@pytest.mark.parametrize("first", ["cli", "web"])
-def test_a_web_close_racing_a_cli_import_loses_nothing(first: str, db_url: str, engine: Engine) -> None:
+def _month_and_officer(db_url: str, engine: Engine) -> None:
+    """The month's list and first event, and the officer who closes it."""
     for args in (
         ["import-list", str(LIST), "--date", "2025-09-01", "--type", "standard"],
         ["import-trf", str(MONTH_FILE), "--type", "standard", "--accept-name", "3"],
@@ -52,40 +79,79 @@ def test_a_web_close_racing_a_cli_import_loses_nothing(first: str, db_url: str, 
         assert result.exit_code == 0, result.output
     with db.transaction(engine) as session:
         users.add_user(session, "aoife", "officer", PASSWORD)
-    with browser(db_url) as officer:
-        assert sign_in(officer, "aoife") == 303
-        token = csrf(officer)
-        process = _cli(db_url) if first == "cli" else None
-        closed = officer.post(
+
+
+def _close(officer: TestClient, answers: list[int]) -> threading.Thread:
+    """The officer's close, posted from a thread of its own (it may wait on the period lock)."""
+    token = csrf(officer)
+
+    def close() -> None:
+        answer = officer.post(
             "/desk/periods/standard/2025-09/close", data={"csrftoken": token}, follow_redirects=False
         )
-        if process is None:
-            process = _cli(db_url)
+        answers.append(answer.status_code)
+
+    closing = threading.Thread(target=close)
+    closing.start()
+    return closing
+
+
+def test_a_web_close_waiting_on_a_cli_import_rates_its_event(db_url: str, engine: Engine) -> None:
+    """The import first, by the lock rather than by timing: the CLI's import is held after it has stored
+    its event (the period lock taken, nothing committed); the web close starts then and is seen waiting on
+    that lock; the import goes on and commits, and the close that follows rates both events."""
+    _month_and_officer(db_url, engine)
+    answers: list[int] = []
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        process = _cli(db_url, held=True)
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            assert process.stdout.readline() == "holding\n", process.stderr.read()  # type: ignore[union-attr]
+            closing = _close(officer, answers)
+            _until_waiting(engine, time.monotonic() + 120)
+        finally:
+            process.stdin.write("\n")
+            process.stdin.flush()
         out, err = process.communicate(timeout=300)
-    assert closed.status_code == 303
+        closing.join(300)
+    assert process.returncode == 0, err
+    assert out.startswith(f"Imported {RACING_FILE.name} as event 2 "), out
+    assert answers == [303]
     with db.transaction(engine) as session:
-        racing = session.scalar(select(Event.id).where(Event.source_name == RACING_FILE.name))
         rated = set(session.scalars(select(CalcListEvent.event_id)))
-        events = session.scalar(select(func.count()).select_from(Event))
-    if process.returncode == 0:  # the import won: the close waited for it and rated its event
-        assert racing is not None and racing in rated, out
-        assert events == 2
-    else:  # the close won: the import is refused in one line and wrote nothing
-        lines = err.splitlines()
-        assert (
-            len(lines) == 1 and lines[0].startswith("Error: ") and "period 2025-09 is closed" in lines[0]
-        ), err
-        assert racing is None and events == 1
-    if first == "web":
-        assert process.returncode == 1  # started after the close returned: it can only find the period closed
+        assert session.scalar(select(Event.id).where(Event.source_name == RACING_FILE.name)) == 2
+    assert rated == {1, 2}
+
+
+def test_a_cli_import_after_the_web_close_is_refused_in_one_line(db_url: str, engine: Engine) -> None:
+    _month_and_officer(db_url, engine)
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        closed = officer.post(
+            "/desk/periods/standard/2025-09/close", data={"csrftoken": csrf(officer)}, follow_redirects=False
+        )
+    assert closed.status_code == 303
+    process = _cli(db_url)
+    out, err = process.communicate(timeout=300)
+    _refused_in_one_line(process, err)
+    with db.transaction(engine) as session:
+        assert session.scalar(select(Event.id).where(Event.source_name == RACING_FILE.name)) is None
+        assert session.scalar(select(func.count()).select_from(Event)) == 1
+
+
+def _refused_in_one_line(process: subprocess.Popen[str], err: str) -> None:
+    """The import found the period closed: one line, exit 1, and no event of its file."""
+    lines = err.splitlines()
+    assert process.returncode == 1 and len(lines) == 1, err
+    assert lines[0].startswith("Error: ") and "period 2025-09 is closed" in lines[0], err
 
 
 def _until_waiting(engine: Engine, deadline: float) -> None:
     """Until another connection waits on the period lock (PostgreSQL: an advisory lock not granted;
-    MySQL/MariaDB: a GET_LOCK in the process list). SQLite shows no waiter: its import waits on the write
-    lock (BEGIN IMMEDIATE), and the outcome below is the same whenever it gets there."""
-    import time
-
+    MySQL/MariaDB: a GET_LOCK in the process list). SQLite shows no waiter: the second comer waits on the
+    write lock (BEGIN IMMEDIATE) that the first holds, and the outcome is the same whenever it gets there.
+    The probe's pause is a poll, not what orders the two: the held side waits on an event meanwhile."""
     from sqlalchemy import text
 
     probe = {
@@ -108,19 +174,9 @@ def test_an_import_waiting_on_the_web_close_s_lock_is_refused_in_one_line(
     """Deterministic, by the lock rather than by timing: the web close is held after it has written the
     list (the period lock taken, nothing committed) until the CLI's import is seen waiting on that lock;
     then the close commits, and the import finds the period closed: one line, nothing written."""
-    import threading
-    import time
-
     from ratingdb.services import close as close_service
 
-    for args in (
-        ["import-list", str(LIST), "--date", "2025-09-01", "--type", "standard"],
-        ["import-trf", str(MONTH_FILE), "--type", "standard", "--accept-name", "3"],
-    ):
-        result = runner.invoke(app, ["--db", db_url, *args])
-        assert result.exit_code == 0, result.output
-    with db.transaction(engine) as session:
-        users.add_user(session, "aoife", "officer", PASSWORD)
+    _month_and_officer(db_url, engine)
     holding, release = threading.Event(), threading.Event()
     real = close_service.close_period
 
@@ -134,16 +190,7 @@ def test_an_import_waiting_on_the_web_close_s_lock_is_refused_in_one_line(
     answers: list[int] = []
     with browser(db_url) as officer:
         assert sign_in(officer, "aoife") == 303
-        token = csrf(officer)
-
-        def close() -> None:
-            answer = officer.post(
-                "/desk/periods/standard/2025-09/close", data={"csrftoken": token}, follow_redirects=False
-            )
-            answers.append(answer.status_code)
-
-        closing = threading.Thread(target=close)
-        closing.start()
+        closing = _close(officer, answers)
         try:
             assert holding.wait(300), "the close never took the lock"
             process = _cli(db_url)
@@ -153,9 +200,7 @@ def test_an_import_waiting_on_the_web_close_s_lock_is_refused_in_one_line(
             closing.join(300)
         out, err = process.communicate(timeout=300)
     assert answers == [303]
-    lines = err.splitlines()
-    assert process.returncode == 1 and len(lines) == 1, err
-    assert lines[0].startswith("Error: ") and "period 2025-09 is closed" in lines[0], err
+    _refused_in_one_line(process, err)
     with db.transaction(engine) as session:
         assert session.scalar(select(Event.id).where(Event.source_name == RACING_FILE.name)) is None
         assert session.scalar(select(func.count()).select_from(Event)) == 1

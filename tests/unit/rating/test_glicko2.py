@@ -18,6 +18,7 @@ from ratingdb.rating.glicko2 import (
     Glicko2Parameters,
     Glicko2Rating,
     PeriodGame,
+    PublishedGlicko2,
     expected_score,
     g,
     paper_rounded,
@@ -33,17 +34,38 @@ PLAYER = Glicko2Rating(1500, 200, 0.06)
 PAPER_GAMES = [Glicko2Game(1400, 30, WIN), Glicko2Game(1550, 100, LOSS), Glicko2Game(1700, 300, LOSS)]
 
 
-def test_the_papers_worked_example_ends_at_1464_06_rd_151_52_volatility_0_05999() -> None:
+def test_the_worked_example_computed_exactly_is_1464_05067_rd_151_51652_volatility_0_059996() -> None:
+    # Glickman's formulas by hand, every figure carried to eight decimals (no step rounded as the
+    # paper prints it): φ = 200 / 173.7178 = 1.15129250; the opponents' g(φⱼ) and E(μ, μⱼ, φⱼ):
+    #   1400, RD 30:  g = 1 / √(1 + 3 × 0.17269387² / π²) = 0.99549801, E = 0.63946773, s = 1
+    #   1550, RD 100: g = 0.95314898, E = 0.43184236, s = 0
+    #   1700, RD 300: g = 0.72423548, E = 0.30284073, s = 0
+    g_e_s = [(0.99549801, 0.63946773, 1), (0.95314898, 0.43184236, 0), (0.72423548, 0.30284073, 0)]
+    v = 1 / sum(g_j**2 * e * (1 - e) for g_j, e, _s in g_e_s)  # Step 3
+    improvement = sum(g_j * (s - e) for g_j, e, s in g_e_s)  # Σ g(φⱼ)(sⱼ − E)
+    assert (round(v, 6), round(improvement, 6), round(v * improvement, 6)) == (1.778977, -0.272029, -0.483933)
+    # Step 5's root: σ′ = 0.05999598 (f(ln σ′²) = 0 to 10⁻⁷, checked below); Step 6: φ* = √(1.15129250² +
+    # 0.05999598²) = 1.15285469; Step 7: φ′ = 1 / √(1/1.15285469² + 1/1.778977) = 0.87219919,
+    # μ′ = 0 + 0.87219919² × −0.27202895 = −0.20694097; Step 8: r′ = 173.7178 × −0.20694097 + 1500.
+    phi_star = math.sqrt(1.15129250**2 + 0.05999598**2)
+    new_phi = 1 / math.sqrt(1 / phi_star**2 + 1 / v)
+    new_mu = new_phi**2 * improvement
+    assert (round(phi_star, 6), round(new_phi, 6), round(new_mu, 6)) == (1.152855, 0.872199, -0.206941)
+    assert (round(SCALE * new_mu + 1500, 4), round(SCALE * new_phi, 4)) == (1464.0507, 151.5165)
+    a, x = math.log(0.06**2), math.log(0.05999598**2)
+    phi2, delta2 = 1.15129250**2, (v * improvement) ** 2
+    ex = math.exp(x)
+    f = ex * (delta2 - phi2 - v - ex) / (2 * (phi2 + v + ex) ** 2) - (x - a) / 0.5**2  # Step 5's f(x)
+    assert abs(f) < 1e-6
+    # The rules library gives the same, unrounded: 1464.05067, RD 151.51652, σ 0.05999598.
     result = update(PLAYER, PAPER_GAMES, PAPER)
-    # To the paper's printed precision: within one unit of its last printed digit. The paper rounds
-    # each intermediate to four decimals and prints r′ = 173.7178 × (−0.2069) + 1500 = 1464.06 and
-    # σ′ = 0.05999; unrounded arithmetic gives 1464.0507 and 0.0599960 (see the next test).
-    assert abs(result.after.rating - 1464.06) < 0.01
-    assert round(result.after.deviation, 2) == 151.52
-    assert abs(result.after.volatility - 0.05999) < 0.00001
-    assert published(result.after).rating_x100 == 146405  # 1464.0507 on the list, in hundredths
-    assert published(result.after).deviation_x100 == 15152  # 151.5165
-    assert published(result.after).volatility_x1e6 == 59996  # 0.0599960
+    assert round(result.after.rating, 5) == 1464.05067
+    assert round(result.after.deviation, 5) == 151.51652
+    assert round(result.after.volatility, 8) == 0.05999598
+    assert result.after.rating == pytest.approx(SCALE * new_mu + 1500, abs=1e-5)
+    # The list publishes those exact figures, rounded once where it is written (`published`): rating and
+    # RD to hundredths, σ to millionths: 1464.05, 151.52, 0.059996 — not the paper's 1464.06.
+    assert published(result.after) == PublishedGlicko2(146405, 15152, 59996)
 
 
 def test_the_papers_1464_06_is_its_rounded_mu_prime_converted() -> None:
