@@ -172,22 +172,7 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
             )
             for pid in range(1, n_players + 1)
         ]
-        fed.players = write_rows(raw, dialect, "player", PLAYER_COLUMNS, players)
-        write_rows(raw, dialect, "audit_log", ("id", "action", "detail"), [(1, "bench", "synthetic players")])
-        write_rows(
-            raw,
-            dialect,
-            "player_version",
-            VERSION_COLUMNS,
-            ((p[0], p[0], 1, *p[1:7], False, 1, True) for p in players),
-        )
-        write_rows(
-            raw,
-            dialect,
-            "player_name_token",
-            ("token", "player_id"),
-            ((token, p[0]) for p in players for token in sorted(set(tokens(p[2])))),
-        )
+        fed.players = register(raw, dialect, players)
         del players
         write_rows(
             raw,
@@ -228,6 +213,28 @@ def build(engine: Engine, scale: Scale, seed: int = 20251001) -> Federation:
         with engine.connect() as conn:
             conn.exec_driver_sql("ANALYZE")
     return fed
+
+
+def register(raw: Any, dialect: str, players: list[tuple[Any, ...]]) -> int:
+    """Write `players` (rows of PLAYER_COLUMNS, version 1 of each with the player's id) as the register
+    holds them: the player, its first version, its name tokens, and the audit entry (id 1) they name."""
+    count = write_rows(raw, dialect, "player", PLAYER_COLUMNS, players)
+    write_rows(raw, dialect, "audit_log", ("id", "action", "detail"), [(1, "bench", "synthetic players")])
+    write_rows(
+        raw,
+        dialect,
+        "player_version",
+        VERSION_COLUMNS,
+        ((p[0], p[0], 1, *p[1:7], False, 1, True) for p in players),
+    )
+    write_rows(
+        raw,
+        dialect,
+        "player_name_token",
+        ("token", "player_id"),
+        ((token, p[0]) for p in players for token in sorted(set(tokens(p[2])))),
+    )
+    return count
 
 
 def move_sequences(conn: Connection, tables: Iterable[str]) -> None:

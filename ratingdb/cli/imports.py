@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ratingdb.cli import collector
 from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import (
     DryRunOption,
@@ -68,8 +69,9 @@ def import_trf_command(
     """
     choices = options.choices(files)
     parsed = options.read(files)
-    from ratingdb.services.event_warnings import import_warnings
-    from ratingdb.services.events import import_events
+    with collector.imports():  # SQLAlchemy, the ORM, the models: frozen, as the close's (collector.py)
+        from ratingdb.services.event_warnings import import_warnings
+        from ratingdb.services.events import import_events
 
     with transaction(dry_run=options.dry_run) as session:
         summary = import_events(session, parsed, choices)
@@ -252,7 +254,8 @@ def import_list_command(
         types = ["standard"]
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ratingdb.services.list_import import ListAssumptions, import_list, update_list
+    with collector.imports():  # as import-trf's
+        from ratingdb.services.list_import import ListAssumptions, import_list, update_list
 
     matching = list_matching_choices(
         file, match=match, new=new, accept_name=accept_name, match_certain=match_certain

@@ -89,11 +89,20 @@ def list_command(
     if output is not None:
         check_output(output, force=force)
     from ratingdb.reports.lists import find_list, list_lines, write_list_file
+    from ratingdb.reports.systems import list_shown
     from ratingdb.services.glicko2_lists import list_parameters
 
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date, version)
-        if fmt != "fide-txt" and (params := list_parameters(session, rating_list)) is not None:
+        system = list_shown(session, rating_list).system
+        if fmt in ("csv", "fide-txt") and not system.exports(fmt):
+            # The list's system says which files it is written as (FIDE's text has no deviation).
+            offered = " or ".join(f"--format {d.format}" for d in system.downloads)
+            raise ConfigError(
+                f"the {rating_type} list dated {rating_list.list_date.isoformat()} is a {system.title} list, "
+                f"which is not written as {fmt}: use {offered}"
+            )
+        if (params := list_parameters(session, rating_list)) is not None:
             _glicko2_list(session, rating_list, params, fmt, output, force, limit)
             return
         left_out = _without_fide_ids(session, rating_list) if fmt == "fide-txt" else None

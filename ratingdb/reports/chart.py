@@ -1,4 +1,5 @@
-"""The rating-history chart: one line per rating type over list dates, published K changes marked.
+"""The rating-history chart: one line per rating type over list dates (every type the player has a rating
+on, so the scale spans only what is drawn), published K changes marked.
 
 SVG from the Jinja2 template history_chart.svg beside this module (small and fast enough for a page per
 player of a published site), PNG with matplotlib; each imported only when a chart of its kind is drawn.
@@ -28,6 +29,18 @@ HEIGHT_INCHES: Final = 4.5
 DPI: Final = 100  # a PNG is 900 × 450 pixels; an SVG 648 × 324 pt
 MAX_LABELLED_DATES: Final = 12
 COLOURS: Final = {"standard": "#1f4e79", "rapid": "#c55a11", "blitz": "#548235"}
+# The other types a player's page tables (a federation's national or club lists), in the order of their
+# names: each is drawn too, so the chart shows every list whose ratings it is scaled to.
+MORE_COLOURS: Final = ("#7030a0", "#bf9000", "#2e75b6", "#a02b93", "#4d4d4d", "#00827f")
+
+
+def chart_types(history: Sequence[HistoryLine]) -> list[tuple[str, str]]:
+    """The types of `history` with a rating, each with its colour: FIDE's three first, then the others."""
+    rated = {h.rating_type for h in history if h.rating is not None}
+    others = sorted(rated - COLOURS.keys())
+    return [(t, c) for t, c in COLOURS.items() if t in rated] + [
+        (t, MORE_COLOURS[i % len(MORE_COLOURS)]) for i, t in enumerate(others)
+    ]
 
 
 def k_changes(history: Sequence[HistoryLine]) -> list[tuple[HistoryLine, int]]:
@@ -73,8 +86,7 @@ def write_history_chart(
 
     fig = Figure(figsize=(WIDTH_INCHES, HEIGHT_INCHES), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
-    types = [t for t in COLOURS if any(h.rating_type == t and h.rating is not None for h in history)]
-    for rating_type in types:
+    for rating_type, colour in chart_types(history):
         lines = sorted((h for h in history if h.rating_type == rating_type), key=lambda h: h.list_date)
         ratings = [math.nan if h.rating is None else float(h.rating) for h in lines]
         ax.plot(
@@ -83,7 +95,7 @@ def write_history_chart(
             marker="o",
             markersize=3,
             linewidth=1.6,
-            color=COLOURS[rating_type],
+            color=colour,
             label=rating_type,
         )
     marked = [(line, before) for line, before in k_changes(history) if line.rating is not None]
@@ -197,8 +209,8 @@ def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENG
 
     dates_shown = {d: d.isoformat() if lang == ENGLISH else lang.date(d) for d in dates}
     series = []
-    types = [t for t in COLOURS if any(h.rating_type == t for h in rated)]
-    for rating_type in types:
+    types = chart_types(rated)
+    for rating_type, colour in types:
         runs: list[list[HistoryLine]] = [[]]
         for h in sorted((h for h in history if h.rating_type == rating_type), key=lambda h: h.list_date):
             if h.rating is None:
@@ -219,13 +231,13 @@ def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENG
             for run in runs
             for h in run
         ]
-        series.append((rating_type, COLOURS[rating_type], lines, dots))
+        series.append((rating_type, colour, lines, dots))
     marks = []
     for line, before in marked:
         cx, cy = x(line.list_date), y(line.rating or 0)
         diamond = f"{_n(cx)},{_n(cy - 6)} {_n(cx + 6)},{_n(cy)} {_n(cx)},{_n(cy + 6)} {_n(cx - 6)},{_n(cy)}"
         marks.append((diamond, _n(cx), _n(cy - 10), f"K {before}→{line.k}"))
-    legend = [(lang.type_word(t), COLOURS[t], False) for t in types]
+    legend = [(lang.type_word(t), colour, False) for t, colour in types]
     legend += [(lang.gettext("K changed"), K_MARK, True)] if marked else []
     return _svg_template().render(
         title=title,

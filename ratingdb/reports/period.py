@@ -96,7 +96,13 @@ class PeriodReport:
     k_changes: list[KChange] = field(default_factory=list)
     events: list[RatedEvent] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # events rated little, or longer than one event may be
-    glicko2: bool = False  # a Glicko-2 close: its moves carry the deviations
+    system: str = "elo"  # the rating system of the close (ratingdb.reports.systems shows it by this)
+    deviations_widened: int = 0  # a system with deviations: the rated players without a game (Step 6)
+
+    @property
+    def glicko2(self) -> bool:
+        """A Glicko-2 close: its moves carry the deviations."""
+        return self.system == "glicko2"
 
     @property
     def players_rated(self) -> int:
@@ -122,12 +128,13 @@ def period_report(
     report = PeriodReport(period, rating_type, published.list_date, in_force.list_date, published.rules)
 
     played: list[PlayerMove] = []  # entries with games this period (a Glicko-2 list's rated players)
-    report.glicko2 = (
+    glicko2 = (
         session.scalar(
             select(Glicko2CalcPlayer.list_id).where(Glicko2CalcPlayer.list_id == published.id).limit(1)
         )
         is not None
     )
+    report.system = "glicko2" if glicko2 else "elo"
     rd_before, rd_after = (_deviations(session, in_force.id), _deviations(session, published.id))
     new, old = aliased(ListEntry), aliased(ListEntry)
     rows = session.execute(
@@ -179,6 +186,8 @@ def period_report(
         )  # fmt: skip
         if games:
             played.append(move)
+        elif before is not None and move.deviation_before is not None:
+            report.deviations_widened += 1  # as the close's note counts them: widened up to the cap
         if before is None and after is not None:
             report.newly_rated.append(move)
         elif before is not None and after is None:

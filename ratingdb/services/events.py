@@ -13,6 +13,7 @@ from decimal import Decimal
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from ratingdb import engines
 from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.formats.time_control import read_time_control
@@ -423,7 +424,8 @@ def _rating_notes(
         present = sorted(player_ids)
         for start in range(0, len(present), 10_000):
             query = select(ListEntry.player_id, ListEntry.rating).where(
-                ListEntry.list_id == list_id, ListEntry.player_id.in_(present[start : start + 10_000])
+                ListEntry.list_id == list_id,
+                engines.of(session).one_of(ListEntry.player_id, present[start : start + 10_000]),
             )
             ratings.update((player_id, rating) for player_id, rating in session.execute(query))
     notes: list[tuple[dt.date | None, list[RatingDifference], int]] = []

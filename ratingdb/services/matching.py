@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb import engines
 from ratingdb.errors import ConfigError, UnknownPlayer, UnresolvedPlayers
 from ratingdb.formats import TrfEvent, TrfPlayer
 from ratingdb.names import name_key
@@ -644,12 +645,13 @@ class Entrants:
         by_national: dict[str, int] = {}
         self.by_fide_any: dict[int, int] = {}
         self.by_national_any: dict[str, int] = {}
+        one_of = engines.of(self.session).one_of
         for column, wanted in (
             (Player.fide_id, fide_ids | as_fide),
             (Player.national_id, national_ids | as_national),
         ):
             for chunk in _chunks(sorted(wanted), LOOKUP_CHUNK):
-                for player in self.session.scalars(select(Player).where(column.in_(chunk))):
+                for player in self.session.scalars(select(Player).where(one_of(column, chunk))):
                     target = player if player.merged_into is None else kept(self.session, player)
                     self.players[target.id] = target
                     if player.fide_id is not None:
@@ -666,10 +668,11 @@ class Entrants:
         """Name key → registered players (not merged) of that name key or with an alias of it."""
         keys = sorted({k for p in lines if (k := name_key(p.name))})
         found: dict[str, list[Player]] = {}
+        one_of = engines.of(self.session).one_of
         for chunk in _chunks(keys, LOOKUP_CHUNK):
             for c in self.session.scalars(
                 select(Player)
-                .where(Player.name_key.in_(chunk), Player.merged_into.is_(None))
+                .where(one_of(Player.name_key, chunk), Player.merged_into.is_(None))
                 .order_by(Player.id)
             ):
                 self.players.setdefault(c.id, c)

@@ -624,7 +624,7 @@ def aliases_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[st
     for chunk in _chunks(ids, 10_000):
         for pid, name in session.execute(
             select(PlayerAlias.player_id, PlayerAlias.name)
-            .where(PlayerAlias.player_id.in_(chunk), PlayerAlias.is_current.is_(True))
+            .where(engines.of(session).one_of(PlayerAlias.player_id, chunk), PlayerAlias.is_current.is_(True))
             .order_by(PlayerAlias.player_id, PlayerAlias.id)
         ):
             found.setdefault(pid, []).append(name)
@@ -640,7 +640,7 @@ def players_by_alias(session: Session, keys: Sequence[str]) -> dict[str, list[in
             select(PlayerAlias.name_key, PlayerAlias.player_id)
             .join(Player, Player.id == PlayerAlias.player_id)
             .where(
-                PlayerAlias.name_key.in_(chunk),
+                engines.of(session).one_of(PlayerAlias.name_key, chunk),
                 PlayerAlias.is_current.is_(True),
                 Player.merged_into.is_(None),
             )

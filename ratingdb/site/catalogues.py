@@ -35,6 +35,7 @@ METHOD_MAP: Final = [
     ("reports/chart.py", "python"),
     ("reports/not_rated.py", "python"),
     ("reports/norm_texts.py", "python"),
+    ("reports/systems/**.py", "python"),  # how each rating system's lists and closes are shown
     ("services/event_warnings.py", "python"),
 ]
 OPTIONS: Final = {

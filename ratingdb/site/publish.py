@@ -48,64 +48,24 @@ from ratingdb.reports.lists import (
     player_calculations_in,
     player_links,
     players_of,
-    write_list_file,
 )
 from ratingdb.reports.norms import published_norms
 from ratingdb.reports.not_rated import NotRated, games_not_rated, player_not_rated_in
 from ratingdb.reports.period import PeriodReport, period_report
+from ratingdb.reports.systems import DEFAULT, SHOWN, ListShown, Shown, elo_list, list_shown, types_shown
+from ratingdb.reports.systems import shown as system_shown
 from ratingdb.schema.models import Player, RatingList
-from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
+from ratingdb.services.glicko2_lists import list_parameters
 from ratingdb.services.players import aliases_of
 from ratingdb.site.output import PublishResult, SiteFolder
 
 if TYPE_CHECKING:
-    from ratingdb.rating.glicko2 import Glicko2Parameters
     from ratingdb.reports.glicko2 import Glicko2Calculation
 
 STATIC_FILES: Final = ("site.css", "site.js")
 DEFAULT_TITLE: Final = N_("Rating lists")
 CLOSE_HIGHLIGHTS: Final = 10  # gains and losses shown on a period page
 HOME_GAINS: Final = 5
-DOWNLOADS: Final[tuple[tuple[ExportFormat, str], ...]] = (
-    ("csv", "csv"),
-    ("fide-txt", "txt"),
-)
-
-
-@dataclass(frozen=True)
-class Glicko2Page:
-    """A Glicko-2 list's figures for its pages (docs/guide/glicko2.md): by player id, as published, and
-    the rule set's parameters (the deviation above which a rating is shown as provisional)."""
-
-    params: Glicko2Parameters
-    figures: Mapping[int, Glicko2Shown]
-
-    def order(self, lines: Sequence[ListLine]) -> list[ListLine]:
-        """Best first by the rating in hundredths (list_entry's whole point ties), unrated last."""
-
-        def key(line: ListLine) -> tuple[bool, int, str, int]:
-            shown = self.figures.get(line.player_id)
-            return (shown is None, -shown.figures.rating_x100 if shown else 0, line.name, line.player_id)
-
-        return sorted(lines, key=key)
-
-    def cells(self, player_id: int, lang: Language) -> tuple[str, str, str]:
-        """The rating, deviation (hundredths) and provisional mark of a player, as `lang` writes them;
-        blank when unrated."""
-        shown = self.figures.get(player_id)
-        if shown is None:
-            return "", "", ""
-        mark = lang.gettext("provisional") if shown.provisional else ""
-        figures = shown.figures
-        return lang.hundredths(figures.rating_x100), lang.hundredths(figures.deviation_x100), mark
-
-
-def glicko2_page(session: Session, rating_list: RatingList) -> Glicko2Page | None:
-    """A Glicko-2 list's figures, or None for a list that is not one (one look-up by its id)."""
-    params = list_parameters(session, rating_list)
-    if params is None:
-        return None
-    return Glicko2Page(params, glicko2_figures(session, rating_list.id, params))
 
 
 @dataclass(frozen=True)
@@ -316,6 +276,8 @@ class Site:
     by_national: dict[str, str] = field(default_factory=dict)
     # player id → the other spellings of the name on record: the list pages' name filter finds them too
     aliases: dict[int, list[str]] = field(default_factory=dict)
+    # rating type → how its lists are shown (ratingdb.reports.systems); FIDE's Elo where none is given
+    systems: dict[str, Shown] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for p in self.links:
@@ -339,6 +301,15 @@ class Site:
         title = self.options.title
         self.title = self._(title) if title == DEFAULT_TITLE else title
 
+    def system_of(self, rating_type: str) -> Shown:
+        """How the lists of `rating_type` are shown."""
+        return self.systems.get(rating_type) or SHOWN[DEFAULT]
+
+    def systems_of(self, rating_types: Iterable[str]) -> list[Shown]:
+        """The systems of `rating_types`, each once, in the site's order of types: a page's footer."""
+        found = {t: self.system_of(t) for t in rating_types}
+        return list({s.name: s for t in self.options.rating_types if (s := found.get(t))}.values())
+
     def player_url(self, player_id: int | None) -> str | None:
         return None if player_id is None else self.urls.get(player_id)
 
@@ -352,8 +323,11 @@ class Site:
     ) -> tuple[str, bytes]:
         depth = path.count("/")
         canonical_path = canonical_path or path
+        # The footer names the rules of the lists the page shows (every list of the site by default).
+        systems = context.pop("systems", None) or self.systems_of(self.options.rating_types)
         page = self.env.get_template(template).render(
             site=self,
+            footer_systems=systems,
             root="../" * depth,
             path=path,
             heading=heading,
@@ -378,6 +352,7 @@ def new_site(session: Session, options: SiteOptions, *, served: bool = False) ->
         links,
         served=served,
         aliases=aliases_of(session, [p.id for p in links]),
+        systems=types_shown(session, options.rating_types),
     )
 
 
@@ -420,16 +395,17 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
             resources.files("ratingdb.site").joinpath("static", name).read_bytes(),
         )
 
-    glicko2_of: dict[int, dict[tuple[str, dt.date], Glicko2Shown]] = defaultdict(dict)
+    # player id → (type, list date) → their figures beyond the entry (a Glicko-2 list's RD) on current lists
+    figures_of: dict[int, dict[tuple[str, dt.date], object]] = defaultdict(dict)
     for version in site.lists:
         rating_list = session.get_one(RatingList, version.list_id)
         lines = list(list_lines(session, rating_list))
-        glicko2 = glicko2_page(session, rating_list)
-        if glicko2 is not None and version.state == "current":
-            for player_id, shown in glicko2.figures.items():
-                glicko2_of[player_id][(version.rating_type, version.list_date)] = shown
-        yield from list_downloads(version, lines, glicko2)
-        yield list_page(site, version, ranked_list(lines, glicko2), glicko2=glicko2)
+        shown = list_shown(session, rating_list)
+        if version.state == "current":
+            for player_id, figures in shown.figures.by_player().items():
+                figures_of[player_id][(version.rating_type, version.list_date)] = figures
+        yield from list_downloads(version, lines, shown)
+        yield list_page(site, version, ranked_list(lines, shown), shown=shown)
 
     closes = closes_of(session, site)
     calculations: dict[int, list[Calculation]] = defaultdict(list)
@@ -458,7 +434,7 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
             histories.get(player.id, []),
             calculations.get(player.id, []),
             not_rated=not_rated.get(player.id, {}),
-            glicko2=glicko2_of.get(player.id, {}),
+            figures=figures_of.get(player.id, {}),
             glicko2_calcs=glicko2_calcs.get(player.id, []),
         )
 
@@ -469,21 +445,13 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
 
 
 def list_download(
-    lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat, glicko2: Glicko2Page | None = None
+    lst: ListVersionLine, lines: Sequence[ListLine], fmt: ExportFormat, shown: ListShown
 ) -> bytes:
-    """One download of a list: the file `ratingdb list --format csv|fide-txt` writes (a Glicko-2 list's CSV:
-    the Glicko-2 list format, with deviation and volatility), with CSV cells that a spreadsheet would run
-    as formulas made text. The FIDE text file holds the players with a FIDE ID only, as `list --format
-    fide-txt` writes it: FIDE's format has no other ID, and a blank one would not import."""
+    """One download of a list: the file `ratingdb list --format FMT` writes (the list's system says which it
+    offers and writes it: ratingdb.reports.systems), with CSV cells that a spreadsheet would run as
+    formulas made text."""
     text = io.StringIO(newline="")
-    if glicko2 is not None and fmt == "csv":
-        from ratingdb.reports.glicko2 import write_glicko2_list_file
-
-        write_glicko2_list_file(glicko2.order(lines), dict(glicko2.figures), text, lst.rating_type)
-    else:
-        if fmt == "fide-txt":
-            lines = [line for line in lines if line.fide_id is not None]
-        write_list_file(lines, text, fmt, lst.rating_type, lst.list_date)
+    shown.figures.write(fmt, lines, text, lst)
     content = text.getvalue()
     if fmt == "csv":
         # The public download is opened in spreadsheets: a name such as =HYPERLINK(…) is text there
@@ -493,16 +461,17 @@ def list_download(
 
 
 def list_downloads(
-    lst: ListVersionLine, lines: Sequence[ListLine], glicko2: Glicko2Page | None = None
+    lst: ListVersionLine, lines: Sequence[ListLine], shown: ListShown
 ) -> Iterator[tuple[str, bytes]]:
-    for fmt, suffix in DOWNLOADS:
-        yield list_path(lst, suffix), list_download(lst, lines, fmt, glicko2)
+    for download in shown.system.downloads:
+        yield list_path(lst, download.suffix), list_download(lst, lines, download.format, shown)
 
 
-def ranked_list(lines: Sequence[ListLine], glicko2: Glicko2Page | None = None) -> RankedList:
-    """A list version's lines ranked in the order its page shows them (a Glicko-2 list by its own
-    ratings): made once per version, by the static site per page and by the served one per version."""
-    return RankedList(glicko2.order(lines) if glicko2 is not None else lines)
+def ranked_list(lines: Sequence[ListLine], shown: ListShown | None = None) -> RankedList:
+    """A list version's lines ranked in the order its page shows them (its system's: a Glicko-2 list by
+    its own ratings): made once per version, by the static site per page and by the served one per
+    version."""
+    return RankedList((shown or elo_list()).figures.order(lines))
 
 
 def list_page(
@@ -511,24 +480,23 @@ def list_page(
     ranked: RankedList,
     query: ListQuery | None = None,
     *,
-    glicko2: Glicko2Page | None = None,
+    shown: ListShown | None = None,
 ) -> tuple[str, bytes]:
     """The list page: every entry (the static site, whose script filters and sorts), or, served, the page
-    of entries `query` asks for, filtered, sorted and paged by the server. A Glicko-2 list shows the
-    rating to hundredths, the deviation and the provisional mark in place of K and flag; `ranked` is
-    ranked_list(lines, glicko2)."""
-    shown = ranked.ranked
+    of entries `query` asks for, filtered, sorted and paged by the server. The list's system gives the
+    rating's cell and the columns after Games (an Elo list's K and flag, a Glicko-2 list's RD and mark);
+    `ranked` is ranked_list(lines, shown)."""
+    shown = shown or elo_list()
+    rows = ranked.ranked
     matched = len(ranked)
     if query is not None:
-        matched, shown = query_lines(ranked, query, lst.list_date.year, site.aliases)
-    # One plain tuple per row, in the table's column order.
+        matched, rows = query_lines(ranked, query, lst.list_date.year, site.aliases)
+    # One plain tuple per row, in the table's column order; the system's cells after Games.
     table: list[tuple[object, ...]] = []
-    for rank, line in shown:
-        rating: object = line.rating or ""
-        k: object = line.k or ""
-        flag: object = line.flag or ""
-        if glicko2 is not None:  # the same columns: K and flag become the deviation and the mark
-            rating, k, flag = glicko2.cells(line.player_id, site.language)
+    cells = shown.figures.cells
+    lang = site.language
+    for rank, line in rows:
+        rating, *extra = cells(line, lang)
         table.append(
             (
                 rank if rank is not None else "",
@@ -541,8 +509,7 @@ def list_page(
                 rating,
                 signed(line.change),
                 line.games,
-                k,
-                flag,
+                extra,
                 "|".join(site.aliases.get(line.player_id, ())),  # the static page's filter reads them
             )
         )
@@ -555,15 +522,16 @@ def list_page(
         ),
         lst=lst,
         rows=table,
-        glicko2=glicko2,
+        system=shown.system,
+        systems=[shown.system],
+        note=shown.figures.note(lst, lang),
         players=len(ranked),
         matched=matched,
         query=query,
         pages=query.pages(matched) if query is not None else 1,
         rated=ranked.rated,
         federations=ranked.federations,
-        csv=list_path(lst, "csv"),
-        txt=list_path(lst, "txt"),
+        downloads=[(d, list_path(lst, d.suffix)) for d in shown.system.downloads],
         close=period_path(lst.rating_type, lst.period) if lst.state == "current" and lst.period else None,
         current=None if lst.state == "current" else site.list_by_date.get((lst.rating_type, lst.list_date)),
     )
@@ -589,7 +557,9 @@ def event_page(site: Site, session: Session, event_id: int) -> tuple[str, bytes]
 
 
 def period_page(site: Site, lst: ListVersionLine, report: PeriodReport) -> tuple[str, bytes]:
+    """A close's page: its counts, events and tables of moves as the close's rating system shows them."""
     in_force = site.list_by_date.get((report.rating_type, report.in_force_date))
+    system = system_shown(report.system)
     return site.render(
         "period.html",
         period_path(report.rating_type, str(report.period)),
@@ -600,13 +570,16 @@ def period_page(site: Site, lst: ListVersionLine, report: PeriodReport) -> tuple
         report=report,
         published=lst,
         in_force=in_force,
+        system=system,
+        systems=[system],
+        counts=system.counts(report, site.language),
         sections=[
-            (site._("Newly rated"), report.newly_rated, False),
-            (site._("Below the rating floor"), report.dropped_below_floor, False),
-            (site._("Became inactive"), report.became_inactive, True),
-            (site._("Active again"), report.active_again, True),
-            (site._("Largest gains"), report.gains, False),
-            (site._("Largest losses"), report.losses, False),
+            (
+                site._(section.title),
+                moves_with_cells(site, system, getattr(report, section.moves)),
+                section.flags,
+            )
+            for section in system.sections
         ],
     )
 
@@ -627,6 +600,11 @@ def site_closes(site: Site) -> list[SiteClose]:
         for lst in site.current
         if lst.origin == "computed" and lst.period is not None
     ]
+
+
+def moves_with_cells(site: Site, system: Shown, moves: Sequence[Any]) -> list[tuple[Any, tuple[str, ...]]]:
+    """Each move of a close with the cells its system shows after Games (a Glicko-2 move's RDs)."""
+    return [(move, system.move_cells(move, site.language)) for move in moves]
 
 
 def player_calculations(session: Session, site: Site, player: Player) -> list[Calculation]:
@@ -695,12 +673,13 @@ def player_page(
     calcs: Sequence[Calculation],
     live: Sequence[Any] = (),
     not_rated: Mapping[tuple[str, dt.date], Sequence[NotRated]] | None = None,
-    glicko2: Mapping[tuple[str, dt.date], Glicko2Shown] | None = None,
+    figures: Mapping[tuple[str, dt.date], object] | None = None,
     glicko2_calcs: Sequence[Glicko2Calculation] = (),
 ) -> tuple[str, bytes]:
-    """A player's page; `glicko2`: their figures on each current Glicko-2 list, by (type, list date);
+    """A player's page; `figures`: theirs beyond the list entry on each current list, by (type, list
+    date), as ratingdb.reports.systems gives them (a Glicko-2 list's rating, RD and mark);
     `glicko2_calcs`: their stored calculation in each Glicko-2 close, written out as Elo ones are."""
-    glicko2 = glicko2 or {}
+    figures = figures or {}
     ids = f" (FIDE {player.fide_id})" if player.fide_id else ""
     chart = None
     if any(h.rating is not None for h in history):
@@ -708,22 +687,15 @@ def player_page(
         title = site._("%(player)s: ratings by list") % {"player": f"{player.name}{ids}"}
         chart = Markup(history_svg(history, title, site.language))
     by_type: dict[str, list[tuple[object, ...]]] = defaultdict(list)
-    rated_by_glicko2 = {rating_type for rating_type, _ in glicko2}
     for h in reversed(history):  # newest first
         url = site.list_urls[(h.rating_type, h.list_date)]
-        rating: object = h.rating or site._("unrated")
-        k: object = h.k or ""
-        flag: object = h.flag or ""
-        shown_g2 = glicko2.get((h.rating_type, h.list_date))
-        if h.rating_type in rated_by_glicko2:  # deviation and mark in place of K and flag
-            mark = site._("provisional")
-            rating, k, flag = (site._("unrated"), "", "") if shown_g2 is None else (
-                site.language.hundredths(shown_g2.figures.rating_x100),
-                site.language.hundredths(shown_g2.figures.deviation_x100),
-                mark * shown_g2.provisional,
-            )  # fmt: skip
-        row = (url, site.language.date(h.list_date), rating, signed(h.change), h.games, k, flag)
-        by_type[h.rating_type].append(row)
+        # The rating's cell and those after Games are the list's system's (K and flag, or RD and mark).
+        rating, *extra = site.system_of(h.rating_type).history_cells(
+            h, figures.get((h.rating_type, h.list_date)), site.language
+        )
+        by_type[h.rating_type].append(
+            (url, site.language.date(h.list_date), rating, signed(h.change), h.games, extra)
+        )
     order = {t: i for i, t in enumerate(site.options.rating_types)}
     shown = sorted(calcs, key=lambda c: (c.list_date, order.get(c.rating_type, len(order))), reverse=True)
     return site.render(
@@ -731,7 +703,8 @@ def player_page(
         site.urls[player.id],
         player.name,
         player=player,
-        history=[(t, by_type[t], t in rated_by_glicko2) for t in site.options.rating_types if t in by_type],
+        history=[(t, by_type[t], site.system_of(t)) for t in site.options.rating_types if t in by_type],
+        systems=site.systems_of(by_type),
         chart=chart,
         live=live,
         calculations=[
@@ -840,11 +813,15 @@ def game_rows(site: Site, event: EventRecord) -> list[tuple[object, ...]]:
 
 
 def home_page(site: Site, closes: dict[int, PeriodReport]) -> tuple[str, bytes]:
-    latest: list[tuple[ListVersionLine, PeriodReport]] = []
+    latest: list[tuple[ListVersionLine, PeriodReport, Shown, list[tuple[Any, tuple[str, ...]]]]] = []
     for rating_type in site.options.rating_types:
         computed = [lst for lst in site.current if lst.rating_type == rating_type and lst.list_id in closes]
         if computed:
-            latest.append((computed[-1], closes[computed[-1].list_id]))
+            report = closes[computed[-1].list_id]
+            system = system_shown(report.system)
+            latest.append(
+                (computed[-1], report, system, moves_with_cells(site, system, report.gains[:HOME_GAINS]))
+            )
     return site.render(
         "home.html",
         "index.html",

@@ -22,11 +22,11 @@ from ratingdb.reports.lists import ListLine, ListVersionLine, player_history
 from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
+from ratingdb.reports.systems import ListShown, elo_list, player_figures
 from ratingdb.schema.models import Player
 from ratingdb.services.players import find_by_id
 from ratingdb.site.publish import (
     CLOSE_HIGHLIGHTS,
-    Glicko2Page,
     Site,
     closes_of,
     event_page,
@@ -41,7 +41,7 @@ from ratingdb.site.publish import (
 )
 
 Ranked = Callable[[int], RankedList]  # a list version's ranked lines by its id (kept by the app)
-Glicko2Of = Callable[[int], "Glicko2Page | None"]  # a list version's Glicko-2 figures by its id (cached too)
+ShownOf = Callable[[int], ListShown]  # how a list version is shown (its system, its figures), by id (cached)
 
 
 class PageNotFound(RatingDbError):
@@ -71,14 +71,27 @@ def list_version(site: Site, name: str, suffix: str = "html") -> ListVersionLine
 
 
 def list_view(
-    site: Site, name: str, ranked: Ranked, query: ListQuery | None, glicko2: Glicko2Of = lambda _: None
+    site: Site, name: str, ranked: Ranked, query: ListQuery | None, shown: ShownOf = lambda _: elo_list()
 ) -> bytes:
     """The list page at lists/<name>.html; `ranked` gives a version's ranked lines by its id (kept by the
     app: ranking 20,000 lines is most of what a list page would cost)."""
     from ratingdb.site.publish import list_page
 
     lst = list_version(site, name)
-    return list_page(site, lst, ranked(lst.list_id), query, glicko2=glicko2(lst.list_id))[1]
+    return list_page(site, lst, ranked(lst.list_id), query, shown=shown(lst.list_id))[1]
+
+
+def offered_download(site: Site, name: str, suffix: str, shown: ShownOf) -> ListVersionLine:
+    """The list version of a download its system offers (a Glicko-2 list has no FIDE text: a 404)."""
+    lst = list_version(site, name, suffix)
+    if not shown(lst.list_id).system.offers(suffix):
+        raise not_found(
+            PageNotFound,
+            N_("the list %(name)s is not offered as .%(suffix)s: its page links the downloads it has"),
+            name=name,
+            suffix=suffix,
+        )
+    return lst
 
 
 def player_by_key(session: Session, key: str) -> Player:
@@ -181,11 +194,9 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
     history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     live = player_live(site, player.id, lives())
     calcs = player_calculations(session, site, player)
-    from ratingdb.services.glicko2_lists import player_glicko2
-
     not_rated = player_not_rated(session, site, player)
     glicko2_calcs = player_glicko2_calculations(session, site, player)
-    figures = player_glicko2(session, player.id)
+    figures = player_figures(session, player.id)
     return player_page(site, player, history, calcs, live, not_rated, figures, glicko2_calcs)[1]
 
 

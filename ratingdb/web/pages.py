@@ -84,7 +84,7 @@ def list_page(
                 name,
                 lambda list_id: view.state.ranked(view.session, list_id),
                 query,
-                lambda list_id: view.state.glicko2_page(view.session, list_id),
+                lambda list_id: view.state.list_shown(view.session, list_id),
             ),
         ),
     )
@@ -101,7 +101,9 @@ def list_txt(view: Served, name: str) -> Response:
 
 
 def _download(view: Served, name: str, suffix: str, media_type: str) -> Response:
-    lst = served.list_version(view.site, name, suffix)
+    lst = served.offered_download(
+        view.site, name, suffix, lambda list_id: view.state.list_shown(view.session, list_id)
+    )
     fmt: ExportFormat = "csv" if suffix == "csv" else "fide-txt"
     body = view.state.cached(
         ("download", lst.list_id, fmt),
@@ -109,7 +111,7 @@ def _download(view: Served, name: str, suffix: str, media_type: str) -> Response
             lst,
             view.state.list_lines(view.session, lst.list_id),
             fmt,
-            view.state.glicko2_page(view.session, lst.list_id),
+            view.state.list_shown(view.session, lst.list_id),
         ),
     )
     return Response(body, media_type=media_type, headers=IMMUTABLE)

@@ -21,7 +21,8 @@ from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from ratingdb.reports.list_query import RankedList
 from ratingdb.reports.lists import ListLine, list_lines
 from ratingdb.reports.live import LiveList, live_list
-from ratingdb.site.publish import Glicko2Page, Site, SiteOptions, new_site
+from ratingdb.reports.systems import ListShown
+from ratingdb.site.publish import Site, SiteOptions, new_site
 from ratingdb.web.database import Database
 
 K = TypeVar("K")
@@ -108,8 +109,8 @@ class AppState:
     pages: LRU[tuple[Any, ...], Any] = field(init=False)
     lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
     rankings: LRU[tuple[int, bool], RankedList] = field(default_factory=lambda: LRU(16))
-    # A version's Glicko-2 figures, None for the other lists (one small entry per published version).
-    glicko2: dict[int, Glicko2Page | None] = field(default_factory=dict)
+    # How a version is shown: its system and figures (one small entry per published version).
+    shown: dict[int, ListShown] = field(default_factory=dict)
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -141,20 +142,19 @@ class AppState:
         `as_shown` false: in the stored order, as the API pages them): made once per version."""
         from ratingdb.site.publish import ranked_list
 
-        glicko2 = self.glicko2_page(session, list_id) if as_shown else None
+        shown = self.list_shown(session, list_id) if as_shown else None
         return self.rankings.made_once(
-            (list_id, glicko2 is not None),
-            lambda: ranked_list(self.list_lines(session, list_id), glicko2),
+            (list_id, as_shown), lambda: ranked_list(self.list_lines(session, list_id), shown)
         )
 
-    def glicko2_page(self, session: Session, list_id: int) -> Glicko2Page | None:
-        """A list version's Glicko-2 figures (None: not a Glicko-2 list); read once, as its lines are."""
+    def list_shown(self, session: Session, list_id: int) -> ListShown:
+        """How a list version is shown (ratingdb.reports.systems); read once, as its lines are."""
+        from ratingdb.reports.systems import list_shown
         from ratingdb.schema.models import RatingList
-        from ratingdb.site.publish import glicko2_page
 
-        if list_id not in self.glicko2:  # None is an answer too: not a Glicko-2 list
-            self.glicko2[list_id] = glicko2_page(session, session.get_one(RatingList, list_id))
-        return self.glicko2[list_id]
+        if list_id not in self.shown:
+            self.shown[list_id] = list_shown(session, session.get_one(RatingList, list_id))
+        return self.shown[list_id]
 
     def cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
         found = self.pages.get(key)

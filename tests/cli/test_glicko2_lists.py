@@ -131,6 +131,11 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
     # Ida did not play: √(80² + (0.06 × 173.7178)²) = 80.68.
     assert '200101,,"Example, Paper",IRL,M,,1980,1464.05,151.52,0.059996' in listed
     assert '200105,,"Idle, Ida",IRL,F,,1980,1612.5,80.68,0.06' in listed
+    # FIDE's fixed-width text has no deviation or volatility: the list's system writes CSV only.
+    assert refused(db_url, "list", "2025-11-01", "--type", "club", "--format", "fide-txt") == (
+        "Error: the club list dated 2025-11-01 is a Glicko-2 list, which is not written as fide-txt: "
+        "use --format csv\n"
+    )
     table = ok(db_url, "list", "2025-11-01", "--type", "club")
     assert "(computed, Glicko-2); ? = provisional, RD above 110" in table[0]
     paper = next(line for line in table if "Example, Paper" in line)

@@ -38,7 +38,11 @@ def test_a_second_section_is_refused_as_a_section_and_imported_with_its_section(
         "Imported icu-bunratty_minor_2011.tab as event 2 'Bunratty 2011 — Minor': standard, period 2011-03; "
         "103 players, 320 pairings (298 played games)."
     )
+    # v_event tells the sections apart: the file's --section, then the one `event edit` gives.
+    sections = "SELECT event_id, name, section FROM v_event ORDER BY event_id"
+    assert query(db_url, sections) == [(1, "Bunratty 2011", None), (2, "Bunratty 2011", "Minor")]
     edited = ok(db_url, "event", "edit", "1", "--section", "Masters", "--reason", "Bunratty's sections")
+    assert query(db_url, sections) == [(1, "Bunratty 2011", "Masters"), (2, "Bunratty 2011", "Minor")]
     assert edited.splitlines() == [
         "Event 1 is shown as 'Bunratty 2011 — Masters' (was 'Bunratty 2011'): no rating changes, the "
         "published lists are as they were."

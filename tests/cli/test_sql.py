@@ -368,7 +368,8 @@ def test_a_result_too_wide_for_the_terminal_prints_one_block_per_row_with_every_
             "period, natural_period, late, rated_games, source_name FROM v_event WHERE event_id = 1",
         )
         narrow = run_read_only(
-            engine, "SELECT event_id, name, start_date, end_date FROM v_event WHERE event_id < 3"
+            engine,
+            "SELECT event_id, name, start_date, end_date FROM v_event WHERE event_id < 3 ORDER BY event_id",
         )
     finally:
         engine.dispose()

@@ -4,14 +4,15 @@ not fit refused; and on MySQL/MariaDB, the URL forms and the session settings ch
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from typer.testing import CliRunner
 
-from ratingdb import db
+from ratingdb import db, engines
 from ratingdb.cli import app
 from ratingdb.errors import ConfigError
+from ratingdb.schema.models import Player
 
 NAMES = [
     "Müller, Jan",
@@ -49,6 +50,27 @@ def test_names_and_ids_that_differ_only_in_case_or_accents_are_different_on_ever
         "alpha, A",
         "de Vries, Anna",
     ]
+
+
+def test_one_of_finds_the_same_rows_as_an_in_list_on_every_engine(engine: Engine) -> None:
+    # The condition services use for "column is one of these values" (an array parameter on PostgreSQL):
+    # the rows whose name or id is among the values, none for an empty list, case and accents exact.
+    with engine.begin() as conn:
+        for name in NAMES:
+            conn.execute(text("INSERT INTO player (name) VALUES (:name)"), {"name": name})
+    one_of = engines.of(engine).one_of
+    with db.transaction(engine) as session:
+        by_name = session.scalars(
+            select(Player.name)
+            .where(one_of(Player.name, ["Muller, Jan", "Zeta, Z", "zeta, z"]))
+            .order_by(Player.id)
+        ).all()
+        ids = session.scalars(select(Player.id).order_by(Player.id)).all()
+        by_id = session.scalars(select(Player.id).where(one_of(Player.id, [ids[0], ids[-1], 999_999]))).all()
+        none = session.scalars(select(Player.id).where(one_of(Player.id, []))).all()
+    assert by_name == ["Muller, Jan", "Zeta, Z"]
+    assert sorted(by_id) == [ids[0], ids[-1]]
+    assert none == []
 
 
 def test_a_name_too_long_for_its_column_is_refused_not_cut(engine: Engine) -> None:

@@ -161,13 +161,11 @@ def test_filter_sort_and_open_a_player_in_chromium(site_url: str, browser: WebDr
     chart = browser.find_element(By.CSS_SELECTOR, "figure.chart svg.history-chart")
     assert chart.is_displayed() and chart.size["width"] > 300
     points = chart.find_elements(By.CSS_SELECTOR, "g.series circle")
-    # The chart draws FIDE's rating types (reports/chart.py); the demo's club (Glicko-2) and national
-    # lists are in tables of their own under the chart, headed by their type.
-    charted = ("Standard lists", "Rapid lists", "Blitz lists")
+    # The chart draws every type the page tables (reports/chart.py): FIDE's, the demo's national list
+    # and its club (Glicko-2) list, so its scale spans only what it draws; one point per rated list.
     listed = [
         row
         for table in browser.find_elements(By.CSS_SELECTOR, "table.history")
-        if table.find_element(By.XPATH, "../preceding-sibling::h2[1]").text in charted
         for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")
     ]
     rated_lists = [row for row in listed if row.find_elements(By.TAG_NAME, "td")[1].text != "unrated"]
@@ -183,6 +181,8 @@ def test_the_chart_marks_the_k_change_of_the_readme_player(site_url: str, browse
     assert [g.get_attribute("class") for g in chart.find_elements(By.CSS_SELECTOR, "g.series")] == [
         "series standard",
         "series rapid",
+        "series club",
+        "series national",
     ]
     assert chart.find_element(By.CSS_SELECTOR, "g.k-changes text").text == "K 40→20"
     screenshot(browser, "publish-player.png")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,123 @@ def test_the_close_page_and_the_api_show_the_deviation_before_and_after(
         117.62,
     )
     assert {m["deviation_after"] for m in elo["gains"]} == {None}
+
+
+# --- What differs per rating system comes from ratingdb.reports.systems (issue 33, part 3) ------------
+
+
+def _counts(page: object) -> list[str]:
+    import xml.etree.ElementTree as ET
+
+    assert isinstance(page, ET.Element)
+    return [text_of(li) for li in page.iterfind(".//ul[@class='counts']/li")]
+
+
+def test_a_glicko2_close_page_counts_what_glicko2_does_and_none_of_elos_floor_inactivity_or_k(
+    club_site: Path, demo_url: str
+) -> None:
+    club = parse((club_site / "periods/club-2025-10.html").read_bytes())
+    # `ratingdb report period 2025-10 --type club`: 294 on the list, 642 games, 112 players rated, 7
+    # events. Every entry of the club list is rated, so 294 − 112 = 182 rated players had no game and
+    # their deviation widened (the close's note says the same).
+    assert _counts(club) == [
+        "294 players on the list: 112 players rated, 0 newly rated",
+        "642 games played, 642 games rated, 642 games that changed a rating",
+        "182 deviations widened: rated players without a game (Glickman's Step 6)",
+        "7 events (0 late)",
+    ]
+    assert not {"Below the rating floor", "Became inactive", "Active again", "K changes"} & {
+        text_of(h) for h in club.iterfind(".//h2")
+    }
+    closed = runner.invoke(app, ["--db", demo_url, "report", "period", "2025-10", "--type", "club"])
+    assert (
+        "players on list: 294; games played: 642;" in closed.stdout and "players rated: 112;" in closed.stdout
+    )
+    # An Elo close keeps its floor, inactivity and K counts.
+    standard = _counts(parse((club_site / "periods/standard-2025-10.html").read_bytes()))
+    assert standard[0].endswith("below the floor") and standard[3].startswith(tuple("0123456789"))
+    assert standard[2].endswith("active again") and " K changes, " in standard[3]
+
+
+def _footer(page: bytes) -> str:
+    footer = parse(page).find(".//footer")
+    assert footer is not None
+    return text_of(footer)
+
+
+ELO_FOOTER = (
+    "Published with ratingdb. Elo ratings by the FIDE Rating Regulations. Every change is explained game "
+    "by game on the players' pages."
+)
+GLICKO2_FOOTER = (
+    "Published with ratingdb. Glicko-2 ratings by Mark Glickman's system. Every change is explained game "
+    "by game on the players' pages."
+)
+BOTH_FOOTER = (
+    "Published with ratingdb. Elo ratings by the FIDE Rating Regulations. Glicko-2 ratings by Mark "
+    "Glickman's system. Every change is explained game by game on the players' pages."
+)
+
+
+def test_the_footer_names_the_rules_of_the_lists_the_page_shows(club_site: Path) -> None:
+    assert _footer((club_site / f"{LIST}.html").read_bytes()) == GLICKO2_FOOTER
+    assert _footer((club_site / "periods/club-2025-10.html").read_bytes()) == GLICKO2_FOOTER
+    assert _footer((club_site / "lists/standard-2025-12-01.html").read_bytes()) == ELO_FOOTER
+    assert _footer((club_site / "periods/standard-2025-10.html").read_bytes()) == ELO_FOOTER
+    # Byrne's page tables his standard and club lists; the home page shows both types.
+    assert _footer((club_site / BYRNE_PAGE).read_bytes()) == BOTH_FOOTER
+    assert _footer((club_site / "index.html").read_bytes()) == BOTH_FOOTER
+
+
+def _links(page: object, xpath: str) -> list[str]:
+    import xml.etree.ElementTree as ET
+
+    assert isinstance(page, ET.Element)
+    return [text_of(a) for a in page.iterfind(xpath)]
+
+
+def test_a_glicko2_list_offers_its_csv_only_and_no_fide_text(club_site: Path, demo_url: str) -> None:
+    # FIDE's fixed-width text has no deviation or volatility: the club list is not written in it.
+    published = files(club_site)
+    assert sorted(p for p in published if p.startswith("lists/club-") and not p.endswith(".html")) == [
+        f"lists/club-2025-{month}-01.csv" for month in ("09", "10", "11", "12")
+    ]
+    assert "lists/standard-2025-12-01.txt" in published
+    club, standard = (parse(published[f"lists/{t}-2025-12-01.html"]) for t in ("club", "standard"))
+    assert _links(club, ".//p[@class='downloads']/a") == ["CSV"]
+    assert _links(standard, ".//p[@class='downloads']/a") == ["CSV", "FIDE text"]
+    home = parse(published["index.html"])
+    cards = [_links(card, ".//p/a") for card in home.iterfind(".//article")]
+    assert cards == [["CSV", "FIDE text"], ["CSV"]]  # standard, club
+    # A club list has no inactive flag, so no "active only" filter (static and served).
+    assert (
+        club.find(".//input[@id='f-active']") is None
+        and standard.find(".//input[@id='f-active']") is not None
+    )
+    with client(demo_url, rating_types=("standard", "club")) as served:
+        missing = served.get(f"/{LIST}.txt")
+        assert missing.status_code == 404
+        assert "the list club-2025-12-01 is not offered as .txt: its page links the downloads it has" in (
+            missing.text
+        )
+        assert served.get("/lists/standard-2025-12-01.txt").status_code == 200
+        page = served.get(f"/{LIST}.html")
+        assert page.status_code == 200 and 'name="active"' not in page.text
+        assert 'name="active"' in served.get("/lists/standard-2025-12-01.html").text
+
+
+def test_the_chart_draws_every_list_the_page_tables_so_its_scale_is_theirs(club_site: Path) -> None:
+    page = (club_site / BYRNE_PAGE).read_text("utf-8")
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    # Byrne: standard 1412 (September, then unrated under the floor); club 1412 → 1342.89 (1343 on the
+    # list's whole-point column) and then idle. Both are drawn, so the axis from 1320 to 1420 is theirs.
+    assert re.findall(r'class="series ([a-z]+)"', svg) == ["standard", "club"]
+    assert re.findall(r"<title>([^<]*): (\d+)</title>", svg) == [
+        ("standard 2025-09-01", "1412"),
+        ("club 2025-09-01", "1412"),
+        ("club 2025-10-01", "1343"),
+        ("club 2025-11-01", "1343"),
+        ("club 2025-12-01", "1343"),
+    ]
+    ticks = [int(t) for t in re.findall(r'<text x="\d+" y="[\d.]+" dy="4">(\d+)</text>', svg)]
+    assert (min(ticks), max(ticks)) == (1320, 1420)

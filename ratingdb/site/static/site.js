@@ -28,7 +28,7 @@
       // the other spellings of the name on record (data-aka, "|" between them): found by the name filter
       aka: (row.getAttribute("data-aka") || "").split("|").filter(Boolean).map(fold),
       born: number(text("born")), rating: number(text("rating")),
-      flag: "flag" in column ? text("flag") : "", cells: cells  // a Glicko-2 list has no flag column
+      flag: "flag" in column ? text("flag") : "", cells: cells  // a list without flags has no flag column
     };
   });
 
@@ -50,7 +50,7 @@
   function apply() {
     var filter = {
       name: fold(field("f-name").value.trim()), fed: field("f-fed").value, group: field("f-group").value,
-      active: field("f-active").checked, min: number(field("f-min").value), max: number(field("f-max").value)
+      active: !!field("f-active") && field("f-active").checked, min: number(field("f-min").value), max: number(field("f-max").value)
     };
     var count = 0;
     entries.forEach(function (entry) {

@@ -1,0 +1,110 @@
+"""How a rating system's lists and closes are shown: the display facts that differ from system to system.
+
+One `Shown` per system (elo.py, glicko2.py here), found by the name its rule sets give (`RuleSet.system`)
+in ratingdb.reports.systems.SHOWN, as the close finds its stages in ratingdb.services.systems. It says
+which counts a close's page gives and which moves it tables with which columns, the sentence under a page
+naming the system's rules, which downloads a list offers, and the columns a list (and a player's table
+per list) has after Games, with the cells of each row. The templates only loop over these, so a third
+system is a module here, not a branch in every template. Texts are message ids (`N_`), translated
+where they are shown. Reads only; no CLI or web imports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+from sqlalchemy.orm import Session
+
+from ratingdb.i18n import Language
+from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
+from ratingdb.reports.period import PeriodReport, PlayerMove
+from ratingdb.schema.models import RatingList
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a table: its cell's key (the list page's script sorts by it) and its heading."""
+
+    key: str
+    heading: str  # a message id; a symbol (K, RD) is shown as it is
+    numeric: bool = False
+    symbol: bool = False
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file a list offers: `ratingdb list --format FORMAT` writes it, the site at lists/<name>.<suffix>."""
+
+    format: ExportFormat
+    suffix: str
+    label: str  # a message id; a format's own name (CSV) is shown as it is
+    symbol: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    """Moves a close's page tables under a heading: the PeriodReport attribute holding them."""
+
+    title: str  # a message id
+    moves: str
+    flags: bool = False  # with each move's flag before → after
+
+
+class ListFigures(Protocol):
+    """One list version's figures as its system shows them (read once per version)."""
+
+    def order(self, lines: Sequence[ListLine]) -> list[ListLine]:
+        """The lines in the list's order (best first)."""
+        ...
+
+    def cells(self, line: ListLine, lang: Language) -> tuple[str, ...]:
+        """The rating, then one cell per `Shown.list_columns`, as `lang` writes them."""
+        ...
+
+    def note(self, lst: ListVersionLine, lang: Language) -> str:
+        """The sentence under the list's table (what its columns mean)."""
+        ...
+
+    def by_player(self) -> Mapping[int, object]:
+        """Player id → the figures `Shown.history_cells` shows beyond the list entry ({}: none)."""
+        ...
+
+    def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
+        """One of the system's downloads of the list, as `ratingdb list --format FMT` writes it."""
+        ...
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What differs, on the pages and in the exports, between one rating system's lists and another's."""
+
+    name: str  # as a rule set names the system (`RuleSet.system`)
+    title: str  # the system's own name, never translated (Elo, Glicko-2)
+    footer: str  # the sentence under a page showing the system's lists (a message id)
+    downloads: tuple[Download, ...]
+    list_columns: tuple[Column, ...]  # after Games, on a list page and in a player's table per list
+    move_columns: tuple[Column, ...]  # after Games, in a close's tables of moves
+    sections: tuple[Section, ...]  # a close's tables of moves, in order
+    marks_inactive: bool  # its lists flag inactive players (the "active only" filter means something)
+    # The system's own tables on a close's page, a template beside the pages' (None: none).
+    close_template: str | None
+    # A close's counts, one sentence each, in `lang`.
+    counts: Callable[[PeriodReport, Language], list[str]]
+    move_cells: Callable[[PlayerMove, Language], tuple[str, ...]]  # one per move_columns
+    # A player's row on one of the system's lists: the rating, then one cell per list_columns.
+    history_cells: Callable[[HistoryLine, object | None, Language], tuple[str, ...]]
+    # The list's figures if the list is one of this system's, else None.
+    figures: Callable[[Session, RatingList], ListFigures | None]
+    # A player's figures on each current list of the system, by (type, list date) (the served page).
+    player_figures: Callable[[Session, int], Mapping[tuple[str, dt.date], object]]
+    # Which of `rating_types` the system rates (by their lists), for pages showing several lists.
+    rates: Callable[[Session, Sequence[str]], set[str]]
+
+    def offers(self, suffix: str) -> bool:
+        return any(d.suffix == suffix for d in self.downloads)
+
+    def exports(self, fmt: str) -> bool:
+        return any(d.format == fmt for d in self.downloads)

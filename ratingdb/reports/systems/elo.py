@@ -1,0 +1,119 @@
+"""How FIDE's Elo lists and closes are shown (ratingdb.reports.systems.base says what each field is).
+
+K and the flag after Games, CSV and FIDE's fixed-width text to download, a close's counts of the floor,
+inactivity and K. Also the lists of a federation's own Elo rule sets (a national list). No CLI imports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from sqlalchemy.orm import Session
+
+from ratingdb.i18n import N_, Language
+from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine, write_list_file
+from ratingdb.reports.period import PeriodReport, PlayerMove
+from ratingdb.reports.systems.base import Column, Download, ListFigures, Section, Shown
+from ratingdb.schema.models import RatingList
+
+
+@dataclass(frozen=True)
+class EloList:
+    """An Elo list's figures are its entries' own: rating, K and flag."""
+
+    def order(self, lines: Sequence[ListLine]) -> list[ListLine]:
+        return list(lines)
+
+    def cells(self, line: ListLine, lang: Language) -> tuple[str, ...]:
+        return (str(line.rating or ""), str(line.k or ""), line.flag or "")
+
+    def note(self, lst: ListVersionLine, lang: Language) -> str:
+        return lang.gettext(
+            "Flag: i inactive, w woman, wi both. Change: since the previous %(type)s list."
+        ) % {"type": lang.type_word(lst.rating_type)}
+
+    def by_player(self) -> Mapping[int, object]:
+        return {}
+
+    def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
+        if fmt == "fide-txt":
+            # FIDE's format names a player by FIDE ID only: a line without one would not import again.
+            lines = [line for line in lines if line.fide_id is not None]
+        write_list_file(lines, out, fmt, lst.rating_type, lst.list_date)
+
+
+def _counts(report: PeriodReport, lang: Language) -> list[str]:
+    n, c = lang.count, report.counts
+    return [
+        lang.gettext(
+            "%(players)s players on the list: %(rated)s players rated, %(new)s newly rated, "
+            "%(below)s below the floor"
+        )
+        % {
+            "players": n(report.players_on_list),
+            "rated": n(c.players_rated),
+            "new": n(c.newly_rated),
+            "below": n(len(report.dropped_below_floor)),
+        },
+        lang.gettext(
+            "%(played)s games played, %(rated)s games rated, %(changing)s games that changed a rating"
+        )
+        % {"played": n(c.games_played), "rated": n(c.games_rated), "changing": n(c.games_changing_a_rating)},
+        lang.gettext("%(inactive)s became inactive, %(active)s active again")
+        % {"inactive": n(len(report.became_inactive)), "active": n(len(report.active_again))},
+        lang.gettext("%(k)s K changes, %(events)s events (%(late)s late)")
+        % {
+            "k": n(len(report.k_changes)),
+            "events": n(len(report.events)),
+            "late": n(len(report.late_events)),
+        },
+    ]
+
+
+def _move_cells(move: PlayerMove, lang: Language) -> tuple[str, ...]:
+    return ()
+
+
+def _history_cells(line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
+    return (str(line.rating or lang.gettext("unrated")), str(line.k or ""), line.flag or "")
+
+
+def _figures(session: Session, rating_list: RatingList) -> ListFigures:
+    return EloList()
+
+
+def _player_figures(session: Session, player_id: int) -> Mapping[tuple[str, dt.date], object]:
+    return {}  # an Elo list entry is all there is
+
+
+def _rates(session: Session, rating_types: Sequence[str]) -> set[str]:
+    return set(rating_types)  # the default: every type no other system claims
+
+
+ELO = Shown(
+    name="elo",
+    title="Elo",
+    footer=N_("Elo ratings by the FIDE Rating Regulations."),
+    downloads=(Download("csv", "csv", "CSV", symbol=True), Download("fide-txt", "txt", N_("FIDE text"))),
+    list_columns=(Column("k", "K", numeric=True, symbol=True), Column("flag", N_("Flag"))),
+    move_columns=(),
+    sections=(
+        Section(N_("Newly rated"), "newly_rated"),
+        Section(N_("Below the rating floor"), "dropped_below_floor"),
+        Section(N_("Became inactive"), "became_inactive", flags=True),
+        Section(N_("Active again"), "active_again", flags=True),
+        Section(N_("Largest gains"), "gains"),
+        Section(N_("Largest losses"), "losses"),
+    ),
+    marks_inactive=True,
+    close_template="elo_close.html",  # the K changes
+    counts=_counts,
+    move_cells=_move_cells,
+    history_cells=_history_cells,
+    figures=_figures,
+    player_figures=_player_figures,
+    rates=_rates,
+)

@@ -1,0 +1,143 @@
+"""How Glicko-2 lists and closes are shown (ratingdb.reports.systems.base says what each field is).
+
+The rating to hundredths, the deviation (RD) and the provisional mark after Games; a CSV download in the
+Glicko-2 list format (deviation and volatility: FIDE's text format has neither); a close's counts of the
+deviations widened, its moves with RD before and after. docs/guide/glicko2.md. No CLI imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session
+
+from ratingdb.i18n import N_, Language
+from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
+from ratingdb.reports.period import PeriodReport, PlayerMove
+from ratingdb.reports.systems.base import Column, Download, Section, Shown
+from ratingdb.schema.models import Glicko2Entry, RatingList
+from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters, player_glicko2
+
+if TYPE_CHECKING:
+    from ratingdb.rating.glicko2 import Glicko2Parameters
+
+
+@dataclass(frozen=True)
+class Glicko2Page:
+    """A Glicko-2 list's figures for its pages (docs/guide/glicko2.md): by player id, as published, and
+    the rule set's parameters (the deviation above which a rating is shown as provisional)."""
+
+    params: Glicko2Parameters
+    figures: Mapping[int, Glicko2Shown]
+
+    def order(self, lines: Sequence[ListLine]) -> list[ListLine]:
+        """Best first by the rating in hundredths (list_entry's whole point ties), unrated last."""
+
+        def key(line: ListLine) -> tuple[bool, int, str, int]:
+            shown = self.figures.get(line.player_id)
+            return (shown is None, -shown.figures.rating_x100 if shown else 0, line.name, line.player_id)
+
+        return sorted(lines, key=key)
+
+    def cells(self, line: ListLine, lang: Language) -> tuple[str, ...]:
+        """The rating, deviation (hundredths) and provisional mark of a player; blank when unrated."""
+        return _figure_cells(self.figures.get(line.player_id), lang, unrated="")
+
+    def note(self, lst: ListVersionLine, lang: Language) -> str:
+        text = lang.gettext("Rated by Glicko-2: the rating and its deviation (RD) to hundredths")
+        if self.params.provisional_deviation is not None:
+            text += lang.gettext("; a rating is provisional while its RD is above %(rd)s") % {
+                "rd": f"{self.params.provisional_deviation:g}"
+            }
+        change = lang.gettext("Change: since the previous %(type)s list.")
+        return f"{text}. {change % {'type': lang.type_word(lst.rating_type)}}"
+
+    def by_player(self) -> Mapping[int, object]:
+        return self.figures
+
+    def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
+        from ratingdb.reports.glicko2 import write_glicko2_list_file
+
+        write_glicko2_list_file(self.order(lines), dict(self.figures), out, lst.rating_type)
+
+
+def _figure_cells(shown: Glicko2Shown | None, lang: Language, *, unrated: str) -> tuple[str, ...]:
+    if shown is None:
+        return (unrated, "", "")
+    mark = lang.gettext("provisional") if shown.provisional else ""
+    return (lang.hundredths(shown.figures.rating_x100), lang.hundredths(shown.figures.deviation_x100), mark)
+
+
+def _counts(report: PeriodReport, lang: Language) -> list[str]:
+    n, c = lang.count, report.counts
+    return [
+        lang.gettext("%(players)s players on the list: %(rated)s players rated, %(new)s newly rated")
+        % {"players": n(report.players_on_list), "rated": n(c.players_rated), "new": n(c.newly_rated)},
+        lang.gettext(
+            "%(played)s games played, %(rated)s games rated, %(changing)s games that changed a rating"
+        )
+        % {"played": n(c.games_played), "rated": n(c.games_rated), "changing": n(c.games_changing_a_rating)},
+        lang.gettext("%(widened)s deviations widened: rated players without a game (Glickman's Step 6)")
+        % {"widened": n(report.deviations_widened)},
+        lang.gettext("%(events)s events (%(late)s late)")
+        % {"events": n(len(report.events)), "late": n(len(report.late_events))},
+    ]
+
+
+def _rd(deviation: float | None, lang: Language) -> str:
+    return "" if deviation is None else lang.hundredths(round(deviation * 100))
+
+
+def _move_cells(move: PlayerMove, lang: Language) -> tuple[str, ...]:
+    return (_rd(move.deviation_before, lang), _rd(move.deviation_after, lang))
+
+
+def _history_cells(line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
+    shown = figures if isinstance(figures, Glicko2Shown) else None
+    return _figure_cells(shown, lang, unrated=lang.gettext("unrated"))
+
+
+def _figures(session: Session, rating_list: RatingList) -> Glicko2Page | None:
+    """The list's figures, or None for a list that is not a Glicko-2 one (one look-up by its id)."""
+    params = list_parameters(session, rating_list)
+    if params is None:
+        return None
+    return Glicko2Page(params, glicko2_figures(session, rating_list.id, params))
+
+
+def _rates(session: Session, rating_types: Sequence[str]) -> set[str]:
+    """The types with a Glicko-2 list (one probe of glicko2_entry's primary key per list)."""
+    has_entries = exists().where(Glicko2Entry.list_id == RatingList.id)
+    return set(
+        session.scalars(
+            select(RatingList.rating_type)
+            .where(RatingList.rating_type.in_(rating_types), has_entries)
+            .distinct()
+        )
+    )
+
+
+GLICKO2 = Shown(
+    name="glicko2",
+    title="Glicko-2",
+    footer=N_("Glicko-2 ratings by Mark Glickman's system."),
+    downloads=(Download("csv", "csv", "CSV", symbol=True),),
+    list_columns=(Column("rd", "RD", numeric=True, symbol=True), Column("provisional", N_("Provisional"))),
+    move_columns=(Column("rd_before", N_("RD before"), numeric=True), Column("rd_after", N_("RD after"))),
+    sections=(
+        Section(N_("Newly rated"), "newly_rated"),
+        Section(N_("Largest gains"), "gains"),
+        Section(N_("Largest losses"), "losses"),
+    ),
+    marks_inactive=False,
+    close_template=None,
+    counts=_counts,
+    move_cells=_move_cells,
+    history_cells=_history_cells,
+    figures=_figures,
+    player_figures=player_glicko2,
+    rates=_rates,
+)
