@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 AS_IMPORTED = "replace-event: as the event was imported"
+# The switches an event keeps: replace-event takes the stored one unless given, either way.
+SWITCH_OFF = "replace-event: as the event was imported unless given; --no-… switches it off"
 
 
 @dataclass(frozen=True)
@@ -47,13 +49,19 @@ class ImportOptions:
     type_override: Annotated[
         bool | None,
         typer.Option(
-            "--type-override",
-            help="Accept --type even where the file's time control (record 222 or 092) says another type.",
+            "--type-override/--no-type-override",
+            help="Accept --type even where the file's time control (record 222 or 092) says another type "
+            f"({SWITCH_OFF}).",
+            show_default=False,
         ),
     ] = None
     official: Annotated[
         bool | None,
-        typer.Option("--official", help="Official FIDE event (closing date 1 day before the list)."),
+        typer.Option(
+            "--official/--no-official",
+            help=f"Official FIDE event (closing date 1 day before the list; {SWITCH_OFF}).",
+            show_default=False,
+        ),
     ] = None
     closing_days: Annotated[
         int | None,
@@ -121,9 +129,12 @@ class ImportOptions:
     distinct_event: Annotated[
         bool | None,
         typer.Option(
-            "--distinct-event",
+            "--distinct-event/--no-distinct-event",
             help="Accept a file whose tournament name and start date match a stored event: a genuinely "
-            "different tournament, not a corrected copy (those are refused: see replace-event).",
+            "different tournament, not a corrected copy (those are refused: correct an event with "
+            "replace-event, which keeps this as the event was imported; --no-distinct-event switches it "
+            "off).",
+            show_default=False,
         ),
     ] = None
     section: Annotated[

@@ -37,9 +37,9 @@ from ratingdb.errors import ConfigError, MissingList
 from ratingdb.reports.sql import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
-    from ratingdb.reports.diff import ListDiff
     from ratingdb.reports.event import EventReport
     from ratingdb.reports.period import PeriodReport, PlayerMove
+    from ratingdb.services.list_diff import ListDiff
 
 report_app = RatingDbTyper(
     help="Reports on published lists and the calculation record: top lists, events, closes, diffs, history.",
@@ -230,25 +230,34 @@ def event_command(
     `not rated yet` every player of an event whose period is not closed.
     """
     _check_format(fmt)
+    from ratingdb.i18n import ENGLISH
     from ratingdb.reports.event import event_report
+    from ratingdb.reports.systems import DEFAULT, types_shown
 
     with transaction() as session:
         report = event_report(session, event_id)
-    rows = [_event_row(line) for line in report.lines]
+        system = types_shown(session, [report.rating_type])[report.rating_type]
+        columns, rows = EVENT_COLUMNS, [_event_row(line) for line in report.lines]
+        if system.name != DEFAULT:
+            # Another system's record of the event (Glicko-2 rates the period at once: no Ro, K or Rp).
+            cells = system.event_cells(session, report, ENGLISH)
+            columns = [*EVENT_COLUMNS[:4], *(c.key for c in (*system.event_before, *system.event_after))]
+            rows = [[*row[:4], *cells[line.player_id][0], *cells[line.player_id][1]]
+                    for row, line in zip(rows, report.lines, strict=True)]  # fmt: skip
     if fmt == "json":
         _write_json(
             {
                 **_event_heading_fields(report),
-                "players": [dict(zip(EVENT_COLUMNS, r, strict=True)) for r in rows],
+                "players": [dict(zip(columns, r, strict=True)) for r in rows],
             },
             output,
             force,
         )
         return
     if fmt == "csv":
-        render_rows(EVENT_COLUMNS, rows, "csv", output=output, force=force)
+        render_rows(columns, rows, "csv", output=output, force=force)
         return
-    _print_sections(_event_heading(report), [("", EVENT_COLUMNS, rows)], output, force)
+    _print_sections(_event_heading(report), [("", columns, rows)], output, force)
 
 
 def _event_row(line: Any) -> list[Any]:
@@ -349,21 +358,10 @@ def _count_name(name: str) -> str:
 
 
 def _period_counts(report: "PeriodReport") -> dict[str, int]:
-    figures = report.counts
-    return {
-        "players_on_list": report.players_on_list,
-        "games_played": figures.games_played,
-        "games_rated": figures.games_rated,
-        "games_changing_a_rating": figures.games_changing_a_rating,
-        "players_rated": figures.players_rated,
-        "newly_rated": figures.newly_rated,
-        "dropped_below_floor": len(report.dropped_below_floor),
-        "became_inactive": len(report.became_inactive),
-        "active_again": len(report.active_again),
-        "k_changes": len(report.k_changes),
-        "events": len(report.events),
-        "late_events": len(report.late_events),
-    }
+    """The close's counts by name, the ones its rating system has (no floor or K for Glicko-2)."""
+    from ratingdb.reports.systems import shown
+
+    return shown(report.system).count_figures(report)
 
 
 def _item(report: "PeriodReport", item: Any) -> dict[str, Any]:
@@ -487,7 +485,7 @@ def diff_command(
     if date_b is None:
         raise ConfigError("give two list dates (DATE_A DATE_B), or one with --against-withdrawn")
     a, b = parse_date(date_a), parse_date(date_b)
-    from ratingdb.reports.diff import list_diff
+    from ratingdb.services.list_diff import list_diff
     from ratingdb.services.lists import require_list
 
     with transaction() as session:

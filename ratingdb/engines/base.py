@@ -3,8 +3,9 @@
 A `Backend` is stateless: one instance per engine module, chosen by ratingdb.engines by the dialect's
 name. It is not SQLAlchemy's Engine: it says *how* an engine does a thing, given the Engine, connection,
 session or driver connection to do it on. The defaults here are the plain SQL that more than one engine
-accepts; a module overrides what its engine does otherwise. Imports SQLAlchemy, ratingdb.errors and
-ratingdb.schema.guards (the guards' messages) only.
+accepts; a module overrides what its engine does otherwise. Imports SQLAlchemy, ratingdb.errors,
+ratingdb.schema.guards (the guards' messages) and ratingdb.engines.types (imported for what it registers:
+how the models' own column type and CHECK conditions compile on each engine) only.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import URL, create_engine
 
+import ratingdb.engines.types  # noqa: F401  registers how the models' own column type and CHECKs compile
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.schema import guards
 
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import QueryableAttribute, Session
 
     from ratingdb.backup import Backup
+    from ratingdb.engines.adhoc import QueryResult
 
 URL_FORM = "e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb"
 
@@ -54,6 +57,8 @@ class Backend:
     # where the driver releases the GIL while the server works.
     background_writes: ClassVar[bool] = True
     binary_copy: ClassVar[bool] = False  # bulk writes can take values in binary (PostgreSQL's COPY)
+    # The DDL type of a file's bytes (ratingdb.schema.types.FileContent), None for the engine's LargeBinary.
+    file_content_type: ClassVar[str | None] = None
 
     # -- URLs and engines ------------------------------------------------------------------------------
 
@@ -212,9 +217,45 @@ class Backend:
         """What `ratingdb sql` says about an account that may do more than read."""
         return []
 
+    # -- `ratingdb sql` (ratingdb/reports/sql.py checks the arguments; ratingdb/engines/adhoc.py has what
+    # the engines share) ----------------------------------------------------------------------------------
+
+    def run_read_only(self, engine: Engine, statement: str, timeout: float, max_rows: int) -> QueryResult:
+        """Run one statement so that it cannot write, and return its first `max_rows` rows.
+
+        A write or a second statement is refused (adhoc.StatementRefused), and a statement running (or
+        waiting for a lock) longer than `timeout` seconds is stopped. Rows are fetched as a stream: at most
+        max_rows + 1 of them are ever held, and their text and blob values within adhoc.MAX_RESULT_BYTES.
+        """
+        raise ConfigError(f"ratingdb sql supports SQLite, PostgreSQL and MySQL, not {self.label}")
+
     def repair_reader(self, conn: Connection) -> str | None:
         """Set up the `sql` reader again where a restore broke it; the sentence to print, if any."""
         return None
+
+    # -- CHECK conditions (ratingdb/schema/checks.py states the rules and composes these pieces) ---------
+    # Like the guards: a migration copies the SQL they make (it is frozen), so a piece may change only with
+    # a new migration that needs the new form.
+
+    def typed_integer(self, column: str) -> str | None:
+        """A condition that `column` holds an integer, None where the column's type already ensures it."""
+        return None
+
+    def typed_text(self, column: str) -> str | None:
+        """A condition that `column` holds a text, None where the column's type already ensures it."""
+        return None
+
+    def character_length(self, column: str) -> str:
+        """The length of the text in `column`, counted in characters (not bytes)."""
+        raise NotImplementedError
+
+    def refuses_characters(self, column: str, ranges: Sequence[tuple[int, int]]) -> str:
+        """A condition that `column` holds no character of the code point `ranges` (low, high; inclusive)."""
+        raise NotImplementedError
+
+    def period_text(self, column: str) -> str:
+        """A condition that `column` is a rating period written 'YYYY-MM' (a month from 01 to 12)."""
+        raise NotImplementedError
 
     # -- guards (what they refuse: ratingdb/schema/guards.py) -----------------------------------------
     # The trigger DDL and CHECK conditions of new migrations: a migration copies what these return (it

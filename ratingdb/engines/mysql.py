@@ -5,18 +5,22 @@ of every connection, READ ONLY sessions for the web side, the single-flight lock
 connection holds: taken here and let go of here when the pool takes the connection back),
 AUTO_INCREMENT counters put back after a dry run, multi-row INSERTs, UNSIGNED casts and REGEXP for
 numeric text, MySQL's recursion limit, temporary tables dropped without a commit, the sentences for
-PyMySQL's error codes, mysqldump's command line and the accounts' grants. SQLAlchemy names both servers
+PyMySQL's error codes, mysqldump's command line, the accounts' grants and `ratingdb sql`'s statement checks
+and read-only runner. SQLAlchemy names both servers
 "mysql" and tells MariaDB apart by its version string. PyMySQL is imported only where it is used.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import URL, Engine, create_engine, event, text
 
+from ratingdb.engines import adhoc
 from ratingdb.engines.base import Backend, IdCounters
 from ratingdb.errors import ConfigError, RatingDbError
 
@@ -67,11 +71,59 @@ _MYSQL_READING = {"SELECT", "USAGE", "SHOW VIEW"}
 BYTE_ORDER_COLLATION = ("utf8mb4_0900_bin", "utf8mb4_nopad_bin")
 
 
+# -- `ratingdb sql` --------------------------------------------------------------------------------------
+# A READ ONLY transaction is not enough on MySQL by itself: DDL (DROP, CREATE, ALTER) commits the open
+# transaction implicitly and then runs outside it, and `SELECT ... INTO OUTFILE` writes a file on the
+# server. So the text is read first with MySQL's own lexical rules (quotes, backslash escapes, the three
+# comment styles) and only a single statement that starts with a reading keyword is run. The server parses
+# it first (PREPARE, which runs nothing), so a typo gets MySQL's own syntax message. LOAD_FILE() (the
+# server's files) and the named-lock functions (other sessions, ratingdb's close lock) are refused. The
+# READ ONLY transaction remains as the second guard, for a SELECT that calls a function that writes; the
+# session's max_statement_time (MySQL: max_execution_time) and lock wait timeouts stop a long statement.
+
+# Statements that only read. EXPLAIN describes a plan without running the statement it explains.
+READING_KEYWORDS: Final = {"SELECT", "WITH", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "VALUES", "TABLE"}
+ER_UNSUPPORTED_PS: Final = 1295  # "This command is not supported in the prepared statement protocol yet"
+# MariaDB's max_statement_time, MySQL's max_execution_time, a lock wait (1205).
+TIMEOUT_ERRORS: Final = {1969, 3024, 1205}
+# Functions that reach past the database (the server's files), into other sessions (named locks:
+# ratingdb's own close lock among them; waits on replication), or that only burn time or hold a
+# connection (BENCHMARK, SLEEP: a stopped BENCHMARK returned 0 as if it were a result). Names are
+# compared after unquoting: `LOAD_FILE`('/etc/passwd') and "LOAD_FILE"(...) call the built-in too.
+DENIED_FUNCTIONS: Final = {
+    "LOAD_FILE",
+    "GET_LOCK",
+    "RELEASE_LOCK",
+    "RELEASE_ALL_LOCKS",
+    "IS_USED_LOCK",
+    "IS_FREE_LOCK",
+    "BENCHMARK",
+    "SLEEP",
+    "MASTER_POS_WAIT",
+    "MASTER_GTID_WAIT",
+    "SOURCE_POS_WAIT",
+    "WAIT_FOR_EXECUTED_GTID_SET",
+    "WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS",
+}
+# Warnings that mean the statement was stopped rather than finished (MariaDB may end BENCHMARK or a
+# long function early with a warning and a made-up value).
+INTERRUPTED_WARNINGS: Final = {1317, 1969, 3024}
+ER_WARN_ALLOWED_PACKET_OVERFLOWED: Final = 1301
+MEMORY_BYTES: Final = 16 * 1024 * 1024  # a multiple of 1024, or strict mode refuses it
+
+_QUOTES: Final = {"'": "string", '"': "name", "`": "name"}
+_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z_0-9$]*")
+_PLAIN_NAME: Final = re.compile(r"[A-Za-z0-9_$]+")
+_CALL: Final = re.compile(r"([A-Za-z_][A-Za-z_0-9$]*)\s*\(")
+
+
 class MySQL(Backend):
     name = "mysql"
     label = "MariaDB/MySQL"
     driver_scheme = "mysql+pymysql"
     default_port = 3306
+    # MySQL's BLOB holds 64 KB, too little for a tournament file; MEDIUMBLOB holds 16 MB (migration 0021).
+    file_content_type = "MEDIUMBLOB"
 
     # -- URLs and engines ------------------------------------------------------------------------------
 
@@ -279,6 +331,40 @@ class MySQL(Backend):
             "set-up)"
         ]
 
+    # -- CHECK conditions (ratingdb/schema/checks.py composes them) ------------------------------------
+
+    def character_length(self, column: str) -> str:
+        return f"char_length({column})"  # MySQL's LENGTH counts bytes
+
+    def refuses_characters(self, column: str, ranges: Sequence[tuple[int, int]]) -> str:
+        # MariaDB's REGEXP is PCRE, in characters for utf8mb4; '\\x{..}' in the SQL literal is \x{..} to PCRE.
+        klass = "".join(
+            f"\\\\x{{{low:x}}}" + ("" if low == high else f"-\\\\x{{{high:x}}}") for low, high in ranges
+        )
+        return f"{column} NOT REGEXP '[{klass}]'"
+
+    def period_text(self, column: str) -> str:
+        # PCRE's $ also matches before a final newline: the length rules that out.
+        return f"char_length({column}) = 7 AND {column} REGEXP '^[0-9]{{4}}-(0[1-9]|1[0-2])$'"
+
+    # -- `ratingdb sql` (the checks before it runs: the comment above the MySQL class) -----------------
+
+    def run_read_only(
+        self, engine: Engine, statement: str, timeout: float, max_rows: int
+    ) -> adhoc.QueryResult:
+        """Statement checks, then a READ ONLY transaction with a statement time limit, always rolled back.
+
+        At most max_rows + 1 rows are fetched (streamed: no more are ever held). The connection is closed
+        afterwards rather than returned to the pool: the session's settings (the time limit) and any rows
+        left unread go with it.
+        """
+        pooled = engine.raw_connection()
+        try:
+            return _run_read_only(pooled.driver_connection, statement, timeout, max_rows)
+        finally:
+            pooled.invalidate()
+            pooled.close()
+
     # -- guards -----------------------------------------------------------------------------------
     # What differs here, and how the migrations handle it:
     # - A trigger fires for one action (INSERT, UPDATE or DELETE): a guard is one trigger per action.
@@ -349,6 +435,164 @@ class MySQL(Backend):
         """The byte-order utf8mb4 collation of the server (MariaDB and MySQL 8 name it differently)."""
         return BYTE_ORDER_COLLATION[1 if is_mariadb else 0]
 
+
+# -- `ratingdb sql`: MySQL's lexical rules, then the run ----------------------------------------------
+
+
+class MySQLText:
+    """A statement text split by MySQL's lexical rules: its statements, and the code outside quotes."""
+
+    def __init__(self, text: str) -> None:
+        self.statements: list[str] = []  # each statement's text, without its ';' and trailing comments
+        self.code: list[str] = []  # per statement: the text outside strings and comments, names blanked
+        self.named: list[str] = []  # the same with quoted names unquoted: `LOAD_FILE`( calls LOAD_FILE
+        self.executable_comment = False  # /*! ... */ or /*M! ... */: MySQL runs what such a comment holds
+        self._split(text)
+
+    def _split(self, text: str) -> None:
+        start, code, named, last_code_end = 0, [], [], 0
+        i, n = 0, len(text)
+        while i < n:
+            char = text[i]
+            if char in _QUOTES:
+                end = _closing_quote(text, i)
+                if _QUOTES[char] == "string":
+                    code.append(" x ")
+                    named.append(" x ")
+                else:
+                    code.append(" name ")
+                    name = text[i + 1 : end - 1].replace(char * 2, char)
+                    named.append(f" {name} " if _PLAIN_NAME.fullmatch(name) else " name ")
+                i, last_code_end = end, end
+            elif text.startswith("/*", i):
+                if text.startswith(("/*!", "/*M!"), i):
+                    self.executable_comment = True
+                end = text.find("*/", i + 2)
+                i = n if end < 0 else end + 2
+                code.append(" ")
+                named.append(" ")
+            elif char == "#" or (text.startswith("--", i) and (i + 2 == n or text[i + 2].isspace())):
+                end = text.find("\n", i)
+                i = n if end < 0 else end + 1
+                code.append(" ")
+                named.append(" ")
+            elif char == ";":
+                self._end_statement(text[start:last_code_end], "".join(code), "".join(named))
+                start, code, named, i = i + 1, [], [], i + 1
+                last_code_end = i
+            else:
+                code.append(char)
+                named.append(char)
+                i += 1
+                if not char.isspace():
+                    last_code_end = i
+        self._end_statement(text[start:last_code_end], "".join(code), "".join(named))
+
+    def _end_statement(self, statement: str, code: str, named: str) -> None:
+        if code.strip():
+            self.statements.append(statement.strip())
+            self.code.append(code)
+            self.named.append(named)
+
+    def first_keyword(self) -> str:
+        match = _WORD.search(self.code[0].lstrip(" ("))
+        return match.group(0).upper() if match else ""
+
+    def calls_a_denied_function(self) -> bool:
+        return any(name.upper() in DENIED_FUNCTIONS for name in _CALL.findall(self.named[0]))
+
+    def writes_a_file_or_variable(self) -> bool:
+        """SELECT ... INTO OUTFILE / DUMPFILE writes on the server; INTO @variable is refused with them."""
+        return any(word.upper() == "INTO" for word in _WORD.findall(self.code[0]))
+
+
+def _closing_quote(text: str, start: int) -> int:
+    """Index just after the quote that closes the one at `start` (doubled quotes; backslash in strings)."""
+    quote = text[start]
+    i = start + 1
+    while i < len(text):
+        if text[i] == "\\" and quote == "'":
+            i += 2
+        elif text[i] == quote:
+            if text.startswith(quote * 2, i):
+                i += 2
+            else:
+                return i + 1
+        else:
+            i += 1
+    return len(text)
+
+
+def _run_read_only(conn: Any, statement: str, timeout: float, max_rows: int) -> adhoc.QueryResult:
+    """`statement` checked, then run in a READ ONLY transaction on the PyMySQL connection `conn`, which the
+    caller closes afterwards (with any rows left unread)."""
+    import pymysql
+
+    text = MySQLText(statement)
+    if len(text.statements) > 1:
+        raise adhoc.refused(adhoc.ONE_STATEMENT)
+    if text.executable_comment:
+        raise adhoc.refused(f"{adhoc.READ_ONLY} (an executable /*! comment runs its text)")
+    if not text.statements:
+        raise adhoc.refused("the text holds only comments")
+    one = text.statements[0]
+    unread = False
+    conn.rollback()
+    try:
+        with conn.cursor() as cursor:
+            try:
+                cursor.execute("PREPARE ratingdb_sql FROM %s", (one,))  # parses; runs nothing
+                cursor.execute("DEALLOCATE PREPARE ratingdb_sql")
+            except pymysql.Error as exc:
+                if exc.args[0] != ER_UNSUPPORTED_PS:
+                    raise
+            if (
+                text.first_keyword() not in READING_KEYWORDS
+                or text.writes_a_file_or_variable()
+                or text.calls_a_denied_function()
+            ):
+                raise adhoc.refused(adhoc.READ_ONLY)
+            seconds = max(1, math.ceil(timeout))  # lock waits are counted in whole seconds
+            cursor.execute(
+                "SET SESSION lock_wait_timeout = %s, innodb_lock_wait_timeout = %s", (seconds, seconds)
+            )
+            # In-memory temporary tables and sorts are bounded (beyond, they go to disk, which the time
+            # limit bounds); a value longer than max_allowed_packet is NULL with warning 1301, refused.
+            cursor.execute(
+                f"SET SESSION tmp_table_size = {MEMORY_BYTES}, max_heap_table_size = {MEMORY_BYTES}, "
+                "sort_buffer_size = 2097152"
+            )
+            if "mariadb" in conn.get_server_info().lower():
+                cursor.execute("SET SESSION max_statement_time = %s", (timeout,))
+            else:
+                cursor.execute("SET SESSION max_execution_time = %s", (max(1, round(timeout * 1000)),))
+            cursor.execute("START TRANSACTION READ ONLY")
+        # Unbuffered: rows arrive as they are fetched, so a huge result is never held in memory.
+        stream = conn.cursor(pymysql.cursors.SSCursor)
+        stream.execute(one)  # no parameters: PyMySQL sends the text as it is
+        unread = True  # until the fetch says otherwise: a refused fetch leaves rows behind
+        rows = adhoc.fetch_bounded(adhoc.batches(stream), max_rows) if stream.description is not None else []
+        unread = len(rows) > max_rows
+        if not unread:
+            description = stream.description
+            stream.close()
+            with conn.cursor() as cursor:
+                cursor.execute("SHOW WARNINGS")
+                for _level, code, message in cursor.fetchall():
+                    if int(code) in INTERRUPTED_WARNINGS:
+                        raise adhoc.stopped(timeout)
+                    if int(code) == ER_WARN_ALLOWED_PACKET_OVERFLOWED:  # REPEAT() and the like gave NULL
+                        raise adhoc.refused(str(message).strip())
+            return adhoc.result(description, list(rows), max_rows)
+        return adhoc.result(stream.description, list(rows), max_rows)
+    except pymysql.Error as exc:
+        if exc.args and exc.args[0] in TIMEOUT_ERRORS:
+            raise adhoc.stopped(timeout) from None
+        message = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+        raise adhoc.refused(message.strip().splitlines()[0]) from None
+    finally:
+        if not unread:  # rows left unread: the transaction ends when the caller closes the connection
+            conn.rollback()
 
 
 def dangerous_privileges(conn: Connection) -> list[str]:

@@ -4,8 +4,8 @@ Everything ratingdb does differently on PostgreSQL is here: the URL's driver, RE
 single-flight lock (`pg_advisory_xact_lock`, let go of by the transaction's end), sequences put back
 after a dry run, `= ANY(array)`, COPY (binary where the caller's values have the columns' types), ids
 from the sequence, regular expressions for numeric text, the sentences for psycopg's connection errors,
-pg_dump, the reader role of the web side and `ratingdb sql`, and the accounts' set-up. psycopg itself is
-imported by SQLAlchemy when it connects, never here.
+pg_dump, the reader role of the web side, `ratingdb sql`'s bounded read-only runner and the accounts'
+set-up. psycopg itself is imported by SQLAlchemy when it connects; here only inside `ratingdb sql`'s runner.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import ARRAY, URL, Engine, any_, bindparam, event, text
 
+from ratingdb.engines import adhoc
 from ratingdb.engines.base import Backend, IdCounters, Rows, column_list
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.schema import guards
@@ -35,7 +36,18 @@ log = logging.getLogger("ratingdb.web")
 
 # The role of `ratingdb sql` and the public web side: SELECT on ratingdb's tables and views, nothing else
 # (made by migration 0008; repaired by `ratingdb init`, repair_reader).
-READER_ROLE = "ratingdb_reader"
+READER_ROLE: Final = "ratingdb_reader"
+# Made by the sql_reader migration beside the role: a SECURITY DEFINER function owned by it that runs one
+# query with the role's rights only (`ratingdb sql`, run_read_only).
+READER_FUNCTION: Final = "ratingdb_read_only"
+PG_WORK_MEM: Final = "16MB"  # each sort and hash of a `ratingdb sql` query in memory
+# Server roles whose rights reach past the database: files, programs, replication, other sessions.
+_PG_DANGEROUS_ROLES: Final = (
+    "pg_execute_server_program",
+    "pg_read_server_files",
+    "pg_write_server_files",
+    "pg_signal_backend",
+)
 
 _SEQUENCES = """
 SELECT t.relname, a.attname, s.last_value
@@ -337,6 +349,118 @@ class PostgreSQL(Backend):
             "sql` (they were missing or owned by another role, as after pg_restore --no-owner)."
         )
 
+    # -- CHECK conditions (ratingdb/schema/checks.py composes them) ------------------------------------
+
+    def character_length(self, column: str) -> str:
+        return f"char_length({column})"
+
+    def refuses_characters(self, column: str, ranges: Sequence[tuple[int, int]]) -> str:
+        # PostgreSQL text cannot hold NUL at all; the class names code points, whatever the locale.
+        def escape(code: int) -> str:
+            return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+        spans = [max(low, 1) for low, _ in ranges]
+        klass = "".join(
+            escape(low) + ("" if low == high else "-" + escape(high))
+            for low, (_, high) in zip(spans, ranges, strict=True)
+        )
+        return f"{column} !~ '[{klass}]'"
+
+    def period_text(self, column: str) -> str:
+        return f"{column} ~ '^[0-9]{{4}}-(0[1-9]|1[0-2])$'"
+
+    # -- `ratingdb sql` ----------------------------------------------------------------------------------
+
+    def run_read_only(
+        self, engine: Engine, statement: str, timeout: float, max_rows: int
+    ) -> adhoc.QueryResult:
+        """A READ ONLY transaction, always rolled back, with statement_timeout and lock_timeout.
+
+        The query runs inside the function ratingdb_read_only, owned by the role ratingdb_reader, so it
+        has that role's rights only (SELECT on ratingdb's tables and views) — and, being SECURITY DEFINER,
+        it cannot SET ROLE back to the connecting role. Without that function a superuser or a role that
+        reaches the server's files or programs is refused; any other role runs the query as itself.
+        """
+        import psycopg
+        from psycopg import sql as pgsql
+
+        pooled = engine.raw_connection()
+        try:
+            conn: psycopg.Connection[Any] = pooled.driver_connection  # type: ignore[assignment]
+            conn.rollback()
+            try:
+                with conn.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION READ ONLY")
+                    milliseconds = str(max(1, round(timeout * 1000)))
+                    # work_mem bounds each sort and hash of the query in memory (beyond it they spill to
+                    # disk, which the statement time limit bounds).
+                    cursor.execute(
+                        "SELECT set_config('statement_timeout', %s, true), "
+                        "set_config('lock_timeout', %s, true), set_config('work_mem', %s, true)",
+                        [milliseconds, milliseconds, PG_WORK_MEM],
+                    )
+                    login, dangerous, reader, set_up = cursor.execute(_PG_WHO).fetchone() or (
+                        "",
+                        True,
+                        False,
+                        False,
+                    )
+                    if dangerous and not set_up:
+                        # The function is missing or owned by another role (as after a --no-owner restore).
+                        raise adhoc.StatementRefused(
+                            f"ratingdb sql will not run as {login}: that role reaches the server's files, "
+                            f"programs or sessions, and this database has no usable {READER_ROLE} role to "
+                            "run the query as (as after pg_restore --no-owner) — run `ratingdb init` to "
+                            "restore it, or connect as a reporting role (docs/operations/security.md)"
+                        )
+                    if dangerous and not reader:
+                        raise adhoc.StatementRefused(
+                            f"ratingdb sql will not run as {login}: that role reaches the server's files, "
+                            f"programs or sessions, and this database has no usable {READER_ROLE} role to "
+                            "run the query as — connect as a reporting role instead "
+                            "(docs/operations/security.md)"
+                        )
+                    columns, types = _pg_describe(conn, statement, timeout)
+                    if not columns:
+                        # INSERT, DROP, SET, DO, COPY …: no rows to show, so nothing to run.
+                        raise adhoc.refused(adhoc.READ_ONLY)
+                    names = [pgsql.Identifier(f"c{i}") for i in range(len(types))]
+                    if reader:
+                        definitions = pgsql.SQL(", ").join(
+                            pgsql.SQL("{} {}").format(name, pgsql.SQL(t))
+                            for name, t in zip(names, types, strict=True)
+                        )
+                        source = pgsql.SQL("{}(%s) AS t({})").format(
+                            pgsql.Identifier(READER_FUNCTION), definitions
+                        )
+                        query, params = _pg_bounded(source, names), [statement]
+                    else:
+                        query, params = _pg_bounded_statement(conn, statement, names), None
+                    # stream(): the extended protocol (one statement only) and one row at a time, so at most
+                    # one row beyond MAX_RESULT_BYTES is ever held; leaving the loop early cancels the rest.
+                    stream: Any = cursor.stream(query, params)
+                    try:
+                        rows = adhoc.fetch_bounded(_pg_rows(stream, bounded=query is not statement), max_rows)
+                    finally:
+                        stream.close()  # cancels the rest on the server, also when the result is refused
+                    return adhoc.result([(c,) for c in columns], rows, max_rows)
+            except psycopg.errors.QueryCanceled:
+                raise adhoc.stopped(timeout) from None
+            except psycopg.errors.LockNotAvailable:
+                raise adhoc.stopped(timeout) from None
+            except psycopg.Error as exc:
+                message = exc.diag.message_primary or adhoc.first_line(exc)
+                if "multiple commands" in message:
+                    message = adhoc.ONE_STATEMENT
+                raise adhoc.refused(message) from None
+            finally:
+                conn.rollback()
+        finally:
+            # A query can leave session state behind (an advisory lock taken with pg_advisory_lock, a
+            # prepared statement): the connection is closed rather than returned to the pool.
+            pooled.invalidate()
+            pooled.close()
+
     # -- guards -----------------------------------------------------------------------------------
 
     sql_true = "TRUE"
@@ -453,6 +577,133 @@ class PostgreSQL(Backend):
 
     def drop_player_referenced_guard(self) -> list[str]:
         return ["DROP TRIGGER trg_player_referenced ON player", "DROP FUNCTION ratingdb_player_referenced()"]
+
+
+# -- `ratingdb sql` ---------------------------------------------------------------------------------------
+
+
+def _pg_reaches_server(role: str) -> str:
+    """SQL true when `role` (a pg_roles alias) reaches past the database: files, programs, sessions."""
+    names = ", ".join(f"'{name}'" for name in _PG_DANGEROUS_ROLES)
+    return (
+        f"({role}.rolsuper OR {role}.rolreplication OR EXISTS (SELECT FROM unnest(ARRAY[{names}]) AS d(name) "
+        f"WHERE pg_has_role({role}.oid, d.name, 'MEMBER')))"
+    )
+
+
+# Who is connected, and whether the reader function is there, owned by a harmless ratingdb_reader,
+# SECURITY DEFINER, and callable by this login. The owner is checked too: a function that ended up
+# owned by anyone else would run the query with that owner's rights. Last: whether the function is set
+# up at all (SECURITY DEFINER, owned by the reader), whoever may call it — `init` repairs it if not.
+_PG_WHO: Final = f"""
+SELECT r.rolname, {_pg_reaches_server("r")},
+       COALESCE(f.set_up AND f.callable, FALSE), COALESCE(f.set_up, FALSE)
+FROM pg_roles r LEFT JOIN LATERAL (
+  SELECT p.prosecdef AND o.rolname = '{READER_ROLE}' AND NOT {_pg_reaches_server("o")} AS set_up,
+         has_function_privilege(p.oid, 'EXECUTE') AS callable
+  FROM pg_proc p JOIN pg_roles o ON o.oid = p.proowner
+  WHERE p.oid = to_regprocedure('{READER_FUNCTION}(text)')
+) f ON TRUE
+WHERE r.rolname = session_user
+"""
+
+
+def _pg_bounded(source: Any, names: list[Any]) -> Any:
+    """The query that runs `source` (a FROM item whose columns are `names`) and sends no row whose values
+    take more than MAX_RESULT_BYTES on the server: such a row comes as NULLs with its last column true,
+    and is refused (`SELECT repeat('x', 1000000000)` is computed within the time limit, never sent)."""
+    from psycopg import sql as pgsql
+
+    sizes = pgsql.SQL(" + ").join(pgsql.SQL("COALESCE(pg_column_size(t.{}), 0)").format(n) for n in names)
+    shown = pgsql.SQL(", ").join(
+        pgsql.SQL("CASE WHEN s.too_large THEN NULL ELSE t.{} END").format(n) for n in names
+    )
+    return pgsql.SQL(
+        "SELECT {}, s.too_large FROM {} CROSS JOIN LATERAL (SELECT {}::bigint > {} AS too_large) AS s"
+    ).format(shown, source, sizes, pgsql.Literal(adhoc.MAX_RESULT_BYTES))
+
+
+def _pg_bounded_statement(conn: Any, statement: str, names: list[Any]) -> Any:
+    """Without the reader function: the statement as a subquery, bounded as by _pg_bounded; the statement
+    itself if it cannot be one (SHOW, EXPLAIN: no value of theirs can be large)."""
+    from psycopg import pq
+    from psycopg import sql as pgsql
+
+    body = statement.rstrip().rstrip(";")
+    # OFFSET 0 keeps the planner from pulling the statement up into the outer query, which would copy a
+    # constant value (repeat('x', 100000000) folded at plan time) once per reference to it.
+    source = pgsql.SQL("(SELECT * FROM ({}\n) AS u OFFSET 0) AS t({})").format(
+        pgsql.SQL(body), pgsql.SQL(", ").join(names)
+    )
+    query = _pg_bounded(source, names)
+    conn.execute("SAVEPOINT ratingdb_bounded")
+    prepared = conn.pgconn.prepare(b"", query.as_string(conn).encode(conn.info.encoding))
+    if prepared.status == pq.ExecStatus.COMMAND_OK:
+        return query
+    conn.execute("ROLLBACK TO SAVEPOINT ratingdb_bounded")  # the time limits set in the transaction stay
+    return statement
+
+
+def _pg_rows(stream: Iterator[Any], *, bounded: bool) -> Iterator[Sequence[Any]]:
+    """Batches of one row for fetch_bounded, the bounded query's too_large column checked and dropped."""
+    for row in stream:
+        if bounded:
+            if row[-1]:
+                raise adhoc.too_large()
+            row = row[:-1]
+        yield [row]
+
+
+def _pg_describe(conn: Any, statement: str, timeout: float) -> tuple[list[str], list[str]]:
+    """The result columns of `statement` and their SQL types, from the server's parse (nothing runs).
+
+    A text with two statements cannot be prepared: the server refuses it here. Parsing takes the
+    tables' share locks, so a table locked by another command can already stop the statement here.
+    """
+    from psycopg import pq
+
+    pgconn = conn.pgconn
+    encoding = conn.info.encoding
+    prepared = pgconn.prepare(b"", statement.encode(encoding))
+    if prepared.status != pq.ExecStatus.COMMAND_OK:
+        raise _pg_error(prepared, encoding, timeout)
+    described = pgconn.describe_prepared(b"")
+    if described.status != pq.ExecStatus.COMMAND_OK:
+        raise _pg_error(described, encoding, timeout)
+    count = described.nfields
+    names = [(described.fname(i) or b"").decode(encoding) for i in range(count)]
+    oids = [described.ftype(i) for i in range(count)]
+    mods = [described.fmod(i) for i in range(count)]
+    if not count:
+        return [], []
+    with conn.cursor() as cursor:
+        cursor.execute(
+            "SELECT format_type(t.oid, t.mod), y.typtype = 'p' "
+            "FROM unnest(%s::oid[], %s::int[]) WITH ORDINALITY AS t(oid, mod, n) "
+            "JOIN pg_type y ON y.oid = t.oid ORDER BY t.n",
+            [oids, mods],
+        )
+        described_types = cursor.fetchall()
+    for name, (type_name, pseudo) in zip(names, described_types, strict=True):
+        if pseudo:  # void (pg_sleep), record (ROW(...)): no value a column can carry
+            raise adhoc.refused(
+                f'column "{name}" is of type {type_name}, which has no value to show — select a value '
+                "instead (e.g. pg_sleep(1) IS NULL)"
+            )
+    return names, [type_name for type_name, _ in described_types]
+
+
+def _pg_error(result: Any, encoding: str, timeout: float) -> adhoc.StatementRefused:
+    from psycopg import pq
+
+    # 57014 query_canceled (statement_timeout), 55P03 lock_not_available (lock_timeout)
+    if result.error_field(pq.DiagnosticField.SQLSTATE) in (b"57014", b"55P03"):
+        return adhoc.stopped(timeout)
+    raw = result.error_field(pq.DiagnosticField.MESSAGE_PRIMARY) or result.error_message or b""
+    message = raw.decode(encoding, "replace").strip().splitlines()[0] if raw.strip() else "error"
+    if "multiple commands" in message:
+        message = adhoc.ONE_STATEMENT
+    return adhoc.refused(message)
 
 
 # What migration 0008 sets up for `ratingdb sql` on PostgreSQL, made again where it is missing or broken:

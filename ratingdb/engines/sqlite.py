@@ -10,16 +10,20 @@ the top; the rest of ratingdb only inside the operations that need it.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
 from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.pool import QueuePool
 
+from ratingdb.engines import adhoc
 from ratingdb.engines.base import READERS, THREADS, Backend, Rows
 from ratingdb.errors import ConfigError, RatingDbError
 
@@ -36,6 +40,36 @@ SQLITE_CACHE_KIB = 256 * 1024
 READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
 
 REPLACE_MESSAGE = "rows of {table} are never replaced: another row holds this key (no INSERT OR REPLACE)"
+
+# `ratingdb sql`'s memory bounds on SQLite, whatever the query (beside adhoc.MAX_RESULT_BYTES): the longest
+# value, the heap while the statement runs, the longest LIKE/GLOB pattern, and the width or precision of a
+# printf() field (computed inside one function call, which neither the progress handler nor an interrupt
+# can stop: printf('%.*c', 1000000000, 'x') ran 31 s).
+SQLITE_MAX_VALUE_BYTES: Final = 10_000_000
+SQLITE_HEAP_BYTES: Final = 512_000_000
+SQLITE_MAX_PATTERN: Final = 1_000
+PRINTF_MAX_WIDTH: Final = 100_000
+
+# What a `ratingdb sql` read may do: read tables and views, call functions, recurse in CTEs; everything
+# else (INSERT, UPDATE, DELETE, CREATE, DROP, ATTACH, PRAGMA writes, transactions) is denied.
+_SQLITE_READS: Final = {
+    sqlite3.SQLITE_SELECT,
+    sqlite3.SQLITE_READ,
+    sqlite3.SQLITE_FUNCTION,
+    sqlite3.SQLITE_RECURSIVE,
+}
+# fts3_tokenizer() hands out and takes raw pointers (a known exploit primitive); load_extension() loads code.
+_SQLITE_DENIED_FUNCTIONS: Final = {"fts3_tokenizer", "load_extension"}
+_SQLITE_READ_PRAGMAS: Final = {
+    "table_info",
+    "table_xinfo",
+    "table_list",
+    "index_list",
+    "index_info",
+    "index_xinfo",
+    "foreign_key_list",
+    "database_list",
+}
 
 
 class SQLite(Backend):
@@ -246,6 +280,103 @@ class SQLite(Backend):
             )
         return None
 
+    # -- CHECK conditions (ratingdb/schema/checks.py composes them) ------------------------------------
+    # SQLite stores any value in any column (a text in an INTEGER column, 300 characters in a VARCHAR(120)),
+    # so its checks also state the type.
+
+    def typed_integer(self, column: str) -> str | None:
+        # SQLite keeps 2000.5 or 'x' in an INTEGER column as they are: the type is part of the rule here.
+        return f"typeof({column}) = 'integer'"
+
+    def typed_text(self, column: str) -> str | None:
+        return f"typeof({column}) = 'text'"
+
+    def character_length(self, column: str) -> str:
+        return f"length({column})"  # SQLite has no CHAR_LENGTH; its LENGTH of a text counts characters
+
+    def refuses_characters(self, column: str, ranges: Sequence[tuple[int, int]]) -> str:
+        # GLOB reads a string up to its first NUL, so NUL is looked for on its own; SQLite defines no
+        # REGEXP unless the application does (the sqlite3 shell may not), GLOB is built in.
+        codes = []
+        for low, high in ranges:
+            low = max(low, 1)
+            codes += [str(low)] if low == high else [str(low), "45", str(high)]  # 45 is '-'
+        return f"instr({column}, char(0)) = 0 AND {column} NOT GLOB '*[' || char({', '.join(codes)}) || ']*'"
+
+    def period_text(self, column: str) -> str:
+        return f"{column} GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]' AND substr({column}, 6) BETWEEN '01' AND '12'"
+
+    # -- `ratingdb sql` ----------------------------------------------------------------------------------
+
+    def run_read_only(
+        self, engine: Engine, statement: str, timeout: float, max_rows: int
+    ) -> adhoc.QueryResult:
+        """`PRAGMA query_only` and an authorizer that allows only reads on this connection, a transaction
+        that is always rolled back, and a progress handler that stops the statement at the deadline;
+        Python's sqlite3 refuses a second statement."""
+        # Counted before anything is prepared, so a write followed by a second statement gets the same
+        # answer as on PostgreSQL; sqlite3 itself would also refuse the second statement.
+        if _statement_count(statement) > 1:
+            raise adhoc.refused(adhoc.ONE_STATEMENT)
+        deadline = time.monotonic() + timeout
+        pooled = engine.raw_connection()
+        try:
+            conn: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
+            conn.execute("PRAGMA query_only = ON")
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            conn.execute("BEGIN")  # one snapshot for the statement; never committed
+            limits = {
+                sqlite3.SQLITE_LIMIT_LENGTH: SQLITE_MAX_VALUE_BYTES,
+                sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: SQLITE_MAX_PATTERN,
+            }
+            saved_limits = {limit: conn.setlimit(limit, value) for limit, value in limits.items()}
+            # The heap limit is the process's: set for this statement only, and put back afterwards.
+            (saved_heap,) = conn.execute(f"PRAGMA hard_heap_limit = {SQLITE_HEAP_BYTES}").fetchone()
+            for name in ("printf", "format"):  # the built-in, with its field widths bounded
+                conn.create_function(name, -1, _bounded_printf)
+            conn.set_authorizer(_authorizer)
+            # Called every 10,000 virtual-machine steps; a true value interrupts the statement.
+            conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+            cursor: sqlite3.Cursor | None = None
+            try:
+                cursor = conn.execute(statement)
+                described = cursor.description is not None
+                rows = adhoc.fetch_bounded(adhoc.batches(cursor), max_rows) if described else []
+                return adhoc.result(cursor.description, rows, max_rows)
+            except sqlite3.ProgrammingError as exc:
+                if "one statement at a time" in str(exc):
+                    raise adhoc.refused(adhoc.ONE_STATEMENT) from None
+                raise adhoc.refused(adhoc.first_line(exc)) from None
+            except sqlite3.DatabaseError as exc:
+                if str(exc) == "interrupted":
+                    raise adhoc.stopped(timeout) from None
+                if str(exc) in ("string or blob too big", "out of memory"):
+                    raise adhoc.refused(
+                        f"{exc} (ratingdb sql holds at most "
+                        f"{SQLITE_MAX_VALUE_BYTES // 1_000_000} MB in one value and "
+                        f"{SQLITE_HEAP_BYTES // 1_000_000} MB in all) — compute less in one query"
+                    ) from None
+                reason = adhoc.READ_ONLY if str(exc) == "not authorized" else adhoc.first_line(exc)
+                if "user-defined function raised exception" in str(exc):  # _bounded_printf, the only one
+                    reason = f"printf() widths and precisions above {PRINTF_MAX_WIDTH:,} are refused"
+                raise adhoc.refused(reason) from None
+            finally:
+                if cursor is not None:
+                    cursor.close()  # the statement is finalized: functions can be put back
+                conn.set_progress_handler(None, 0)
+                conn.set_authorizer(None)
+                for name in ("printf", "format"):
+                    conn.create_function(name, -1, None)  # the built-in again
+                for limit, value in saved_limits.items():
+                    conn.setlimit(limit, value)
+                conn.execute(f"PRAGMA hard_heap_limit = {int(saved_heap)}")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                conn.execute("PRAGMA query_only = OFF")
+                conn.execute("PRAGMA busy_timeout = 60000")  # the engine's own (create_engine: timeout 60)
+        finally:
+            pooled.close()
+
     # -- backups ---------------------------------------------------------------------------------------
 
     def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
@@ -320,6 +451,75 @@ class SQLite(Backend):
     def drop_no_replace(self, table: str) -> list[str]:
         return [f"DROP TRIGGER trg_{table}_no_replace"]
 
+
+# -- `ratingdb sql`: what its statements may do ---------------------------------------------------------
+
+
+def _statement_count(statement: str) -> int:
+    """How many statements the text holds, by SQLite's own tokenizer (quotes, comments, triggers)."""
+    count, start = 0, 0
+    for index, char in enumerate(statement):
+        if char == ";" and sqlite3.complete_statement(statement[start : index + 1]):
+            # An empty statement (";;", or only comments) is no statement.
+            count += 1 if _strip_comments(statement[start:index]) else 0
+            start = index + 1
+    return count + (1 if _strip_comments(statement[start:]) else 0)
+
+
+def _strip_comments(text: str) -> str:
+    rest = text.strip()
+    while rest.startswith(("--", "/*")):
+        end = rest.find("\n") if rest.startswith("--") else rest.find("*/")
+        rest = "" if end < 0 else rest[end + (1 if rest.startswith("--") else 2) :].strip()
+    return rest
+
+
+# One printf field: flags, width, precision (each a number or *), length, conversion.
+_PRINTF_FIELD: Final = re.compile(r"%[-+ 0#,!]*(\*|[0-9]+)?(?:\.(\*|[0-9]+))?(?:ll|l)?(.)")
+
+
+def _bounded_printf(*args: Any) -> Any:
+    """SQLite's printf()/format(), refusing a width or precision above PRINTF_MAX_WIDTH."""
+    if not args or not isinstance(args[0], str):
+        return None if not args or args[0] is None else _builtin_printf(args)
+    taken = 1
+    for match in _PRINTF_FIELD.finditer(args[0]):
+        for part in match.group(1, 2):
+            if part == "*":
+                value = args[taken] if taken < len(args) else 0
+                taken += 1
+            else:
+                value = part or 0
+            try:
+                wide = abs(int(value)) > PRINTF_MAX_WIDTH
+            except (TypeError, ValueError):
+                wide = False
+            if wide:
+                raise ValueError(f"printf widths above {PRINTF_MAX_WIDTH:,} are refused by ratingdb sql")
+        if match.group(3) != "%":
+            taken += 1
+    return _builtin_printf(args)
+
+
+@cache
+def _printf_connection() -> sqlite3.Connection:
+    """Where the built-in printf still is (made on the first call, not when the module is imported)."""
+    return sqlite3.connect(":memory:", check_same_thread=False)
+
+
+def _builtin_printf(args: Sequence[Any]) -> Any:
+    marks = ", ".join("?" * len(args))
+    return _printf_connection().execute(f"SELECT printf({marks})", tuple(args)).fetchone()[0]
+
+
+def _authorizer(action: int, arg1: str | None, arg2: str | None, _db: str | None, _src: str | None) -> int:
+    if action == sqlite3.SQLITE_FUNCTION:
+        return sqlite3.SQLITE_DENY if (arg2 or "").lower() in _SQLITE_DENIED_FUNCTIONS else sqlite3.SQLITE_OK
+    if action in _SQLITE_READS:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_PRAGMA and arg1 in _SQLITE_READ_PRAGMAS:
+        return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
 
 
 def backup_file(source: Path, target: Path) -> Backup:

@@ -1,121 +1,20 @@
-"""`report diff`: what changed between two lists of one type: entered, left, became unrated, changed.
+"""`report diff`: what changed between two versions of a list, and what a close changed.
 
+Two lists of one type are compared by ratingdb.services.list_diff (the officer's period page uses it too).
 Takes a Session; compares stored entries only. No CLI imports.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from sqlalchemy import and_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from ratingdb.errors import ConfigError
 from ratingdb.rating import Period
-from ratingdb.schema.models import ListEntry, Player, PlayerVersion, RatingList
+from ratingdb.schema.models import ListEntry, Player, RatingList
+from ratingdb.services.list_diff import list_diff
 from ratingdb.services.lists import list_on
-
-
-@dataclass(frozen=True)
-class DiffLine:
-    fide_id: int | None
-    national_id: str | None
-    name: str
-    before: int | None
-    after: int | None
-
-    @property
-    def change(self) -> int | None:
-        return None if self.before is None or self.after is None else self.after - self.before
-
-
-@dataclass(frozen=True)
-class Bin:
-    """Changes from `low` to `high` inclusive, e.g. +1 … +10 or −20 … −11."""
-
-    low: int
-    high: int
-    count: int
-
-    @property
-    def label(self) -> str:
-        return f"{self.low:+d}..{self.high:+d}"
-
-
-@dataclass
-class ListDiff:
-    rating_type: str
-    date_a: dt.date
-    date_b: dt.date
-    entered: list[DiffLine] = field(default_factory=list)  # rated on B, not rated on A
-    left: list[DiffLine] = field(default_factory=list)  # rated on A, not on list B at all
-    became_unrated: list[DiffLine] = field(default_factory=list)  # rated on A, on B without a rating
-    changed: list[DiffLine] = field(default_factory=list)  # rated on both, another rating
-    unchanged: int = 0
-    histogram: list[Bin] = field(default_factory=list)
-
-
-def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_width: int = 10) -> ListDiff:
-    """Compare two lists of one type; changes are binned symmetrically: +1..+10, −1..−10, +11..+20 …"""
-    if list_a.rating_type != list_b.rating_type:
-        raise ConfigError("the two lists are of different rating types")
-    if bin_width < 1:
-        raise ConfigError(f"the histogram's bin width must be at least 1, not {bin_width}")
-    diff = ListDiff(list_a.rating_type, list_a.list_date, list_b.list_date)
-    a, b = aliased(ListEntry), aliased(ListEntry)
-    # Players on either list: those on B (with A's entry if any), then those only on A; each named as
-    # the list that has them published them.
-    on_b = (
-        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating, b.rating)
-        .join(PlayerVersion, PlayerVersion.id == b.player_version_id)
-        .outerjoin(a, and_(a.player_id == b.player_id, a.list_id == list_a.id))
-        .where(b.list_id == list_b.id)
-    )
-    only_a = (
-        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating)
-        .join(PlayerVersion, PlayerVersion.id == a.player_version_id)
-        .outerjoin(b, and_(b.player_id == a.player_id, b.list_id == list_b.id))
-        .where(a.list_id == list_a.id, b.player_id.is_(None))
-    )
-    # Rated on A and unrated on B is two things: still on B (below the floor, §7.2.1) or gone from it.
-    diff.left = [DiffLine(*row, None) for row in session.execute(only_a) if row[3] is not None]
-    bins: Counter[int] = Counter()
-    for line in (DiffLine(*row) for row in session.execute(on_b)):
-        if line.before is None and line.after is not None:
-            diff.entered.append(line)
-        elif line.before is not None and line.after is None:
-            diff.became_unrated.append(line)
-        elif line.change:
-            diff.changed.append(line)
-            bins[_bin_of(line.change, bin_width)] += 1
-        elif line.change == 0:
-            diff.unchanged += 1
-    diff.entered.sort(key=lambda x: (-(x.after or 0), x.name))
-    diff.left.sort(key=lambda x: (-(x.before or 0), x.name))
-    diff.became_unrated.sort(key=lambda x: (-(x.before or 0), x.name))
-    diff.changed.sort(key=lambda x: (-(x.change or 0), x.name))
-    if bins:
-        # Every bin between the extremes, empty ones too, so the histogram reads as one.
-        for index in range(min(bins), max(bins) + 1):
-            if index == 0:
-                continue
-            low, high = _bounds(index, bin_width)
-            diff.histogram.append(Bin(low, high, bins[index]))
-    return diff
-
-
-def _bin_of(change: int, width: int) -> int:
-    # Bin 1 is +1..+width, bin −1 is −width..−1; no change is never binned.
-    magnitude = (abs(change) + width - 1) // width
-    return magnitude if change > 0 else -magnitude
-
-
-def _bounds(index: int, width: int) -> tuple[int, int]:
-    if index > 0:
-        return (index - 1) * width + 1, index * width
-    return index * width, (index + 1) * width - 1
 
 
 @dataclass(frozen=True)

@@ -296,6 +296,10 @@ class GameRecord(NamedTuple):
 
 @dataclass(frozen=True)
 class EventRecord:
+    """One event of a player's calculation: the date of the list its ratings came from, the player's
+    rating then (`ro`, None when unrated), the event's figures as the close stored them (in hundredths
+    where the name ends in x100) and each game."""
+
     event_id: int
     name: str
     start_date: dt.date
@@ -314,6 +318,9 @@ class EventRecord:
 
 @dataclass(frozen=True)
 class Calculation:
+    """How the close of `period` computed one player's rating: the stored record of the player (None when
+    the close rated no game of theirs), the entry it published (`entry`) and each event with its games."""
+
     player: Player
     rating_type: str
     period: Period

@@ -1,4 +1,4 @@
-"""CHECK constraints on the federation's data, as SQL per dialect; imports only ratingdb.formats (stdlib).
+"""CHECK constraints on the federation's data, their SQL made of engine pieces; imports only ratingdb.formats.
 
 The readers refuse what these constraints refuse, with a file, line and column; the constraints make the
 same hold for any other writer (a raw INSERT through `sqlite3`, `psql` or `mariadb`), on every engine.
@@ -10,15 +10,33 @@ What each engine needs said: SQLite stores any value in any column (a 300-charac
 VARCHAR(120), a text in an INTEGER column, a NUL inside a name), so its checks also state the type and
 length; PostgreSQL and MariaDB enforce VARCHAR lengths and column types themselves, and the length is
 stated there too so that every engine refuses the same rows with a constraint named for the column.
+The SQL is composed here from pieces each engine says its own way (`CheckSql`, implemented by every
+ratingdb.engines backend): this module names operations, never an engine.
 calc_player, calc_event and calc_game are written only by the close and get no checks here.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ratingdb.formats import limits
+
+
+class CheckSql(Protocol):
+    """The pieces of a CHECK's SQL that differ between engines (ratingdb.engines.base.Backend has them)."""
+
+    def typed_integer(self, column: str) -> str | None: ...
+
+    def typed_text(self, column: str) -> str | None: ...
+
+    def character_length(self, column: str) -> str: ...
+
+    def refuses_characters(self, column: str, ranges: Sequence[tuple[int, int]]) -> str: ...
+
+    def period_text(self, column: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -77,9 +95,9 @@ class Check:
     def name(self) -> str:
         return f"ck_{self.table}_{self.suffix or self.rule.column}"
 
-    def sql(self, dialect: str) -> str:
-        """The CHECK's condition on `dialect` ("sqlite", "postgresql" or "mysql")."""
-        return condition(self.rule, dialect)
+    def sql(self, engine: CheckSql) -> str:
+        """The CHECK's condition in the SQL of `engine` (the backend of the database it is created on)."""
+        return condition(self.rule, engine)
 
     def describe(self) -> str:
         """What the constraint asks of the column, as a sentence fragment for an error message."""
@@ -188,23 +206,22 @@ def by_name(name: str) -> Check | None:
     return next((c for c in CHECKS if c.name == name), None)
 
 
-def condition(rule: Rule, dialect: str) -> str:
-    """SQL that is true (or NULL) for every value `rule` admits, on `dialect`.
+def condition(rule: Rule, engine: CheckSql) -> str:
+    """SQL that is true (or NULL) for every value `rule` admits, in the SQL of `engine`.
 
     Columns are quoted: `change` is a reserved word on MySQL (whose ratingdb sessions run with ANSI_QUOTES).
     """
     c = f'"{rule.column}"'
     if isinstance(rule, Text):
-        return f"{c} IS NULL OR ({_text(c, rule, dialect)})"
+        return f"{c} IS NULL OR ({_text(c, rule, engine)})"
     if isinstance(rule, Whole):
         bounds = f"{c} >= {rule.low}" if rule.high is None else f"{c} BETWEEN {rule.low} AND {rule.high}"
-        # SQLite keeps 2000.5 or 'x' in an INTEGER column as they are: the type is part of the rule there.
-        typed = f"typeof({c}) = 'integer' AND " if dialect == "sqlite" else ""
-        return f"{c} IS NULL OR ({typed}{bounds})"
+        typed = engine.typed_integer(c)
+        return f"{c} IS NULL OR ({' AND '.join(_present(typed, bounds))})"
     if isinstance(rule, OneOf):
         return f"{c} IS NULL OR {c} IN ({', '.join(_quoted(v) for v in rule.values)})"
     if isinstance(rule, PeriodText):
-        return f"{c} IS NULL OR ({_period(c, dialect)})"
+        return f"{c} IS NULL OR ({engine.period_text(c)})"
     return f'{c} IS NULL OR {c} <> "{rule.other}"'
 
 
@@ -212,53 +229,14 @@ def _quoted(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _length(dialect: str) -> str:
-    # MySQL's LENGTH counts bytes; SQLite has no CHAR_LENGTH.
-    return "length" if dialect == "sqlite" else "char_length"
+def _present(*parts: str | None) -> list[str]:
+    return [part for part in parts if part is not None]
 
 
-def _text(column: str, rule: Text, dialect: str) -> str:
-    parts = [f"{_length(dialect)}({column}) BETWEEN 1 AND {rule.longest}"]
-    if dialect == "sqlite":
-        parts.insert(0, f"typeof({column}) = 'text'")
-    if rule.plain:
-        parts.append(_plain(column, dialect))
-    return " AND ".join(parts)
-
-
-def _plain(column: str, dialect: str) -> str:
-    """SQL: `column` holds none of the characters limits.REFUSED_RANGES names."""
-    ranges = limits.REFUSED_RANGES
-    if dialect == "sqlite":
-        # GLOB reads a string up to its first NUL, so NUL is looked for on its own; SQLite defines no
-        # REGEXP unless the application does (the sqlite3 shell may not), GLOB is built in.
-        codes = []
-        for low, high in ranges:
-            low = max(low, 1)
-            codes += [str(low)] if low == high else [str(low), "45", str(high)]  # 45 is '-'
-        return f"instr({column}, char(0)) = 0 AND {column} NOT GLOB '*[' || char({', '.join(codes)}) || ']*'"
-    if dialect == "postgresql":
-        # PostgreSQL text cannot hold NUL at all; the class names code points, whatever the locale.
-        def escape(code: int) -> str:
-            return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-        spans = [max(low, 1) for low, _ in ranges]
-        klass = "".join(
-            escape(low) + ("" if low == high else "-" + escape(high))
-            for low, (_, high) in zip(spans, ranges, strict=True)
-        )
-        return f"{column} !~ '[{klass}]'"
-    # MariaDB's REGEXP is PCRE, in characters for utf8mb4; '\\x{..}' in the SQL literal is \x{..} to PCRE.
-    klass = "".join(
-        f"\\\\x{{{low:x}}}" + ("" if low == high else f"-\\\\x{{{high:x}}}") for low, high in ranges
+def _text(column: str, rule: Text, engine: CheckSql) -> str:
+    parts = _present(
+        engine.typed_text(column),
+        f"{engine.character_length(column)} BETWEEN 1 AND {rule.longest}",
+        engine.refuses_characters(column, limits.REFUSED_RANGES) if rule.plain else None,
     )
-    return f"{column} NOT REGEXP '[{klass}]'"
-
-
-def _period(column: str, dialect: str) -> str:
-    if dialect == "sqlite":
-        return f"{column} GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]' AND substr({column}, 6) BETWEEN '01' AND '12'"
-    if dialect == "postgresql":
-        return f"{column} ~ '^[0-9]{{4}}-(0[1-9]|1[0-2])$'"
-    # PCRE's $ also matches before a final newline: the length rules that out.
-    return f"char_length({column}) = 7 AND {column} REGEXP '^[0-9]{{4}}-(0[1-9]|1[0-2])$'"
+    return " AND ".join(parts)

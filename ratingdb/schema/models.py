@@ -3,7 +3,8 @@
 No rules here (they live in ratingdb.rating) and no services. The schema is created only by the
 migrations in migrations/; `alembic check` in the tests keeps the two in step, and a test compares the
 CHECK constraints (which Alembic does not compare) by name. The CHECKs on the federation's data come from
-ratingdb.schema.checks, written for each engine when compiled.
+ratingdb.schema.checks, written for each engine when compiled (ratingdb.schema.types: the pieces whose SQL
+each engine says; no engine is named here).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    LargeBinary,
     MetaData,
     String,
     Table,
@@ -32,13 +32,10 @@ from sqlalchemy import (
     text,
     true,
 )
-from sqlalchemy.dialects.mysql import MEDIUMBLOB
-from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
-from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.elements import ColumnElement
 
 from ratingdb.schema import checks
+from ratingdb.schema.types import CheckCondition, FileContent
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -51,20 +48,6 @@ NAMING_CONVENTION = {
 # standard, rapid, blitz, or a type a stored rule set defines (e.g. "national"); the commands check that
 # the type is known, the database that it is a lowercase name (migration 0007).
 RATING_TYPE_CHECK = "rating_type <> '' AND rating_type = lower(rating_type)"
-
-
-class CheckCondition(ColumnElement[bool]):
-    """The condition of a ratingdb.schema.checks CHECK, compiled in the SQL of the engine it is created on."""
-
-    inherit_cache = False
-
-    def __init__(self, check: checks.Check) -> None:
-        self.check = check
-
-
-@compiles(CheckCondition)
-def _compile_check(element: CheckCondition, compiler: SQLCompiler, **_: object) -> str:
-    return element.check.sql(compiler.dialect.name)
 
 
 def data_checks(table: str) -> tuple[CheckConstraint, ...]:
@@ -664,7 +647,7 @@ class Submission(Base):
     rating_type: Mapped[RatingType]
     note: Mapped[str | None] = mapped_column(Text)
     file_name: Mapped[str] = mapped_column(String(255))
-    content: Mapped[bytes] = mapped_column(LargeBinary().with_variant(MEDIUMBLOB(), "mysql"))
+    content: Mapped[bytes] = mapped_column(FileContent())
     sha256: Mapped[str] = mapped_column(String(64), index=True)
     size: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(20), index=True)

@@ -170,25 +170,32 @@ def replace_event(
         section=shown_section_of(session, event.id) or "",
     )
     given = choices or ImportChoices()
+    resolved = given.over(as_imported).over(DEFAULTS)
     if given.rating_type is not None and given.rating_type != event.rating_type:
         raise ConfigError(
             f"--type {given.rating_type}: event {event_id} is a {event.rating_type} event, and a correction "
             "keeps its type — delete the event and import the file with its own type instead"
         )
-    if trf.rating_type is not None and trf.rating_type != event.rating_type and not given.type_override:
+    # The override the event was imported with holds for its correction too, unless switched off.
+    if trf.rating_type is not None and trf.rating_type != event.rating_type and not resolved.type_override:
+        advice = (
+            "leave out --no-type-override if the file is wrong"
+            if given.type_override is False
+            else "add --type-override if the file is wrong"
+        )
         raise ConfigError(
             f"{trf.source_name} is a {trf.rating_type} tournament, event {event_id} is {event.rating_type}: "
-            "delete the event and import the file with its own type instead (or add --type-override if "
-            "the file is wrong)"
+            f"delete the event and import the file with its own type instead (or {advice})"
         )
     if trf.sha256 == event.source_hash:
         raise DuplicateEvent(
             f"{trf.source_name} is the file event {event_id} was imported from: nothing to replace"
         )
-    resolved = given.over(as_imported).over(DEFAULTS)
     result = Replacement(event_id, title_of(session, event_id), str(period))
     audit: list[int] = []
     result.kept_choices = [o for o in imported_with.as_options() if _not_given(o, given)]
+    if event.official and given.official is None:  # kept on the event row, not with the choices
+        result.kept_choices.insert(0, "--official")
 
     def accept(corrected: TrfEvent) -> dict[str, int]:
         old = stored_event_content(session, event)

@@ -430,8 +430,8 @@ def period_view(
 ) -> PeriodView:
     """The period's events and, with `dry_run`, the close run in a rolled-back SAVEPOINT and compared
     with the list in force (the same close_period as `ratingdb close-period`)."""
-    from ratingdb.reports.diff import list_diff
     from ratingdb.services.close import close_period
+    from ratingdb.services.list_diff import list_diff
     from ratingdb.services.lists import is_closed, list_on
 
     _require(user, "officer", "admin")
@@ -493,17 +493,47 @@ def require_officer(user: Actor) -> None:
     _require(user, "officer", "admin")
 
 
-def replacement_choices(choices: Mapping[int, tuple[str, str]], id_field: str | None) -> ImportChoices:
+# The switches an event keeps, as the replace page names them, and their options.
+SWITCHES: Final = {
+    "official": "--official",
+    "type_override": "--type-override",
+    "distinct_event": "--distinct-event",
+}
+
+
+def replacement_choices(
+    choices: Mapping[int, tuple[str, str]],
+    id_field: str | None,
+    switches: Mapping[str, bool | None] | None = None,
+) -> ImportChoices:
     """The choices of `replace-event` from the page: only those made (as options given on the command
-    line); every other is the one the replaced event was imported with (ratingdb.services.choices)."""
+    line); every other is the one the replaced event was imported with (ratingdb.services.choices).
+    `switches`: {name of SWITCHES: True (--official), False (--no-official), None (as imported)}."""
     made = import_choices(choices, "", id_field)
+    switched = dict(switches or {})
+    unknown = sorted(set(switched) - set(SWITCHES))
+    if unknown:
+        raise ConfigError(f"'{unknown[0]}' is not a choice of replace-event — use {', '.join(SWITCHES)}")
     return ImportChoices(
         id_field=id_field,
         matches=made.matches or None,
         new=made.new or None,
         accept_names=made.accept_names or None,
         drops=made.drops or None,
+        official=switched.get("official"),
+        type_override=switched.get("type_override"),
+        distinct=switched.get("distinct_event"),
     )
+
+
+def stored_switches(event: Event) -> dict[str, bool]:
+    """The switches `event` was imported with: what replace-event takes unless the page says otherwise."""
+    stored = ImportChoices.from_stored(event.import_choices)
+    return {
+        "official": bool(event.official),
+        "type_override": bool(stored.type_override),
+        "distinct_event": bool(stored.distinct),
+    }
 
 
 @dataclass
@@ -524,6 +554,7 @@ def _replacement(
     file_name: str,
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None,
+    switches: Mapping[str, bool | None] | None,
 ) -> tuple[TrfEvent, ImportChoices]:
     """What check_replacement and replace both begin with: the officer's right, the corrected file read
     (FormatError when it cannot be) and the choices made on the page."""
@@ -539,7 +570,7 @@ def _replacement(
             "send the tournament report (TRF) only"
         )
     name = file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf"
-    return parse_trf(name, content), replacement_choices(choices, id_field)
+    return parse_trf(name, content), replacement_choices(choices, id_field, switches)
 
 
 def check_replacement(
@@ -551,6 +582,7 @@ def check_replacement(
     reason: str,
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None = None,
+    switches: Mapping[str, bool | None] | None = None,
 ) -> ReplacementCheck:
     """`ratingdb replace-event EVENT FILE --dry-run` with the choices: what the replacement would change,
     or every refusal (each unsettled line with its line and rank, for a choice).
@@ -566,7 +598,7 @@ def check_replacement(
         raise RuntimeError("check_replacement replaces the event: run it in a dry-run transaction")
     found = ReplacementCheck()
     try:
-        trf, made = _replacement(user, content, file_name, choices, id_field)
+        trf, made = _replacement(user, content, file_name, choices, id_field, switches)
         found.replacement = replace_event(session, event_id, trf, reason=reason or None, choices=made)
     except UnresolvedPlayers as exc:
         lines = {p.rank: p.line for p in trf.players}
@@ -588,11 +620,12 @@ def replace(
     reason: str,
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None = None,
+    switches: Mapping[str, bool | None] | None = None,
 ) -> Replacement:
-    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices (the same service)."""
+    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices and switches (the same service)."""
     from ratingdb.services.corrections import replace_event
 
-    trf, made = _replacement(user, content, file_name, choices, id_field)
+    trf, made = _replacement(user, content, file_name, choices, id_field, switches)
     return replace_event(session, event_id, trf, reason=reason or None, choices=made)
 
 

@@ -537,11 +537,15 @@ def event_page(site: Site, session: Session, event_id: int) -> tuple[str, bytes]
         rated_by = site.list_by_date.get((report.rating_type, report.list_date))
     if report.ratings_from is not None:
         ratings_from = site.list_by_date.get((report.rating_type, report.ratings_from))
+    system = site.system_of(report.rating_type)
     return site.render(
         "event.html",
         event_path(event_id),
         report.name,
         report=report,
+        system=system,
+        systems=[system],
+        player_cells=system.event_cells(session, report, site.language),
         table=crosstable(session, report),
         rated_by=rated_by,
         ratings_from=ratings_from,

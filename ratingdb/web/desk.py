@@ -536,9 +536,22 @@ def period_reopen(
 # -- corrections: replace-event ------------------------------------------------------------------------------
 
 
-async def _replacement_form(request: Request) -> tuple[bytes, str, str, Chosen, str | None]:
+@dataclass(frozen=True)
+class ReplacementForm:
     """The replace page's form: the corrected file (uploaded now, or carried from the check as base64 in
-    the page, so the officer need not choose it again), the reason and the matching choices."""
+    the page, so the officer need not choose it again), the reason, the matching choices and the switches
+    (subs.SWITCHES: "on", "off" or "" for as the event was imported)."""
+
+    content: bytes
+    file_name: str
+    reason: str
+    chosen: Chosen
+    id_field: str | None
+    switches: dict[str, bool | None]
+    replacing: bool  # the Replace button, else Check
+
+
+async def _replacement_form(request: Request) -> ReplacementForm:
     import base64
     import binascii
 
@@ -558,10 +571,16 @@ async def _replacement_form(request: Request) -> tuple[bytes, str, str, Chosen, 
         except binascii.Error:
             content = b""
     reason = form.get("reason")
-    return (
+    return ReplacementForm(
         content, name if isinstance(name, str) else "corrected.trf",
         reason.strip() if isinstance(reason, str) else "", chosen, id_field,
+        {name: _switch(form.get(name)) for name in subs.SWITCHES}, form.get("action") == "replace",
     )  # fmt: skip
+
+
+def _switch(value: object) -> bool | None:
+    """A switch of the replace page: "on" (--official), "off" (--no-official), else as imported."""
+    return {"on": True, "off": False}.get(value if isinstance(value, str) else "")
 
 
 def _event_of(session: Session, event_id: int) -> Any:
@@ -574,42 +593,60 @@ def _event_of(session: Session, event_id: int) -> Any:
     return found
 
 
+def _replace_page(
+    request: Request, session: Session, user: WebUser, event_id: int, sent: ReplacementForm | None = None
+) -> HTMLResponse:
+    """The replace page: the form, with the check of the file sent when there is one."""
+    import base64
+
+    event = _event_of(session, event_id)
+    values: dict[str, Any] = {"found": None, "chosen": {}, "id_field": "", "switches": {}}
+    if sent is not None:
+        found = subs.check_replacement(
+            session, user, event_id, sent.content, sent.file_name, sent.reason, sent.chosen, sent.id_field,
+            sent.switches,
+        )  # fmt: skip
+        values = {
+            "found": found, "check": found, "chosen": sent.chosen, "id_field": sent.id_field or "",
+            "switches": sent.switches, "reason": sent.reason, "file_name": sent.file_name,
+            "content": base64.b64encode(sent.content).decode("ascii"),
+        }  # fmt: skip
+    return render(
+        request, "replace.html", user, event=event, stored=subs.stored_switches(event),
+        switch_options=subs.SWITCHES, **values,
+    )  # fmt: skip
+
+
 @router.get("/desk/events/{event_id}/replace")
 def replace_page(request: Request, state: State, event_id: int) -> HTMLResponse:
     with signed_in(request, state, dry_run=True, officer=True) as (session, user):
-        return render(request, "replace.html", user, event=_event_of(session, event_id), found=None)
+        return _replace_page(request, session, user, event_id)
 
 
 @router.post("/desk/events/{event_id}/replace")
 async def replace_event(request: Request, state: State, event_id: int) -> Response:
     """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices: *Check* runs it as --dry-run
     (in a dry-run transaction) and shows what would change; *Replace* does it."""
-    import base64
-
     from starlette.concurrency import run_in_threadpool
 
     form = await request.form()
     try:
-        content, name, reason, chosen, id_field = await _replacement_form(request)
+        sent = await _replacement_form(request)
     finally:
         await form.close()  # the upload's temporary file (no File() parameter closes it here)
-    doing = form.get("action") == "replace"
 
     def run() -> Response:
-        if doing:
+        if sent.replacing:
             with signed_in(request, state) as (session, user):
-                done = subs.replace(session, user, event_id, content, name, reason, chosen, id_field)
+                done = subs.replace(
+                    session, user, event_id, sent.content, sent.file_name, sent.reason, sent.chosen,
+                    sent.id_field, sent.switches,
+                )  # fmt: skip
                 event = _event_of(session, done.new_event_id)
                 where = f"/desk/periods/{event.rating_type}/{event.period}"
             return _back(where)
-        with signed_in(request, state, dry_run=True) as (session, user):
-            found = subs.check_replacement(session, user, event_id, content, name, reason, chosen, id_field)
-            return render(
-                request, "replace.html", user, event=_event_of(session, event_id), found=found,
-                check=found, chosen=chosen, id_field=id_field or "", reason=reason, file_name=name,
-                content=base64.b64encode(content).decode("ascii"),
-                choices_text=subs.choices_text(chosen, id_field),
-            )  # fmt: skip
+        with signed_in(request, state, dry_run=True, officer=True) as (session, user):
+            return _replace_page(request, session, user, event_id, sent)
 
     return await run_in_threadpool(run)
 

@@ -27,10 +27,12 @@ of each player's total change to the nearest whole number:
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 from tests.cli.test_corrections import ok, run
 from tests.cli.test_export_trf_roundtrip import with_old_rules
+from tests.cli.test_matching_stories import query
 
 QUAD = Path(__file__).resolve().parent.parent / "fixtures" / "trf" / "icu-junior-quad-2011.tab"
 LIST = (
@@ -109,3 +111,48 @@ def test_an_option_given_to_replace_event_replaces_the_stored_choice(db_url: str
         "IRL)) and 0 are FIDE IDs of theirs — the ID column holds national IDs: import again with "
         "--id-field national; nothing was written"
     ]
+
+
+def _stored_switches(db_url: str, event_id: int) -> tuple[bool, bool, bool]:
+    """(official, type_override, distinct_event) of the event, as the database keeps them."""
+    [(official, choices)] = query(
+        db_url, "SELECT official, import_choices FROM event WHERE id = :id", id=event_id
+    )
+    stored = json.loads(choices)
+    return bool(official), stored["type_override"], stored["distinct_event"]
+
+
+def test_the_switches_an_event_was_imported_with_can_be_switched_off_by_replace_event(
+    db_url: str, tmp_path: Path
+) -> None:
+    """--official and --distinct-event are kept with the event and hold for its correction unless given;
+    --no-official and --no-distinct-event switch them off (they could only be switched on)."""
+    with_old_rules(db_url, tmp_path)
+    ok(db_url, "import-trf", QUAD, "--id-field", "national", "--official", "--distinct-event")
+    assert _stored_switches(db_url, 1) == (True, False, True)
+    fixed = corrected(tmp_path)
+    kept = ok(db_url, "replace-event", "1", fixed, "--reason", "round 1", "--dry-run").splitlines()
+    assert kept[2] == "  read as event 1 was imported: --official --id-field national --distinct-event"
+    off = ok(
+        db_url, "replace-event", "1", fixed, "--reason", "round 1", "--no-official", "--no-distinct-event"
+    ).splitlines()
+    assert off[1] == "  read as event 1 was imported: --id-field national"
+    assert _stored_switches(db_url, 2) == (False, False, False)
+
+
+def test_a_type_override_holds_for_the_correction_until_switched_off(db_url: str, tmp_path: Path) -> None:
+    """The quad's record 092 says standard; imported as rapid with --type-override, its correction is read
+    with the override (it was refused, asking for --type-override again); --no-type-override switches it
+    off, and then the file's type disagrees with the event's: refused, saying what to leave out."""
+    with_old_rules(db_url, tmp_path, rating_type="rapid")
+    ok(db_url, "import-trf", QUAD, "--id-field", "national", "--type", "rapid", "--type-override")
+    fixed = corrected(tmp_path)
+    refused = run(db_url, "replace-event", "1", fixed, "--no-type-override")
+    assert refused.exit_code == 1  # type: ignore[attr-defined]
+    assert refused.stderr == (  # type: ignore[attr-defined]
+        "Error: quad-corrected.tab is a standard tournament, event 1 is rapid: delete the event and import "
+        "the file with its own type instead (or leave out --no-type-override if the file is wrong)\n"
+    )
+    kept = ok(db_url, "replace-event", "1", fixed, "--reason", "round 1").splitlines()
+    assert kept[1] == "  read as event 1 was imported: --id-field national --type-override"
+    assert _stored_switches(db_url, 2) == (False, True, False)

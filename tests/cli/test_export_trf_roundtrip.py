@@ -61,12 +61,14 @@ def cli(url: str, *args: str) -> str:
 SEEDS = Path(__file__).parents[2] / "seeds"
 
 
-def with_old_rules(url: str, folder: Path) -> str:
+def with_old_rules(url: str, folder: Path, rating_type: str = "standard") -> str:
     """The samples are from 2005 and 2011, before FIDE's rule sets: import-trf refuses an event no rule
-    set covers, so a standard rule set for those years is stored first (the national seed's numbers)."""
+    set covers, so a rule set of `rating_type` for those years is stored first (the national seed's
+    numbers)."""
     text = (SEEDS / "national-2025.toml").read_text(encoding="utf-8")
-    text = text.replace('name = "national-2025"', 'name = "history-2000"')
-    text = text.replace('rating_type = "national"', 'rating_type = "standard"')
+    name = "history-2000" if rating_type == "standard" else f"history-2000-{rating_type}"
+    text = text.replace('name = "national-2025"', f'name = "{name}"')
+    text = text.replace('rating_type = "national"', f'rating_type = "{rating_type}"')
     text = text.replace(
         'effective_from = "2020-01"', 'effective_from = "2000-01"\neffective_until = "2021-12"'
     )

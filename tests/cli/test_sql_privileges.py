@@ -114,7 +114,7 @@ def test_mysql_still_reads_a_column_named_like_a_function_or_a_keyword(db_url: s
             "SELECT repeat('x', 1000000) AS r FROM generate_series(1, 100)",
             "result is larger than",
         ),
-        # One value of 1 GB: computed on the server, never sent (ratingdb.reports.sql._pg_bounded).
+        # One value of 1 GB: computed on the server, never sent (ratingdb.engines.postgresql._pg_bounded).
         ("postgresql", "SELECT repeat('x', 1000000000) AS r", "result is larger than"),
         (
             "postgresql",

@@ -19,12 +19,12 @@ from ratingdb import db
 from ratingdb.errors import ConfigError, MissingList, UnknownEvent
 from ratingdb.rating import Period
 from ratingdb.reports.chart import k_changes, write_history_chart
-from ratingdb.reports.diff import Bin, list_diff
 from ratingdb.reports.event import event_report
 from ratingdb.reports.lists import find_list, find_player, list_lines, player_history
 from ratingdb.reports.period import period_report
 from ratingdb.reports.sql import run_read_only
 from ratingdb.reports.top import top_list
+from ratingdb.services.list_diff import Bin, list_diff
 from ratingdb.services.lists import require_list
 from tests import builders
 from tests.conftest import ENGINES, new_database_url

@@ -158,3 +158,41 @@ def test_the_replace_check_runs_once_in_the_dry_run_transaction_without_a_savepo
         officer = session.scalars(select(WebUser).where(WebUser.username == "aoife")).one()
         with pytest.raises(RuntimeError, match="run it in a dry-run transaction"):
             subs.check_replacement(session, officer, 1, fixed.read_bytes(), fixed.name, "round 1", {})
+
+
+def test_the_officer_switches_off_a_stored_switch_on_the_replace_page(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    """The quad imported as an official FIDE event: the replace page says so, and its "off" reads the
+    correction as `replace-event --no-official` does — the corrected event is not official."""
+    with_old_rules(db_url, tmp_path)
+    ok(db_url, "import-trf", QUAD, "--id-field", "national", "--official")
+    with db.transaction(engine) as session:
+        users.add_user(session, "aoife", "officer", PASSWORD)
+    fixed = corrected(tmp_path)
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        page = text_of(officer.get("/desk/events/1/replace"))
+        assert '<option value="" selected>as imported: on</option>' in page.split('id="official"')[1]
+        assert '<option value="" selected>as imported: off</option>' in page.split('id="distinct_event"')[1]
+        form = {"csrftoken": csrf(officer), "reason": "round 1", "official": "off"}
+        checked = officer.post(
+            "/desk/events/1/replace",
+            data={**form, "action": "check"},
+            files=[("file", (fixed.name, fixed.read_bytes(), "text/plain"))],
+        )
+        shown = text_of(checked)
+        assert "read as the event was imported: --id-field national</li>" in shown
+        assert '<option value="off" selected>off (--no-official)</option>' in shown
+        carried = shown.split('name="content" value="')[1].split('"')[0]
+        replaced = officer.post(
+            "/desk/events/1/replace",
+            data={**form, "action": "replace", "content": carried, "file_name": fixed.name},
+            follow_redirects=False,
+        )
+        assert replaced.status_code == 303
+    with db.transaction(engine) as session:
+        [(event_id, official)] = session.execute(
+            select(Event.id, Event.official).where(Event.is_current.is_(True))
+        ).all()
+    assert (event_id, official) == (2, False)

@@ -258,9 +258,10 @@ def test_a_glicko2_close_page_counts_what_glicko2_does_and_none_of_elos_floor_in
         text_of(h) for h in club.iterfind(".//h2")
     }
     closed = runner.invoke(app, ["--db", demo_url, "report", "period", "2025-10", "--type", "club"])
-    assert (
-        "players on list: 294; games played: 642;" in closed.stdout and "players rated: 112;" in closed.stdout
-    )
+    heading = " ".join(closed.stdout.splitlines()[1:3])  # `report period` wraps its counts' line
+    assert "players on list: 294; games played: 642;" in heading and "players rated: 112;" in heading
+    assert "deviations widened: 182;" in heading
+    assert not any(word in heading for word in ("floor", "inactive", "active again", "k changes"))
     # An Elo close keeps its floor, inactivity and K counts.
     standard = _counts(parse((club_site / "periods/standard-2025-10.html").read_bytes()))
     assert standard[0].endswith("below the floor") and standard[3].startswith(tuple("0123456789"))
@@ -339,13 +340,37 @@ def test_the_chart_draws_every_list_the_page_tables_so_its_scale_is_theirs(club_
     svg = page[page.index("<svg") : page.index("</svg>")]
     # Byrne: standard 1412 (September, then unrated under the floor); club 1412 → 1342.89 (1343 on the
     # list's whole-point column) and then idle. Both are drawn, so the axis from 1320 to 1420 is theirs.
-    assert re.findall(r'class="series ([a-z]+)"', svg) == ["standard", "club"]
+    # (FIDE's lines are drawn last, on top of the federation's.)
+    assert re.findall(r'class="series ([a-z]+)"', svg) == ["club", "standard"]
     assert re.findall(r"<title>([^<]*): (\d+)</title>", svg) == [
-        ("standard 2025-09-01", "1412"),
         ("club 2025-09-01", "1412"),
         ("club 2025-10-01", "1343"),
         ("club 2025-11-01", "1343"),
         ("club 2025-12-01", "1343"),
+        ("standard 2025-09-01", "1412"),
     ]
     ticks = [int(t) for t in re.findall(r'<text x="\d+" y="[\d.]+" dy="4">(\d+)</text>', svg)]
     assert (min(ticks), max(ticks)) == (1320, 1420)
+
+
+def test_a_club_events_page_gives_the_glicko2_record_not_an_empty_elo_one(
+    club_site: Path, demo_url: str
+) -> None:
+    events = runner.invoke(app, ["--db", demo_url, "events", "--format", "csv"]).stdout.splitlines()
+    [event_id] = [line.split(",")[0] for line in events if ",Kilkenny Congress," in line and ",club," in line]
+    page = parse((club_site / f"events/{event_id}.html").read_bytes())
+    table = page.find(".//table[@class='crosstable']")
+    assert table is not None
+    heads = [text_of(th) for th in table.iterfind(".//thead/tr/th")]
+    assert heads[5:7] == ["Rating", "RD"] and heads[-3:] == ["Pts", "Games", "Status"]
+    assert "K" not in heads and "Rp" not in heads
+    # Niamh Dunne on the club lists (`ratingdb list --type club --format csv`): 2344.84, RD 60.27 on the
+    # list of 2025-10-01 the close rated from, 2331.88 on the one it published; 9 games in Kilkenny (the
+    # 9 rounds of her row, all played).
+    dunne = next(row for row in rows(table) if row[2] == "Dunne, Niamh")
+    assert dunne[5:7] == ["2344.84", "60.27"] and dunne[-2:] == ["9", "rated: 2331.88"]
+    cli = runner.invoke(app, ["--db", demo_url, "report", "event", event_id, "--format", "csv"]).stdout
+    assert cli.splitlines()[:2] == [
+        "start_rank,fide_id,national_id,name,rating,rd,games,status",
+        '1,25900214,10214,"Dunne, Niamh",2344.84,60.27,9,rated: 2331.88',
+    ]

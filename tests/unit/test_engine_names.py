@@ -25,15 +25,6 @@ DRIVERS = {"sqlite3", "psycopg", "psycopg2", "pymysql"}
 # Where the engines may be named: their own modules, and the migrations (frozen: each keeps its own SQL).
 EXEMPT = ("ratingdb/engines/", "ratingdb/migrations/")
 
-# Modules not moved behind the engines yet (issue 27), each with what is left; the list only shrinks:
-# test_every_pending_module_still_names_an_engine fails once a module is clean, to take it off.
-PENDING = {
-    "ratingdb/schema/checks.py": "the per-engine CHECK pieces",
-    "ratingdb/schema/models.py": "the CHECK compiler and MySQL's MEDIUMBLOB variant",
-    "ratingdb/reports/sql.py": "the per-engine read-only runners of `ratingdb sql`",
-    "ratingdb/reports/sql_mysql.py": "the MySQL runner of `ratingdb sql`",
-}
-
 
 def _modules() -> list[str]:
     return sorted(
@@ -71,17 +62,12 @@ def test_no_module_outside_the_engines_tells_the_engines_apart() -> None:
     offending = {
         name: found
         for name in _modules()
-        if name not in PENDING and (found := engine_names((ROOT / name).read_text(encoding="utf-8")))
+        if (found := engine_names((ROOT / name).read_text(encoding="utf-8")))
     }
     assert offending == {}, (
         "engine names outside ratingdb/engines/ — make it an operation of ratingdb.engines.base.Backend: "
         f"{offending}"
     )
-
-
-def test_every_pending_module_still_names_an_engine() -> None:
-    clean = [name for name in PENDING if not engine_names((ROOT / name).read_text(encoding="utf-8"))]
-    assert clean == [], f"take these off PENDING: {clean}"
 
 
 def test_the_check_sees_each_way_of_telling_engines_apart() -> None:

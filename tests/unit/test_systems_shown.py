@@ -19,7 +19,7 @@ from ratingdb.rating import Period
 from ratingdb.reports.period import PeriodReport
 from ratingdb.reports.systems import SHOWN, shown
 
-FRAME_TEMPLATES = ("base.html", "home.html", "list.html", "period.html", "macros.html")
+FRAME_TEMPLATES = ("base.html", "home.html", "list.html", "period.html", "event.html", "macros.html")
 
 
 @pytest.mark.parametrize("template", FRAME_TEMPLATES)

@@ -19,9 +19,23 @@ from typing import Protocol, TextIO
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import Language
+from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
 from ratingdb.schema.models import RatingList
+
+
+def close_figures(report: PeriodReport) -> dict[str, int]:
+    """The counts every close has, by name (services/counts defines them); a system adds its own."""
+    c = report.counts
+    return {
+        "players_on_list": report.players_on_list,
+        "games_played": c.games_played,
+        "games_rated": c.games_rated,
+        "games_changing_a_rating": c.games_changing_a_rating,
+        "players_rated": c.players_rated,
+        "newly_rated": c.newly_rated,
+    }
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,9 @@ class ListFigures(Protocol):
         ...
 
 
+EventCells = tuple[tuple[str, ...], tuple[str, ...]]  # a player's cells before the rounds and after Pts
+
+
 @dataclass(frozen=True)
 class Shown:
     """What differs, on the pages and in the exports, between one rating system's lists and another's."""
@@ -91,11 +108,18 @@ class Shown:
     marks_inactive: bool  # its lists flag inactive players (the "active only" filter means something)
     # The system's own tables on a close's page, a template beside the pages' (None: none).
     close_template: str | None
-    # A close's counts, one sentence each, in `lang`.
+    # A close's counts, one sentence each, in `lang`; and the same as figures by name (report period).
     counts: Callable[[PeriodReport, Language], list[str]]
+    count_figures: Callable[[PeriodReport], dict[str, int]]
     move_cells: Callable[[PlayerMove, Language], tuple[str, ...]]  # one per move_columns
     # A player's row on one of the system's lists: the rating, then one cell per list_columns.
     history_cells: Callable[[HistoryLine, object | None, Language], tuple[str, ...]]
+    # An event's crosstable: the columns before the rounds and after the points, their cells by player id
+    # (the close's record of the event), and the sentence under the table (a message id).
+    event_before: tuple[Column, ...]
+    event_after: tuple[Column, ...]
+    event_cells: Callable[[Session, EventReport, Language], dict[int, EventCells]]
+    event_note: str
     # The list's figures if the list is one of this system's, else None.
     figures: Callable[[Session, RatingList], ListFigures | None]
     # A player's figures on each current list of the system, by (type, list date) (the served page).

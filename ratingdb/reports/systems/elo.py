@@ -14,9 +14,18 @@ from typing import TextIO
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import N_, Language
+from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine, write_list_file
 from ratingdb.reports.period import PeriodReport, PlayerMove
-from ratingdb.reports.systems.base import Column, Download, ListFigures, Section, Shown
+from ratingdb.reports.systems.base import (
+    Column,
+    Download,
+    EventCells,
+    ListFigures,
+    Section,
+    Shown,
+    close_figures,
+)
 from ratingdb.schema.models import RatingList
 
 
@@ -73,12 +82,37 @@ def _counts(report: PeriodReport, lang: Language) -> list[str]:
     ]
 
 
+def _count_figures(report: PeriodReport) -> dict[str, int]:
+    return {
+        **close_figures(report),
+        "dropped_below_floor": len(report.dropped_below_floor),
+        "became_inactive": len(report.became_inactive),
+        "active_again": len(report.active_again),
+        "k_changes": len(report.k_changes),
+        "events": len(report.events),
+        "late_events": len(report.late_events),
+    }
+
+
 def _move_cells(move: PlayerMove, lang: Language) -> tuple[str, ...]:
     return ()
 
 
 def _history_cells(line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
     return (str(line.rating or lang.gettext("unrated")), str(line.k or ""), line.flag or "")
+
+
+def _event_cells(
+    session: Session, report: EventReport, lang: Language
+) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Ro; then games, K, K × Σ(score − PD) in this event, Rp and the status: the close's record."""
+    cells: dict[int, EventCells] = {}
+    for line in report.lines:
+        change = "" if line.k_sum_dr_x100 is None else lang.hundredths(line.k_sum_dr_x100, signed=True)
+        status = lang.status_word(line.status) + (f": {line.new_rating}" if line.new_rating else "")
+        after = (str(line.games), str(line.k or ""), change, str(line.performance or ""), status)
+        cells[line.player_id] = ((str(line.ro or ""),), after)
+    return cells
 
 
 def _figures(session: Session, rating_list: RatingList) -> ListFigures:
@@ -111,8 +145,22 @@ ELO = Shown(
     marks_inactive=True,
     close_template="elo_close.html",  # the K changes
     counts=_counts,
+    count_figures=_count_figures,
     move_cells=_move_cells,
     history_cells=_history_cells,
+    event_before=(Column("ro", "Ro", numeric=True, symbol=True),),
+    event_after=(
+        Column("games", N_("Games"), numeric=True),
+        Column("k", "K", numeric=True, symbol=True),
+        Column("change", N_("Change"), numeric=True),
+        Column("rp", "Rp", numeric=True, symbol=True),
+        Column("status", N_("Status")),
+    ),
+    event_cells=_event_cells,
+    event_note=N_(
+        "Each round: the opponent's rank, the colour (w, b) and the result. Change: K × Σ(score − PD) in "
+        "this event, before the period's rounding. Rp: performance rating."
+    ),
     figures=_figures,
     player_figures=_player_figures,
     rates=_rates,

@@ -11,14 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import N_, Language
+from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
-from ratingdb.reports.systems.base import Column, Download, Section, Shown
-from ratingdb.schema.models import Glicko2Entry, RatingList
+from ratingdb.reports.systems.base import Column, Download, EventCells, Section, Shown, close_figures
+from ratingdb.schema.models import EventPlayer, Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters, player_glicko2
 
 if TYPE_CHECKING:
@@ -87,6 +88,15 @@ def _counts(report: PeriodReport, lang: Language) -> list[str]:
     ]
 
 
+def _count_figures(report: PeriodReport) -> dict[str, int]:
+    return {
+        **close_figures(report),
+        "deviations_widened": report.deviations_widened,
+        "events": len(report.events),
+        "late_events": len(report.late_events),
+    }
+
+
 def _rd(deviation: float | None, lang: Language) -> str:
     return "" if deviation is None else lang.hundredths(round(deviation * 100))
 
@@ -98,6 +108,69 @@ def _move_cells(move: PlayerMove, lang: Language) -> tuple[str, ...]:
 def _history_cells(line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
     shown = figures if isinstance(figures, Glicko2Shown) else None
     return _figure_cells(shown, lang, unrated=lang.gettext("unrated"))
+
+
+def _event_cells(
+    session: Session, report: EventReport, lang: Language
+) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The rating and RD the close rated from; then the event's games in the record and the status with
+    the period's new rating (Glicko-2 rates the whole period at once: there is no change per event)."""
+    players = [line.player_id for line in report.lines]
+    before: dict[int, tuple[int, int, bool]] = {}
+    games: dict[int, int] = {}
+    after: dict[int, int] = {}
+    rated_by = None
+    if report.list_date is not None:
+        rated_by = session.scalar(
+            select(RatingList.id).where(
+                RatingList.rating_type == report.rating_type,
+                RatingList.list_date == report.list_date,
+                RatingList.is_current.is_(True),
+            )
+        )
+    if rated_by is not None:
+        for player_id, r100, d100, newcomer in session.execute(
+            select(
+                Glicko2CalcPlayer.player_id,
+                Glicko2CalcPlayer.rating_x100,
+                Glicko2CalcPlayer.deviation_x100,
+                Glicko2CalcPlayer.newcomer,
+            ).where(Glicko2CalcPlayer.list_id == rated_by, Glicko2CalcPlayer.player_id.in_(players))
+        ):
+            before[player_id] = (r100, d100, newcomer)
+        games = dict(
+            session.execute(
+                select(Glicko2CalcGame.player_id, func.count())
+                .where(
+                    Glicko2CalcGame.list_id == rated_by,
+                    Glicko2CalcGame.player_id.in_(players),
+                    Glicko2CalcGame.event_id == report.event_id,
+                )
+                .group_by(Glicko2CalcGame.player_id)
+            ).all()
+        )
+        after = dict(
+            session.execute(
+                select(Glicko2Entry.player_id, Glicko2Entry.rating_x100)
+                .join(EventPlayer, EventPlayer.player_id == Glicko2Entry.player_id)
+                .where(Glicko2Entry.list_id == rated_by, EventPlayer.event_id == report.event_id)
+            ).all()
+        )
+    cells: dict[int, EventCells] = {}
+    for player_id in players:
+        figures = before.get(player_id)
+        n = games.get(player_id, 0)
+        if rated_by is None:
+            status = lang.status_word("not rated yet")
+        elif figures is None or not n:
+            status = lang.status_word("not rated")
+        else:
+            status = lang.status_word("newly rated" if figures[2] else "rated")
+            if player_id in after:
+                status += f": {lang.hundredths(after[player_id])}"
+        shown = ("", "") if figures is None else (lang.hundredths(figures[0]), lang.hundredths(figures[1]))
+        cells[player_id] = (shown, (str(n), status))
+    return cells
 
 
 def _figures(session: Session, rating_list: RatingList) -> Glicko2Page | None:
@@ -135,8 +208,20 @@ GLICKO2 = Shown(
     marks_inactive=False,
     close_template=None,
     counts=_counts,
+    count_figures=_count_figures,
     move_cells=_move_cells,
     history_cells=_history_cells,
+    event_before=(
+        Column("rating", N_("Rating"), numeric=True),
+        Column("rd", "RD", numeric=True, symbol=True),
+    ),
+    event_after=(Column("games", N_("Games"), numeric=True), Column("status", N_("Status"))),
+    event_cells=_event_cells,
+    event_note=N_(
+        "Each round: the opponent's rank, the colour (w, b) and the result. Rating and RD: the player's on "
+        "the list in force (a newcomer's: Glickman's Step 1). Glicko-2 rates the whole period at once, so "
+        "the new rating after the status is the period's, not this event's alone."
+    ),
     figures=_figures,
     player_figures=player_glicko2,
     rates=_rates,
