@@ -24,7 +24,7 @@ from ratingdb.errors import MissingList
 from ratingdb.rating import Period
 from ratingdb.reports.event import event_report
 from ratingdb.reports.events import find_events
-from ratingdb.reports.list_query import MAX_PER_PAGE, PER_PAGE, ListQuery, query_lines, ranked_lines
+from ratingdb.reports.list_query import MAX_PER_PAGE, PER_PAGE, ListQuery, query_lines
 from ratingdb.reports.lists import (
     Calculation,
     EventRecord,
@@ -699,7 +699,8 @@ def list_page(
     if _not_modified(request, etag):
         return Response(status_code=304, headers=headers)
     query = ListQuery(page=page, per_page=per_page)
-    total, shown = query_lines(ranked_lines(view.state.list_lines(view.session, lst.list_id)), query, 0)
+    ranked = view.state.ranked(view.session, lst.list_id, as_shown=False)
+    total, shown = query_lines(ranked, query, 0)
     glicko2 = _glicko2_figures(view, lst.list_id)
     body = ListPageOut(
         rating_type=lst.rating_type,

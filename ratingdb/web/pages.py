@@ -82,7 +82,7 @@ def list_page(
             lambda: served.list_view(
                 view.site,
                 name,
-                lambda list_id: view.state.list_lines(view.session, list_id),
+                lambda list_id: view.state.ranked(view.session, list_id),
                 query,
                 lambda list_id: view.state.list_shown(view.session, list_id),
             ),
