@@ -38,6 +38,7 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.live import PROVISIONAL, LiveCalculation, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
+from ratingdb.reports.systems import types_shown
 from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
@@ -837,6 +838,9 @@ def events(
 def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> EventDetailOut:
     """One event with every player's result and what the close made of it."""
     report = event_report(view.session, event_id)
+    # Games and status as the event's rating system recorded them (a Glicko-2 close keeps no Elo record).
+    system = types_shown(view.session, [report.rating_type])[report.rating_type]
+    standings = system.event_standings(view.session, report)
     return EventDetailOut(
         id=report.event_id,
         name=report.name,
@@ -854,12 +858,12 @@ def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> E
                 name=line.name,
                 title=line.title,
                 ro=line.ro,
-                games=line.games,
+                games=standings[line.player_id].games,
                 score=None if line.score_x100 is None else points(line.score_x100),
                 k=line.k,
                 k_times_sum=None if line.k_sum_dr_x100 is None else signed_points(line.k_sum_dr_x100),
                 performance=line.performance,
-                status=line.status,
+                status=standings[line.player_id].status,
                 new_rating=line.new_rating,
             )
             for line in report.lines
