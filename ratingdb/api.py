@@ -1,10 +1,11 @@
 """The promised Python API: what a federation's script may call, kept stable across releases.
 
-Everything a script needs is named in `__all__` here; every other module of ratingdb is private (its
-names may change between releases). The rules of the CLI hold: a function that writes takes the
-session of a transaction the script opens (`Database.transaction`) and never commits, so a script's
-block of work is all or nothing; a refusal is a `RatingDbError` whose message is one sentence saying
-what to do. Nothing happens at import time.
+Everything a script needs is named in `__all__` here — the functions, what they take, and the type of
+everything they return, down to a calculation's games (the types load when first asked for); every
+other module of ratingdb is private (its names may change between releases). The rules of the CLI
+hold: a function that writes takes the session of a transaction the script opens
+(`Database.transaction`) and never commits, so a script's block of work is all or nothing; a refusal
+is a `RatingDbError` whose message is one sentence saying what to do. Nothing happens at import time.
 
     import datetime as dt
     from ratingdb import api
@@ -32,17 +33,37 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ratingdb.errors import ConfigError, RatingDbError
+from ratingdb.lazy import on_first_use
 from ratingdb.rating import Adjustment, Period, RulesError
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
-    from ratingdb.reports.lists import Calculation, HistoryLine, ListLine
-    from ratingdb.schema.models import Player
-    from ratingdb.services.close import CloseSummary
-    from ratingdb.services.events import EventImportSummary
+    from ratingdb.reports.lists import Calculation, EventRecord, GameRecord, HistoryLine, ListLine
+    from ratingdb.schema.models import CalcPlayer, ListEntry, Player
+    from ratingdb.services.counts import CloseCounts
+    from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
     from ratingdb.services.list_import import ListImportSummary
+    from ratingdb.services.matching import MatchReport, Resolution
+    from ratingdb.services.systems.base import CloseSummary, PlayerChange
+
+# The types of what a script receives (tests/integration/test_api.py finds every one of them from the
+# functions' results), loaded when first asked for (ratingdb.lazy): importing the API costs almost nothing.
+__getattr__ = on_first_use(
+    __name__,
+    {
+        "sqlalchemy": ("Engine",),
+        "sqlalchemy.orm": ("Session",),
+        "ratingdb.reports.lists": ("Calculation", "EventRecord", "GameRecord", "HistoryLine", "ListLine"),
+        "ratingdb.schema.models": ("CalcPlayer", "ListEntry", "Player"),
+        "ratingdb.services.counts": ("CloseCounts",),
+        "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
+        "ratingdb.services.list_import": ("ListImportSummary",),
+        "ratingdb.services.matching": ("MatchReport", "Resolution"),
+        "ratingdb.services.systems.base": ("CloseSummary", "PlayerChange"),
+    },
+)
 
 
 class Database:
@@ -227,10 +248,8 @@ def _period(value: str | Period) -> Period:
 
 
 __all__ = [
-    "Adjustment",
+    # what a script calls
     "Database",
-    "Period",
-    "RatingDbError",
     "calculation",
     "close_period",
     "find_player",
@@ -239,4 +258,28 @@ __all__ = [
     "open_database",
     "player_history",
     "read_list",
+    # what it passes
+    "Adjustment",
+    "Period",
+    # what it receives
+    "CalcPlayer",
+    "Calculation",
+    "CloseCounts",
+    "CloseSummary",
+    "Engine",
+    "EventImportSummary",
+    "EventRecord",
+    "GameRecord",
+    "HistoryLine",
+    "ImportedEvent",
+    "ListEntry",
+    "ListImportSummary",
+    "ListLine",
+    "MatchReport",
+    "Player",
+    "PlayerChange",
+    "RatingDifference",
+    "RatingDbError",
+    "Resolution",
+    "Session",
 ]

@@ -9,9 +9,11 @@ module by module, and the module is imported when one of its names is first aske
 
     __getattr__ = on_first_use(__name__, {"catalogue": ("RULE_SETS", "rule_set_for")})
 
-The names go into the package's `__all__` like any other. tests/unit/test_layers.py checks, for every
-package using this, that the table, the TYPE_CHECKING imports and `__all__` name the same things and
-that each name is its module's own object; no package writes a `__getattr__` of its own.
+The names go into the package's `__all__` like any other. A module that is not a package (ratingdb.api,
+which offers the types its functions return) names its sources by their full names instead.
+tests/unit/test_layers.py checks, for every module using this, that the table, the TYPE_CHECKING imports
+and `__all__` name the same things and that each name is its module's own object; no module writes a
+`__getattr__` of its own.
 """
 
 from __future__ import annotations
@@ -34,8 +36,14 @@ def on_first_use(package: str, modules: Mapping[str, Sequence[str]]) -> Callable
         module = where.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(import_module(f"{package}.{module}"), name)
+        value = getattr(import_module(source(package, module)), name)
         setattr(sys.modules[package], name, value)  # found once; later lookups do not come here
         return value
 
     return __getattr__
+
+
+def source(package: str, module: str) -> str:
+    """The full name of the module that a table of `package` names `module`: one of the package's own
+    modules, or for a module that is not a package, the name as written."""
+    return f"{package}.{module}" if hasattr(sys.modules[package], "__path__") else module

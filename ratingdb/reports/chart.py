@@ -96,6 +96,7 @@ def write_history_chart(
             markersize=3,
             linewidth=1.6,
             color=colour,
+            zorder=3 if rating_type in COLOURS else 2,  # FIDE's on top, as in the SVG
             label=rating_type,
         )
     marked = [(line, before) for line, before in k_changes(history) if line.rating is not None]
@@ -251,7 +252,8 @@ def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENG
         x_ticks=[(_n(x(date)), month, year) for date, month, year in _x_labels(dates, lang)],
         x_label=lang.gettext("list date"),
         y_label=lang.gettext("rating"),
-        series=series,
+        # FIDE's lines drawn last, on top: a national list that follows the standard one would hide it.
+        series=sorted(series, key=lambda one: one[0] in COLOURS),
         marks=marks,
         mark=K_MARK,
         legend=[

@@ -56,6 +56,9 @@ class RatingDifference:
 
 @dataclass
 class ImportedEvent:
+    """One event an import stored: its id, name and file, the type and period it is rated in (a late
+    event's `period` is after its `natural_period`), its players and games, and what is worth a look."""
+
     id: int
     name: str
     source_name: str
@@ -77,6 +80,9 @@ class ImportedEvent:
 
 @dataclass
 class EventImportSummary:
+    """What an import of tournament files did: each event stored, the players it registered, and how each
+    line of the files was matched to a player."""
+
     events: list[ImportedEvent] = field(default_factory=list)
     new_players: list[str] = field(default_factory=list)  # "Name (FIDE 123, born 1980, IRL)"
     matching: MatchReport = field(default_factory=MatchReport)  # how each line was resolved

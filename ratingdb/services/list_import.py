@@ -50,6 +50,9 @@ MAX_RATINGS_LOST_PERCENT = 5
 
 @dataclass
 class ListImportSummary:
+    """What a list import wrote, per rating type: the list's id, its entries and the rated ones; the
+    players it registered and those whose details it updated."""
+
     list_date: dt.date
     lists: dict[str, int] = field(default_factory=dict)  # rating type → list id
     entries: dict[str, int] = field(default_factory=dict)  # rating type → entries written

@@ -82,7 +82,54 @@ def test_a_refusal_through_the_api_is_a_ratingdb_error_sentence(db_url: str) -> 
 
 def test_the_api_names_only_documented_functions_and_types() -> None:
     for name in api.__all__:
-        assert getattr(api, name).__doc__, f"ratingdb.api.{name} has no docstring"
+        doc = getattr(api, name).__doc__ or ""
+        # A dataclass or named tuple without a docstring gets a generated one: its signature.
+        assert doc and not doc.startswith(f"{name}("), f"ratingdb.api.{name} has no docstring"
+
+
+def _received(annotation: object, found: set[type]) -> None:
+    """The classes of ratingdb and SQLAlchemy that a value of type `annotation` holds, into `found`: a
+    dataclass's or named tuple's fields are followed (the models' are not: their columns are values)."""
+    import dataclasses
+    import sys
+    import typing
+
+    from ratingdb.schema.models import Base
+
+    if typing.get_origin(annotation) is not None:
+        for argument in typing.get_args(annotation):
+            _received(argument, found)
+        return
+    if not isinstance(annotation, type) or not annotation.__module__.startswith(("ratingdb", "sqlalchemy")):
+        return
+    if annotation in found:
+        return
+    found.add(annotation)
+    if issubclass(annotation, Base) or not (
+        dataclasses.is_dataclass(annotation) or hasattr(annotation, "_fields")
+    ):
+        return
+    names = {**vars(api), **vars(sys.modules[annotation.__module__])}  # what TYPE_CHECKING imported
+    for hint in typing.get_type_hints(annotation, localns=names).values():
+        _received(hint, found)
+
+
+def test_every_type_a_script_receives_is_promised() -> None:
+    import inspect
+    import typing
+
+    found: set[type] = set()
+    promised = {name: getattr(api, name) for name in api.__all__}  # loads the late names
+    for function in [*promised.values(), api.Database.transaction, api.Database.read]:
+        if inspect.isfunction(function):
+            _received(typing.get_type_hints(function, localns=promised)["return"], found)
+    _received(typing.get_type_hints(api.Database.__init__, localns=promised)["engine"], found)
+    missing = sorted(t.__qualname__ for t in found if promised.get(t.__name__) is not t)
+    assert missing == [], f"add to ratingdb.api.__all__: {missing}"
+    # The calculation's events and games, a close's changes, an import's events: all followed.
+    assert {"EventRecord", "GameRecord", "PlayerChange", "ImportedEvent", "Session"} <= {
+        t.__name__ for t in found
+    }
 
 
 def test_every_promised_function_is_typed_parameters_and_result() -> None:

@@ -179,10 +179,11 @@ def test_the_chart_marks_the_k_change_of_the_readme_player(site_url: str, browse
     chart = browser.find_element(By.CSS_SELECTOR, "svg.history-chart")
     assert chart.is_displayed()
     assert [g.get_attribute("class") for g in chart.find_elements(By.CSS_SELECTOR, "g.series")] == [
-        "series standard",
-        "series rapid",
+        # drawn in this order: the federation's lists under FIDE's (his national line is his standard one)
         "series club",
         "series national",
+        "series standard",
+        "series rapid",
     ]
     assert chart.find_element(By.CSS_SELECTOR, "g.k-changes text").text == "K 40→20"
     screenshot(browser, "publish-player.png")

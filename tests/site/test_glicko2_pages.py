@@ -340,13 +340,14 @@ def test_the_chart_draws_every_list_the_page_tables_so_its_scale_is_theirs(club_
     svg = page[page.index("<svg") : page.index("</svg>")]
     # Byrne: standard 1412 (September, then unrated under the floor); club 1412 → 1342.89 (1343 on the
     # list's whole-point column) and then idle. Both are drawn, so the axis from 1320 to 1420 is theirs.
-    assert re.findall(r'class="series ([a-z]+)"', svg) == ["standard", "club"]
+    # (FIDE's lines are drawn last, on top of the federation's.)
+    assert re.findall(r'class="series ([a-z]+)"', svg) == ["club", "standard"]
     assert re.findall(r"<title>([^<]*): (\d+)</title>", svg) == [
-        ("standard 2025-09-01", "1412"),
         ("club 2025-09-01", "1412"),
         ("club 2025-10-01", "1343"),
         ("club 2025-11-01", "1343"),
         ("club 2025-12-01", "1343"),
+        ("standard 2025-09-01", "1412"),
     ]
     ticks = [int(t) for t in re.findall(r'<text x="\d+" y="[\d.]+" dy="4">(\d+)</text>', svg)]
     assert (min(ticks), max(ticks)) == (1320, 1420)
@@ -368,6 +369,11 @@ def test_a_club_events_page_gives_the_glicko2_record_not_an_empty_elo_one(
     # 9 rounds of her row, all played).
     dunne = next(row for row in rows(table) if row[2] == "Dunne, Niamh")
     assert dunne[5:7] == ["2344.84", "60.27"] and dunne[-2:] == ["9", "rated: 2331.88"]
+    with client(demo_url) as api:
+        players = api.get(f"/api/v1/events/{event_id}").json()["players"]
+    first = next(p for p in players if p["name"] == "Dunne, Niamh")
+    # The whole-point rating of the published list: 2331.88 → 2332.
+    assert (first["games"], first["status"], first["new_rating"], first["k"]) == (9, "rated", 2332, None)
     cli = runner.invoke(app, ["--db", demo_url, "report", "event", event_id, "--format", "csv"]).stdout
     assert cli.splitlines()[:2] == [
         "start_rank,fide_id,national_id,name,rating,rd,games,status",

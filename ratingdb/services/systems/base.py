@@ -30,6 +30,9 @@ Change = tuple[int, int | None, int | None, int]
 
 @dataclass(frozen=True)
 class PlayerChange:
+    """A player's rating before and after a close (None: unrated) and the games rated; for a system with
+    deviations (Glicko-2), the rating deviation before and after."""
+
     player_id: int
     name: str
     old: int | None
