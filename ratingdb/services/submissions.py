@@ -537,6 +537,11 @@ def replacement_choices(
     )
 
 
+def stored_id_field(event: Event) -> str:
+    """What the ID column held when `event` was imported (--id-field): replace-event's unless given."""
+    return ImportChoices.from_stored(event.import_choices).id_field or "fide"
+
+
 def stored_switches(event: Event) -> dict[str, bool]:
     """The switches `event` was imported with: what replace-event takes unless the page says otherwise."""
     stored = ImportChoices.from_stored(event.import_choices)

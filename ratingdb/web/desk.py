@@ -602,7 +602,7 @@ def _replace_page(
         }  # fmt: skip
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
-        switch_options=subs.SWITCHES, **values,
+        switch_options=subs.SWITCHES, id_field_stored=subs.stored_id_field(event), **values,
     )  # fmt: skip
 
 

@@ -180,9 +180,13 @@ def test_the_officer_switches_off_a_stored_switch_on_the_replace_page(
     with browser(db_url) as officer:
         assert sign_in(officer, "aoife") == 303
         page = text_of(officer.get("/desk/events/1/replace"))
+        # What a browser sends unless the officer changes it: the ID column as imported (it sent fide).
+        chosen = page.split('id="id_field">')[1].split("</select>")[0]
+        assert '<option value="" selected>as the event was imported (--id-field national)</option>' in chosen
+        assert '<option value="fide" >' in chosen
         assert '<option value="" selected>as imported: on</option>' in page.split('id="official"')[1]
         assert '<option value="" selected>as imported: off</option>' in page.split('id="distinct_event"')[1]
-        form = {"csrftoken": csrf(officer), "reason": "round 1", "official": "off"}
+        form = {"csrftoken": csrf(officer), "reason": "round 1", "official": "off", "id_field": ""}
         checked = officer.post(
             "/desk/events/1/replace",
             data={**form, "action": "check"},
