@@ -76,23 +76,23 @@ def show_command(
             [a.name, e.created_at, e.action, e.reason or e.detail]
             for a, e in alias_history(session, player.id)
         ]
-        from ratingdb.reports.systems.glicko2 import change_points
-        from ratingdb.services.glicko2_lists import player_glicko2
+        from ratingdb.reports.systems import SHOWN, player_figures
 
-        glicko2 = player_glicko2(session, player.id)
-    rows = [[h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history]
+        figures = player_figures(session, player.id)  # beyond the entries (a Glicko-2 list's RD)
+    rows: list[list[object]] = [
+        [h.rating_type, h.list_date, h.origin, h.rating, h.change, h.games, h.k, h.flag] for h in history
+    ]
     columns = ["type", "list_date", "origin", "rating", "change", "games", "k", "flag"]
-    if glicko2:  # a Glicko-2 list: its rating to hundredths, the deviation, "?" while provisional
-        columns += ["glicko2", "rd", "provisional"]
-        for row, h in zip(rows, history, strict=True):
-            shown = glicko2.get((h.rating_type, h.list_date))
-            if shown:  # its change to hundredths, as its rating is
-                row[4] = change_points(shown)
-            row += (
-                [f"{shown.rating:.2f}", f"{shown.deviation:.2f}", "?" if shown.provisional else ""]
-                if shown
-                else [None] * 3
-            )
+    for system in SHOWN.values():  # each system with figures of the player adds its columns (even
+        # where --type leaves none of its rows: the table's columns do not depend on the filter)
+        if not system.cli_columns or all(system.cli_cells(f) is None for f in figures.values()):
+            continue
+        cells = [system.cli_cells(figures.get((h.rating_type, h.list_date))) for h in history]
+        columns += system.cli_columns
+        for row, h, own in zip(rows, history, cells, strict=True):
+            if own is not None:  # its change as the system writes it (Glicko-2's to hundredths)
+                row[4] = system.cli_change(h.change, figures.get((h.rating_type, h.list_date)))
+            row += own if own is not None else [None] * len(system.cli_columns)
     if fmt == "table":
         typer.echo(title)
         render_rows(

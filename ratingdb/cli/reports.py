@@ -151,10 +151,9 @@ def top_command(
             session, rating_list, category=chosen, federation=federation, active_only=active_only, limit=limit
         )
         shown_date = rating_list.list_date.isoformat()
-        from ratingdb.services.glicko2_lists import glicko2_figures, list_parameters
+        from ratingdb.reports.systems import list_shown
 
-        params = list_parameters(session, rating_list)
-        glicko2 = glicko2_figures(session, rating_list.id, params) if params is not None else None
+        shown = list_shown(session, rating_list)  # its system's columns after the entry's (Glicko-2's RD)
         reason = (
             None
             if lines
@@ -172,17 +171,12 @@ def top_command(
             typer.echo(explanation)
             return
         typer.echo(explanation, err=True)
-    columns = TOP_COLUMNS
+    columns = [*TOP_COLUMNS, *shown.system.cli_columns]
     rows = [[getattr(line, c) for c in TOP_COLUMNS] for line in lines]
-    if glicko2 is not None:  # a Glicko-2 list: the rating to hundredths, the deviation, "?" while provisional
-        columns = [*TOP_COLUMNS, "glicko2", "rd", "provisional"]
+    if shown.system.cli_columns:  # e.g. a Glicko-2 list: the rating to hundredths, the deviation, "?"
+        by_player, blank = shown.figures.by_player(), [None] * len(shown.system.cli_columns)
         for row, line in zip(rows, lines, strict=True):
-            shown = glicko2.get(line.player_id)
-            row += (
-                [f"{shown.rating:.2f}", f"{shown.deviation:.2f}", "?" if shown.provisional else ""]
-                if shown
-                else [None] * 3
-            )
+            row += shown.system.cli_cells(by_player.get(line.player_id)) or blank
     where = f", {federation.upper()}" if federation else ""
     active = ", active players" if active_only else ""
     render_rows(

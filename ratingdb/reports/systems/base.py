@@ -135,6 +135,12 @@ class Shown:
     # A row's Change (a list's, a player's table per list): from the entry's whole-point change and the
     # system's figures of the player (ListFigures.by_player's), shown to the precision of its ratings.
     change: Callable[[int | None, object | None, Language], str]
+    # The CLI's tables of entries (`ratingdb player`, `report top`): the columns the system adds after the
+    # entry's, their cells from a player's figures (None: the figures are not this system's), and the
+    # change it writes from the entry's whole-point one and those figures.
+    cli_columns: tuple[str, ...]
+    cli_cells: Callable[[object | None], list[object] | None]
+    cli_change: Callable[[int | None, object | None], object]
     # An event's crosstable: the columns before the rounds and after the points, their cells by player id
     # (the close's record of the event), and the sentence under the table (a message id).
     event_before: tuple[Column, ...]

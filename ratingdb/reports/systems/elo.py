@@ -108,6 +108,14 @@ def _change(change: int | None, figures: object | None, lang: Language) -> str:
     return signed_whole(change)  # an Elo rating is in whole points, and so is its change
 
 
+def _cli_cells(figures: object | None) -> list[object] | None:
+    return None  # the entry's own columns (rating, K, flag) are all an Elo list has
+
+
+def _cli_change(change: int | None, figures: object | None) -> object:
+    return change
+
+
 def _event_cells(
     session: Session, report: EventReport, lang: Language
 ) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -168,6 +176,9 @@ ELO = Shown(
     move_cells=_move_cells,
     history_cells=_history_cells,
     change=_change,
+    cli_columns=(),
+    cli_cells=_cli_cells,
+    cli_change=_cli_change,
     event_before=(Column("ro", "Ro", numeric=True, symbol=True),),
     event_after=(
         Column("games", N_("Games"), numeric=True),

@@ -130,6 +130,17 @@ def change_points(figures: object | None) -> str | None:
     return None if x100 is None else f"{x100 / 100:.2f}"
 
 
+def _cli_cells(figures: object | None) -> list[object] | None:
+    """The rating and deviation to hundredths and "?" while provisional; None: not a Glicko-2 list's."""
+    if not isinstance(figures, Glicko2Shown):
+        return None
+    return [f"{figures.rating:.2f}", f"{figures.deviation:.2f}", "?" if figures.provisional else ""]
+
+
+def _cli_change(change: int | None, figures: object | None) -> object:
+    return change_points(figures)
+
+
 def _change(change: int | None, figures: object | None, lang: Language) -> str:
     """To hundredths, as the list's ratings are (+12.30, 0.00, -69.11); not list_entry's whole points,
     which differ by the rounding of both ratings (1412.00 → 1342.89 is -69 there)."""
@@ -254,6 +265,9 @@ GLICKO2 = Shown(
     move_cells=_move_cells,
     history_cells=_history_cells,
     change=_change,
+    cli_columns=("glicko2", "rd", "provisional"),
+    cli_cells=_cli_cells,
+    cli_change=_cli_change,
     event_before=(
         Column("rating", N_("Rating"), numeric=True),
         Column("rd", "RD", numeric=True, symbol=True),
