@@ -162,6 +162,41 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def scenarios(url: str, seed: int = 28) -> dict[str, Callable[[], str]]:
+    """Each scenario's next address, drawn at random (with `seed`) from the federation at `url`: also
+    bench/serve_requests.py's, which counts what the same requests cost."""
+    engine = db.make_engine(url)
+    with engine.connect() as conn:
+        fide_ids = [r[0] for r in conn.execute(text("SELECT fide_id FROM player WHERE fide_id IS NOT NULL"))]
+        # A player page is at its key (ratingdb.site.publish.player_key: the national ID, else
+        # fide-<FIDE ID>); a FIDE ID alone is an old address, answered with a redirect. Players on
+        # no list have no page (404).
+        keys = [
+            player_key(r)
+            for r in conn.execute(
+                text(
+                    "SELECT id, fide_id, national_id FROM player WHERE fide_id IS NOT NULL "
+                    "AND id IN (SELECT player_id FROM list_entry)"  # the players with a page
+                )
+            )
+        ]
+        names = [r[0] for r in conn.execute(text("SELECT name FROM player ORDER BY id LIMIT 5000"))]
+        newest = conn.execute(
+            text(
+                "SELECT MAX(list_date) FROM rating_list WHERE rating_type = 'standard' AND is_current = TRUE"
+            )
+        ).scalar_one()
+    engine.dispose()
+    newest = str(newest)[:10]
+    rng = random.Random(seed)
+    return {
+        "player_json": lambda: f"/api/v1/players/{rng.choice(fide_ids)}",
+        "player_page": lambda: f"/players/{rng.choice(keys)}.html",
+        "list_page": lambda: f"/lists/standard-{newest}.html?page={rng.randint(1, 200)}",
+        "search": lambda: "/search?q=" + rng.choice(names).split(",")[0].replace(" ", "+"),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite")
@@ -177,39 +212,7 @@ def main(argv: list[str] | None = None) -> None:
     kept = contextlib.nullcontext(args.db) if args.db else database(args.engine, args.url)
     with kept as url:
         federation = built(url, args.months) or build_year(url, args.months)
-        engine = db.make_engine(url)
-        with engine.connect() as conn:
-            fide_ids = [
-                r[0] for r in conn.execute(text("SELECT fide_id FROM player WHERE fide_id IS NOT NULL"))
-            ]
-            # A player page is at its key (ratingdb.site.publish.player_key: the national ID, else
-            # fide-<FIDE ID>); a FIDE ID alone is an old address, answered with a redirect. Players on
-            # no list have no page (404).
-            keys = [
-                player_key(r)
-                for r in conn.execute(
-                    text(
-                        "SELECT id, fide_id, national_id FROM player WHERE fide_id IS NOT NULL "
-                        "AND id IN (SELECT player_id FROM list_entry)"  # the players with a page
-                    )
-                )
-            ]
-            names = [r[0] for r in conn.execute(text("SELECT name FROM player ORDER BY id LIMIT 5000"))]
-            newest = conn.execute(
-                text(
-                    "SELECT MAX(list_date) FROM rating_list "
-                    "WHERE rating_type = 'standard' AND is_current = TRUE"
-                )
-            ).scalar_one()
-        engine.dispose()
-        newest = str(newest)[:10]
-        rng = random.Random(28)
-        scenarios: dict[str, Callable[[], str]] = {
-            "player_json": lambda: f"/api/v1/players/{rng.choice(fide_ids)}",
-            "player_page": lambda: f"/players/{rng.choice(keys)}.html",
-            "list_page": lambda: f"/lists/standard-{newest}.html?page={rng.randint(1, 200)}",
-            "search": lambda: "/search?q=" + rng.choice(names).split(",")[0].replace(" ", "+"),
-        }
+        paths = scenarios(url)
         port = free_port()
         command = [str(Path(sys.executable).parent / "ratingdb"), "--db", url, "serve", "--port", str(port)]
         # The server's log (its access log and any error) is kept beside the bench's temporary files and
@@ -228,11 +231,11 @@ def main(argv: list[str] | None = None) -> None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
             figures: dict[str, Any] = {}
-            chosen = args.only.split(",") if args.only else list(scenarios)
-            for name, paths in ((n, scenarios[n]) for n in chosen):
-                asyncio.run(load(port, paths, 5, 2.0))  # warm-up: imports, first queries, the site index
+            chosen = args.only.split(",") if args.only else list(paths)
+            for name, path in ((n, paths[n]) for n in chosen):
+                asyncio.run(load(port, path, 5, 2.0))  # warm-up: imports, first queries, the site index
                 load_before, cpu_before = os.getloadavg()[0], cpu_s(server.pid)
-                figures[name] = asyncio.run(load(port, paths, args.clients, args.seconds))
+                figures[name] = asyncio.run(load(port, path, args.clients, args.seconds))
                 figures[name]["worker_cpu_s"] = round(cpu_s(server.pid) - cpu_before, 1)
                 figures[name]["load_before"] = round(load_before, 2)
                 figures[name]["load_after"] = round(os.getloadavg()[0], 2)

@@ -40,6 +40,44 @@ def ranked_lines(lines: Sequence[ListLine]) -> list[Ranked]:
     return out
 
 
+class RankedList:
+    """A list version's lines with their ranks, and what its pages show of the whole list, made once per
+    version (a published version never changes): the served list page and the API then page through it
+    without ranking the list again for each request. The orders other sorts give are made when first
+    asked, and kept too."""
+
+    def __init__(self, lines: Sequence[ListLine]) -> None:
+        self.lines = lines
+        self.ranked = ranked_lines(lines)
+        self.rated = sum(1 for rank, _ in self.ranked if rank is not None)
+        self.federations = sorted({line.federation for line in lines if line.federation})
+        self._orders: dict[tuple[str, bool], list[Ranked]] = {("rank", False): self.ranked}
+        self._folded: dict[int, str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ranked)
+
+    def order(self, sort: str, descending: bool) -> list[Ranked]:
+        """Every line in the order of `sort`: stable, so the list's order among equal values, and blanks
+        (no rating, no birth year) always last, in either direction — as the static page's script sorts.
+        Made once per sort (two threads asking at once both make it, and one is kept: no harm)."""
+        found = self._orders.get((sort, descending))
+        if found is None:
+            keyed = [(_key(sort, r), r) for r in self.ranked]
+            present = [(value, r) for (blank, value), r in keyed if not blank]
+            present.sort(key=lambda item: item[0], reverse=descending)  # type: ignore[arg-type,return-value]
+            found = [r for _, r in present] + [r for (blank, _), r in keyed if blank]
+            self._orders[(sort, descending)] = found
+        return found
+
+    def folded(self, player_id: int, name: str) -> str:
+        """The line's name folded for the name filter, kept for the next visitor who filters by name."""
+        folded = self._folded
+        if folded is None:
+            folded = self._folded = {line.player_id: fold(line.name) for line in self.lines}
+        return folded.get(player_id) or fold(name)
+
+
 def fold(text: str) -> str:
     """Lower case without accents: "Ó Briain" matches "o briain" (as the static page's script does)."""
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).lower()
@@ -87,12 +125,28 @@ class ListQuery:
     def pages(self, matched: int) -> int:
         return max(1, math.ceil(matched / self.per_page))
 
-    def matches(self, line: ListLine, year: int, aliases: Sequence[str] = ()) -> bool:
+    @property
+    def filtered(self) -> bool:
+        """Whether any filter is set (without one, every line matches)."""
+        return bool(
+            self.name.strip()
+            or self.federation
+            or self.group
+            or self.active
+            or self.rating_min is not None
+            or self.rating_max is not None
+        )
+
+    def matches(
+        self, line: ListLine, year: int, aliases: Sequence[str] = (), folded: str | None = None
+    ) -> bool:
         """Whether `line` passes the filters; the name filter also finds the player's `aliases` (the other
-        spellings on record: a member types the name as they know it)."""
+        spellings on record: a member types the name as they know it). `folded`: the line's name folded
+        already (RankedList keeps them)."""
         if self.name:
             wanted = fold(self.name.strip())
-            if wanted not in fold(line.name) and not any(wanted in fold(a) for a in aliases):
+            name = fold(line.name) if folded is None else folded
+            if wanted not in name and not any(wanted in fold(a) for a in aliases):
                 return False
         if self.federation and line.federation != self.federation:
             return False
@@ -127,20 +181,24 @@ def _key(sort: str, ranked: Ranked) -> tuple[bool, object]:
 
 
 def query_lines(
-    ranked: Sequence[Ranked], query: ListQuery, year: int, aliases: Mapping[int, Sequence[str]] | None = None
+    ranked: RankedList, query: ListQuery, year: int, aliases: Mapping[int, Sequence[str]] | None = None
 ) -> tuple[int, list[Ranked]]:
     """How many lines match the query's filters (the name filter finds `aliases` too: player id → other
-    spellings), and the lines of the page it asks for.
-
-    A sort keeps the list's order among equal values, and blanks (no rating, no birth year) always last,
-    in either direction — as the static page's script sorts.
-    """
+    spellings), and the lines of the page it asks for, in the order of its sort (RankedList.order)."""
     known = aliases or {}
-    matched = [r for r in ranked if query.matches(r[1], year, known.get(r[1].player_id, ()))]
-    if query.sort != "rank" or query.descending:
-        present = [r for r in matched if not _key(query.sort, r)[0]]
-        blank = [r for r in matched if _key(query.sort, r)[0]]
-        present.sort(key=lambda r: _key(query.sort, r)[1], reverse=query.descending)  # type: ignore[arg-type,return-value]
-        matched = present + blank
+    ordered = ranked.order(query.sort, query.descending)
+    if query.filtered:
+        matched = [
+            r
+            for r in ordered
+            if query.matches(
+                r[1],
+                year,
+                known.get(r[1].player_id, ()),
+                ranked.folded(r[1].player_id, r[1].name) if query.name else None,
+            )
+        ]
+    else:
+        matched = ordered
     start = (query.page - 1) * query.per_page
     return len(matched), matched[start : start + query.per_page]

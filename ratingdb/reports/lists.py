@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TextIO
 
 from sqlalchemy import CompoundSelect, Select, func, select
 from sqlalchemy.orm import Session
@@ -356,49 +356,81 @@ def list_calculations(
 ) -> dict[int, Calculation]:
     """The calculation of every player the close that published `new_list` rated (or of `player` only),
     keyed by player id. A few queries for the whole list, so a site of every player stays fast."""
-    if new_list.period is None:
-        raise MissingList(
-            f"the {new_list.rating_type} list dated {new_list.list_date.isoformat()} was imported, not "
-            "computed here: it has no calculation record"
-        )
-    period = Period.parse(new_list.period)
+    return {pid: calc for (_, pid), calc in _calculations(session, [new_list], player).items()}
 
-    def only(query: AnySelect, player_column: Any) -> AnySelect:
+
+class Close(Protocol):
+    """What the calculation record of a close is found by: the list it published (a RatingList, or a
+    light stand-in for one that the caller already has, such as a site's ListVersionLine's fields)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def rating_type(self) -> str: ...
+    @property
+    def list_date(self) -> dt.date: ...
+    @property
+    def period(self) -> str | None: ...
+
+
+def player_calculations_in(session: Session, player: Player, lists: Sequence[Close]) -> list[Calculation]:
+    """The player's calculation in each close that published one of `lists` and rated them, in the order
+    of `lists`: the same four queries for all of them as `list_calculations` makes for one (a player's
+    page asks every close of the site, most often two dozen)."""
+    found = _calculations(session, lists, player)
+    return [found[key] for lst in lists for key in [(lst.id, player.id)] if key in found]
+
+
+def _calculations(
+    session: Session, lists: Sequence[Close], player: Player | None
+) -> dict[tuple[int, int], Calculation]:
+    """The calculations of the closes that published `lists` (of every player they rated, or of `player`),
+    keyed by (list id, player id)."""
+    for new_list in lists:
+        if new_list.period is None:
+            raise MissingList(
+                f"the {new_list.rating_type} list dated {new_list.list_date.isoformat()} was imported, not "
+                "computed here: it has no calculation record"
+            )
+    if not lists:
+        return {}
+    by_id = {lst.id: lst for lst in lists}
+    periods = {lst.id: Period.parse(lst.period or "") for lst in lists}
+
+    def only(query: AnySelect, list_column: Any, player_column: Any) -> AnySelect:
+        # One list is `=` (the query the whole-list output has always sent), several are IN.
+        query = query.where(list_column == lists[0].id if len(lists) == 1 else list_column.in_(list(by_id)))
         return query if player is None else query.where(player_column == player.id)
 
     records = {
-        r.player_id: r
-        for r in session.scalars(
-            only(select(CalcPlayer).where(CalcPlayer.list_id == new_list.id), CalcPlayer.player_id)
-        )
+        (r.list_id, r.player_id): r
+        for r in session.scalars(only(select(CalcPlayer), CalcPlayer.list_id, CalcPlayer.player_id))
     }
     if player is not None and not records:
         # A player's page asks every close, and most often the close did not rate them: no record and no
         # game in its calculation record (the key's first columns: an index look-up) ends it here.
-        in_record = select(CalcGame.game_id).where(
-            CalcGame.list_id == new_list.id, CalcGame.player_id == player.id
-        )
+        in_record = only(select(CalcGame.game_id), CalcGame.list_id, CalcGame.player_id)
         if session.scalar(in_record.limit(1)) is None:
             return {}
     entries = {
-        e.player_id: e
+        (e.list_id, e.player_id): e
         for e in session.scalars(
             only(
-                select(ListEntry)
-                .join(
+                select(ListEntry).join(
                     CalcPlayer,
-                    (CalcPlayer.player_id == ListEntry.player_id) & (CalcPlayer.list_id == new_list.id),
-                )
-                .where(ListEntry.list_id == new_list.id),
+                    (CalcPlayer.player_id == ListEntry.player_id) & (CalcPlayer.list_id == ListEntry.list_id),
+                ),
+                ListEntry.list_id,
                 ListEntry.player_id,
             )
         )
     }
     opponent = Player.__table__.alias("opponent")
-    games: dict[tuple[int, int], list[GameRecord]] = defaultdict(list)
-    for player_id, event_id, *fields in session.execute(
+    games: dict[tuple[int, int, int], list[GameRecord]] = defaultdict(list)
+    for list_id, player_id, event_id, *fields in session.execute(
         only(
             select(
+                CalcGame.list_id,
                 CalcGame.player_id,
                 CalcGame.event_id,
                 Game.round,
@@ -414,25 +446,25 @@ def list_calculations(
             )
             .join(Game, Game.id == CalcGame.game_id)
             .join(opponent, opponent.c.id == CalcGame.opponent_id)
-            .where(CalcGame.list_id == new_list.id)
-            .order_by(CalcGame.player_id, CalcGame.event_id, Game.round, Game.id),
+            .order_by(CalcGame.list_id, CalcGame.player_id, CalcGame.event_id, Game.round, Game.id),
+            CalcGame.list_id,
             CalcGame.player_id,
         ).execution_options(yield_per=20_000)
     ):
-        games[(player_id, event_id)].append(GameRecord(*fields))
+        games[(list_id, player_id, event_id)].append(GameRecord(*fields))
     used = RatingList.__table__.alias("used")
-    events: dict[int, list[EventRecord]] = defaultdict(list)
+    events: dict[tuple[int, int], list[EventRecord]] = defaultdict(list)
     for ce, name, start, end, ratings_from in session.execute(
         only(
             select(CalcEvent, shown_name(), Event.start_date, Event.end_date, used.c.list_date)
             .join(Event, Event.id == CalcEvent.event_id)
             .join(used, used.c.id == CalcEvent.ratings_list_id)
-            .where(CalcEvent.list_id == new_list.id)
-            .order_by(CalcEvent.player_id, Event.start_date, Event.id),
+            .order_by(CalcEvent.list_id, CalcEvent.player_id, Event.start_date, Event.id),
+            CalcEvent.list_id,
             CalcEvent.player_id,
         )
     ):
-        events[ce.player_id].append(
+        events[(ce.list_id, ce.player_id)].append(
             EventRecord(
                 ce.event_id,
                 name,
@@ -447,10 +479,10 @@ def list_calculations(
                 ce.k,
                 ce.k_sum_dr_x100,
                 ce.note,
-                games.get((ce.player_id, ce.event_id), []),
+                games.get((ce.list_id, ce.player_id, ce.event_id), []),
             )
         )
-    ids = sorted(records.keys() | events.keys())
+    keys = sorted(records.keys() | events.keys())
     if player is not None:
         players = {player.id: player}
     else:
@@ -459,24 +491,24 @@ def list_calculations(
             for p in session.scalars(
                 select(Player).where(
                     Player.id.in_(
-                        select(CalcPlayer.player_id)
-                        .where(CalcPlayer.list_id == new_list.id)
-                        .union(select(CalcEvent.player_id).where(CalcEvent.list_id == new_list.id))
+                        only(select(CalcPlayer.player_id), CalcPlayer.list_id, None).union(
+                            only(select(CalcEvent.player_id), CalcEvent.list_id, None)
+                        )
                     )
                 )
             )
         }
     return {
-        pid: Calculation(
+        (list_id, pid): Calculation(
             players[pid],
-            new_list.rating_type,
-            period,
-            new_list.list_date,
-            records.get(pid),
-            entries.get(pid),
-            events.get(pid, []),
+            by_id[list_id].rating_type,
+            periods[list_id],
+            by_id[list_id].list_date,
+            records.get((list_id, pid)),
+            entries.get((list_id, pid)),
+            events.get((list_id, pid), []),
         )
-        for pid in ids
+        for list_id, pid in keys
     }
 
 

@@ -8,14 +8,16 @@ is "not counted" when the record has no row for it). No CLI or web imports.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import N_
+from ratingdb.reports.lists import Close
 from ratingdb.schema.models import CalcGame, Event, Game, ListEntry, Player, RatingList
 from ratingdb.titles import shown_name
 
@@ -47,92 +49,125 @@ def games_not_rated(
 ) -> dict[int, list[NotRated]]:
     """Per player (or for one): the games of the period the close of `new_list` rated that are not in its
     calculation record, by event and round."""
-    if new_list.period is None:
+    return {pid: games for (_, pid), games in _not_rated(session, [new_list], player_id).items()}
+
+
+def player_not_rated_in(
+    session: Session, player_id: int, lists: Sequence[Close]
+) -> dict[int, list[NotRated]]:
+    """The player's games not counted in each close that published one of `lists`, by the list's id: the
+    same few queries for every close at once (a player's page asks them all)."""
+    return {list_id: games for (list_id, _), games in _not_rated(session, lists, player_id).items()}
+
+
+def _not_rated(
+    session: Session, lists: Sequence[Close], player_id: int | None
+) -> dict[tuple[int, int], list[NotRated]]:
+    """The games not counted of the closes that published `lists`, by (list id, player id)."""
+    closes = {(lst.period, lst.rating_type): lst for lst in lists if lst.period is not None}
+    if not closes:
         return {}
-    of_period = select(Event).where(
-        Event.period == new_list.period,
-        Event.rating_type == new_list.rating_type,
+    of_periods = select(Event).where(
+        tuple_(Event.period, Event.rating_type).in_(list(closes))
+        if len(closes) > 1
+        else (Event.period == lists[0].period) & (Event.rating_type == lists[0].rating_type),
         Event.is_current.is_(True),
     )
     if player_id is not None:
         # One player's page asks this of every close: only the events the player played in (found by the
-        # game's player indexes), most often none, instead of every game of the period.
+        # game's player indexes), most often few, instead of every game of the periods.
         played = select(Game.event_id).where(or_(Game.white_id == player_id, Game.black_id == player_id))
-        of_period = of_period.where(Event.id.in_(played))
-    events = {e.id: e for e in session.scalars(of_period)}
+        of_periods = of_periods.where(Event.id.in_(played))
+    events = {e.id: e for e in session.scalars(of_periods)}
     if not events:
         return {}
-    titles: dict[int, str] = {
-        event_id: title
-        for event_id, title in session.execute(select(Event.id, shown_name()).where(Event.id.in_(events)))
-    }
+    list_of = {event_id: closes[(e.period, e.rating_type)].id for event_id, e in events.items()}
     query = select(Game).where(Game.event_id.in_(events))
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
     games = list(session.scalars(query.order_by(Game.event_id, Game.round, Game.id)))
-    counted_query = select(CalcGame.player_id, CalcGame.game_id).where(CalcGame.list_id == new_list.id)
+    ids = sorted(set(list_of.values()))
+    counted_query = select(CalcGame.list_id, CalcGame.player_id, CalcGame.game_id).where(
+        CalcGame.list_id == ids[0] if len(ids) == 1 else CalcGame.list_id.in_(ids)
+    )
     if player_id is not None:
-        counted_query = counted_query.where(CalcGame.game_id.in_([g.id for g in games]))
-    counted = {(pid, gid) for pid, gid in session.execute(counted_query)}
-    rated_at = _ratings_at_start(session, new_list.rating_type, events.values(), games)
-    everyone = {g.white_id for g in games} | {g.black_id for g in games if g.black_id is not None}
-    names: dict[int, str] = {
-        pid: name
-        for pid, name in session.execute(select(Player.id, Player.name).where(Player.id.in_(everyone)))
-    }
-    found: dict[int, list[NotRated]] = defaultdict(list)
+        counted_query = counted_query.where(CalcGame.player_id == player_id)
+    counted = {(list_id, pid, gid) for list_id, pid, gid in session.execute(counted_query)}
+    # The sides not counted, in the games' order; most often none, and then nothing more is read.
+    missing: list[tuple[Game, int, int | None, str]] = []
     for g in games:
         sides = [(g.white_id, g.black_id, g.white_result)]
         if g.black_id is not None:
             sides.append((g.black_id, g.white_id, g.black_result or ""))
         for me, other, result in sides:
-            if (player_id is not None and me != player_id) or (me, g.id) in counted:
-                continue
-            if other is None:
-                reason = BYE
-            elif not g.rated:
-                reason = FORFEIT
+            if (player_id is None or me == player_id) and (list_of[g.event_id], me, g.id) not in counted:
+                missing.append((g, me, other, result))
+    if not missing:
+        return {}
+    missed_events = {g.event_id for g, *_ in missing}
+    titles: dict[int, str] = {
+        event_id: title
+        for event_id, title in session.execute(
+            select(Event.id, shown_name()).where(Event.id.in_(missed_events))
+        )
+    }
+    asked = {
+        (g.event_id, pid)
+        for g, me, other, _ in missing
+        if other is not None and g.rated
+        for pid in (me, other)
+    }
+    rated_at = _ratings_at_start(session, [events[i] for i in missed_events], asked)
+    others = {other for _, _, other, _ in missing if other is not None}
+    names: dict[int, str] = {
+        pid: name
+        for pid, name in session.execute(select(Player.id, Player.name).where(Player.id.in_(others)))
+    }
+    found: dict[tuple[int, int], list[NotRated]] = defaultdict(list)
+    for g, me, other, result in missing:
+        if other is None:
+            reason = BYE
+        elif not g.rated:
+            reason = FORFEIT
+        else:
+            mine, theirs = rated_at(g.event_id, me), rated_at(g.event_id, other)
+            if mine is not None and theirs is None:
+                reason = OPPONENT_UNRATED
+            elif mine is None and theirs is None:
+                reason = BOTH_UNRATED
             else:
-                mine, theirs = rated_at(g.event_id, me), rated_at(g.event_id, other)
-                if mine is not None and theirs is None:
-                    reason = OPPONENT_UNRATED
-                elif mine is None and theirs is None:
-                    reason = BOTH_UNRATED
-                else:
-                    reason = APART
-            found[me].append(
-                NotRated(
-                    g.event_id,
-                    titles[g.event_id],
-                    g.round,
-                    names.get(other) if other else None,
-                    other,
-                    result,
-                    reason,
-                )
-            )
+                reason = APART
+        name = names.get(other) if other else None
+        found[(list_of[g.event_id], me)].append(
+            NotRated(g.event_id, titles[g.event_id], g.round, name, other, result, reason)
+        )
     return dict(found)
 
 
 def _ratings_at_start(
-    session: Session, rating_type: str, events: Iterable[Event], games: list[Game]
+    session: Session, events: list[Event], wanted: set[tuple[int, int]]
 ) -> Callable[[int, int], int | None]:
-    """rating(event id, player id) on the list in force at the event's start (§3), or None."""
-    lists = [
-        (list_date, list_id)
-        for list_date, list_id in session.execute(
-            select(RatingList.list_date, RatingList.id)
-            .where(RatingList.rating_type == rating_type, RatingList.is_current.is_(True))
-            .order_by(RatingList.list_date)
-        )
-    ]
+    """rating(event id, player id) on the list in force at the event's start (§3), or None, for the
+    (event id, player id) pairs `wanted`."""
+    lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
+    for rating_type, list_date, list_id in session.execute(
+        select(RatingList.rating_type, RatingList.list_date, RatingList.id)
+        .where(RatingList.rating_type.in_({e.rating_type for e in events}), RatingList.is_current.is_(True))
+        .order_by(RatingList.list_date)
+    ):
+        lists[rating_type].append((list_date, list_id))
     by_event: dict[int, int | None] = {}
     for e in events:
-        index = bisect.bisect_right(lists, (e.start_date, float("inf"))) - 1
-        by_event[e.id] = lists[index][1] if index >= 0 else (lists[0][1] if lists else None)
-    players = {g.white_id for g in games} | {g.black_id for g in games if g.black_id is not None}
+        of_type = lists[e.rating_type]
+        index = bisect.bisect_right(of_type, (e.start_date, float("inf"))) - 1
+        by_event[e.id] = of_type[index][1] if index >= 0 else (of_type[0][1] if of_type else None)
+    asked: dict[int, set[int]] = defaultdict(set)  # list id → the players whose rating on it is asked
+    for event_id, pid in wanted:
+        in_force = by_event.get(event_id)
+        if in_force is not None:
+            asked[in_force].add(pid)
     ratings: dict[tuple[int, int], int | None] = {}
-    for list_id in {i for i in by_event.values() if i is not None}:
+    for list_id, players in asked.items():
         for pid, value in session.execute(
             select(ListEntry.player_id, ListEntry.rating).where(
                 ListEntry.list_id == list_id, ListEntry.player_id.in_(players)

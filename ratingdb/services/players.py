@@ -380,7 +380,10 @@ def search_players(
     exact = sorted(t for t, score in similar.items() if score == 100.0)
     near = sorted(t for t, score in similar.items() if score < 100.0)
     keys: dict[int, str] = {}
+    exact_players = 0  # the first so many of `keys` have a word the driver starts
     for group in (exact, near):  # the players of exactly spelt words first, then of the near ones
+        if group is near:
+            exact_players = len(keys)
         for start in range(0, len(group), 1_000):
             if len(keys) >= SEARCH_CANDIDATES:
                 break
@@ -398,10 +401,14 @@ def search_players(
             )
     scored: dict[int, tuple[float, str, str]] = {}  # player id → (score, name key, found by)
     name_score = _NameScorer(words)
-    for pid, key in keys.items():
+    # A one-word search scores 100 for a player with a word it starts: the players of the exact words
+    # need no scoring (the token index holds the words of the name key; change_players keeps it so). A
+    # word shared by thousands ("Murphy") fills SEARCH_CANDIDATES with them.
+    sure = exact_players if len(words) == 1 else 0
+    for i, (pid, key) in enumerate(keys.items()):
         if pid in found:
             continue
-        score = name_score(key)
+        score = 100.0 if i < sure else name_score(key)
         if score >= SEARCH_WORD_SCORE:
             scored[pid] = (score, key, "name")
     # Other spellings on record (`--accept-name`, `player edit --add-alias`, merges) are searched too: the
@@ -437,7 +444,11 @@ class _NameScorer:
         self._ratio = fuzz.ratio
         self._known: dict[str, tuple[float, ...]] = {}
 
-    def _scores(self, name_word: str) -> tuple[float, ...]:
+    def word_scores(self, name_word: str) -> tuple[float, ...]:
+        """How well a registered word matches each query word, 0–100: 100 when it starts with the query
+        word, else rapidfuzz's ratio when at least SEARCH_WORD_SCORE, else 0. The one word score of the
+        search: which registered words are like a query word (_similar_words) and how well a name
+        matches (the mean of the best of each query word) both come from it."""
         scores = self._known.get(name_word)
         if scores is None:
             scores = self._known[name_word] = tuple(
@@ -449,7 +460,7 @@ class _NameScorer:
         return scores
 
     def __call__(self, key: str) -> float:
-        per_word = [self._scores(nw) for nw in key.split()]
+        per_word = [self.word_scores(nw) for nw in key.split()]
         return sum(max(column) for column in zip(*per_word, strict=True)) / len(self._words)
 
 
@@ -486,8 +497,6 @@ def _alias_candidates(
 
 def _similar_words(session: Session, word: str) -> dict[str, float]:
     """Registered name words like `word`: those it starts (score 100) and those rapidfuzz finds close."""
-    from rapidfuzz import fuzz
-
     prefix = word[:SEARCH_PREFIX]
     low, high = prefix_range(prefix)
     # Distinct words of the range, one index seek each (a loose index scan, as a recursive query):
@@ -501,14 +510,12 @@ def _similar_words(session: Session, word: str) -> dict[str, float]:
         " FROM w WHERE w.token IS NOT NULL"
         ") SELECT token FROM w WHERE token IS NOT NULL"
     )
+    score = _NameScorer((word,)).word_scores
     found: dict[str, float] = {}
     for (token,) in session.execute(distinct, {"low": low, "high": high}):
-        if token.startswith(word):
-            found[token] = 100.0
-        else:
-            score = fuzz.ratio(word, token, score_cutoff=SEARCH_WORD_SCORE)
-            if score:
-                found[token] = float(score)
+        (alike,) = score(token)
+        if alike:
+            found[token] = alike
     return found
 
 

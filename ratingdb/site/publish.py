@@ -16,10 +16,11 @@ from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.calc_notes import shown_note
@@ -29,7 +30,7 @@ from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports import norm_texts
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.event import crosstable, event_ids, event_report
-from ratingdb.reports.list_query import ListQuery, query_lines, ranked_lines
+from ratingdb.reports.list_query import ListQuery, RankedList, query_lines
 from ratingdb.reports.lists import (
     Calculation,
     EventRecord,
@@ -44,11 +45,12 @@ from ratingdb.reports.lists import (
     list_calculations,
     list_lines,
     list_versions,
+    player_calculations_in,
     player_links,
     players_of,
 )
 from ratingdb.reports.norms import published_norms
-from ratingdb.reports.not_rated import NotRated, games_not_rated
+from ratingdb.reports.not_rated import NotRated, games_not_rated, player_not_rated_in
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.reports.systems import DEFAULT, SHOWN, ListShown, Shown, elo_list, list_shown, types_shown
 from ratingdb.reports.systems import shown as system_shown
@@ -403,7 +405,7 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
             for player_id, figures in shown.figures.by_player().items():
                 figures_of[player_id][(version.rating_type, version.list_date)] = figures
         yield from list_downloads(version, lines, shown)
-        yield list_page(site, version, lines, shown=shown)
+        yield list_page(site, version, ranked_list(lines, shown), shown=shown)
 
     closes = closes_of(session, site)
     calculations: dict[int, list[Calculation]] = defaultdict(list)
@@ -465,25 +467,30 @@ def list_downloads(
         yield list_path(lst, download.suffix), list_download(lst, lines, download.format, shown)
 
 
+def ranked_list(lines: Sequence[ListLine], shown: ListShown | None = None) -> RankedList:
+    """A list version's lines ranked in the order its page shows them (its system's: a Glicko-2 list by
+    its own ratings): made once per version, by the static site per page and by the served one per
+    version."""
+    return RankedList((shown or elo_list()).figures.order(lines))
+
+
 def list_page(
     site: Site,
     lst: ListVersionLine,
-    lines: Sequence[ListLine],
+    ranked: RankedList,
     query: ListQuery | None = None,
     *,
     shown: ListShown | None = None,
 ) -> tuple[str, bytes]:
     """The list page: every entry (the static site, whose script filters and sorts), or, served, the page
     of entries `query` asks for, filtered, sorted and paged by the server. The list's system gives the
-    rating's cell and the columns after Games (an Elo list's K and flag, a Glicko-2 list's RD and mark)."""
+    rating's cell and the columns after Games (an Elo list's K and flag, a Glicko-2 list's RD and mark);
+    `ranked` is ranked_list(lines, shown)."""
     shown = shown or elo_list()
-    lines = shown.figures.order(lines)
-    ranked = ranked_lines(lines)
-    rows = ranked
+    rows = ranked.ranked
     matched = len(ranked)
     if query is not None:
         matched, rows = query_lines(ranked, query, lst.list_date.year, site.aliases)
-    rated = sum(1 for rank, _ in ranked if rank is not None)
     # One plain tuple per row, in the table's column order; the system's cells after Games.
     table: list[tuple[object, ...]] = []
     cells = shown.figures.cells
@@ -522,8 +529,8 @@ def list_page(
         matched=matched,
         query=query,
         pages=query.pages(matched) if query is not None else 1,
-        rated=rated,
-        federations=sorted({line.federation for line in lines if line.federation}),
+        rated=ranked.rated,
+        federations=ranked.federations,
         downloads=[(d, list_path(lst, d.suffix)) for d in shown.system.downloads],
         close=period_path(lst.rating_type, lst.period) if lst.state == "current" and lst.period else None,
         current=None if lst.state == "current" else site.list_by_date.get((lst.rating_type, lst.list_date)),
@@ -581,20 +588,32 @@ def period_page(site: Site, lst: ListVersionLine, report: PeriodReport) -> tuple
     )
 
 
+class SiteClose(NamedTuple):
+    """A close of the site, by the list it published (ratingdb.reports.lists.Close, with no query)."""
+
+    id: int
+    rating_type: str
+    list_date: dt.date
+    period: str | None
+
+
+def site_closes(site: Site) -> list[SiteClose]:
+    """Each close of the site (its current computed lists), in the site's order."""
+    return [
+        SiteClose(lst.list_id, lst.rating_type, lst.list_date, lst.period)
+        for lst in site.current
+        if lst.origin == "computed" and lst.period is not None
+    ]
+
+
 def moves_with_cells(site: Site, system: Shown, moves: Sequence[Any]) -> list[tuple[Any, tuple[str, ...]]]:
     """Each move of a close with the cells its system shows after Games (a Glicko-2 move's RDs)."""
     return [(move, system.move_cells(move, site.language)) for move in moves]
 
 
 def player_calculations(session: Session, site: Site, player: Player) -> list[Calculation]:
-    """One player's calculation in every close of the site (the served player page)."""
-    found: list[Calculation] = []
-    for lst in site.current:
-        if lst.origin == "computed" and lst.period is not None:
-            calcs = list_calculations(session, session.get_one(RatingList, lst.list_id), player=player)
-            if player.id in calcs:
-                found.append(calcs[player.id])
-    return found
+    """One player's calculation in every close of the site (the served player page, the API)."""
+    return player_calculations_in(session, player, site_closes(site))
 
 
 def _glicko2_calculations(session: Session, new_list: RatingList) -> dict[int, Glicko2Calculation]:
@@ -610,14 +629,27 @@ def _glicko2_calculations(session: Session, new_list: RatingList) -> dict[int, G
 def player_glicko2_calculations(session: Session, site: Site, player: Player) -> list[Glicko2Calculation]:
     """One player's Glicko-2 calculation in every Glicko-2 close of the site (the served page, the API)."""
     from ratingdb.reports.glicko2 import list_glicko2_calculations
+    from ratingdb.schema.models import Glicko2CalcPlayer
 
+    closes = site_closes(site)
+    # The closes with a Glicko-2 calculation of the player (one look-up by the key for all of them):
+    # most often none, and each other close would be asked for its rule set.
+    rated = set(
+        session.scalars(
+            select(Glicko2CalcPlayer.list_id).where(
+                Glicko2CalcPlayer.list_id.in_([lst.id for lst in closes]),
+                Glicko2CalcPlayer.player_id == player.id,
+            )
+        )
+    )
     found: list[Glicko2Calculation] = []
-    for lst in site.current:
-        if lst.origin == "computed" and lst.period is not None:
-            new_list = session.get_one(RatingList, lst.list_id)
-            params = list_parameters(session, new_list)
-            if params is not None:
-                found += list_glicko2_calculations(session, new_list, params, player=player).values()
+    for close in closes:
+        if close.id not in rated:
+            continue
+        new_list = session.get_one(RatingList, close.id)
+        params = list_parameters(session, new_list)
+        if params is not None:
+            found += list_glicko2_calculations(session, new_list, params, player=player).values()
     return found
 
 
@@ -625,13 +657,11 @@ def player_not_rated(
     session: Session, site: Site, player: Player
 ) -> dict[tuple[str, dt.date], list[NotRated]]:
     """One player's games not counted in each close of the site, by (type, list date)."""
-    found: dict[tuple[str, dt.date], list[NotRated]] = {}
-    for lst in site.current:
-        if lst.origin == "computed" and lst.period is not None:
-            games = games_not_rated(session, session.get_one(RatingList, lst.list_id), player.id)
-            if player.id in games:
-                found[(lst.rating_type, lst.list_date)] = games[player.id]
-    return found
+    closes = {lst.id: lst for lst in site_closes(site)}
+    return {
+        (closes[list_id].rating_type, closes[list_id].list_date): games
+        for list_id, games in player_not_rated_in(session, player.id, list(closes.values())).items()
+    }
 
 
 def moved_page(site: Site, old: str, new: str) -> tuple[str, bytes]:

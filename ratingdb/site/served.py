@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
 from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
-from ratingdb.reports.list_query import ListQuery
+from ratingdb.reports.list_query import ListQuery, RankedList
 from ratingdb.reports.lists import ListLine, ListVersionLine, player_history
 from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
@@ -40,7 +40,7 @@ from ratingdb.site.publish import (
     player_page,
 )
 
-Lines = Callable[[int], Sequence[ListLine]]  # a list version's lines by its id (cached by the app)
+Ranked = Callable[[int], RankedList]  # a list version's ranked lines by its id (kept by the app)
 ShownOf = Callable[[int], ListShown]  # how a list version is shown (its system, its figures), by id (cached)
 
 
@@ -71,12 +71,14 @@ def list_version(site: Site, name: str, suffix: str = "html") -> ListVersionLine
 
 
 def list_view(
-    site: Site, name: str, lines: Lines, query: ListQuery | None, shown: ShownOf = lambda _: elo_list()
+    site: Site, name: str, ranked: Ranked, query: ListQuery | None, shown: ShownOf = lambda _: elo_list()
 ) -> bytes:
+    """The list page at lists/<name>.html; `ranked` gives a version's ranked lines by its id (kept by the
+    app: ranking 20,000 lines is most of what a list page would cost)."""
     from ratingdb.site.publish import list_page
 
     lst = list_version(site, name)
-    return list_page(site, lst, lines(lst.list_id), query, shown=shown(lst.list_id))[1]
+    return list_page(site, lst, ranked(lst.list_id), query, shown=shown(lst.list_id))[1]
 
 
 def offered_download(site: Site, name: str, suffix: str, shown: ShownOf) -> ListVersionLine:

@@ -24,7 +24,7 @@ from ratingdb.errors import MissingList
 from ratingdb.rating import Period
 from ratingdb.reports.event import event_report
 from ratingdb.reports.events import find_events
-from ratingdb.reports.list_query import MAX_PER_PAGE, PER_PAGE, ListQuery, query_lines, ranked_lines
+from ratingdb.reports.list_query import MAX_PER_PAGE, PER_PAGE, ListQuery, query_lines
 from ratingdb.reports.lists import (
     Calculation,
     EventRecord,
@@ -38,6 +38,7 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.live import PROVISIONAL, LiveCalculation, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
+from ratingdb.reports.systems import types_shown
 from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
@@ -698,7 +699,8 @@ def list_page(
     if _not_modified(request, etag):
         return Response(status_code=304, headers=headers)
     query = ListQuery(page=page, per_page=per_page)
-    total, shown = query_lines(ranked_lines(view.state.list_lines(view.session, lst.list_id)), query, 0)
+    ranked = view.state.ranked(view.session, lst.list_id, as_shown=False)
+    total, shown = query_lines(ranked, query, 0)
     glicko2 = _glicko2_figures(view, lst.list_id)
     body = ListPageOut(
         rating_type=lst.rating_type,
@@ -836,6 +838,9 @@ def events(
 def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> EventDetailOut:
     """One event with every player's result and what the close made of it."""
     report = event_report(view.session, event_id)
+    # Games and status as the event's rating system recorded them (a Glicko-2 close keeps no Elo record).
+    system = types_shown(view.session, [report.rating_type])[report.rating_type]
+    standings = system.event_standings(view.session, report)
     return EventDetailOut(
         id=report.event_id,
         name=report.name,
@@ -853,12 +858,12 @@ def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> E
                 name=line.name,
                 title=line.title,
                 ro=line.ro,
-                games=line.games,
+                games=standings[line.player_id].games,
                 score=None if line.score_x100 is None else points(line.score_x100),
                 k=line.k,
                 k_times_sum=None if line.k_sum_dr_x100 is None else signed_points(line.k_sum_dr_x100),
                 performance=line.performance,
-                status=line.status,
+                status=standings[line.player_id].status,
                 new_rating=line.new_rating,
             )
             for line in report.lines

@@ -82,7 +82,7 @@ def list_page(
             lambda: served.list_view(
                 view.site,
                 name,
-                lambda list_id: view.state.list_lines(view.session, list_id),
+                lambda list_id: view.state.ranked(view.session, list_id),
                 query,
                 lambda list_id: view.state.list_shown(view.session, list_id),
             ),
@@ -160,7 +160,15 @@ def period_page(view: Served, name: str) -> HTMLResponse:
 
 @router.get("/search")
 def search(view: Served, q: Annotated[str, Query(max_length=100)] = "") -> HTMLResponse:
-    return page(view, served.search_view(view.session, view.site, q))
+    # Kept per data version as every page is: the names visitors look for repeat (a strong player, a
+    # common surname), and a search that fills the candidates (a word thousands share) costs the most.
+    return page(
+        view,
+        view.state.cached(
+            (view.version, view.language, "search", q.strip()),
+            lambda: served.search_view(view.session, view.site, q),
+        ),
+    )
 
 
 @router.get("/live/")

@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
+from ratingdb.reports.list_query import RankedList
 from ratingdb.reports.lists import ListLine, list_lines
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.reports.systems import ListShown
@@ -107,6 +108,7 @@ class AppState:
     database: Database
     pages: LRU[tuple[Any, ...], Any] = field(init=False)
     lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
+    rankings: LRU[tuple[int, bool], RankedList] = field(default_factory=lambda: LRU(16))
     # How a version is shown: its system and figures (one small entry per published version).
     shown: dict[int, ListShown] = field(default_factory=dict)
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
@@ -133,6 +135,16 @@ class AppState:
 
         return self.lines.made_once(
             list_id, lambda: list(list_lines(session, session.get_one(RatingList, list_id)))
+        )
+
+    def ranked(self, session: Session, list_id: int, *, as_shown: bool = True) -> RankedList:
+        """A list version's lines ranked in the order its page shows them (ratingdb.site.publish.ranked_list;
+        `as_shown` false: in the stored order, as the API pages them): made once per version."""
+        from ratingdb.site.publish import ranked_list
+
+        shown = self.list_shown(session, list_id) if as_shown else None
+        return self.rankings.made_once(
+            (list_id, as_shown), lambda: ranked_list(self.list_lines(session, list_id), shown)
         )
 
     def list_shown(self, session: Session, list_id: int) -> ListShown:

@@ -71,6 +71,23 @@ def test_fitzsimmons_finds_fitzsimons(demo: str) -> None:
     ]
 
 
+def test_a_one_word_search_scores_every_name_with_a_word_it_starts_100_and_the_near_ones_their_ratio(
+    demo: str,
+) -> None:
+    # The players of words "byrne" starts need no scoring (a one-word search: 100 each), the near ones do:
+    # ratio("byrne", "byrene") = 2 × 5 / 11 = 90.9 → 91.
+    ok(demo, "player", "add", "--name", "Byrnes, Liam", "--federation", "IRL", "--national-id", "778")
+    ok(demo, "player", "add", "--name", "Byrene, Tom", "--federation", "IRL", "--national-id", "779")
+    assert [(f["score"], f["name"]) for f in found(demo, "byrne")] == [
+        (100, "Byrne, Eoin"),
+        (100, "Byrne, Fergal"),
+        (100, "Byrne, Noel"),
+        (100, "Byrne, Tomás"),
+        (100, "Byrnes, Liam"),
+        (91, "Byrene, Tom"),
+    ]
+
+
 def test_either_id_kind_finds_the_player_and_limit_and_csv_apply(demo: str) -> None:
     assert [f["name"] for f in found(demo, "10003")] == ["Ó Briain, Cathal"]
     assert [f["found_by"] for f in found(demo, "25900003")] == ["FIDE ID"]

@@ -65,6 +65,7 @@ def test_events_and_games_of_a_closed_period_refuse_changes_in_the_database(engi
 
     with db.transaction(engine) as s:
         a, c = b.player(s, "A, A"), b.player(s, "C, C")
+        late_entry = b.player(s, "D, D").id  # in no event yet
         b.imported_list(s, "standard", oct_.first_day, {a: (2000, 20), c: (2000, 20)})
         b.event(s, "Club", dt.date(2025, 10, 10), dt.date(2025, 10, 10), [(a, c, "1")])
         open_event = b.event(s, "Next month", dt.date(2025, 11, 10), dt.date(2025, 11, 10), [(a, c, "=")])
@@ -78,17 +79,32 @@ def test_events_and_games_of_a_closed_period_refuse_changes_in_the_database(engi
         "DELETE FROM event_player WHERE event_id = 1",
         "INSERT INTO game (event_id, round, white_id, black_id, white_result, black_result, rated, "
         "colour_known) VALUES (1, 9, 1, 2, '1', '0', TRUE, TRUE)",
+        f"INSERT INTO event_player (event_id, start_rank, player_id) VALUES (1, 9, {late_entry})",
+        # One statement of several rows (as an import's COPY): a row of the closed event refuses all.
+        "INSERT INTO game (event_id, round, white_id, black_id, white_result, black_result, rated, "
+        f"colour_known) VALUES ({open_id}, 9, 1, 2, '1', '0', TRUE, TRUE), "
+        "(1, 9, 1, 2, '1', '0', TRUE, TRUE)",
         # Moving an open event into the closed period is refused too.
         f"UPDATE event SET period = '2025-10', natural_period = '2025-10' WHERE id = {open_id}",
     ]
     for statement in refused:
         with pytest.raises(DBAPIError, match="the period of this event is closed"), engine.begin() as conn:
             conn.execute(text(statement))
-    # The open period's event can still be corrected.
+    # The open period's event can still be corrected, and take games.
     with engine.begin() as conn:
         conn.execute(text(f"UPDATE event SET name = 'Next month (corrected)' WHERE id = {open_id}"))
+        conn.execute(
+            text(
+                "INSERT INTO game (event_id, round, white_id, black_id, white_result, black_result, rated, "
+                f"colour_known) VALUES ({open_id}, 2, 1, 2, '0', '1', TRUE, TRUE)"
+            )
+        )
     with engine.connect() as conn:
         assert conn.execute(text("SELECT white_result FROM game WHERE event_id = 1")).scalar_one() == "1"
+        # The refused statement of two rows left none: the open event has its first game and the new one.
+        assert conn.execute(
+            text(f"SELECT round, white_result FROM game WHERE event_id = {open_id} ORDER BY round")
+        ).all() == [(1, "="), (2, "0")]
 
 
 def test_the_player_register_upgrade_versions_existing_players_and_keeps_published_lists(

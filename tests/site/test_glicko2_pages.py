@@ -369,6 +369,11 @@ def test_a_club_events_page_gives_the_glicko2_record_not_an_empty_elo_one(
     # 9 rounds of her row, all played).
     dunne = next(row for row in rows(table) if row[2] == "Dunne, Niamh")
     assert dunne[5:7] == ["2344.84", "60.27"] and dunne[-2:] == ["9", "rated: 2331.88"]
+    with client(demo_url) as api:
+        players = api.get(f"/api/v1/events/{event_id}").json()["players"]
+    first = next(p for p in players if p["name"] == "Dunne, Niamh")
+    # The whole-point rating of the published list: 2331.88 → 2332.
+    assert (first["games"], first["status"], first["new_rating"], first["k"]) == (9, "rated", 2332, None)
     cli = runner.invoke(app, ["--db", demo_url, "report", "event", event_id, "--format", "csv"]).stdout
     assert cli.splitlines()[:2] == [
         "start_rank,fide_id,national_id,name,rating,rd,games,status",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, text
 from typer.testing import CliRunner
 
 from ratingdb import db
@@ -148,6 +148,34 @@ def test_the_player_page_explains_d_and_pd_in_place(served: TestClient) -> None:
     note = page.find(".//p[@class='note']")
     assert note is not None and text_of(note).startswith("D: the rating difference")
     assert "PD: the expected score" in text_of(note)
+
+
+def test_a_player_pages_calculations_are_read_for_every_close_at_once(served: TestClient) -> None:
+    # The page shows every close of the site: each close's calculation and games not counted are read
+    # for all the closes at once, a few statements in all; asking each close, as the page did, took two
+    # statements a close that did not rate the player and eleven one that did (two hundred for a player of
+    # 24 closes: bench/RESULTS.md, issue 28). Doyle has games not counted, so every query is needed.
+    from ratingdb.site.publish import player_calculations, player_not_rated
+    from ratingdb.site.served import player_by_key
+
+    state = served.app.state.ratingdb  # type: ignore[attr-defined]
+    sent: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        sent.append(statement)
+
+    with state.database.read() as session:
+        site = state.site(session, 0, "en")
+        closes = [lst for lst in site.current if lst.origin == "computed"]
+        doyle = player_by_key(session, DOYLE_PAGE.removeprefix("players/").removesuffix(".html"))
+        event.listen(state.database.reader, "before_cursor_execute", count)
+        try:
+            calculations = player_calculations(session, site, doyle)
+            not_rated = player_not_rated(session, site, doyle)
+        finally:
+            event.remove(state.database.reader, "before_cursor_execute", count)
+    assert len(closes) == 12 and calculations and not_rated
+    assert len(sent) <= 11, sent
 
 
 def test_unknown_pages_and_bad_parameters_get_one_sentence_and_no_details(served: TestClient) -> None:

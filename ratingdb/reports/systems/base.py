@@ -95,6 +95,17 @@ EventCells = tuple[tuple[str, ...], tuple[str, ...]]  # a player's cells before 
 
 
 @dataclass(frozen=True)
+class EventStanding:
+    """A player's record of an event in its close, as figures (the API's; the pages format them)."""
+
+    games: int  # the games of the event that counted
+    status: str  # as ratingdb.reports.event.EventLine.status names it
+    rating_x100: int | None  # the rating the close rated from, in hundredths (None: unrated)
+    deviation_x100: int | None  # its deviation, for a system with one
+    new_rating_x100: int | None  # on the list the close published
+
+
+@dataclass(frozen=True)
 class Shown:
     """What differs, on the pages and in the exports, between one rating system's lists and another's."""
 
@@ -119,6 +130,7 @@ class Shown:
     event_before: tuple[Column, ...]
     event_after: tuple[Column, ...]
     event_cells: Callable[[Session, EventReport, Language], dict[int, EventCells]]
+    event_standings: Callable[[Session, EventReport], dict[int, EventStanding]]
     event_note: str
     # The list's figures if the list is one of this system's, else None.
     figures: Callable[[Session, RatingList], ListFigures | None]

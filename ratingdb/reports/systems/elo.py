@@ -21,6 +21,7 @@ from ratingdb.reports.systems.base import (
     Column,
     Download,
     EventCells,
+    EventStanding,
     ListFigures,
     Section,
     Shown,
@@ -115,6 +116,19 @@ def _event_cells(
     return cells
 
 
+def _event_standings(session: Session, report: EventReport) -> dict[int, EventStanding]:
+    return {
+        line.player_id: EventStanding(
+            line.games,
+            line.status,
+            None if line.ro is None else line.ro * 100,
+            None,
+            None if line.new_rating is None else line.new_rating * 100,
+        )
+        for line in report.lines
+    }
+
+
 def _figures(session: Session, rating_list: RatingList) -> ListFigures:
     return EloList()
 
@@ -157,6 +171,7 @@ ELO = Shown(
         Column("status", N_("Status")),
     ),
     event_cells=_event_cells,
+    event_standings=_event_standings,
     event_note=N_(
         "Each round: the opponent's rank, the colour (w, b) and the result. Change: K × Σ(score − PD) in "
         "this event, before the period's rounding. Rp: performance rating."

@@ -18,7 +18,15 @@ from ratingdb.i18n import N_, Language
 from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
-from ratingdb.reports.systems.base import Column, Download, EventCells, Section, Shown, close_figures
+from ratingdb.reports.systems.base import (
+    Column,
+    Download,
+    EventCells,
+    EventStanding,
+    Section,
+    Shown,
+    close_figures,
+)
 from ratingdb.schema.models import EventPlayer, Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters, player_glicko2
 
@@ -110,11 +118,10 @@ def _history_cells(line: HistoryLine, figures: object | None, lang: Language) ->
     return _figure_cells(shown, lang, unrated=lang.gettext("unrated"))
 
 
-def _event_cells(
-    session: Session, report: EventReport, lang: Language
-) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
-    """The rating and RD the close rated from; then the event's games in the record and the status with
-    the period's new rating (Glicko-2 rates the whole period at once: there is no change per event)."""
+def _event_standings(session: Session, report: EventReport) -> dict[int, EventStanding]:
+    """Each player's record of the event in the Glicko-2 close: the rating and RD it rated from, the
+    event's games in the record, the status and the period's new rating (Glicko-2 rates the whole
+    period at once: there is no change per event)."""
     players = [line.player_id for line in report.lines]
     before: dict[int, tuple[int, int, bool]] = {}
     games: dict[int, int] = {}
@@ -156,20 +163,34 @@ def _event_cells(
                 .where(Glicko2Entry.list_id == rated_by, EventPlayer.event_id == report.event_id)
             ).all()
         )
-    cells: dict[int, EventCells] = {}
+    standings: dict[int, EventStanding] = {}
     for player_id in players:
         figures = before.get(player_id)
         n = games.get(player_id, 0)
         if rated_by is None:
-            status = lang.status_word("not rated yet")
+            status = "not rated yet"
         elif figures is None or not n:
-            status = lang.status_word("not rated")
+            status = "not rated"
         else:
-            status = lang.status_word("newly rated" if figures[2] else "rated")
-            if player_id in after:
-                status += f": {lang.hundredths(after[player_id])}"
-        shown = ("", "") if figures is None else (lang.hundredths(figures[0]), lang.hundredths(figures[1]))
-        cells[player_id] = (shown, (str(n), status))
+            status = "newly rated" if figures[2] else "rated"
+        standings[player_id] = EventStanding(
+            n, status, figures[0] if figures else None, figures[1] if figures else None, after.get(player_id)
+        )
+    return standings
+
+
+def _event_cells(session: Session, report: EventReport, lang: Language) -> dict[int, EventCells]:
+    cells: dict[int, EventCells] = {}
+    for player_id, s in _event_standings(session, report).items():
+        status = lang.status_word(s.status)
+        if s.status in ("rated", "newly rated") and s.new_rating_x100 is not None:
+            status += f": {lang.hundredths(s.new_rating_x100)}"
+        shown = (
+            ("", "")
+            if s.rating_x100 is None
+            else (lang.hundredths(s.rating_x100), lang.hundredths(s.deviation_x100))
+        )
+        cells[player_id] = (shown, (str(s.games), status))
     return cells
 
 
@@ -217,6 +238,7 @@ GLICKO2 = Shown(
     ),
     event_after=(Column("games", N_("Games"), numeric=True), Column("status", N_("Status"))),
     event_cells=_event_cells,
+    event_standings=_event_standings,
     event_note=N_(
         "Each round: the opponent's rank, the colour (w, b) and the result. Rating and RD: the player's on "
         "the list in force (a newcomer's: Glickman's Step 1). Glicko-2 rates the whole period at once, so "
