@@ -669,3 +669,19 @@ class Submission(Base):
         CheckConstraint(RATING_TYPE_CHECK, name="rating_type"),
         {"sqlite_autoincrement": True},
     )
+
+
+class PendingUpload(Base):
+    """A corrected file checked on the replace page, kept until the officer replaces the event with it
+    (migration 0023; ratingdb.services.submissions): bound to their browser's session and deleted with it,
+    named in the page by a random token whose SHA-256 is kept here, never the token."""
+
+    __tablename__ = "pending_upload"
+
+    id: Mapped[intpk]
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("web_session.id", ondelete="CASCADE"), index=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"))
+    file_name: Mapped[str] = mapped_column(String(255))
+    content: Mapped[bytes] = mapped_column(FileContent())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())

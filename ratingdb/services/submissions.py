@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -278,13 +279,7 @@ def submit(
             raise ConfigError(f"submission {old.id} is {old.status}: it can no longer be replaced")
     if rating_type not in RATING_TYPES and not _stored_type(session, rating_type):
         raise ConfigError(f"'{rating_type}' is not a rating type — choose standard, rapid or blitz")
-    if not content:
-        raise ConfigError("the file is empty — choose the tournament's TRF file")
-    if len(content) > max_bytes:
-        raise ConfigError(
-            f"the file has {len(content):,} bytes, more than the {max_bytes:,} a submission may have — "
-            "send the tournament report (TRF) only"
-        )
+    check_size(content, max_bytes, "the tournament's TRF file")
     name = (file_name.replace("\\", "/").rsplit("/", 1)[-1] or "upload.trf")[:255]
     digest = hashlib.sha256(content).hexdigest()
     before = session.scalar(
@@ -319,6 +314,22 @@ def submit(
     replacing = f", replacing submission {old.id}" if old else ""
     record_change(session, "submission", f"submission {sub.id}: {name} ({rating_type}){replacing}")
     return sub, check
+
+
+def check_size(content: bytes, max_bytes: int, what: str) -> None:
+    """A file the served site takes: not empty, and at most `max_bytes` (WebSettings.max_upload_bytes)."""
+    if not content:
+        raise ConfigError(f"the file is empty — choose {what}")
+    if len(content) > max_bytes:  # the web reads one byte more than it takes: the size is not known
+        raise ConfigError(too_large(max_bytes))
+
+
+def too_large(max_bytes: int) -> str:
+    """The refusal of a file larger than the served site takes (also said for a request too large)."""
+    return (
+        f"the file sent is larger than the {max_bytes:,} bytes a file sent here may have — send the "
+        "tournament report (TRF) only"
+    )
 
 
 def _stored_type(session: Session, rating_type: str) -> bool:
@@ -526,6 +537,11 @@ def replacement_choices(
     )
 
 
+def stored_id_field(event: Event) -> str:
+    """What the ID column held when `event` was imported (--id-field): replace-event's unless given."""
+    return ImportChoices.from_stored(event.import_choices).id_field or "fide"
+
+
 def stored_switches(event: Event) -> dict[str, bool]:
     """The switches `event` was imported with: what replace-event takes unless the page says otherwise."""
     stored = ImportChoices.from_stored(event.import_choices)
@@ -563,12 +579,7 @@ def _replacement(
     require_officer(user)
     check_id_field(id_field)
     if not content:
-        raise ConfigError("the file is empty — choose the corrected tournament report (TRF)")
-    if len(content) > MAX_UPLOAD_BYTES:
-        raise ConfigError(
-            f"the file has {len(content):,} bytes, more than the {MAX_UPLOAD_BYTES:,} a file may have — "
-            "send the tournament report (TRF) only"
-        )
+        raise ConfigError(f"the file is empty — choose {CORRECTED}")
     name = file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf"
     return parse_trf(name, content), replacement_choices(choices, id_field, switches)
 
@@ -627,6 +638,90 @@ def replace(
 
     trf, made = _replacement(user, content, file_name, choices, id_field, switches)
     return replace_event(session, event_id, trf, reason=reason or None, choices=made)
+
+
+CORRECTED: Final = "the corrected tournament report (TRF)"
+PENDING_GONE: Final = (
+    "the file checked is no longer kept (you signed out since, or checked another file in the meantime) — "
+    "choose the corrected file again and check it"
+)
+
+
+def keep_pending(
+    session: Session,
+    user: Actor,
+    browser_token: str | None,
+    event_id: int,
+    content: bytes,
+    file_name: str,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> str:
+    """Keep the corrected file the replace page checks until the officer replaces the event with it: on
+    the server (pending_upload), bound to the browser's session, instead of going back and forth in the
+    page. The token returned names it in the page; only its SHA-256 is kept. The session's file kept
+    before goes: one at a time per session."""
+    from sqlalchemy import delete
+
+    from ratingdb.schema.models import PendingUpload
+    from ratingdb.services.users import token_hash
+
+    require_officer(user)
+    check_size(content, max_bytes, CORRECTED)
+    web_session = _web_session(session, browser_token)
+    session.execute(delete(PendingUpload).where(PendingUpload.session_id == web_session))
+    token = secrets.token_urlsafe(32)
+    name = (file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf")[:255]
+    session.add(
+        PendingUpload(
+            token_hash=token_hash(token), session_id=web_session, event_id=event_id, file_name=name,
+            content=content,
+        )
+    )  # fmt: skip
+    session.flush()
+    return token
+
+
+def pending_file(
+    session: Session, user: Actor, browser_token: str | None, token: str, event_id: int
+) -> tuple[str, bytes]:
+    """(name, bytes) of the file keep_pending kept for this session and event, or PENDING_GONE."""
+    from ratingdb.schema.models import PendingUpload
+    from ratingdb.services.users import token_hash
+
+    require_officer(user)
+    found = session.scalar(
+        select(PendingUpload).where(
+            PendingUpload.token_hash == token_hash(token[:200]),
+            PendingUpload.session_id == _web_session(session, browser_token),
+            PendingUpload.event_id == event_id,
+        )
+    )
+    if found is None:
+        raise ConfigError(PENDING_GONE)
+    return found.file_name, found.content
+
+
+def drop_pending(session: Session, browser_token: str | None) -> None:
+    """The session's kept file goes (the event is replaced with it)."""
+    from sqlalchemy import delete
+
+    from ratingdb.schema.models import PendingUpload
+
+    session.execute(
+        delete(PendingUpload).where(PendingUpload.session_id == _web_session(session, browser_token))
+    )
+
+
+def _web_session(session: Session, browser_token: str | None) -> int:
+    from ratingdb.schema.models import WebSession
+    from ratingdb.services.users import token_hash
+
+    found = session.scalar(
+        select(WebSession.id).where(WebSession.token_hash == token_hash(browser_token or ""))
+    )
+    if found is None:
+        raise ConfigError(PENDING_GONE)
+    return found
 
 
 def reopen(

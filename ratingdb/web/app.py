@@ -83,6 +83,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         max_query_bytes=settings.max_query_bytes,
         max_body_bytes=settings.max_body_bytes,
         max_upload_bytes=settings.max_upload_bytes + 64 * 1024,  # the file and the form around it
+        max_file_bytes=settings.max_upload_bytes,
     )
     return app
 

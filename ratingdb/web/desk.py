@@ -538,43 +538,35 @@ def period_reopen(
 
 @dataclass(frozen=True)
 class ReplacementForm:
-    """The replace page's form: the corrected file (uploaded now, or carried from the check as base64 in
-    the page, so the officer need not choose it again), the reason, the matching choices and the switches
-    (subs.SWITCHES: "on", "off" or "" for as the event was imported)."""
+    """The replace page's form: the corrected file if one is uploaded now, else the token of the one kept
+    since its check (subs.keep_pending: on the server, not in the page), the reason, the matching choices
+    and the switches (subs.SWITCHES: "on", "off" or "" for as the event was imported)."""
 
-    content: bytes
+    upload: bytes | None
     file_name: str
+    pending: str
     reason: str
     chosen: Chosen
     id_field: str | None
     switches: dict[str, bool | None]
-    replacing: bool  # the Replace button, else Check
+    replacing: bool  # the Replace button (with no new file chosen), else Check
 
 
 async def _replacement_form(request: Request) -> ReplacementForm:
-    import base64
-    import binascii
-
     from starlette.datastructures import UploadFile as Upload
 
     form = await request.form()
     chosen, id_field = await _choices(request)
-    upload, carried = form.get("file"), form.get("content")
-    name = form.get("file_name")
-    content = b""
+    upload, pending, reason = form.get("file"), form.get("pending"), form.get("reason")
+    content, name = None, "corrected.trf"
     if isinstance(upload, Upload) and upload.filename:
-        content = await upload.read(_state(request).settings.max_upload_bytes + 1)
-        name = upload.filename
-    elif isinstance(carried, str) and carried:
-        try:
-            content = base64.b64decode(carried, validate=True)
-        except binascii.Error:
-            content = b""
-    reason = form.get("reason")
+        # One byte more than is taken, so that a larger file is refused rather than cut short.
+        content, name = await upload.read(_state(request).settings.max_upload_bytes + 1), upload.filename
     return ReplacementForm(
-        content, name if isinstance(name, str) else "corrected.trf",
+        content, name, pending if isinstance(pending, str) else "",
         reason.strip() if isinstance(reason, str) else "", chosen, id_field,
-        {name: _switch(form.get(name)) for name in subs.SWITCHES}, form.get("action") == "replace",
+        {key: _switch(form.get(key)) for key in subs.SWITCHES},
+        form.get("action") == "replace" and content is None,
     )  # fmt: skip
 
 
@@ -594,26 +586,23 @@ def _event_of(session: Session, event_id: int) -> Any:
 
 
 def _replace_page(
-    request: Request, session: Session, user: WebUser, event_id: int, sent: ReplacementForm | None = None
-) -> HTMLResponse:
-    """The replace page: the form, with the check of the file sent when there is one."""
-    import base64
-
+    request: Request, session: Session, user: WebUser, event_id: int, sent: ReplacementForm | None = None,
+    file: tuple[str, bytes] = ("", b""),
+) -> HTMLResponse:  # fmt: skip
+    """The replace page: the form, with the check of the file sent (its name and bytes) when there is one."""
     event = _event_of(session, event_id)
     values: dict[str, Any] = {"found": None, "chosen": {}, "id_field": "", "switches": {}}
     if sent is not None:
         found = subs.check_replacement(
-            session, user, event_id, sent.content, sent.file_name, sent.reason, sent.chosen, sent.id_field,
-            sent.switches,
-        )  # fmt: skip
+            session, user, event_id, file[1], file[0], sent.reason, sent.chosen, sent.id_field, sent.switches
+        )
         values = {
             "found": found, "check": found, "chosen": sent.chosen, "id_field": sent.id_field or "",
-            "switches": sent.switches, "reason": sent.reason, "file_name": sent.file_name,
-            "content": base64.b64encode(sent.content).decode("ascii"),
+            "switches": sent.switches, "reason": sent.reason, "file_name": file[0], "pending": sent.pending,
         }  # fmt: skip
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
-        switch_options=subs.SWITCHES, **values,
+        switch_options=subs.SWITCHES, id_field_stored=subs.stored_id_field(event), **values,
     )  # fmt: skip
 
 
@@ -625,8 +614,12 @@ def replace_page(request: Request, state: State, event_id: int) -> HTMLResponse:
 
 @router.post("/desk/events/{event_id}/replace")
 async def replace_event(request: Request, state: State, event_id: int) -> Response:
-    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices: *Check* runs it as --dry-run
-    (in a dry-run transaction) and shows what would change; *Replace* does it."""
+    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices: *Check* keeps the file chosen on
+    the server for this session (subs.keep_pending) and runs the replacement as --dry-run (in a dry-run
+    transaction) to show what would change; *Replace* does it with the file kept. A new file chosen is
+    always checked first, whichever button sent it."""
+    from dataclasses import replace
+
     from starlette.concurrency import run_in_threadpool
 
     form = await request.form()
@@ -634,19 +627,35 @@ async def replace_event(request: Request, state: State, event_id: int) -> Respon
         sent = await _replacement_form(request)
     finally:
         await form.close()  # the upload's temporary file (no File() parameter closes it here)
+    browser = request.cookies.get(COOKIE)
 
     def run() -> Response:
-        if sent.replacing:
-            with signed_in(request, state) as (session, user):
-                done = subs.replace(
-                    session, user, event_id, sent.content, sent.file_name, sent.reason, sent.chosen,
-                    sent.id_field, sent.switches,
+        checked = sent
+        if sent.upload is not None:  # kept first, in a transaction of its own: the check only reads it
+            with signed_in(request, state, officer=True) as (session, user):
+                token = subs.keep_pending(
+                    session, user, browser, event_id, sent.upload, sent.file_name,
+                    state.settings.max_upload_bytes,
                 )  # fmt: skip
+            checked = replace(sent, pending=token)
+        if sent.replacing:
+            with signed_in(request, state, officer=True) as (session, user):
+                name, content = subs.pending_file(session, user, browser, sent.pending, event_id)
+                done = subs.replace(
+                    session, user, event_id, content, name, sent.reason, sent.chosen, sent.id_field,
+                    sent.switches,
+                )  # fmt: skip
+                subs.drop_pending(session, browser)
                 event = _event_of(session, done.new_event_id)
                 where = f"/desk/periods/{event.rating_type}/{event.period}"
             return _back(where)
         with signed_in(request, state, dry_run=True, officer=True) as (session, user):
-            return _replace_page(request, session, user, event_id, sent)
+            if not checked.pending:
+                from ratingdb.errors import ConfigError
+
+                raise ConfigError(f"no file was chosen — choose {subs.CORRECTED} and check it")
+            file = subs.pending_file(session, user, browser, checked.pending, event_id)
+            return _replace_page(request, session, user, event_id, checked, file)
 
     return await run_in_threadpool(run)
 

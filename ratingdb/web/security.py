@@ -48,6 +48,7 @@ class Hardened:
         max_body_bytes: int,
         upload_prefix: str = "/desk/",
         max_upload_bytes: int = 0,
+        max_file_bytes: int = 0,
     ) -> None:
         self.app = app
         self.max_query = max_query_bytes
@@ -55,6 +56,7 @@ class Hardened:
         # The signed-in side takes tournament files: its requests may be as large as an upload.
         self.upload_prefix = upload_prefix
         self.max_upload = max(max_upload_bytes, max_body_bytes)
+        self.max_file = max_file_bytes  # the file an upload carries (WebSettings.max_upload_bytes)
 
     def _body_limit(self, scope: Scope) -> int:
         return self.max_upload if str(scope.get("path", "")).startswith(self.upload_prefix) else self.max_body
@@ -114,10 +116,17 @@ class Hardened:
                 try:
                     limit = self._body_limit(scope)
                     if int(value) > limit:
-                        return 413, f"the request body is larger than {limit} bytes"
+                        return 413, self._too_large(scope, limit)
                 except ValueError:
                     return 400, "the request's Content-Length is not a number"
         return None
+
+    def _too_large(self, scope: Scope, limit: int) -> str:
+        if self.max_file and limit == self.max_upload:
+            from ratingdb.services.submissions import too_large
+
+            return too_large(self.max_file)
+        return f"the request body is larger than {limit} bytes"
 
     def _limited(self, receive: Receive, scope: Scope, send: Send) -> Receive:
         received = 0

@@ -14,15 +14,17 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, event, select
+from sqlalchemy import Engine, event, func, select
 from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
-from ratingdb.schema.models import AuditEntry, Event, WebUser
+from ratingdb.schema.models import AuditEntry, Event, PendingUpload, WebUser
 from ratingdb.services import submissions as subs
 from ratingdb.services import users
 from ratingdb.services.players import alias_history, find_by_id
+from ratingdb.web.app import create_app
+from ratingdb.web.state import WebSettings
 from tests.cli.test_correction_choices import LIST, QUAD, by_national_id, corrected
 from tests.cli.test_export_trf_roundtrip import with_old_rules
 from tests.site.test_desk_permissions import PASSWORD, browser, csrf, sign_in
@@ -42,6 +44,11 @@ def text_of(response: object) -> str:
 
 def post(c: TestClient, path: str, **form: str) -> object:
     return c.post(path, data={"csrftoken": csrf(c), **form}, follow_redirects=False)
+
+
+def kept_token(page: str) -> str:
+    """The token naming the file the replace page checked (kept on the server since)."""
+    return page.split('name="pending" value="')[1].split('"')[0]
 
 
 def closed_quad(url: str, engine: Engine, folder: Path) -> None:
@@ -82,12 +89,12 @@ def test_the_officer_reopens_replaces_the_event_and_closes_again_in_the_browser(
         assert "result changed: round 1: Finnegan, Mark – O'Connell, Denis 0-1 → 1-0" in shown
         with db.transaction(engine) as session:  # the check wrote nothing
             assert session.scalars(select(Event.id).where(Event.is_current.is_(True))).all() == [1]
-        carried = shown.split('name="content" value="')[1].split('"')[0]
+        assert 'name="content"' not in shown  # the file is kept on the server, not in the page
         replaced = officer.post(
             "/desk/events/1/replace",
             data={
                 "csrftoken": csrf(officer), "action": "replace", "reason": "round 1",
-                "content": carried, "file_name": fixed.name,
+                "pending": kept_token(shown),
             },
             follow_redirects=False,
         )  # fmt: skip
@@ -173,9 +180,13 @@ def test_the_officer_switches_off_a_stored_switch_on_the_replace_page(
     with browser(db_url) as officer:
         assert sign_in(officer, "aoife") == 303
         page = text_of(officer.get("/desk/events/1/replace"))
+        # What a browser sends unless the officer changes it: the ID column as imported (it sent fide).
+        chosen = page.split('id="id_field">')[1].split("</select>")[0]
+        assert '<option value="" selected>as the event was imported (--id-field national)</option>' in chosen
+        assert '<option value="fide" >' in chosen
         assert '<option value="" selected>as imported: on</option>' in page.split('id="official"')[1]
         assert '<option value="" selected>as imported: off</option>' in page.split('id="distinct_event"')[1]
-        form = {"csrftoken": csrf(officer), "reason": "round 1", "official": "off"}
+        form = {"csrftoken": csrf(officer), "reason": "round 1", "official": "off", "id_field": ""}
         checked = officer.post(
             "/desk/events/1/replace",
             data={**form, "action": "check"},
@@ -184,10 +195,9 @@ def test_the_officer_switches_off_a_stored_switch_on_the_replace_page(
         shown = text_of(checked)
         assert "read as the event was imported: --id-field national</li>" in shown
         assert '<option value="off" selected>off (--no-official)</option>' in shown
-        carried = shown.split('name="content" value="')[1].split('"')[0]
         replaced = officer.post(
             "/desk/events/1/replace",
-            data={**form, "action": "replace", "content": carried, "file_name": fixed.name},
+            data={**form, "action": "replace", "pending": kept_token(shown)},
             follow_redirects=False,
         )
         assert replaced.status_code == 303
@@ -196,3 +206,109 @@ def test_the_officer_switches_off_a_stored_switch_on_the_replace_page(
             select(Event.id, Event.official).where(Event.is_current.is_(True))
         ).all()
     assert (event_id, official) == (2, False)
+
+
+def _padded(fixed: Path, size: int) -> tuple[str, bytes]:
+    """The corrected quad padded with comment records (###, kept and ignored) to `size` bytes."""
+    content = fixed.read_bytes().rstrip(b"\r\n") + b"\r\n"
+    line = b"### padding that brings the report near the limit of the served site\r\n"
+    content += line * ((size - len(content)) // len(line))
+    return fixed.name, content + b"#" * (size - len(content) - 2) + b"\r\n"
+
+
+def test_a_corrected_file_near_the_upload_limit_is_checked_and_replaces_the_event(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    """A file of 1,990,000 bytes, under the 2,000,000 the site takes (WebSettings.max_upload_bytes): when
+    the page carried it as base64 (2,653,336 bytes) the Replace form was over the 2 MB request limit and
+    refused with 413. It is kept on the server between the check and the replacement, bound to the
+    session: another browser's session cannot use its token. A file one byte over the limit is refused
+    in one sentence, and one larger than the request limit too."""
+    closed_quad(db_url, engine, tmp_path)
+    ok(db_url, "reopen", "2011-07", "--reason", "round 1 the wrong way")
+    name, big = _padded(corrected(tmp_path), 1_990_000)
+    assert len(big) == 1_990_000
+    with browser(db_url) as officer, browser(db_url) as other:
+        assert sign_in(officer, "aoife") == 303 and sign_in(other, "aoife") == 303
+        form = {"csrftoken": csrf(officer), "reason": "round 1"}
+        checked = officer.post(
+            "/desk/events/1/replace",
+            data={**form, "action": "check"},
+            files=[("file", (name, big, "text/plain"))],
+        )
+        shown = text_of(checked)
+        assert checked.status_code == 200, shown
+        assert "result changed: round 1: Finnegan, Mark – O'Connell, Denis 0-1 → 1-0" in shown
+        assert len(checked.content) < 50_000  # the page does not carry the file
+        token = kept_token(shown)
+        stolen = other.post(
+            "/desk/events/1/replace",
+            data={"csrftoken": csrf(other), "reason": "x", "action": "replace", "pending": token},
+            follow_redirects=False,
+        )
+        assert stolen.status_code == 400
+        assert f"Error: {subs.PENDING_GONE}" in text_of(stolen)
+        replaced = officer.post(
+            "/desk/events/1/replace",
+            data={**form, "action": "replace", "pending": token},
+            follow_redirects=False,
+        )
+        assert (replaced.status_code, replaced.headers["location"]) == (303, "/desk/periods/standard/2011-07")
+        again = officer.post(  # the file kept went with the replacement
+            "/desk/events/2/replace",
+            data={**form, "action": "replace", "pending": token},
+            follow_redirects=False,
+        )
+        assert again.status_code == 400 and f"Error: {subs.PENDING_GONE}" in text_of(again)
+
+        over = officer.post(
+            "/desk/events/2/replace",
+            data={**form, "action": "check"},
+            files=[("file", _padded(corrected(tmp_path), 2_000_001))],
+        )
+        assert over.status_code == 400
+        assert (
+            "Error: the file sent is larger than the 2,000,000 bytes a file sent here may have — send the "
+            "tournament report (TRF) only"
+        ) in text_of(over)
+        huge = officer.post(
+            "/desk/events/2/replace",
+            data={**form, "action": "check"},
+            files=[("file", _padded(corrected(tmp_path), 2_100_000))],
+        )
+        assert (huge.status_code, huge.text) == (
+            413,
+            "Error: the file sent is larger than the 2,000,000 bytes a file sent here may have — send the "
+            "tournament report (TRF) only\n",
+        )
+    with db.transaction(engine) as session:
+        assert session.scalars(select(Event.id).where(Event.is_current.is_(True))).all() == [2]
+        assert session.scalar(select(func.count()).select_from(PendingUpload)) == 0
+
+
+def test_the_configured_upload_limit_holds_on_the_replace_page(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    """WebSettings.max_upload_bytes, not the services' default: a site that takes 20,000 bytes refuses a
+    corrected file of 20,001 (it took up to 2,000,000 whatever the setting)."""
+    closed_quad(db_url, engine, tmp_path)
+    ok(db_url, "reopen", "2011-07", "--reason", "round 1 the wrong way")
+    app = create_app(WebSettings(url=db_url, max_upload_bytes=20_000))
+    try:
+        with TestClient(app, base_url="https://testserver", raise_server_exceptions=False) as officer:
+            assert sign_in(officer, "aoife") == 303
+            form = {"csrftoken": csrf(officer), "reason": "round 1", "action": "check"}
+            near = officer.post(
+                "/desk/events/1/replace", data=form, files=[("file", _padded(corrected(tmp_path), 20_000))]
+            )
+            assert near.status_code == 200 and "The file can replace the event" in text_of(near)
+            over = officer.post(
+                "/desk/events/1/replace", data=form, files=[("file", _padded(corrected(tmp_path), 20_001))]
+            )
+            assert over.status_code == 400
+            assert (
+                "Error: the file sent is larger than the 20,000 bytes a file sent here may have"
+                in text_of(over)
+            )
+    finally:
+        app.state.ratingdb.database.dispose()
