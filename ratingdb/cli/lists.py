@@ -171,6 +171,7 @@ def _glicko2_list(
     """`list` of a Glicko-2 list: rating and deviation to hundredths, volatility, provisional marked "?";
     CSV is the Glicko-2 list format, which re-imports to the same figures."""
     from ratingdb.reports.glicko2 import glicko2_lines, write_glicko2_list_file
+    from ratingdb.reports.systems.glicko2 import change_points
 
     lines, figures = glicko2_lines(session, rating_list, params, rated_only=fmt == "table")
     rating_type, date = rating_list.rating_type, rating_list.list_date.isoformat()
@@ -187,7 +188,7 @@ def _glicko2_list(
             [rank if shown else None, line.fide_id, line.national_id, line.name, line.federation, line.sex,
              line.title, line.birth_year, f"{shown.rating:.2f}" if shown else None,
              f"{shown.deviation:.2f}" if shown else None, f"{shown.volatility:.6f}" if shown else None,
-             ("?" if shown.provisional else "") if shown else None, line.change, line.games]
+             ("?" if shown.provisional else "") if shown else None, change_points(shown), line.games]
         )  # fmt: skip
     title = f"{rating_type} list {date} ({rating_list.origin}, Glicko-2)"
     if params.provisional_deviation is not None:

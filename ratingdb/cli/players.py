@@ -76,6 +76,7 @@ def show_command(
             [a.name, e.created_at, e.action, e.reason or e.detail]
             for a, e in alias_history(session, player.id)
         ]
+        from ratingdb.reports.systems.glicko2 import change_points
         from ratingdb.services.glicko2_lists import player_glicko2
 
         glicko2 = player_glicko2(session, player.id)
@@ -85,6 +86,8 @@ def show_command(
         columns += ["glicko2", "rd", "provisional"]
         for row, h in zip(rows, history, strict=True):
             shown = glicko2.get((h.rating_type, h.list_date))
+            if shown:  # its change to hundredths, as its rating is
+                row[4] = change_points(shown)
             row += (
                 [f"{shown.rating:.2f}", f"{shown.deviation:.2f}", "?" if shown.provisional else ""]
                 if shown

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.rating import Period, RulesError
 from ratingdb.rating.glicko2 import Glicko2Parameters, Glicko2RuleSet, PublishedGlicko2
-from ratingdb.schema.models import Glicko2Entry, RatingList
+from ratingdb.schema.models import Glicko2CalcPlayer, Glicko2Entry, RatingList
 
 if TYPE_CHECKING:
     from ratingdb.formats import ListRow
@@ -61,6 +61,9 @@ class Glicko2Shown:
 
     figures: PublishedGlicko2
     provisional: bool
+    # Hundredths since the list the close rated from (its calculation record's rating before); None for
+    # a newcomer and on an imported list. list_entry.change is the whole points' difference.
+    change_x100: int | None = None
 
     @property
     def rating(self) -> float:
@@ -79,15 +82,23 @@ def glicko2_figures(
     session: Session, list_id: int, params: Glicko2Parameters, player_id: int | None = None
 ) -> dict[int, Glicko2Shown]:
     """Player id → the Glicko-2 figures of a list (of one player if given; rated players only)."""
-    query = select(Glicko2Entry).where(Glicko2Entry.list_id == list_id)
+    before = Glicko2CalcPlayer
+    query = (
+        select(Glicko2Entry, before.rating_x100, before.newcomer)
+        .outerjoin(
+            before, (before.list_id == Glicko2Entry.list_id) & (before.player_id == Glicko2Entry.player_id)
+        )
+        .where(Glicko2Entry.list_id == list_id)
+    )
     if player_id is not None:
         query = query.where(Glicko2Entry.player_id == player_id)
     return {
         row.player_id: Glicko2Shown(
             PublishedGlicko2(row.rating_x100, row.deviation_x100, row.volatility_x1e6),
             params.is_provisional(row.deviation_x100 / 100),
+            None if was_x100 is None or newcomer else row.rating_x100 - was_x100,
         )
-        for row in session.scalars(query)
+        for row, was_x100, newcomer in session.execute(query)
     }
 
 

@@ -54,6 +54,7 @@ from ratingdb.reports.not_rated import NotRated, games_not_rated, player_not_rat
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.reports.systems import DEFAULT, SHOWN, ListShown, Shown, elo_list, list_shown, types_shown
 from ratingdb.reports.systems import shown as system_shown
+from ratingdb.reports.systems.base import signed_whole
 from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import list_parameters
 from ratingdb.services.players import aliases_of
@@ -162,12 +163,6 @@ def moved_player_pages(players: Iterable[PlayerIds]) -> dict[str, str]:
 # --- rendering -----------------------------------------------------------------------------------------
 
 
-def signed(value: int | None) -> str:
-    if value is None:
-        return ""
-    return f"+{value}" if value > 0 else str(value)
-
-
 def points_x10(value: int | None) -> str:
     """Tournament points from tenths: 55 → 5½, 5 → ½."""
     if value is None:
@@ -231,7 +226,7 @@ def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
     # newstyle: `_("%(n)s players", n=…)` formats and escapes its values; a message is never HTML-escaped.
     env.install_gettext_translations(lang.catalogue, newstyle=True)  # type: ignore[attr-defined]
     env.filters |= {
-        "signed": signed,
+        "signed": signed_whole,
         "tenths": points_x10,
         "result": result_shown,
         "capfirst": capfirst,
@@ -493,7 +488,7 @@ def list_page(
         matched, rows = query_lines(ranked, query, lst.list_date.year, site.aliases)
     # One plain tuple per row, in the table's column order; the system's cells after Games.
     table: list[tuple[object, ...]] = []
-    cells = shown.figures.cells
+    cells, change, by_player = shown.figures.cells, shown.system.change, shown.figures.by_player()
     lang = site.language
     for rank, line in rows:
         rating, *extra = cells(line, lang)
@@ -507,7 +502,7 @@ def list_page(
                 line.sex or "",
                 line.birth_year or "",
                 rating,
-                signed(line.change),
+                change(line.change, by_player.get(line.player_id), lang),
                 line.games,
                 extra,
                 "|".join(site.aliases.get(line.player_id, ())),  # the static page's filter reads them
@@ -694,12 +689,10 @@ def player_page(
     for h in reversed(history):  # newest first
         url = site.list_urls[(h.rating_type, h.list_date)]
         # The rating's cell and those after Games are the list's system's (K and flag, or RD and mark).
-        rating, *extra = site.system_of(h.rating_type).history_cells(
-            h, figures.get((h.rating_type, h.list_date)), site.language
-        )
-        by_type[h.rating_type].append(
-            (url, site.language.date(h.list_date), rating, signed(h.change), h.games, extra)
-        )
+        system, own = site.system_of(h.rating_type), figures.get((h.rating_type, h.list_date))
+        rating, *extra = system.history_cells(h, own, site.language)
+        change = system.change(h.change, own, site.language)
+        by_type[h.rating_type].append((url, site.language.date(h.list_date), rating, change, h.games, extra))
     order = {t: i for i, t in enumerate(site.options.rating_types)}
     shown = sorted(calcs, key=lambda c: (c.list_date, order.get(c.rating_type, len(order))), reverse=True)
     return site.render(

@@ -140,6 +140,10 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
     assert "(computed, Glicko-2); ? = provisional, RD above 110" in table[0]
     paper = next(line for line in table if "Example, Paper" in line)
     assert "1464.05" in paper and "151.52" in paper and "?" in paper
+    # The change to hundredths as the ratings are: 1464.05 − 1500.00 = −35.95 (not list_entry's whole
+    # 1464 − 1500 = −36); Ida's rating stays 1612.50 while only her deviation widens: 0.00.
+    assert "-35.95" in [cell.strip() for cell in paper.split("│")]
+    assert "0.00" in [cell.strip() for cell in next(line for line in table if "Idle, Ida" in line).split("│")]
     calc = ok(db_url, "calculation", "200101", "2025-10", "--type", "club")
     assert calc[:11] == [
         "Example, Paper (FIDE 200101), born 1980, IRL: club (Glicko-2), period 2025-10, "
@@ -179,6 +183,8 @@ def test_the_close_reproduces_the_papers_example_and_widens_the_idle_player(db_u
     ]
     player = "\n".join(ok(db_url, "player", "200101"))
     assert "1464.05" in player and "151.52" in player
+    november = next(row for row in player.splitlines() if "2025-11-01" in row)
+    assert "-35.95" in [cell.strip() for cell in november.split("│")]
     top = ok(db_url, "report", "top", "--type", "club", "--format", "csv")
     assert top[0].endswith(",glicko2,rd,provisional")
     assert top[4] == '4,200101,,"Example, Paper",,IRL,M,1980,1464,3,,,1464.05,151.52,?'

@@ -68,6 +68,18 @@ def test_the_list_page_shows_rating_deviation_and_the_provisional_mark(
     assert note is not None and "provisional while its RD is above 110" in text_of(note)
 
 
+def test_a_glicko2_lists_change_is_in_hundredths_as_its_ratings_are(club_site: Path) -> None:
+    page = parse((club_site / "lists/club-2025-10-01.html").read_bytes())
+    table = page.find(".//table[@id='list']")
+    assert table is not None
+    heads = [text_of(th) for th in table.iterfind(".//thead/tr/th")]
+    change, rating = heads.index("Change"), heads.index("Rating")
+    [byrne] = [line for line in rows(table) if line[2] == "Byrne, Noel"]
+    # Byrne's September 1412.00 → 1342.89 after three losses: 1342.89 − 1412.00 = −69.11; list_entry's
+    # whole points give 1343 − 1412 = −69, which the page showed before.
+    assert (byrne[rating], byrne[change]) == ("1342.89", "-69.11")
+
+
 def test_the_csv_download_is_the_glicko2_list_the_list_command_writes(club_site: Path, demo_url: str) -> None:
     assert (club_site / f"{LIST}.csv").read_text("utf-8") == _club_csv(demo_url)
 
@@ -83,9 +95,11 @@ def test_the_player_page_shows_each_club_list_with_its_deviation(club_site: Path
     ]  # fmt: skip
     # September's starting 1412 (RD 120: provisional), three losses → 1342.89, RD 105.00, then widening
     # while he does not play: √(105.00² + (0.060003 × 173.7178)²) = 105.52 (docs/guide/glicko2.md).
+    # Change to hundredths as the ratings are: 1342.89 − 1412.00 = −69.11 (the whole points' 1343 − 1412
+    # = −69 is list_entry's), then 1342.89 − 1342.89 = 0.00 while only the deviation widens.
     assert [line[1:] for line in rows(table)][-3:] == [
-        ["1342.89", "0", "0", "105.52", ""],
-        ["1342.89", "-69", "3", "105.00", ""],
+        ["1342.89", "0.00", "0", "105.52", ""],
+        ["1342.89", "-69.11", "3", "105.00", ""],
         ["1412.00", "", "0", "120.00", "provisional"],
     ]
 

@@ -57,3 +57,24 @@ def test_each_system_counts_a_close_in_its_own_terms() -> None:
     assert not any("floor" in line or "K changes" in line or "inactive" in line for line in glicko2)
     assert [d.suffix for d in shown("elo").downloads] == ["csv", "txt"]
     assert [d.suffix for d in shown("glicko2").downloads] == ["csv"]
+
+
+def test_each_system_shows_a_change_to_the_precision_of_its_ratings() -> None:
+    from ratingdb.rating.glicko2 import PublishedGlicko2
+    from ratingdb.services.glicko2_lists import Glicko2Shown
+
+    english, german = Language("en"), Language("de")
+    elo, glicko2 = shown("elo").change, shown("glicko2").change
+    # Elo's ratings are whole points, and so is its change.
+    assert [elo(c, None, english) for c in (12, 0, -69, None)] == ["+12", "0", "-69", ""]
+    # The demo's Noel Byrne on the club list: 1412.00 → 1342.89 is −69.11 (1342.89 − 1412.00), whatever
+    # list_entry's whole points say (1343 − 1412 = −69); idle, 1342.89 → 1342.89 is 0.00; a newcomer or
+    # a row of an imported list has no change.
+    byrne = Glicko2Shown(PublishedGlicko2(134289, 10500, 60003), False, -6911)
+    idle = Glicko2Shown(PublishedGlicko2(134289, 10552, 60003), False, 0)
+    gain = Glicko2Shown(PublishedGlicko2(141230, 10000, 60000), False, 1230)  # 1400.00 → 1412.30
+    newcomer = Glicko2Shown(PublishedGlicko2(150000, 35000, 60000), True, None)
+    assert [glicko2(-69, f, english) for f in (byrne, idle, gain, newcomer, None)] == [
+        "-69.11", "0.00", "+12.30", "", ""
+    ]  # fmt: skip
+    assert glicko2(-69, byrne, german) == "-69,11"

@@ -25,6 +25,13 @@ from ratingdb.reports.period import PeriodReport, PlayerMove
 from ratingdb.schema.models import RatingList
 
 
+def signed_whole(value: int | None) -> str:
+    """A change in whole points as the pages show it: +12, 0, -69; blank when there is none."""
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value)
+
+
 def close_figures(report: PeriodReport) -> dict[str, int]:
     """The counts every close has, by name (services/counts defines them); a system adds its own."""
     c = report.counts
@@ -125,6 +132,9 @@ class Shown:
     move_cells: Callable[[PlayerMove, Language], tuple[str, ...]]  # one per move_columns
     # A player's row on one of the system's lists: the rating, then one cell per list_columns.
     history_cells: Callable[[HistoryLine, object | None, Language], tuple[str, ...]]
+    # A row's Change (a list's, a player's table per list): from the entry's whole-point change and the
+    # system's figures of the player (ListFigures.by_player's), shown to the precision of its ratings.
+    change: Callable[[int | None, object | None, Language], str]
     # An event's crosstable: the columns before the rounds and after the points, their cells by player id
     # (the close's record of the event), and the sentence under the table (a message id).
     event_before: tuple[Column, ...]

@@ -26,6 +26,7 @@ from ratingdb.reports.systems.base import (
     Section,
     Shown,
     close_figures,
+    signed_whole,
 )
 from ratingdb.schema.models import RatingList
 
@@ -103,6 +104,10 @@ def _history_cells(line: HistoryLine, figures: object | None, lang: Language) ->
     return (str(line.rating or lang.gettext("unrated")), str(line.k or ""), line.flag or "")
 
 
+def _change(change: int | None, figures: object | None, lang: Language) -> str:
+    return signed_whole(change)  # an Elo rating is in whole points, and so is its change
+
+
 def _event_cells(
     session: Session, report: EventReport, lang: Language
 ) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -162,6 +167,7 @@ ELO = Shown(
     count_figures=_count_figures,
     move_cells=_move_cells,
     history_cells=_history_cells,
+    change=_change,
     event_before=(Column("ro", "Ro", numeric=True, symbol=True),),
     event_after=(
         Column("games", N_("Games"), numeric=True),

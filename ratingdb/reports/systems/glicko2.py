@@ -118,6 +118,27 @@ def _history_cells(line: HistoryLine, figures: object | None, lang: Language) ->
     return _figure_cells(shown, lang, unrated=lang.gettext("unrated"))
 
 
+def change_x100(figures: object | None) -> int | None:
+    """A player's change on a Glicko-2 list in hundredths (1412.00 → 1342.89: -6911), from the figures
+    ListFigures.by_player gives; None for a newcomer, on an imported list, or without figures."""
+    return figures.change_x100 if isinstance(figures, Glicko2Shown) else None
+
+
+def change_points(figures: object | None) -> str | None:
+    """The change as the CLI writes it, to hundredths as the ratings are: -69.11, 0.00, 12.30."""
+    x100 = change_x100(figures)
+    return None if x100 is None else f"{x100 / 100:.2f}"
+
+
+def _change(change: int | None, figures: object | None, lang: Language) -> str:
+    """To hundredths, as the list's ratings are (+12.30, 0.00, -69.11); not list_entry's whole points,
+    which differ by the rounding of both ratings (1412.00 → 1342.89 is -69 there)."""
+    x100 = change_x100(figures)
+    if x100 is None:
+        return ""
+    return lang.hundredths(x100, signed=x100 > 0)
+
+
 def _event_standings(session: Session, report: EventReport) -> dict[int, EventStanding]:
     """Each player's record of the event in the Glicko-2 close: the rating and RD it rated from, the
     event's games in the record, the status and the period's new rating (Glicko-2 rates the whole
@@ -232,6 +253,7 @@ GLICKO2 = Shown(
     count_figures=_count_figures,
     move_cells=_move_cells,
     history_cells=_history_cells,
+    change=_change,
     event_before=(
         Column("rating", N_("Rating"), numeric=True),
         Column("rd", "RD", numeric=True, symbol=True),
