@@ -11,7 +11,8 @@ pages and names drawn at random, so the app's page cache helps only as much as r
 it. Reports requests per second, p50 and p99 latency, errors, the worker's CPU seconds per scenario and
 its memory (VmRSS, VmHWM), and the load average around each scenario (the machine may be shared).
 `--db URL` keeps the federation: built into that database when it holds none (a SQLite file that does
-not exist yet, or an empty PostgreSQL database), used as it is on later runs — building takes minutes.
+not exist yet, or an empty PostgreSQL database), used on later runs (upgraded to this ratingdb's
+migrations first) — building takes minutes.
 Targets (issue 28): ≥ 300 requests/s and p99 ≤ 100 ms for the player's JSON and page, search p99 ≤
 150 ms, ≤ 200 MB per worker. Figures only: nothing is asserted. The last line printed is one JSON object.
 Imports ratingdb; nothing in ratingdb imports this.
@@ -135,6 +136,9 @@ def built(url: str, months: int) -> dict[str, Any] | None:
                 table: conn.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
                 for table in ("player", "list_entry", "event", "calc_game")
             }
+        # A federation built by an earlier ratingdb: brought to this one's migrations, as `ratingdb init`
+        # would (the server refuses a database behind its schema).
+        db.upgrade(engine)
     finally:
         engine.dispose()
     return {
@@ -240,6 +244,7 @@ def main(argv: list[str] | None = None) -> None:
                 figures[name]["load_before"] = round(load_before, 2)
                 figures[name]["load_after"] = round(os.getloadavg()[0], 2)
                 figures[name]["target_p99_ms"] = TARGETS.get(name)
+                figures[name]["worker_rss_mb"] = memory_mb(server.pid).get("VmRSS")
                 say(f"{name}: {figures[name]}")
                 if figures[name]["errors"] or figures[name]["dropped_connections"]:
                     log.flush()

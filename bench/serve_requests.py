@@ -1,7 +1,7 @@
 """What one served request costs, counted rather than timed: CPU ms and SQL statements per request.
 
     python bench/serve_requests.py --db URL [--requests 200] [--only SCENARIO,...] [--warm]
-                                   [--profile SCENARIO --profile-out FILE] [--memory]
+                                   [--profile SCENARIO --profile-out FILE] [--memory] [--no-pre-ping]
 
 The scenarios of bench/serve.py (a player's JSON, a player's page, a list page of 100, a search), drawn
 the same way, but asked one after another of the app in this process through an in-process client, so
@@ -10,8 +10,10 @@ app's engines. On a loaded machine the wall clock says little, and these two fig
 costs whatever the load. Each scenario's figures are per request, less the client's own cost (a request
 for a static file, measured the same way, is taken off the CPU figure). By default each request is made
 as if it were the first for its page (the app's page cache is emptied before it): what a visitor to one of
-20,000 players meets; `--warm` keeps the cache. `--memory` prints what the app holds after the scenarios
-(tracemalloc: the largest allocations by file and line). `--db` is a federation bench/serve.py built.
+20,000 players meets; `--warm` keeps the cache; `--no-pre-ping` turns off the reader pool's ping of a
+connection at each check-out (PostgreSQL, MySQL), to measure it. `--memory` prints what the app holds
+after the scenarios (tracemalloc: the largest allocations by line and by the cache they are held for);
+every run prints how full the app's caches are. `--db` is a federation bench/serve.py built.
 Figures only: nothing is asserted. The last line printed is one JSON object.
 Imports ratingdb; nothing in ratingdb imports this.
 """
@@ -44,6 +46,42 @@ def cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def memory_held(snapshot: tracemalloc.Snapshot, top: int = 12) -> dict[str, Any]:
+    """What the traced memory is, by the line of ratingdb that allocated it (the innermost frame in
+    ratingdb) and by the app's cache it was made for (the innermost frame in ratingdb/web/state.py, or
+    the page function a cached page came from), in MB."""
+    by_line: dict[str, int] = {}
+    by_cache: dict[str, int] = {}
+    total = 0
+    for trace in snapshot.traces:
+        total += trace.size
+        frames = list(trace.traceback)  # oldest first
+        ours = [f for f in frames if "/ratingdb/" in f.filename]
+        line = f"{ours[-1].filename.split('/ratingdb/')[-1]}:{ours[-1].lineno}" if ours else "(not ratingdb)"
+        by_line[line] = by_line.get(line, 0) + trace.size
+        held = [f for f in ours if f.filename.endswith("web/state.py")]
+        cache = f"state.py:{held[-1].lineno}" if held else "(no cache)"
+        by_cache[cache] = by_cache.get(cache, 0) + trace.size
+
+    def biggest(sizes: dict[str, int]) -> dict[str, float]:
+        return {k: round(v / 2**20, 1) for k, v in sorted(sizes.items(), key=lambda kv: -kv[1])[:top]}
+
+    return {"traced_mb": round(total / 2**20, 1), "by_line": biggest(by_line), "by_cache": biggest(by_cache)}
+
+
+def cache_sizes(state: Any) -> dict[str, Any]:
+    """How many entries each of the app's caches holds (and the pages' bytes)."""
+    pages = list(state.pages.items.values())
+    return {
+        "pages": len(pages),
+        "page_mb": round(sum(len(p) for p in pages if isinstance(p, bytes)) / 2**20, 1),
+        "lines": len(state.lines.items),
+        "rankings": len(state.rankings.items),
+        "sites": len(state.sites.items),
+        "lives": len(state.lives.items),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     from fastapi.testclient import TestClient
 
@@ -55,13 +93,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", help="the scenario to run under cProfile")
     parser.add_argument("--profile-out", default="serve.prof", help="where its profile is written")
     parser.add_argument("--memory", action="store_true", help="tracemalloc: what the app holds after")
+    parser.add_argument(
+        "--no-pre-ping", action="store_true", help="the reader's pool without its ping at each check-out"
+    )
     parser.add_argument("--seed", type=int, default=28)
     args = parser.parse_args(argv)
     if args.memory:
-        tracemalloc.start(25)
+        tracemalloc.start(40)
     paths = scenarios(args.db, args.seed)
     app = create_app(WebSettings(url=args.db))
     state = app.state.ratingdb
+    if args.no_pre_ping:  # to measure what the ping costs (engines/base.py turns it on for the servers)
+        state.database.reader.pool._pre_ping = False
     statements = 0
 
     def count(*_: Any) -> None:
@@ -113,16 +156,8 @@ def main(argv: list[str] | None = None) -> None:
             }
             print(f"{name}: {figures[name]}", file=sys.stderr)
     if args.memory:
-        snapshot = tracemalloc.take_snapshot()
-        total = sum(s.size for s in snapshot.statistics("filename"))
-        figures["traced_mb"] = round(total / 2**20, 1)
-        for stat in snapshot.statistics("lineno")[:25]:
-            print(f"{stat.size / 2**20:8.1f} MB {stat.count:9d}  {stat.traceback[0]}", file=sys.stderr)
-        print("-- by cache --", file=sys.stderr)
-        for stat in snapshot.statistics("traceback")[:8]:
-            print(f"{stat.size / 2**20:8.1f} MB", file=sys.stderr)
-            for line in stat.traceback.format()[-16:]:
-                print("   ", line, file=sys.stderr)
+        figures["memory"] = memory_held(tracemalloc.take_snapshot())
+    figures["caches"] = cache_sizes(state)
     with open("/proc/self/status") as status:
         for line in status:
             if line.startswith(("VmRSS", "VmHWM")):

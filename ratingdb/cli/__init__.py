@@ -9,9 +9,13 @@ every start, and each string annotation costs an eval. tests/cli/test_startup.py
 
 from __future__ import annotations
 
+import gc
+import shlex
+import sys
 from importlib import import_module
 
 from ratingdb.cli import collector
+from ratingdb.command_line import current_command
 
 # The collector is off while the CLI's modules are imported (ratingdb.cli.collector).
 with collector.imports():
@@ -43,12 +47,6 @@ with collector.imports():
 
 def main() -> None:
     """Entry point of the `ratingdb` console script."""
-    import gc
-    import shlex
-    import sys
-
-    from ratingdb.command_line import current_command
-
     collector.one_command_process()
     # The audit log records the command line of every change (docs/versioning.md); never the URL,
     # which can carry a password.

@@ -9,7 +9,7 @@ import typer
 
 from ratingdb.cli.app import SETUP, RatingDbTyper, app, database_url
 from ratingdb.cli.common import engine, user_errors, warn_privileges
-from ratingdb.errors import SchemaError
+from ratingdb.errors import ConfigError, SchemaError
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -112,7 +112,6 @@ def db_accounts(
     PostgreSQL), for its administrator to run once: reader and officer first, the owner last."""
     from ratingdb import db
     from ratingdb.accounts import setup_statements
-    from ratingdb.errors import ConfigError
 
     statements = setup_statements(db.backend(database_url()).name, database, owner, officer, reader)
     if not statements:

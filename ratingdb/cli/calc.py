@@ -16,7 +16,7 @@ import typer
 
 from ratingdb.cli.app import TOOLS, app
 from ratingdb.cli.common import check_type, engine, parse_period, transaction, user_errors
-from ratingdb.errors import ConfigError, FormatError
+from ratingdb.errors import ConfigError, FormatError, SchemaError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -349,8 +349,6 @@ def _rule_set_in_force(rating_type: str, period: "Period") -> "RuleSet":
 def _database(missing: str) -> "Iterator[Session]":
     """A transaction on the database of --db (RATINGDB_URL), to find a stored rule set in; when there is
     none to read, `missing` and why, in one line."""
-    from ratingdb.errors import SchemaError
-
     try:
         on = engine()
     except SchemaError as exc:

@@ -5,8 +5,11 @@ the event's games and ratings ratingdb.reports.norms. Imported when a command ru
 """
 
 import contextlib
+import csv
+import io
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -78,8 +81,6 @@ def check_command(
         source = file
     case = read_norm_case(text, source)
     if norm is not None:
-        from dataclasses import replace
-
         case = replace(case, norm=norm.upper())
     checks = case.check()
     if fmt == "json":
@@ -401,9 +402,6 @@ def _write_it1(report: "EventNorms", norm: str | None, fmt: str, output: Path | 
             with output_file(output, force=force) as fh:
                 fh.write(page)
         return
-    import csv
-    import io
-
     from ratingdb.formats.spreadsheet import spreadsheet_safe
 
     buffer = io.StringIO()

@@ -1,6 +1,7 @@
 """What the CLI writes: data made harmless for terminals and spreadsheets, and files written safely.
 
-Imports only ratingdb.errors and the CLI's global options; no database, no services.
+Imports only ratingdb.errors, the engines' package (the backends load when asked for) and the CLI's global
+options; no database, no services.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Final, Literal, 
 
 import typer
 
+from ratingdb import engines
+from ratingdb.cli.app import database_url
 from ratingdb.errors import RatingDbError
 
 if TYPE_CHECKING:
@@ -61,8 +64,6 @@ def database_files(url: str) -> list[Path]:
         parsed = make_url(url)
     except ArgumentError:
         return []
-    from ratingdb import engines
-
     backend = engines.for_url(parsed)
     file = None if backend is None else backend.database_file(parsed)
     if file is None:
@@ -73,8 +74,6 @@ def database_files(url: str) -> list[Path]:
 
 def check_output(path: Path, *, force: bool) -> None:
     """Refuse an output path that is the database, a symbolic link, a folder, or (without --force) a file."""
-    from ratingdb.cli.app import database_url
-
     resolved = path.expanduser().resolve()
     files = database_files(database_url())
     for protected in files:

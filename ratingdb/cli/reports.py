@@ -34,7 +34,7 @@ from ratingdb.cli.common import (
 )
 from ratingdb.cli.output import ForceOption, OutputOption, cell, check_output, output_file
 from ratingdb.errors import ConfigError, MissingList
-from ratingdb.reports.sql import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
+from ratingdb.reports.sql import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, run_read_only
 
 if TYPE_CHECKING:
     from ratingdb.reports.event import EventReport
@@ -680,7 +680,6 @@ def sql_command(
     if output is not None:
         check_output(output, force=force)
     from ratingdb.accounts import sql_warnings
-    from ratingdb.reports.sql import run_read_only
 
     eng = engine()
     try:

@@ -43,7 +43,12 @@ class WebSettings:
     rating_types: tuple[str, ...] = ()  # (): every type the database defines, resolved by create_app
     max_query_bytes: int = 2048  # a longer query string is refused (414)
     max_body_bytes: int = 16 * 1024  # the public side takes no uploads: a larger body is refused (413)
+    # What a worker keeps between requests, bounded by size as well as by count (bench/RESULTS.md, issue
+    # 28: a worker ≤ 200 MB): the rendered pages by their bytes (a national player's page is 10–90 KB),
+    # the published lists read whole by their lines (about 460 bytes a line in memory).
     cached_pages: int = 2000
+    cached_page_bytes: int = 32 * 2**20
+    cached_list_lines: int = 100_000
     # The signed-in side (ratingdb.web.desk): the largest tournament file taken, whether cookies are
     # marked Secure (sent over HTTPS only: turn off only for a test server on http://127.0.0.1), and the
     # key that signs the CSRF tokens (RATINGDB_SECRET; a random one per process when unset, so several
@@ -67,10 +72,14 @@ class WebSettings:
 
 
 class LRU(Generic[K, V]):
-    """A small thread-safe least-recently-used map."""
+    """A small thread-safe least-recently-used map: at most `size` entries and, with `weigh`, at most
+    `budget` in their weights (the newest entry is kept whatever it weighs)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, weigh: Callable[[V], int] | None = None, budget: int = 0) -> None:
         self.size = size
+        self.weigh = weigh
+        self.budget = budget
+        self.weight = 0
         self.items: OrderedDict[K, V] = OrderedDict()
         self.lock = threading.Lock()
         self.making = threading.Lock()
@@ -83,11 +92,18 @@ class LRU(Generic[K, V]):
             return value
 
     def put(self, key: K, value: V) -> V:
+        weigh = self.weigh
         with self.lock:
+            old = self.items.pop(key, None)
+            if weigh is not None:
+                self.weight += weigh(value) - (0 if old is None else weigh(old))
             self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+            while len(self.items) > self.size or (
+                weigh is not None and self.weight > self.budget and len(self.items) > 1
+            ):
+                _, dropped = self.items.popitem(last=False)
+                if weigh is not None:
+                    self.weight -= weigh(dropped)
         return value
 
     def made_once(self, key: K, make: Callable[[], V]) -> V:
@@ -102,13 +118,18 @@ class LRU(Generic[K, V]):
             return found if found is not None else self.put(key, make())
 
 
+def _page_bytes(page: Any) -> int:
+    """What a cached page or download weighs: its bytes (anything else cached counts one byte)."""
+    return len(page) if isinstance(page, bytes) else 1
+
+
 @dataclass
 class AppState:
     settings: WebSettings
     database: Database
     pages: LRU[tuple[Any, ...], Any] = field(init=False)
-    lines: LRU[int, list[ListLine]] = field(default_factory=lambda: LRU(16))
-    rankings: LRU[tuple[int, bool], RankedList] = field(default_factory=lambda: LRU(16))
+    lines: LRU[int, list[ListLine]] = field(init=False)
+    rankings: LRU[tuple[int, bool], RankedList] = field(init=False)
     # How a version is shown: its system and figures (one small entry per published version).
     shown: dict[int, ListShown] = field(default_factory=dict)
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
@@ -116,7 +137,10 @@ class AppState:
     live_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
-        self.pages = LRU(self.settings.cached_pages)
+        settings = self.settings
+        self.pages = LRU(settings.cached_pages, _page_bytes, settings.cached_page_bytes)
+        self.lines = LRU(16, len, settings.cached_list_lines)
+        self.rankings = LRU(16, len, settings.cached_list_lines)
 
     def options(self, language: str) -> SiteOptions:
         return SiteOptions(
