@@ -6,8 +6,6 @@ The calculator and the rules are imported when the command runs: `ratingdb --hel
 
 import csv
 import json
-import re
-from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -15,16 +13,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ratingdb.cli.app import TOOLS, app
-from ratingdb.cli.common import check_type, engine, parse_period, transaction, user_errors
-from ratingdb.errors import ConfigError, FormatError, SchemaError
+from ratingdb.cli.calc_rules import PERIOD_TEXT, named_rule_set, rule_set_in_force
+from ratingdb.cli.common import check_type, parse_period, transaction, user_errors
+from ratingdb.errors import ConfigError, FormatError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-    from sqlalchemy.orm import Session
-
     from ratingdb.calculator.elo import Formula, Game
-    from ratingdb.rating import Period, RuleSet
+    from ratingdb.rating import RuleSet
     from ratingdb.reports.player_state import PlayerState
 
 OUTPUT_FORMATS = ("text", "json")
@@ -269,7 +264,7 @@ def _is_glicko2_type(rating_type: str, rules: str | None) -> bool:
     """Whether the rule set `--type`/`--rules` choose rates by Glicko-2 (FIDE's three types never do)."""
     from ratingdb.rating import RATING_TYPES
 
-    if rating_type in RATING_TYPES and (rules is None or _PERIOD_TEXT.fullmatch(rules.strip())):
+    if rating_type in RATING_TYPES and (rules is None or PERIOD_TEXT.fullmatch(rules.strip())):
         return False
     from ratingdb.cli.calc_glicko2 import glicko2_rules
 
@@ -290,8 +285,8 @@ def _rules(rating_type: str, rules: str | None, no_cap: bool) -> "tuple[RuleSet,
     from ratingdb.rating import Period
 
     today = Period.of(date.today())
-    if rules is not None and not _PERIOD_TEXT.fullmatch(rules.strip()):
-        chosen = _named_rule_set(rules.strip())
+    if rules is not None and not PERIOD_TEXT.fullmatch(rules.strip()):
+        chosen = named_rule_set(rules.strip())
         # K by the list of the current period, or of the set's nearest period when it is history.
         period = max(today, chosen.effective_from) if chosen.effective_from else today
         period = min(period, chosen.effective_to) if chosen.effective_to else period
@@ -301,66 +296,10 @@ def _rules(rating_type: str, rules: str | None, no_cap: bool) -> "tuple[RuleSet,
             period, reason = today, f"in force in {today}, the current period"
         else:
             period, reason = parse_period(rules), f"in force in {rules}, from --rules"
-        chosen = _rule_set_in_force(rating_type, period)
+        chosen = rule_set_in_force(rating_type, period)
     if no_cap:
         chosen, reason = chosen.without_cap(), f"{reason}, 400-point rule off by --no-cap"
     return chosen, reason, period.first_day
-
-
-_PERIOD_TEXT = re.compile(r"[0-9-]+")  # digits only: meant as a period (names have letters)
-
-
-def _named_rule_set(name: str) -> "RuleSet":
-    """FIDE's built-in rule set of that name (no database needed), else a stored one."""
-    from ratingdb.rating import RULE_SETS
-
-    for builtin in RULE_SETS:
-        if builtin.name == name:
-            return builtin
-    from ratingdb.services.rules import find_rule_set
-
-    known = ", ".join(r.name for r in RULE_SETS)
-    with _database(f"there is no built-in rule set named '{name}' ({known})") as session:
-        return find_rule_set(session, name).rules
-
-
-def _rule_set_in_force(rating_type: str, period: "Period") -> "RuleSet":
-    """The rule set of `rating_type` in `period`: FIDE's built-in one when it covers the period (no
-    database needed), else the stored one of the database (--db) that does (`rules add`), as the close
-    would take it."""
-    from ratingdb.rating import RATING_TYPES, RulesError, rule_set_for
-
-    if rating_type in RATING_TYPES:
-        try:
-            return rule_set_for(rating_type, period)
-        except RulesError:
-            pass  # before or after FIDE's sets: a stored set may cover it
-    from ratingdb.services.rules import rule_set_in_force, uncovered_advice
-
-    advice = uncovered_advice(rating_type, period)
-    with _database(f"no built-in {rating_type} rule set covers period {period}") as session:
-        try:
-            return rule_set_in_force(session, rating_type, period).rules
-        except RulesError as exc:
-            raise ConfigError(f"{exc} — {advice}") from exc
-
-
-@contextmanager
-def _database(missing: str) -> "Iterator[Session]":
-    """A transaction on the database of --db (RATINGDB_URL), to find a stored rule set in; when there is
-    none to read, `missing` and why, in one line."""
-    try:
-        on = engine()
-    except SchemaError as exc:
-        why = str(exc).split(" — ")[0]
-        raise ConfigError(
-            f"{missing}, and there is no database to find a stored one in ({why}) — give it with --db URL"
-        ) from None
-    try:
-        with transaction(on=on) as session:
-            yield session
-    finally:
-        on.dispose()
 
 
 def _player_label(state: "PlayerState") -> str:

@@ -15,12 +15,12 @@ from ratingdb.errors import ConfigError
 
 def glicko2_rules(rating_type: str, rules: str | None) -> tuple[object, str] | None:
     """The Glicko-2 rule set `--rules NAME|PERIOD` or `--type` choose, with why; None if it is not one."""
-    from ratingdb.cli.calc import _PERIOD_TEXT, _named_rule_set, _rule_set_in_force
+    from ratingdb.cli.calc_rules import PERIOD_TEXT, named_rule_set, rule_set_in_force
     from ratingdb.rating import RATING_TYPES, Period
     from ratingdb.rating.glicko2 import Glicko2RuleSet
 
-    if rules is not None and not _PERIOD_TEXT.fullmatch(rules.strip()):
-        chosen, reason = _named_rule_set(rules.strip()), "from --rules"
+    if rules is not None and not PERIOD_TEXT.fullmatch(rules.strip()):
+        chosen, reason = named_rule_set(rules.strip()), "from --rules"
     elif rating_type in RATING_TYPES:
         return None
     else:
@@ -28,7 +28,7 @@ def glicko2_rules(rating_type: str, rules: str | None) -> tuple[object, str] | N
 
         today = Period.of(date.today())
         period = today if rules is None else parse_period(rules)
-        chosen = _rule_set_in_force(rating_type, period)
+        chosen = rule_set_in_force(rating_type, period)
         reason = f"in force in {period}" + (", the current period" if rules is None else ", from --rules")
     return (chosen, reason) if isinstance(chosen, Glicko2RuleSet) else None
 
