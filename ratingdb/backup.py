@@ -7,23 +7,15 @@ file beside its target and renamed into place, so a half-written backup never ex
 
 from __future__ import annotations
 
+# Backup, BackupFailed and refuse_target are the engines' (ratingdb/engines/copies.py), re-exported here.
 import datetime as dt
-from dataclasses import dataclass
 from pathlib import Path
 
 from ratingdb import db
-from ratingdb.errors import ConfigError, RatingDbError
-
-
-class BackupFailed(RatingDbError):
-    """The copy could not be made, or it failed its check (it is then removed)."""
-
-
-@dataclass(frozen=True)
-class Backup:
-    path: Path
-    size: int
-    how: str  # what made and checked the copy, for the person who asked
+from ratingdb.engines.copies import Backup as Backup
+from ratingdb.engines.copies import BackupFailed as BackupFailed
+from ratingdb.engines.copies import refuse_target as refuse_target
+from ratingdb.errors import ConfigError
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -34,23 +26,7 @@ def sqlite_path(url: str) -> Path | None:
 def backup(url: str, target: Path, *, force: bool = False) -> Backup:
     """Copy the database at `url` to `target` (refused if it exists, unless `force`), the engine's way
     (its backend's `backup`: SQLite's backup API, pg_dump, or the command to run instead)."""
-    return db.backend(url).backup(db.parse_url(url), Path(target), force=force)
-
-
-def refuse_target(target: Path, force: bool, *, database: Path | None) -> None:
-    """Refuse a backup's target that is the database itself, a folder, in no folder, or (without
-    `force`) a file that exists."""
-    if database is not None:
-        resolved = target.resolve()
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            if resolved == Path(str(database.resolve()) + suffix):
-                raise ConfigError(f"{target} is the database itself — give another file for the backup")
-    if target.is_dir():
-        raise ConfigError(f"{target} is a folder — give a file name for the backup")
-    if not target.parent.is_dir():
-        raise ConfigError(f"the folder {target.parent} does not exist — create it, or give another path")
-    if target.exists() and not force:
-        raise ConfigError(f"{target} already exists — give a new file name, or add --force to replace it")
+    return db.backend(url).backup(db.parse_url(url), Path(target), force=force, head=db.head_revision())
 
 
 PRE_CLOSE_PREFIX = "pre-close-"
@@ -68,7 +44,7 @@ def pre_close_copy(url: str, keep: int, label: str, *, now: dt.datetime | None =
     folder.mkdir(exist_ok=True)
     stamp = (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%S")
     target = folder / f"{PRE_CLOSE_PREFIX}{label}-{stamp}.sqlite"
-    made = db.backend(url).backup(db.parse_url(url), target, force=True).path
+    made = db.backend(url).backup(db.parse_url(url), target, force=True, head=db.head_revision()).path
     copies = sorted(folder.glob(f"{PRE_CLOSE_PREFIX}*.sqlite"), key=lambda p: (p.stat().st_mtime_ns, p.name))
     for old in copies[:-keep]:
         old.unlink()

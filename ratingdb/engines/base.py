@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from sqlalchemy import ColumnElement, Connection, Engine
     from sqlalchemy.orm import QueryableAttribute, Session
 
-    from ratingdb.backup import Backup
     from ratingdb.engines.adhoc import QueryResult
+    from ratingdb.engines.copies import Backup
 
 URL_FORM = "e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb"
 
@@ -93,11 +93,11 @@ class Backend:
         """Whether the file `path` is a database of this engine with ratingdb's tables (in_one_file)."""
         return False
 
-    def read_only_engine(self, url: str) -> Engine:
-        """An engine whose connections cannot write (the public web side; ratingdb/web/database.py)."""
-        from ratingdb import db
-
-        return db.make_engine(url, pool_pre_ping=True, pool_size=READERS, max_overflow=THREADS - READERS)
+    def read_only_engine(self, parsed: URL) -> Engine:
+        """An engine whose connections cannot write (the public web side; engines.urls.read_only_engine)."""
+        return self.create_engine(
+            parsed, pool_pre_ping=True, pool_size=READERS, max_overflow=THREADS - READERS
+        )
 
     # -- transactions and locks ------------------------------------------------------------------------
 
@@ -199,7 +199,7 @@ class Backend:
 
     # -- backups (ratingdb/backup.py) ------------------------------------------------------------------
 
-    def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
+    def backup(self, parsed: URL, target: Path, *, force: bool, head: str | None) -> Backup:
         """A consistent copy of the database at `parsed` in `target`."""
         raise ConfigError(f"ratingdb cannot back up a {self.name} database — use the server's own tools")
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Connection
     from sqlalchemy.orm import Session
 
-    from ratingdb.backup import Backup
+    from ratingdb.engines.copies import Backup
 
 # The session settings every MySQL/MariaDB connection gets before anything else runs (pymysql's
 # init_command, so SQLAlchemy's dialect sees them when it first inspects the server):
@@ -180,9 +180,9 @@ class MySQL(Backend):
 
         return engine
 
-    def read_only_engine(self, url: str) -> Engine:
+    def read_only_engine(self, parsed: URL) -> Engine:
         """Every transaction READ ONLY (the session's default)."""
-        engine = super().read_only_engine(url)
+        engine = super().read_only_engine(parsed)
 
         @event.listens_for(engine, "connect")
         def _mysql_reader(dbapi_connection: Any, _record: Any) -> None:
@@ -284,7 +284,7 @@ class MySQL(Backend):
 
     # -- backups ---------------------------------------------------------------------------------------
 
-    def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
+    def backup(self, parsed: URL, target: Path, *, force: bool, head: str | None) -> Backup:
         options = [
             f"--host={parsed.host}" if parsed.host else "",
             f"--port={parsed.port}" if parsed.port else "",

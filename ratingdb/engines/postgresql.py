@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from sqlalchemy import ColumnElement, Connection
     from sqlalchemy.orm import QueryableAttribute, Session
 
-    from ratingdb.backup import Backup
+    from ratingdb.engines.copies import Backup
 
 log = logging.getLogger("ratingdb.web")
 
@@ -84,10 +84,10 @@ class PostgreSQL(Backend):
             )
         super().check_url(parsed, rest)
 
-    def read_only_engine(self, url: str) -> Engine:
+    def read_only_engine(self, parsed: URL) -> Engine:
         """Every transaction READ ONLY (the session's default), run as ratingdb_reader where the login
         may become it (the role has SELECT and nothing else)."""
-        engine = super().read_only_engine(url)
+        engine = super().read_only_engine(parsed)
 
         @event.listens_for(engine, "connect")
         def _pg_reader(dbapi_connection: Any, _record: Any) -> None:
@@ -262,9 +262,9 @@ class PostgreSQL(Backend):
 
     # -- backups ---------------------------------------------------------------------------------------
 
-    def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
+    def backup(self, parsed: URL, target: Path, *, force: bool, head: str | None) -> Backup:
         """pg_dump's custom format (restore with pg_restore); the password goes through the environment."""
-        from ratingdb.backup import Backup, BackupFailed, refuse_target
+        from ratingdb.engines.copies import Backup, BackupFailed, refuse_target
 
         refuse_target(target, force, database=None)
         args = ["--format=custom", "--no-owner", f"--file={target}"]

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Connection
     from sqlalchemy.orm import Session
 
-    from ratingdb.backup import Backup
+    from ratingdb.engines.copies import Backup
 
 # SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
 # foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
@@ -156,11 +156,9 @@ class SQLite(Backend):
             return False
         return len(found) == 2
 
-    def read_only_engine(self, url: str) -> Engine:
+    def read_only_engine(self, parsed: URL) -> Engine:
         """The file opened with `mode=ro` and `PRAGMA query_only`: no statement can write."""
-        from ratingdb import db
-
-        path = db.parse_url(url).database or ""
+        path = parsed.database or ""
         if path in ("", ":memory:"):
             raise ConfigError("the web app needs a SQLite database file, not an in-memory database")
         file = Path(path)
@@ -383,14 +381,14 @@ class SQLite(Backend):
 
     # -- backups ---------------------------------------------------------------------------------------
 
-    def backup(self, parsed: URL, target: Path, *, force: bool) -> Backup:
-        from ratingdb.backup import refuse_target
+    def backup(self, parsed: URL, target: Path, *, force: bool, head: str | None) -> Backup:
+        from ratingdb.engines.copies import refuse_target
 
         source = self.database_file(parsed)
         if source is None:
-            return super().backup(parsed, target, force=force)
+            return super().backup(parsed, target, force=force, head=head)
         refuse_target(target, force, database=source)
-        return backup_file(source, target)
+        return backup_file(source, target, head)
 
     # -- guards -----------------------------------------------------------------------------------
 
@@ -526,11 +524,10 @@ def _authorizer(action: int, arg1: str | None, arg2: str | None, _db: str | None
     return sqlite3.SQLITE_DENY
 
 
-def backup_file(source: Path, target: Path) -> Backup:
+def backup_file(source: Path, target: Path, head: str | None) -> Backup:
     """A consistent copy while other connections read and write (sqlite3's online backup API), checked:
-    `PRAGMA integrity_check` is ok and the schema is at the newest migration this ratingdb knows."""
-    from ratingdb import db
-    from ratingdb.backup import Backup, BackupFailed
+    `PRAGMA integrity_check` is ok and the schema is at `head`, the newest migration this ratingdb knows."""
+    from ratingdb.engines.copies import Backup, BackupFailed
 
     if not source.is_file():
         raise ConfigError(f"the SQLite database {source} does not exist — check the path")
@@ -542,7 +539,7 @@ def backup_file(source: Path, target: Path) -> Backup:
                 src.backup(dst)
                 # A backup is one self-contained file: no -wal beside it.
                 dst.execute("PRAGMA journal_mode = DELETE")
-                _check_copy(dst)
+                _check_copy(dst, head)
         os.replace(partial, target)
     except sqlite3.Error as exc:
         raise BackupFailed(
@@ -550,14 +547,11 @@ def backup_file(source: Path, target: Path) -> Backup:
         ) from None
     finally:
         partial.unlink(missing_ok=True)
-    return Backup(
-        target, target.stat().st_size, f"SQLite backup API; integrity ok; migration {db.head_revision()}"
-    )
+    return Backup(target, target.stat().st_size, f"SQLite backup API; integrity ok; migration {head}")
 
 
-def _check_copy(copy: sqlite3.Connection) -> None:
-    from ratingdb import db
-    from ratingdb.backup import BackupFailed
+def _check_copy(copy: sqlite3.Connection, head: str | None) -> None:
+    from ratingdb.engines.copies import BackupFailed
 
     verdict = [row[0] for row in copy.execute("PRAGMA integrity_check")]
     if verdict != ["ok"]:
@@ -568,7 +562,6 @@ def _check_copy(copy: sqlite3.Connection) -> None:
         (revision,) = copy.execute("SELECT version_num FROM alembic_version").fetchone() or (None,)
     except sqlite3.OperationalError:
         revision = None
-    head = db.head_revision()
     if revision != head:
         raise BackupFailed(
             f"the copy is at migration {revision or 'none'}, not {head} — run `ratingdb init` on the "

@@ -35,7 +35,7 @@ from ratingdb import db
 def read_only_engine(url: str) -> Engine:
     """An engine whose connections cannot write (see the module's docstring; each backend's
     read_only_engine says how)."""
-    return db.backend(url).read_only_engine(url)
+    return db.read_only_engine(url)
 
 
 class Database:
