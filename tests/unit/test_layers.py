@@ -1,4 +1,5 @@
-"""The package's floors: no module imports one of a floor above it, and one mechanism loads names late.
+"""The package's floors: no module imports one of a floor above it, no modules import one another round
+a circle, and one mechanism loads names late.
 
 The floors, lowest first (docs/development.md, "The layers", draws them and says where a change goes):
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,65 @@ def test_no_module_imports_a_module_of_a_floor_above_it() -> None:
             if FLOOR_OF.get(_unit(name), -1) > floor:
                 upward.append(f"{module} imports {name}")
     assert upward == []
+
+
+def _import_cycles(imports: Callable[[Path], set[str]] = _imports) -> list[list[str]]:
+    """The groups of modules that import one another round a circle (strongly connected components of
+    the import graph, every import counted as above). A package importing its own modules and a module
+    importing its package are left out: that is how a package gathers its names, not a circle."""
+    known = {_module_name(path) for path in MODULES}
+    graph = {
+        module: {
+            name
+            for name in imports(path)
+            if name in known
+            and name != module
+            and not name.startswith(module + ".")
+            and not module.startswith(name + ".")
+        }
+        for path in MODULES
+        for module in [_module_name(path)]
+    }
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's algorithm
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for name in sorted(graph[module]):
+            if name not in order:
+                visit(name)
+                low[module] = min(low[module], low[name])
+            elif name in stack:
+                low[module] = min(low[module], order[name])
+        if low[module] == order[module]:
+            group = [stack.pop()]
+            while group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return cycles
+
+
+def test_no_modules_import_one_another_round_a_circle() -> None:
+    assert _import_cycles() == []
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    # The check itself, on the real graph: ratingdb.db imports ratingdb.engines.urls, so the finder must
+    # report the pair once urls is made to import db back.
+    urls = next(path for path in MODULES if _module_name(path) == "ratingdb.engines.urls")
+
+    def with_a_circle(path: Path) -> set[str]:
+        return _imports(path) | ({"ratingdb.db"} if path == urls else set())
+
+    assert ["ratingdb.db", "ratingdb.engines.urls"] in _import_cycles(with_a_circle)
 
 
 def test_the_plumbing_imports_only_the_standard_library() -> None:
