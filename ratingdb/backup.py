@@ -2,12 +2,12 @@
 
 Imports ratingdb.db, ratingdb.engines and the standard library; no services, no CLI. How each engine
 copies is its backend's (`backup` in ratingdb.engines.<engine>). Every copy is written to a temporary
-file beside its target and renamed into place, so a half-written backup never exists.
+file beside its target and renamed into place, so a half-written backup never exists. What a backup is and
+what it refuses (Backup, BackupFailed, refuse_target) are ratingdb/engines/copies.py's, re-exported here.
 """
 
 from __future__ import annotations
 
-# Backup, BackupFailed and refuse_target are the engines' (ratingdb/engines/copies.py), re-exported here.
 import datetime as dt
 from pathlib import Path
 

@@ -22,8 +22,8 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb import engines
+from ratingdb.engines import urls
 from ratingdb.engines.base import IdCounters
-from ratingdb.engines.urls import parse_url
 from ratingdb.errors import ConfigError, SchemaError
 
 if TYPE_CHECKING:
@@ -31,6 +31,12 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
     from ratingdb.engines.base import Backend
+
+
+# URLs and the engine made for one are the engines' (ratingdb/engines/urls.py); given to everyone here.
+parse_url = urls.parse_url
+make_engine = urls.make_engine
+read_only_engine = urls.read_only_engine
 
 
 def display_url(url: str) -> str:
