@@ -5,7 +5,9 @@ needs a choice (tests/site/test_desk_month.py says which); the officer settles t
 accepts, runs the dry-run close and closes, then finds the player in the register with the spelling
 kept as an alias; the public player page shows the new rating, which must be
 the one the CLI publishes from the same file and choice (the same services; test_desk_month.cli_ratings).
-With RATINGDB_SCREENSHOTS=FOLDER the test saves the screenshots docs/guide/web-accounts.md shows.
+A second test corrects a closed event imported with national IDs from the replace page (reopen, check,
+replace, close), as a browser sends that form. With RATINGDB_SCREENSHOTS=FOLDER the first test saves the
+screenshots docs/guide/web-accounts.md shows.
 Cookies are not marked Secure here: the server is http://127.0.0.1 (WebSettings.secure_cookies).
 """
 
@@ -15,6 +17,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,24 +33,18 @@ from ratingdb.cli import app as cli
 from ratingdb.services import users
 from ratingdb.web.app import create_app
 from ratingdb.web.state import WebSettings
+from tests.cli.test_correction_choices import by_national_id, corrected
 from tests.site.test_browser import browser, screenshot  # noqa: F401 - the browser fixture
+from tests.site.test_desk_corrections import closed_quad
 from tests.site.test_desk_month import LIST, MONTH_FILE, cli_ratings
 from tests.site.test_desk_permissions import PASSWORD
 
 __all__ = ["browser"]
 
 
-@pytest.fixture
-def desk_url(tmp_path: Path) -> Iterator[str]:
-    url = f"sqlite:///{tmp_path / 'desk.sqlite'}"
-    for args in (["init"], ["import-list", str(LIST), "--date", "2025-09-01", "--type", "standard"]):
-        result = CliRunner().invoke(cli, ["--db", url, *args])
-        assert result.exit_code == 0, result.output
-    engine = db.make_engine(url)
-    with db.transaction(engine) as session:
-        users.add_user(session, "galway-open", "organiser", PASSWORD)
-        users.add_user(session, "aoife", "officer", PASSWORD)
-    engine.dispose()
+@contextmanager
+def served(url: str) -> Iterator[str]:
+    """The app on `url` served by uvicorn on a free port of 127.0.0.1, stopped on leaving."""
     app = create_app(WebSettings(url=url, title="Demo Chess Federation", secure_cookies=False))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -65,6 +62,21 @@ def desk_url(tmp_path: Path) -> Iterator[str]:
         server.should_exit = True
         thread.join(10)
         app.state.ratingdb.database.dispose()
+
+
+@pytest.fixture
+def desk_url(tmp_path: Path) -> Iterator[str]:
+    url = f"sqlite:///{tmp_path / 'desk.sqlite'}"
+    for args in (["init"], ["import-list", str(LIST), "--date", "2025-09-01", "--type", "standard"]):
+        result = CliRunner().invoke(cli, ["--db", url, *args])
+        assert result.exit_code == 0, result.output
+    engine = db.make_engine(url)
+    with db.transaction(engine) as session:
+        users.add_user(session, "galway-open", "organiser", PASSWORD)
+        users.add_user(session, "aoife", "officer", PASSWORD)
+    engine.dispose()
+    with served(url) as base:
+        yield base
 
 
 def sign_in(driver: WebDriver, base: str, name: str) -> None:
@@ -145,3 +157,48 @@ def test_a_month_in_chromium_from_upload_to_the_published_rating(
     browser.get(desk_url + "/players/25900230.html")
     wait.until(lambda d: heading(d) == "Mac Aodha, Kevin")
     assert expected in browser.find_element(By.TAG_NAME, "main").text
+
+
+def test_a_correction_of_a_national_id_event_in_chromium_rates_the_corrected_winner_up(
+    browser: WebDriver,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+) -> None:
+    # test_desk_corrections' correction, clicked through in a real browser: the Irish Junior Quad 2011,
+    # imported with --id-field national, round 1 reported the wrong way round. The browser sends every
+    # field of the replace form, the ID column's choice among them; left as it is, the file must be read
+    # as the event was imported (national IDs), or the check refuses the IDs as unknown FIDE IDs. Worked by
+    # hand in tests/cli/test_correction_choices.py (table 8.1.2, K 20): Finnegan 1476 → 1496 and
+    # O'Connell 1485 → 1465 once corrected; O'Kelly 1451 and Ogintas 1461 unchanged.
+    url = f"sqlite:///{tmp_path / 'quad.sqlite'}"
+    assert CliRunner().invoke(cli, ["--db", url, "init"]).exit_code == 0
+    engine = db.make_engine(url)
+    closed_quad(url, engine, tmp_path)
+    engine.dispose()
+    fixed = corrected(tmp_path)
+    with served(url) as base:
+        wait = WebDriverWait(browser, 30)
+        sign_in(browser, base, "aoife")
+        browser.get(base + "/desk/periods/standard/2011-07")
+        wait.until(lambda d: text(d, By.ID, "period-state") == "Closed: its list is published.")
+        browser.find_element(By.ID, "reopen-reason").send_keys("round 1 the wrong way round")
+        browser.find_element(By.ID, "reopen").click()
+        wait.until(lambda d: text(d, By.ID, "period-state") == "Open.")
+        browser.find_element(By.ID, "replace-1").click()
+        wait.until(lambda d: heading(d) == "Replace event 1")
+        browser.find_element(By.ID, "file").send_keys(str(fixed))
+        browser.find_element(By.ID, "reason").send_keys("round 1")
+        browser.find_element(By.ID, "check").click()
+        wait.until(lambda d: text(d, By.ID, "check-result") != "")  # can replace, or refused
+        assert text(browser, By.ID, "check-result") == (
+            "The file can replace the event: nothing is written until you replace it."
+        )
+        shown = browser.find_element(By.ID, "replacement").text
+        assert "read as the event was imported: --id-field national" in shown
+        assert "result changed: round 1: Finnegan, Mark – O'Connell, Denis 0-1 → 1-0" in shown
+        browser.find_element(By.ID, "replace").click()
+        wait.until(lambda d: text(d, By.ID, "period-state") == "Open.")
+        browser.find_element(By.ID, "dry-run").click()
+        wait.until(lambda d: d.find_elements(By.ID, "dry-run-summary"))
+        browser.find_element(By.ID, "close").click()
+        wait.until(lambda d: text(d, By.ID, "period-state") == "Closed: its list is published.")
+    assert by_national_id(url, "2011-08-01") == {"4191": 1496, "5963": 1465, "4273": 1451, "9606": 1461}
