@@ -44,7 +44,7 @@ def pre_close_copy(url: str, keep: int, label: str, *, now: dt.datetime | None =
     folder.mkdir(exist_ok=True)
     stamp = (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%S")
     target = folder / f"{PRE_CLOSE_PREFIX}{label}-{stamp}.sqlite"
-    made = db.backend(url).backup(db.parse_url(url), target, force=True, head=db.head_revision()).path
+    made = backup(url, target, force=True).path
     copies = sorted(folder.glob(f"{PRE_CLOSE_PREFIX}*.sqlite"), key=lambda p: (p.stat().st_mtime_ns, p.name))
     for old in copies[:-keep]:
         old.unlink()

@@ -201,9 +201,7 @@ def current_revision(engine: Engine) -> str | None:
 
 def backend(url: str) -> Backend:
     """The backend (ratingdb.engines) of the database at `url`."""
-    found = engines.for_url(parse_url(url))
-    assert found is not None  # parse_url refuses a URL of any other engine
-    return found
+    return urls.backend_of(parse_url(url))
 
 
 def database_file(url: str) -> Path | None:

@@ -85,7 +85,7 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     SQLite's foreign keys, WAL and BEGIN handling; MySQL's session settings)."""
     parsed = parse_url(url)
     with _driver_errors(parsed):
-        return _backend(parsed).create_engine(parsed, **kwargs)
+        return backend_of(parsed).create_engine(parsed, **kwargs)
 
 
 def read_only_engine(url: str) -> Engine:
@@ -93,7 +93,7 @@ def read_only_engine(url: str) -> Engine:
     read_only_engine says how)."""
     parsed = parse_url(url)
     with _driver_errors(parsed):
-        return _backend(parsed).read_only_engine(parsed)
+        return backend_of(parsed).read_only_engine(parsed)
 
 
 @contextmanager
@@ -112,7 +112,8 @@ def _driver_errors(parsed: URL) -> Iterator[None]:
         ) from None
 
 
-def _backend(parsed: URL) -> Backend:
+def backend_of(parsed: URL) -> Backend:
+    """The backend (ratingdb.engines) of a URL parse_url has read."""
     found = engines.for_url(parsed)
     assert found is not None  # parse_url refuses a URL of any other engine
     return found

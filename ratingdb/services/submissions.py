@@ -280,7 +280,7 @@ def submit(
     if rating_type not in RATING_TYPES and not _stored_type(session, rating_type):
         raise ConfigError(f"'{rating_type}' is not a rating type — choose standard, rapid or blitz")
     check_size(content, max_bytes, "the tournament's TRF file")
-    name = (file_name.replace("\\", "/").rsplit("/", 1)[-1] or "upload.trf")[:255]
+    name = _base_name(file_name, "upload.trf")[:255]
     digest = hashlib.sha256(content).hexdigest()
     before = session.scalar(
         select(Submission.id).where(
@@ -330,6 +330,11 @@ def too_large(max_bytes: int) -> str:
         f"the file sent is larger than the {max_bytes:,} bytes a file sent here may have — send the "
         "tournament report (TRF) only"
     )
+
+
+def _base_name(file_name: str, default: str) -> str:
+    """The file's own name, without the folders a browser may send (Windows' too), else `default`."""
+    return file_name.replace("\\", "/").rsplit("/", 1)[-1] or default
 
 
 def _stored_type(session: Session, rating_type: str) -> bool:
@@ -580,7 +585,7 @@ def _replacement(
     check_id_field(id_field)
     if not content:
         raise ConfigError(f"the file is empty — choose {CORRECTED}")
-    name = file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf"
+    name = _base_name(file_name, "corrected.trf")
     return parse_trf(name, content), replacement_choices(choices, id_field, switches)
 
 
@@ -670,7 +675,7 @@ def keep_pending(
     web_session = _web_session(session, browser_token)
     session.execute(delete(PendingUpload).where(PendingUpload.session_id == web_session))
     token = secrets.token_urlsafe(32)
-    name = (file_name.replace("\\", "/").rsplit("/", 1)[-1] or "corrected.trf")[:255]
+    name = _base_name(file_name, "corrected.trf")[:255]
     session.add(
         PendingUpload(
             token_hash=token_hash(token), session_id=web_session, event_id=event_id, file_name=name,
