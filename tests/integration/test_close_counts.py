@@ -1,4 +1,4 @@
-"""The close's summary counts what it wrote: its figures and warnings equal those read back from the record."""
+"""The close's summary counts what it wrote: its figures and warnings equal those read from the record."""
 
 from __future__ import annotations
 
