@@ -253,6 +253,10 @@ class Backend:
         """A condition that `column` holds no character of the code point `ranges` (low, high; inclusive)."""
         raise NotImplementedError
 
+    def is_one_of(self, column: str, values: Sequence[str]) -> str:
+        """A condition that `column` equals one of `values` (SQL literals, already quoted)."""
+        return f"{column} IN ({', '.join(values)})"
+
     def period_text(self, column: str) -> str:
         """A condition that `column` is a rating period written 'YYYY-MM' (a month from 01 to 12)."""
         raise NotImplementedError

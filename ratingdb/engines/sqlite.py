@@ -298,12 +298,23 @@ class SQLite(Backend):
 
     def refuses_characters(self, column: str, ranges: Sequence[tuple[int, int]]) -> str:
         # GLOB reads a string up to its first NUL, so NUL is looked for on its own; SQLite defines no
-        # REGEXP unless the application does (the sqlite3 shell may not), GLOB is built in.
+        # REGEXP unless the application does (the sqlite3 shell may not), GLOB is built in. A text of
+        # printable ASCII alone (no refused range reaches into it) is admitted by the first, cheap GLOB;
+        # only other texts are matched against the class of every refused range, which SQLite decodes
+        # character by character and costs about 1.5 µs a row (migration 0025).
         codes = []
         for low, high in ranges:
             low = max(low, 1)
             codes += [str(low)] if low == high else [str(low), "45", str(high)]  # 45 is '-'
-        return f"instr({column}, char(0)) = 0 AND {column} NOT GLOB '*[' || char({', '.join(codes)}) || ']*'"
+        refused = f"{column} NOT GLOB '*[' || char({', '.join(codes)}) || ']*'"
+        if any(low <= 0x7E and high >= 0x20 for low, high in ranges):
+            return f"instr({column}, char(0)) = 0 AND {refused}"
+        return f"instr({column}, char(0)) = 0 AND ({column} NOT GLOB '*[^ -~]*' OR {refused})"
+
+    def is_one_of(self, column: str, values: Sequence[str]) -> str:
+        # SQLite evaluates an IN list of constants through an ephemeral index built for every row (about
+        # 1.7 µs a row for the 12 result codes); the same test as `=` … OR … costs about 0.1 µs.
+        return "(" + " OR ".join(f"{column} = {value}" for value in values) + ")"
 
     def period_text(self, column: str) -> str:
         return f"{column} GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]' AND substr({column}, 6) BETWEEN '01' AND '12'"

@@ -198,6 +198,10 @@ def event_norms(
         )
     )
     rounds = max([event.rounds, *(g.round for g in games)])
+    # Everyone in the games, entrants or not: an opponent's name, title, federation and rating come from
+    # the register and the lists whether or not the event has a line for them.
+    players = [*ids, *(g.white_id for g in games), *(g.black_id for g in games if g.black_id)]
+    ids = list(dict.fromkeys(players))
 
     # 1.4.6: ratings of the list in force at the start; a long event takes each game's day.
     per_game = (event.end_date - event.start_date).days > LONG_EVENT_DAYS

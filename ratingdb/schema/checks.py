@@ -36,6 +36,8 @@ class CheckSql(Protocol):
 
     def refuses_characters(self, column: str, ranges: Sequence[tuple[int, int]]) -> str: ...
 
+    def is_one_of(self, column: str, values: Sequence[str]) -> str: ...
+
     def period_text(self, column: str) -> str: ...
 
 
@@ -219,7 +221,7 @@ def condition(rule: Rule, engine: CheckSql) -> str:
         typed = engine.typed_integer(c)
         return f"{c} IS NULL OR ({' AND '.join(_present(typed, bounds))})"
     if isinstance(rule, OneOf):
-        return f"{c} IS NULL OR {c} IN ({', '.join(_quoted(v) for v in rule.values)})"
+        return f"{c} IS NULL OR {engine.is_one_of(c, [_quoted(v) for v in rule.values])}"
     if isinstance(rule, PeriodText):
         return f"{c} IS NULL OR ({engine.period_text(c)})"
     return f'{c} IS NULL OR {c} <> "{rule.other}"'

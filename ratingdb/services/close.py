@@ -151,10 +151,10 @@ def finish(close: Close) -> None:
     assert close.new_list is not None  # open_list ran
     seal(close.session, close.new_list)
     _summarise(close.driver, summary, close.changes, close.deviations)
-    summary.counts = close_counts(
+    summary.counts = close.counts or close_counts(
         close.session, close.list_id, close.in_force.id, str(close.period), close.rating_type
     )
-    summary.warnings = close_warnings(close.session, close.list_id)
+    summary.warnings = close_warnings(close.session, close.list_id, figures=close.event_figures)
 
 
 def _rules_of_list(session: Session, rating_type: str, served: Period, closing: RuleSet) -> RuleSet:

@@ -7,7 +7,7 @@ Takes a Session and reads only. Must not import the CLI, the web app or the repo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ratingdb.i18n import ENGLISH, Language
 from ratingdb.schema.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
-from ratingdb.services.counts import EventCounts, event_counts
+from ratingdb.services.counts import event_counts
 from ratingdb.services.lists import ListsOnDates
 from ratingdb.titles import title_of
 
@@ -48,9 +48,19 @@ def import_warnings(session: Session, event_ids: Iterable[int]) -> list[str]:
     return [w for e in events for w in _warnings(session, e, rated=None, closed=False)]
 
 
-def close_warnings(session: Session, list_id: int, lang: Language = ENGLISH) -> list[str]:
+def close_warnings(
+    session: Session,
+    list_id: int,
+    lang: Language = ENGLISH,
+    *,
+    figures: Mapping[int, tuple[int, int]] | None = None,
+) -> list[str]:
     """For the events of the close that published `list_id`: those it rated little of, and the long ones
-    (in English for the CLI; the close page passes its language)."""
+    (in English for the CLI; the close page passes its language).
+
+    `figures`, from the close itself: per event, its games played and the games in the record, as
+    `event_counts` counts them (then they are not counted again).
+    """
     published = session.get(RatingList, list_id)
     if published is None or published.period is None:
         return []
@@ -62,21 +72,22 @@ def close_warnings(session: Session, list_id: int, lang: Language = ENGLISH) -> 
             Event.is_current.is_(True),
         ),
     )
-    counted = event_counts(session, [e.id for e in events], list_id)
+    if figures is None:
+        counted = event_counts(session, [e.id for e in events], list_id)
+        figures = {event_id: (c.games_played, c.games_rated) for event_id, c in counted.items()}
     # The counts decide which events can have a warning at all: only those read their games and players
     # (four queries an event, most of the close's summary at `national` when asked of all 77).
     return [
         w
         for e in events
-        if _may_warn(e, counted[e.id])
-        for w in _warnings(session, e, rated=counted[e.id].games_rated, closed=True, lang=lang)
+        if _may_warn(e, *figures[e.id])
+        for w in _warnings(session, e, rated=figures[e.id][1], closed=True, lang=lang)
     ]
 
 
-def _may_warn(event: Event, counted: EventCounts) -> bool:
+def _may_warn(event: Event, played: int, rated: int) -> bool:
     """Whether `_warnings` can find anything for a closed event: few of its played games rated (the same
     test as there, on the same figures), or longer than one tournament may last."""
-    played, rated = counted.games_played, counted.games_rated
     few = not played or Fraction(rated, played) < FEW_RATED
     return few or (event.end_date - event.start_date).days + 1 > LONGEST_EVENT_DAYS
 

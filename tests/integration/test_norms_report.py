@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, delete, select
 from sqlalchemy.orm import Session
 
 from ratingdb import db
 from ratingdb.errors import ConfigError
 from ratingdb.reports.norms import NormOptions, event_norms, system_from_file
-from ratingdb.schema.models import Event, Game, Player
+from ratingdb.schema.models import Event, EventPlayer, Game, Player
 from ratingdb.services.players import Details, register_player
 from ratingdb.services.versions import record_change
 from tests import builders as b
@@ -89,6 +89,23 @@ def test_the_ratings_are_those_of_the_list_the_close_uses(engine: Engine) -> Non
         report = event_norms(s, event_id, NormOptions())
         assert (report.ratings_from, report.per_game) == (JAN, False)
         assert {g.counted_rating for g in report.players[0].check("GM").games} == {2400}
+
+
+def test_an_opponent_without_a_line_in_the_event_is_read_from_the_register(engine: Engine) -> None:
+    # The games name the nine GMs but the event has a line for the hero only: their names, titles,
+    # federations and January ratings still come from the register and the list (it was a KeyError, an
+    # error page on the served site). Ra 2400 and Rp 2566 as in the 30-day case above.
+    event_id = _long_event(engine, dt.date(2025, 2, 4))
+    with db.transaction(engine) as s:
+        hero_id = s.scalars(select(Player.id).where(Player.name == "Hero, H")).one()
+        others = EventPlayer.player_id != hero_id
+        s.execute(delete(EventPlayer).where(EventPlayer.event_id == event_id, others))
+    with db.transaction(engine) as s:
+        report = event_norms(s, event_id, NormOptions())
+    assert [p.name for p in report.players] == ["Hero, H"]
+    gm = report.players[0].check("GM")
+    assert (gm.average_rating, gm.performance, gm.met) == (2400, 2566, False)
+    assert sorted(g.opponent for g in gm.games) == [f"Master, {i}" for i in range(9)]
 
 
 def test_options_are_checked_before_any_player(engine: Engine) -> None:

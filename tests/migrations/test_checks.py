@@ -457,3 +457,49 @@ def test_a_check_refusal_inside_a_command_is_one_line(db_url: str, monkeypatch: 
         "(ck_player_title) — nothing was written; ratingdb's readers refuse such values, so if this came "
         "from a ratingdb command please report it as a bug\n",
     )
+
+
+def _refused_code_points() -> list[int]:
+    """Every code point the text checks refuse (NUL aside: PostgreSQL's driver refuses it before sending)."""
+    return [c for low, high in limits.REFUSED_RANGES for c in range(max(low, 1), high + 1)]
+
+
+def test_every_refused_character_is_refused_inside_a_plain_ascii_name(engine: Engine) -> None:
+    # Migration 0025 lets a text of printable ASCII alone pass SQLite's check at once and matches any other
+    # text against the refused class: a refused character among printable ASCII must still be found, at
+    # the start, the middle and the end, and the letters of names outside ASCII must still pass.
+    ids = _seed(engine)
+    base = _bases(ids)["player"]
+    sqlite = engine.dialect.name == "sqlite"
+    for code in _refused_code_points():
+        for name in (f"{chr(code)}Kelly, Ann", f"Kelly,{chr(code)} Ann", f"Kelly, Ann{chr(code)}"):
+            with pytest.raises(DBAPIError, match="ck_player_name" if sqlite else "(?i)ck_player_name"):
+                with engine.begin() as conn:
+                    _insert(conn, "player", {**base, "name": name})
+    with engine.begin() as conn:
+        for n, name in enumerate(("Ó Briain, Seán", "Łukasz ~ Müller", "Ann ' Kelly", " ", "~", "İ\u200d")):
+            _insert(conn, "player", {**base, "name": name, "fide_id": 900 + n, "national_id": f"A{n}"})
+
+
+def test_each_code_of_a_code_list_passes_and_near_misses_are_refused(engine: Engine) -> None:
+    # Migration 0025 writes SQLite's code lists (results, titles) as OR chains: the same codes, no more.
+    ids = _seed(engine)
+    bases = _bases(ids)
+    sqlite = engine.dialect.name == "sqlite"
+    lists = [c for c in checks.CHECKS if isinstance(c.rule, checks.OneOf)]
+    assert {c.name for c in lists} >= {"ck_game_white_result", "ck_player_title", "ck_player_version_title"}
+    for check in lists:
+        rule = check.rule
+        assert isinstance(rule, checks.OneOf)
+        admitted = set(rule.values)
+        near = {v.lower() for v in admitted} | {v + v for v in admitted} | {f" {v}" for v in admitted}
+        near |= {"", "½", "X", "0.5"}  # no trailing space: MariaDB's PAD SPACE collations ignore it
+        for value in sorted(near - admitted):
+            with pytest.raises(DBAPIError, match=check.name if sqlite else f"(?i){check.name}|too long"):
+                with engine.begin() as conn:
+                    _insert(conn, check.table, {**bases[check.table], rule.column: value})
+        for value in rule.values:
+            with engine.connect() as conn:
+                attempt = conn.begin()
+                _insert(conn, check.table, {**bases[check.table], rule.column: value})
+                attempt.rollback()

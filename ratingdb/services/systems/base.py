@@ -109,6 +109,10 @@ class Close:
     changes: list[Change] = field(default_factory=list)  # write_list: players rated or pooled
     # write_list, a system with deviations (Glicko-2): player → (RD before, RD after) of those in `changes`
     deviations: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)
+    # write_list, a system that counts what it wrote (Elo): the summary's figures as close_counts gives them,
+    # and per event of the period (games played, games in the record), so the summary reads no record back
+    counts: CloseCounts | None = None
+    event_figures: dict[int, tuple[int, int]] | None = None
 
     @property
     def list_date(self) -> dt.date:

@@ -14,7 +14,7 @@ in batches, so memory stays bounded by the inputs.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -37,6 +37,7 @@ from ratingdb.rating import (
 from ratingdb.rating.batch import PoolSide, Side
 from ratingdb.rating.rulefile import RATING_MAX
 from ratingdb.services.bulk import Driver, chunks
+from ratingdb.services.counts import CloseCounts
 from ratingdb.services.rows import (
     CALC_GAME_COLUMNS,
     CALC_LIST_EVENT_COLUMNS,
@@ -63,7 +64,7 @@ class Elo:
     def __init__(self, close: Close) -> None:
         self.close = close
         self.entries: dict[int, tuple[Any, ...]] = {}  # player → EntryInForce (a plain tuple)
-        self.sides = _Sides({}, {}, {})
+        self.sides = _Sides({}, {}, {}, {})
         self.history: dict[int, list[PoolGame]] = {}
         # player → (rating, games, pool_from) on the new list, for who played
         self.new_state: dict[int, tuple[int | None, int, str | None]] = {}
@@ -71,6 +72,11 @@ class Elo:
         # join the total only when they produce one (not the disregarded or dropped ones, not while waiting).
         self.toward_total: dict[int, int] = {}
         self.rated_events: set[int] = set()  # events with a game in the record: calc_list_event
+        # What the summary counts (services/counts.py), kept as the rows are made: game → event of every
+        # game in the record, the games that changed a rating, the players rated.
+        self.recorded: dict[int, int] = {}
+        self.changing: set[int] = set()
+        self.players_rated = 0
 
     def read_inputs(self) -> None:
         """The list in force, each played game seen from both sides, blank entries for newcomers."""
@@ -90,7 +96,7 @@ class Elo:
         # Everything the rest reads is read now: from here on a writer thread writes while the rules run.
         self.history = _pool_history(driver, rating_type, close.period, sorted(self.sides.pool))
         rated_sides, substitutes, entries = self.sides.rated, self.sides.substitutes, self.entries
-        new_state, rated_events = self.new_state, self.rated_events
+        new_state, rated_events, recorded = self.new_state, self.rated_events, self.recorded
         close.say(f"rating {len(rated_sides)} rated players")
         player_rows = driver.buffer("calc_player", CALC_PLAYER_COLUMNS)
         driver.buffer("calc_list_event", CALC_LIST_EVENT_COLUMNS)
@@ -135,8 +141,11 @@ class Elo:
                 game_rows.append(  # a CalcGameRow
                     (list_id, player_id, game_id, event_id, "rated", opponent_id, own, opponent, d, pd, score)
                 )
+                recorded[game_id] = event_id
             if len(game_rows) >= driver.BATCH:
                 driver.flush()
+        self.changing = set(recorded)  # a rated player's every game changes a rating
+        self.players_rated = len(rated_sides)
         self.sides = self.sides._replace(rated={})
 
     def pool_unrated(self) -> None:
@@ -146,6 +155,7 @@ class Elo:
         events = close.events
         pool_sides, entries, history = self.sides.pool, self.entries, self.history
         new_state, toward_total, rated_events = self.new_state, self.toward_total, self.rated_events
+        recorded, changing = self.recorded, self.changing
         player_rows = driver.pending["calc_player"][1]
         game_rows = driver.pending["calc_game"][1]
         close.say(f"pooling results of {len(pool_sides)} unrated players")
@@ -195,6 +205,9 @@ class Elo:
                     (list_id, player_id, game_id, event_id, "pool", opponent_id, None, opponent, None, None,
                      score)
                 )  # fmt: skip
+                recorded[game_id] = event_id
+            if rated:  # a first rating's games change a rating too
+                changing.update(result[0] for result in results)
             if len(game_rows) >= driver.BATCH:
                 driver.flush()
         driver.add(
@@ -215,6 +228,7 @@ class Elo:
         flag_on = FlagCache(close.period)
         closed = str(close.period)
         changes: list[Change] = close.changes
+        newly_rated = 0
         # A player without games this period keeps the entry of the list in force with a new K and flag:
         # the database copies those rows (most of a FIDE-size list) with K and flag looked up by the few
         # distinct inputs the rules see, computed here. Not when an adjustment changes ratings, and not for
@@ -255,6 +269,7 @@ class Elo:
             )  # fmt: skip
             if state is not None:
                 changes.append((player_id, old, rating, games))
+                newly_rated += games > 0 and rating is not None and old is None
             if len(entry_rows) >= driver.BATCH:
                 driver.flush()
         driver.flush()
@@ -262,6 +277,23 @@ class Elo:
             unchanged.copy(driver, close.in_force.id, list_id)
         driver.drain()
         summary.players_on_list = len(entries)
+        self._count(newly_rated)
+
+    def _count(self, newly_rated: int) -> None:
+        """The summary's figures from what the close wrote, equal to close_counts' and event_counts' reading
+        of the record (tests/integration/test_close_batch.py holds them equal)."""
+        close, played = self.close, self.sides.played
+        in_record: dict[int, int] = dict.fromkeys(close.events, 0)
+        for event_id in self.recorded.values():
+            in_record[event_id] += 1
+        close.counts = CloseCounts(
+            games_played=sum(played.values()),
+            games_rated=len(self.recorded),
+            games_changing_a_rating=len(self.changing),
+            players_rated=self.players_rated,
+            newly_rated=newly_rated,
+        )
+        close.event_figures = {e: (played.get(e, 0), in_record[e]) for e in close.events}
 
 
 class _UnchangedEntries:
@@ -379,6 +411,7 @@ class _Sides(NamedTuple):
     rated: dict[int, list[Side]]
     pool: dict[int, list[PoolSide]]
     substitutes: dict[int, int]
+    played: dict[int, int]  # event → its games played (rated, with two players): counts.py's "games played"
 
 
 def _rated_sides(
@@ -399,7 +432,7 @@ def _rated_sides(
     pool: dict[int, list[PoolSide]] = defaultdict(list)
     substitutes: dict[int, int] = {}  # rapid/blitz: unrated player → the standard rating used as Ro
     if not events:
-        return _Sides(rated, pool, substitutes)
+        return _Sides(rated, pool, substitutes, {})
     in_force = {pid: e[_RATING] for pid, e in entries.items() if e[_RATING] is not None}
     ratings = {in_force_id: in_force}
     for info in events.values():
@@ -419,6 +452,7 @@ def _rated_sides(
         "AND g.rated = TRUE AND g.black_id IS NOT NULL ORDER BY g.event_id, g.round, g.id",
         (str(period), rating_type),
     )
+    played = Counter(row[1] for row in rows)
     for game_id, event_id, white, black, white_result, black_result in rows:
         start, standard = lookups[event_id]
         white_own, black_own = start.get(white), start.get(black)
@@ -452,7 +486,7 @@ def _rated_sides(
             else:
                 own = black_start if black_start is not None else black_now
                 rated[black].append((game_id, event_id, white, own, white_start, SCORE[black_result]))
-    return _Sides(rated, pool, substitutes)
+    return _Sides(rated, pool, substitutes, played)
 
 
 def _pool_history(
