@@ -198,6 +198,11 @@ class Backend:
         """The statement that drops the temporary table `name` if it exists (without a commit)."""
         return f"DROP TABLE IF EXISTS {name}"
 
+    def hash_joins(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The statements run before and after a bulk INSERT … SELECT whose lists the planner may not know
+        yet (rows written in this transaction or since the statistics were last gathered): none here."""
+        return (), ()
+
     def allow_deep_recursion(self, session: Session) -> None:
         """Let a recursive query of the session run for a million rows (see MySQL's module)."""
 

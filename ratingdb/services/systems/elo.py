@@ -345,6 +345,9 @@ class _UnchangedEntries:
             [(key[0] or "", int(key[1]), self.flag_on(*key)) for key in self.flag_keys],
         )
         rated = "CASE WHEN e.rating IS NULL THEN NULL ELSE {} END"
+        before, after = driver.engine.hash_joins()
+        for statement in before:
+            driver.execute(statement)
         copied = driver.execute(
             f"INSERT INTO list_entry ({column_list(LIST_ENTRY_COLUMNS)}) "
             f"SELECT ?, e.player_id, e.rating, 0, {rated.format('kk.k')}, {rated.format('ff.flag')}, "
@@ -363,6 +366,8 @@ class _UnchangedEntries:
             "ORDER BY e.player_id",
             (list_id, in_force_id, list_id),
         )
+        for statement in after:
+            driver.execute(statement)
         for name in ("ratingdb_close_k", "ratingdb_close_flag"):
             driver.execute(driver.engine.drop_temporary_table(name))
         if copied != self.count:
