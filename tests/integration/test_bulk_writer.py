@@ -43,3 +43,18 @@ def test_a_failed_background_write_is_raised_to_the_caller_and_nothing_is_kept(e
         finally:
             driver.restore()
     assert _players(engine) == []
+
+
+def test_a_bulk_write_that_says_how_many_rows_come_gets_a_page_cache_for_them(engine: Engine) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("the page cache is SQLite's; the servers keep their own")
+    with db.transaction(engine) as session:
+        raw = session.connection().connection.driver_connection
+        before = raw.execute("PRAGMA cache_size").fetchone()[0]
+        for expected, cache_kib in ((0, 256 * 1024), (100_000, 256 * 1024), (2_000_000, 1_171_875)):
+            driver = Driver(session, expected_rows=expected)
+            try:
+                assert raw.execute("PRAGMA cache_size").fetchone()[0] == -cache_kib
+            finally:
+                driver.restore()
+            assert raw.execute("PRAGMA cache_size").fetchone()[0] == before
