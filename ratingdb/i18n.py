@@ -20,7 +20,7 @@ import datetime as dt
 import io
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from gettext import NullTranslations
 from importlib import resources
 from typing import Final
@@ -165,9 +165,7 @@ class Language:
         """The month's short name, as a chart's axis writes it: Nov · Nov. · nov."""
         if self.code == DEFAULT_LANGUAGE:
             return value.strftime("%b")
-        from babel.dates import format_date
-
-        return format_date(value, format="LLL", locale=self.code)
+        return _formatted_date(value, "LLL", self.code)
 
     def type_heading(self, rating_type: str) -> str:
         """A rating type as a heading names it: Standard, Rapid (de Schnellschach), Blitz."""
@@ -185,9 +183,16 @@ class Language:
 
     def date(self, value: dt.date | dt.datetime) -> str:
         """A date as the locale writes it: Nov 1, 2025 · 01.11.2025 · 1 nov. 2025."""
-        from babel.dates import format_date
+        return _formatted_date(value, "medium", self.code)
 
-        return format_date(value, format="medium", locale=self.code)
+
+@lru_cache(maxsize=4096)
+def _formatted_date(value: dt.date | dt.datetime, form: str, code: str) -> str:
+    # Kept: a player's page writes the same few dozen dates (the lists', the events') hundreds of times,
+    # and Babel's formatting of one is a tenth of the page's cost (bench/RESULTS.md, issue 28, page).
+    from babel.dates import format_date
+
+    return format_date(value, format=form, locale=code)
 
 
 ENGLISH: Final = Language()  # the language of the CLI, the API and every report not shown on a page

@@ -373,6 +373,29 @@ class Close(Protocol):
     def period(self) -> str | None: ...
 
 
+def players_with_records(session: Session) -> frozenset[int]:
+    """Every player who has a row in a calculation record, a game, or a Glicko-2 list's figures: a superset
+    of the players for whom a player page's calculations, games not counted, Glicko-2 calculations and
+    Glicko-2 figures find anything (each of those queries starts from one of these tables by the player).
+
+    One query for the whole database, made once per data version by the served site: most players of a
+    federation played in none of the site's periods (six in seven of the national bench's), and for them
+    those five queries, each answering nothing, were half of what their page cost (bench/RESULTS.md,
+    issue 28, page).
+    """
+    from ratingdb.schema.models import Glicko2CalcPlayer, Glicko2Entry
+
+    sides = (
+        select(CalcPlayer.player_id),
+        select(CalcGame.player_id),
+        select(Game.white_id),
+        select(Game.black_id).where(Game.black_id.is_not(None)),
+        select(Glicko2Entry.player_id),
+        select(Glicko2CalcPlayer.player_id),
+    )
+    return frozenset(session.scalars(sides[0].union(*sides[1:])))
+
+
 def player_calculations_in(session: Session, player: Player, lists: Sequence[Close]) -> list[Calculation]:
     """The player's calculation in each close that published one of `lists` and rated them, in the order
     of `lists`: the same four queries for all of them as `list_calculations` makes for one (a player's

@@ -221,6 +221,9 @@ def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
+        # The templates are the installed package's and do not change under a running server: without
+        # this, every page asked the loader to stat its template files (bench/RESULTS.md, issue 28, page).
+        auto_reload=False,
     )
     lang = Language(language)
     # newstyle: `_("%(n)s players", n=…)` formats and escapes its values; a message is never HTML-escaped.
@@ -273,6 +276,9 @@ class Site:
     aliases: dict[int, list[str]] = field(default_factory=dict)
     # rating type → how its lists are shown (ratingdb.reports.systems); FIDE's Elo where none is given
     systems: dict[str, Shown] = field(default_factory=dict)
+    # The served site's players with anything beyond their history (ratingdb.site.served.with_records),
+    # read when a player page first asks: None until then.
+    with_records: frozenset[int] | None = None
 
     def __post_init__(self) -> None:
         for p in self.links:

@@ -18,7 +18,7 @@ from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPla
 from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery, RankedList
-from ratingdb.reports.lists import ListLine, ListVersionLine, player_history
+from ratingdb.reports.lists import ListLine, ListVersionLine, player_history, players_with_records
 from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
@@ -193,11 +193,24 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
     player = session.get_one(Player, player_id)
     history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     live = player_live(site, player.id, lives())
+    if player_id not in with_records(session, site):
+        # Nothing to find in the calculation records, the games or the Glicko-2 figures: the page of a
+        # player with a history only (most of them), without the five queries that would say so.
+        return player_page(site, player, history, [], live, {}, {}, [])[1]
     calcs = player_calculations(session, site, player)
     not_rated = player_not_rated(session, site, player)
     glicko2_calcs = player_glicko2_calculations(session, site, player)
     figures = player_figures(session, player.id)
     return player_page(site, player, history, calcs, live, not_rated, figures, glicko2_calcs)[1]
+
+
+def with_records(session: Session, site: Site) -> frozenset[int]:
+    """The players with any calculation record, game or Glicko-2 figures (reports.lists
+    .players_with_records), read once for the site's data version: a Site is made per version."""
+    found = site.with_records
+    if found is None:  # two requests at once may both read it: the same set
+        found = site.with_records = players_with_records(session)
+    return found
 
 
 def event_view(session: Session, site: Site, event_id: int) -> bytes:
