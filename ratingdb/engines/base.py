@@ -36,11 +36,14 @@ IdCounters = dict[tuple[str, str], int | None]
 Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 
 
-# The read-only engine's connections: as many as the threads that run the web app's routes (anyio's
-# default thread pool, 40), so a route never waits for one (the pool's timeout turned a burst of visitors
-# into errors: bench/serve.py); READERS stay open, the others are closed when they come back.
-READERS = 16
-THREADS = 40
+# The threads that run the web app's public routes (ratingdb.web.app sets anyio's thread pool, 40 by
+# default, to THREADS) and the read-only engine's connections: as many, so a route never waits for one, and
+# all kept open (a connection opened and closed per request cost its set-up each time). A route holds its
+# connection only while it holds its thread (ratingdb.web.deps.ServedRoute), so fewer threads than clients
+# cannot deadlock; sixteen threads rather than forty share the one interpreter with fewer GIL hand-overs
+# and hold fewer SQLite page caches (bench/RESULTS.md, issue 28, "stack").
+THREADS = 16
+READERS = THREADS
 
 
 class Backend:

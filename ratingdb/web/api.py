@@ -44,7 +44,7 @@ from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_
 from ratingdb.services.players import versions
 from ratingdb.site.publish import player_calculations, player_glicko2_calculations, player_key, player_path
 from ratingdb.site.served import player_by_key
-from ratingdb.web.deps import Served
+from ratingdb.web.deps import Served, ServedRoute
 
 if TYPE_CHECKING:
     from ratingdb.reports.glicko2 import Glicko2Calculation
@@ -54,7 +54,7 @@ DESCRIPTION: Final = (
     'closes and live (provisional) ratings. Errors are `{"error": "<sentence>"}`. Published list '
     "versions are immutable: they carry an ETag and long cache headers, and answer 304 to If-None-Match."
 )
-router = APIRouter()
+router = APIRouter(route_class=ServedRoute)
 IMMUTABLE: Final = "public, max-age=31536000, immutable"
 # A rating period, YYYY-MM, years 1000 to 9998 (ratingdb.rating.Period's range).
 PERIOD: Final = r"^(1[0-9]{3}|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-(0[1-9]|1[0-2])$"

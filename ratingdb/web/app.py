@@ -14,12 +14,16 @@ Errors: a RatingDbError is the user's sentence (`Error: …`), 404 for something
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
@@ -61,6 +65,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             settings = replace(settings, rating_types=tuple(rating_types(session)))
     state = AppState(settings, database)
     app = FastAPI(
+        lifespan=_lifespan,
+        telemetry=_telemetry(),
         title="ratingdb API",
         version="1",
         description=api.DESCRIPTION,
@@ -86,6 +92,25 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         max_file_bytes=settings.max_upload_bytes,
     )
     return app
+
+
+def _telemetry() -> TelemetryConfig:
+    """FastAPI's OpenTelemetry on when the environment configures OpenTelemetry (an OTEL_ variable, as
+    `opentelemetry-instrument` and every exporter read), off otherwise: unconfigured, it only asked for
+    the global providers at every request, 5 % of a player's JSON (bench/RESULTS.md, issue 28, "stack")."""
+    configured = any(name.startswith("OTEL_") for name in os.environ)
+    return {"tracing": configured, "metrics": configured, "logs": configured}
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    # The routes' thread pool as large as the reader's pool of connections (engines/base.py says why).
+    import anyio.to_thread
+
+    from ratingdb.engines.base import THREADS
+
+    anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+    yield
 
 
 def _is_api(request: Request) -> bool:

@@ -4,15 +4,24 @@ A route asks for `Served` (one read transaction on the read-only engine, rolled 
 the site's index for the data the session sees; `Reader` is the session alone), calls one page or report
 function and returns its result — the way cli/common.py hands a command its transaction. Routes that
 need a signed-in officer (issue 29) add their own dependency beside these.
+
+The public routers are made with `ServedRoute`: each request of theirs is one hop to the thread pool,
+in which the route runs, its answer is serialised and its read transaction ends (bench/RESULTS.md,
+issue 28, "stack").
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import inspect
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.responses import Response
+from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import negotiate
@@ -47,9 +56,12 @@ def language(request: Request) -> str:
 class View:
     """The session, the data version it sees, the visitor's language and the served site's index for it.
 
-    Each is made when the route first asks for it, in the route's own thread: the connection is taken
-    while the route holds one of the thread pool's threads, so requests wait for a thread (in the event
-    loop), never for a connection that a request waiting for a thread holds.
+    Each is made when the route first asks for it, in the route's own thread, and the session ends in that
+    thread when the route has answered (ServedRoute): a connection is held only while a thread of the
+    pool is, so requests wait for a thread (in the event loop), never for a connection that a request
+    waiting for a thread holds. (A request that held its connection while it waited for a second thread —
+    FastAPI's for the response model, or a generator dependency's end — could wait for ever on a pool of
+    fewer threads than clients: all threads waiting for connections, all connections waiting for threads.)
     """
 
     def __init__(self, state: AppState, language: str) -> None:
@@ -79,14 +91,46 @@ class View:
         return self._site
 
 
-def served_view(request: Request) -> Iterator[View]:
-    # One dependency for the view, which opens nothing until the route asks: FastAPI runs each plain
-    # dependency in its thread pool, and a hop there per dependency cost more than a player's JSON itself
-    # (bench/serve.py). The end of a generator dependency runs in a thread of its own, shielded from a
-    # visitor who leaves: the rollback always happens and the connection always goes back.
-    view = View(request.app.state.ratingdb, language(request))
-    with view.reading:
-        yield view
+async def served_view(request: Request) -> View:
+    # async, and not a generator: FastAPI runs a plain dependency in its thread pool and a generator's
+    # start and end in a thread each, hops that cost more than a player's JSON itself (bench/serve.py).
+    # The view opens nothing until the route asks, and ServedRoute ends it in the route's thread.
+    return View(request.app.state.ratingdb, language(request))
 
 
 Served = Annotated[View, Depends(served_view)]
+
+
+def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """`endpoint` (a plain function taking a `Served` view), made to serialise its answer and end the
+    view's read transaction in the thread it runs in.
+
+    A response model is written as FastAPI writes it (pydantic's JSON of the model, `application/json`),
+    but here rather than after another hop to the thread pool; the routes build their models from the
+    report's values, so pydantic has validated them already. The end of the view is in a `finally`: the
+    rollback always happens and the connection always goes back, whatever the route raised.
+    """
+    if getattr(endpoint, "answered_in_one_thread", False) or inspect.iscoroutinefunction(endpoint):
+        return endpoint
+
+    @functools.wraps(endpoint)
+    def answer(*args: Any, **kwargs: Any) -> Any:
+        try:
+            found = endpoint(*args, **kwargs)
+            if isinstance(found, BaseModel):
+                return Response(found.__pydantic_serializer__.to_json(found), media_type="application/json")
+            return found
+        finally:
+            for value in kwargs.values():
+                if isinstance(value, View):
+                    value.reading.close()
+
+    answer.answered_in_one_thread = True  # type: ignore[attr-defined]
+    return answer
+
+
+class ServedRoute(APIRoute):
+    """A public route: its endpoint answered in one thread (answered_in_one_thread)."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().__init__(path, answered_in_one_thread(endpoint), **kwargs)

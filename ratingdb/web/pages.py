@@ -19,9 +19,9 @@ from ratingdb.reports.lists import ExportFormat
 from ratingdb.reports.live import LiveList
 from ratingdb.site import served
 from ratingdb.site.publish import STATIC_FILES, list_download
-from ratingdb.web.deps import Served
+from ratingdb.web.deps import Served, ServedRoute
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=ServedRoute)
 
 HTML: Final = "text/html; charset=utf-8"
 # Pages change with the data (a close, an import): browsers revalidate after a minute.

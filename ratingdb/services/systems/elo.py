@@ -357,7 +357,10 @@ class _UnchangedEntries:
             "LEFT JOIN ratingdb_close_flag ff ON ff.last_active = COALESCE(e.last_active, '') "
             "AND ff.female = CASE WHEN p.sex = 'F' THEN 1 ELSE 0 END "
             "WHERE e.list_id = ? "
-            "AND NOT EXISTS (SELECT 1 FROM list_entry n WHERE n.list_id = ? AND n.player_id = e.player_id)",
+            "AND NOT EXISTS (SELECT 1 FROM list_entry n WHERE n.list_id = ? AND n.player_id = e.player_id) "
+            # In player order: SQLite then reads the list in force through its primary key, not the
+            # (list, rating) index, and inserts in key order (a third less of the copy's time at `large`).
+            "ORDER BY e.player_id",
             (list_id, in_force_id, list_id),
         )
         for name in ("ratingdb_close_k", "ratingdb_close_flag"):
@@ -380,7 +383,9 @@ def _load_entries(driver: Driver, list_id: int) -> dict[int, tuple[Any, ...]]:
         "SELECT e.player_id, e.rating, e.k, e.games_total, e.reached_2400, e.reached_2300, e.last_active, "
         "e.pool_from, p.birth_year, p.sex, p.current_version_id FROM list_entry e "
         "JOIN player p ON p.id = e.player_id "
-        "WHERE e.list_id = ?",
+        # In player order: SQLite then reads the entries through the primary key, in the order they were
+        # written, not through the (list, rating) index, one row at a time across the table (half the time).
+        "WHERE e.list_id = ? ORDER BY e.player_id",
         (list_id,),
     )
     return {row[_PID]: row for row in rows}
@@ -402,7 +407,10 @@ def _add_newcomers(driver: Driver, entries: dict[int, tuple[Any, ...]], players:
 def _ratings(driver: Driver, list_id: int) -> dict[int, int]:
     return dict(
         driver.rows(
-            "SELECT player_id, rating FROM list_entry WHERE list_id = ? AND rating IS NOT NULL", (list_id,)
+            # In player order, as _load_entries: through the primary key (a third of the time on SQLite).
+            "SELECT player_id, rating FROM list_entry WHERE list_id = ? AND rating IS NOT NULL "
+            "ORDER BY player_id",
+            (list_id,),
         )
     )
 
