@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import os
 import shutil
@@ -55,7 +56,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -113,14 +114,30 @@ def run(scale: synthetic.Scale, url: str, runs: int, *, bytecode: bool = True) -
             _timed(baseline, env)
         clock = inputs / "transaction.json"
         command = [sys.executable, str(TIMED), str(clock), "--db", url, "close-period", synthetic.PERIOD]
+        dry_command = [*command, "--dry-run"]
         with _fresh_copies(url) as fresh:
             first: list[Run] = []
             again: list[Run] = []
             outside: list[
                 tuple[float, float]
             ] = []  # (wall, CPU) outside the close's transaction, first closes
+            dry_first: list[Run] = []
+            dry_again: list[Run] = []
+            dry_outside: list[tuple[float, float]] = []
             for index in range(runs):
                 corrected = fresh(index)
+                before = fingerprint(url) if index == 0 else None
+                dry = _timed(dry_command, env)
+                dry_inside = json.loads(clock.read_text())
+                if before is not None and fingerprint(url) != before:
+                    raise SystemExit("the dry run left the database changed")
+                (dry_again if corrected else dry_first).append(dry)
+                if not corrected:
+                    dry_outside.append((dry.wall - dry_inside["wall_s"], dry.cpu - dry_inside["cpu_s"]))
+                say(
+                    f"dry run {index + 1}{' (of a correction)' if corrected else ''}: {_shown(dry)}"
+                    + ("; the database is as it was (every row and ID counter)" if before is not None else "")
+                )
                 figures = _timed(command, env)
                 inside = json.loads(clock.read_text())
                 (again if corrected else first).append(figures)
@@ -137,23 +154,38 @@ def run(scale: synthetic.Scale, url: str, runs: int, *, bytecode: bool = True) -
                 say(f"baseline run {index + 1}: {_shown(base[-1])}")
             same, compared = agreement(url, inputs / "new-list.csv")
         say(f"baseline agrees with the published list on {same:,} of {compared:,} players who played")
-    command_s = statistics.median(r.wall for r in first)
+    command_s, command_cpu_s = (statistics.median(getattr(r, f) for r in first) for f in ("wall", "cpu"))
+    dry_s, dry_cpu_s = (statistics.median(getattr(r, f) for r in dry_first) for f in ("wall", "cpu"))
     baseline_s = statistics.median(r.wall for r in base)
     return {
         "players": fed.players,
         "games": fed.played_games,
         "bytecode": bytecode,
-        "command_s": round(command_s, 3),
-        "command_cpu_s": round(statistics.median(r.cpu for r in first), 3),
-        "command_runs": [r.shown() for r in first],
-        "outside_transaction_s": round(statistics.median(w for w, _ in outside), 3),
-        "outside_transaction_cpu_s": round(statistics.median(c for _, c in outside), 3),
+        **_report("command", first, outside, "outside_transaction"),
         "correction_runs": [r.shown() for r in again],
+        **_report("dry_run", dry_first, dry_outside, "dry_run_outside_transaction"),
+        "dry_run_correction_runs": [r.shown() for r in dry_again],
+        "ratio_dry_run_to_command": round(dry_s / command_s, 2),
+        "ratio_dry_run_to_command_cpu": round(dry_cpu_s / command_cpu_s, 2),
+        "dry_run_leaves_database": True,  # checked above: the benchmark stops otherwise
         "baseline_s": round(baseline_s, 3),
         "baseline_cpu_s": round(statistics.median(r.cpu for r in base), 3),
         "baseline_runs": [r.shown() for r in base],
         "ratio_command_to_baseline": round(command_s / baseline_s, 2),
         "baseline_agrees": [same, compared],
+    }
+
+
+def _report(
+    name: str, runs: list[Run], outside: list[tuple[float, float]], outside_name: str
+) -> dict[str, Any]:
+    """The medians of a command's runs (wall, CPU) and of their time outside the close's transaction."""
+    return {
+        f"{name}_s": round(statistics.median(r.wall for r in runs), 3),
+        f"{name}_cpu_s": round(statistics.median(r.cpu for r in runs), 3),
+        f"{name}_runs": [r.shown() for r in runs],
+        f"{outside_name}_s": round(statistics.median(w for w, _ in outside), 3),
+        f"{outside_name}_cpu_s": round(statistics.median(c for _, c in outside), 3),
     }
 
 
@@ -239,6 +271,30 @@ def _fresh_copies(url: str) -> Iterator[Callable[[int], bool]]:
         with admin.connect() as conn:
             conn.execute(text(f"DROP DATABASE IF EXISTS {template}"))
         admin.dispose()
+
+
+def fingerprint(url: str) -> dict[str, Any]:
+    """The whole database as one value to compare: each table's row count and a hash of its rows in
+    primary-key order, and the ID counters a rollback would leave advanced (db.id_counters)."""
+    engine = db.make_engine(url)
+    try:
+        found: dict[str, Any] = {"id counters": dict(db.id_counters(engine))}
+        with engine.connect() as conn:
+            inspector = inspect(conn)  # on the same connection: a second one would wait for its lock
+            for table in sorted(inspector.get_table_names()):
+                key = inspector.get_pk_constraint(table)["constrained_columns"]
+                columns = key or [c["name"] for c in inspector.get_columns(table)]
+                quote = engine.dialect.identifier_preparer.quote
+                order = ", ".join(quote(c) for c in columns)
+                digest = hashlib.sha256()
+                rows = 0
+                for row in conn.execute(text(f"SELECT * FROM {quote(table)} ORDER BY {order}")):
+                    digest.update(repr(tuple(row)).encode())
+                    rows += 1
+                found[table] = (rows, digest.hexdigest())
+        return found
+    finally:
+        engine.dispose()
 
 
 def agreement(url: str, baseline_list: Path) -> tuple[int, int]:

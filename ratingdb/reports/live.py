@@ -13,14 +13,15 @@ PostgreSQL standby there is none, so the web app runs it on the primary. Imports
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Final, TypeVar
+from typing import Final
 
 from sqlalchemy import func, select
-from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList
@@ -32,7 +33,7 @@ from ratingdb.reports.lists import (
     list_calculations,
     list_lines,
 )
-from ratingdb.schema.models import AuditEntry, CalcPlayer, Event, ListEntry
+from ratingdb.schema.models import AuditEntry, Event, ListEntry
 from ratingdb.services.close import close_period
 from ratingdb.services.lists import latest_list, list_on
 from ratingdb.titles import shown_name
@@ -60,21 +61,15 @@ class LiveCalculation:
     calculation: Calculation  # the whole record, for a page that writes the sentences in its language
 
 
-_Row = TypeVar("_Row", CalcPlayer | None, ListEntry | None)
-
-
-def _kept(calc: Calculation) -> Calculation:
-    """The calculation with its record and new entry copied out of the session (plain transient rows): the
-    savepoint's rollback expires what the close wrote, and a page writes the sentences later, in its own
-    language."""
-    return dataclasses.replace(calc, record=_copy(calc.record), entry=_copy(calc.entry))
-
-
-def _copy(row: _Row) -> _Row:
-    if row is None:
-        return None
-    columns = sa_inspect(type(row)).column_attrs
-    return type(row)(**{c.key: getattr(row, c.key) for c in columns})
+def _kept(session: Session, calc: Calculation) -> Calculation:
+    """The calculation with its record and new entry taken out of the session (detached, every column
+    loaded): the rollbacks would expire what the close wrote, and a page writes the sentences later, in its
+    own language. Taken out rather than copied: a copy made through the models' constructors cost more than
+    the close's own reading of the list (bench/live.py)."""
+    for row in (calc.record, calc.entry):
+        if row is not None:
+            session.expunge(row)
+    return calc
 
 
 @dataclass(frozen=True)
@@ -125,13 +120,40 @@ def data_version(session: Session) -> int:
 
 def live_list(session: Session, rating_type: str) -> LiveList:
     """The live list of `rating_type`; the database is left unchanged (a savepoint rolled back)."""
+    with _no_cycle_collection():
+        return _live_list(session, rating_type)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """CPython's cycle collector off while the live list is made. The close, the calculation record read
+    back and the list make some hundred thousand objects that all live until the list is made (most of
+    them as long as it is kept), and the collector ran some 700 times over them for nothing: a quarter of
+    the live list's CPU at national (bench/live.py). Collection resumes after; a caller that had it off
+    keeps it off."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _live_list(session: Session, rating_type: str) -> LiveList:
     as_of = data_version(session)
     in_force = latest_list(session, rating_type)
     if in_force is None:
         raise MissingList(
             f"there is no {rating_type} list yet, so no live ratings: import one with `ratingdb import-list`"
         )
-    official = {line.player_id: line.rating for line in list_lines(session, in_force)}
+    # The ratings alone: list_lines would also read and sort every name.
+    official: dict[int, int | None] = {
+        player_id: rating
+        for player_id, rating in session.execute(
+            select(ListEntry.player_id, ListEntry.rating).where(ListEntry.list_id == in_force.id)
+        )
+    }
     first_open = Period.of(in_force.list_date)
     found = session.execute(
         select(Event.id, shown_name(), Event.start_date, Event.end_date, Event.period)
@@ -156,7 +178,11 @@ def live_list(session: Session, rating_type: str) -> LiveList:
             for player_id, calc in list_calculations(session, published).items():
                 calcs.setdefault(player_id, []).append(
                     LiveCalculation(
-                        str(period), published.list_date, calculation_summary(calc), calc.events, _kept(calc)
+                        str(period),
+                        published.list_date,
+                        calculation_summary(calc),
+                        calc.events,
+                        _kept(session, calc),
                     )
                 )
         newest = list_on(session, rating_type, periods[-1].published_list_date) if periods else in_force
