@@ -121,8 +121,7 @@ def read_transaction(engine: Engine) -> Iterator[Session]:
     """
     from sqlalchemy.orm import Session
 
-    with engine.connect() as connection:
-        engines.of(engine).begin_read_only(connection)
+    with engines.of(engine).read_only_connection(engine) as connection:
         with Session(bind=connection, expire_on_commit=False) as session:
             try:
                 yield session

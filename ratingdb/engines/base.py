@@ -10,7 +10,8 @@ how the models' own column type and CHECK conditions compile on each engine) onl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -96,10 +97,15 @@ class Backend:
         """Whether the file `path` is a database of this engine with ratingdb's tables (in_one_file)."""
         return False
 
+    # Whether the read-only engine pings a pooled connection at each check-out (one round trip), so that a
+    # connection the server has closed (a restart, a standby back up, an idle timeout) costs no request.
+    # An engine whose read_only_connection finds that out by its first statement needs no ping.
+    reader_pre_ping: ClassVar[bool] = True
+
     def read_only_engine(self, parsed: URL) -> Engine:
         """An engine whose connections cannot write (the public web side; engines.urls.read_only_engine)."""
         return self.create_engine(
-            parsed, pool_pre_ping=True, pool_size=READERS, max_overflow=THREADS - READERS
+            parsed, pool_pre_ping=self.reader_pre_ping, pool_size=READERS, max_overflow=THREADS - READERS
         )
 
     # -- transactions and locks ------------------------------------------------------------------------
@@ -107,6 +113,13 @@ class Backend:
     def begin_read_only(self, connection: Connection) -> None:
         """Make the transactions of `connection` read one consistent snapshot (db.read_transaction)."""
         connection.execution_options(isolation_level="REPEATABLE READ")
+
+    @contextmanager
+    def read_only_connection(self, engine: Engine) -> Iterator[Connection]:
+        """A connection of `engine` whose transaction reads one consistent snapshot (begin_read_only)."""
+        with engine.connect() as connection:
+            self.begin_read_only(connection)
+            yield connection
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         """Hold the lock named `key` until the session's transaction ends; False if not granted in time.

@@ -16,10 +16,12 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import ARRAY, URL, Engine, any_, bindparam, event, text
+from sqlalchemy.exc import DBAPIError
 
 from ratingdb.engines import adhoc
 from ratingdb.engines.base import Backend, IdCounters, Rows, column_list
@@ -121,6 +123,30 @@ class PostgreSQL(Backend):
         # transaction on it then begins READ WRITE, which a standby refuses (the site's --read-url).
         connection.execution_options(isolation_level="REPEATABLE READ")
         connection.exec_driver_sql("SET TRANSACTION READ ONLY")
+
+    # The reader's transactions begin with a statement of their own (SET TRANSACTION READ ONLY), which
+    # finds a connection the server closed as a ping would, without the ping's round trip on every request:
+    # read_only_connection takes another connection then (bench/RESULTS.md, issue 28, "stack").
+    reader_pre_ping = False
+
+    @contextmanager
+    def read_only_connection(self, engine: Engine) -> Iterator[Connection]:
+        connection = engine.connect()
+        try:
+            try:
+                self.begin_read_only(connection)
+            except DBAPIError as exc:
+                if not exc.connection_invalidated:
+                    raise
+                # The server closed this pooled connection (restarted, a standby back up, the backend
+                # terminated): SQLAlchemy has invalidated it and every connection the pool held from before,
+                # and nothing was read yet — so the same transaction on a new connection.
+                connection.close()
+                connection = engine.connect()
+                self.begin_read_only(connection)
+            yield connection
+        finally:
+            connection.close()
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         # A transaction-level advisory lock: the transaction's end lets go of it, whatever the pool does.
@@ -329,8 +355,6 @@ class PostgreSQL(Backend):
 
     def repair_reader(self, conn: Connection) -> str | None:
         """Runs in a savepoint of the caller's transaction, so a refusal leaves everything as it was."""
-        from sqlalchemy.exc import DBAPIError
-
         if reader_usable(conn):
             return None
         try:

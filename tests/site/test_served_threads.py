@@ -8,8 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import anyio.to_thread
 import pytest
+from sqlalchemy import text
 
+from ratingdb import db
 from ratingdb.engines import base, sqlite
+from ratingdb.web.deps import Reader
 from tests.site.test_publish import DOYLE, DOYLE_PAGE
 from tests.site.web import client
 
@@ -48,3 +51,30 @@ def test_more_visitors_than_threads_and_connections_are_all_answered(
     statuses = [a.status_code for a in answers]
     assert statuses == [200, 200, 200, 200, 404] * 6, statuses
 
+
+def test_a_reader_connection_the_server_closed_costs_no_request(demo_url: str) -> None:
+    """The PostgreSQL reader pings no connection at check-out (a round trip per request): its transaction's
+    first statement finds a connection the server closed — here its backend terminated, as a restart or a
+    standby coming back would — and the request is read on a new connection, answered as if nothing
+    happened."""
+    if not demo_url.startswith("postgresql"):
+        pytest.skip("the reader's own disconnect handling is PostgreSQL's (the others ping)")
+    with client(demo_url) as c:
+        app = c.app
+
+        @app.get("/backend")  # type: ignore[attr-defined]
+        def backend(session: Reader) -> dict[str, int]:
+            return {"pid": session.connection().connection.driver_connection.info.backend_pid}
+
+        first = c.get("/backend").json()["pid"]
+        assert c.get("/backend").json()["pid"] == first  # one pooled connection, used again
+        before = c.get(f"/api/v1/players/{DOYLE}")
+        engine = db.make_engine(demo_url)
+        try:
+            with engine.connect() as conn:
+                assert conn.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": first}) is True
+        finally:
+            engine.dispose()
+        after = c.get(f"/api/v1/players/{DOYLE}")
+        assert (after.status_code, after.content) == (200, before.content)
+        assert c.get("/backend").json()["pid"] != first
