@@ -10,9 +10,10 @@ from collections import defaultdict
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TextIO
 
-from sqlalchemy import CompoundSelect, Select, func, select
+from sqlalchemy import CompoundSelect, Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.calc_notes import shown_note
@@ -225,6 +226,17 @@ class HistoryLine(NamedTuple):
 
 def player_history(session: Session, player: Player, rating_type: str | None = None) -> list[HistoryLine]:
     """The player's entries on every current list, oldest first (withdrawn versions are not history)."""
+    rows = session.connection().execute(
+        _history_query(of_type=rating_type is not None), {"player": player.id, "rating_type": rating_type}
+    )
+    return [HistoryLine(*row) for row in rows]
+
+
+@cache
+def _history_query(*, of_type: bool) -> AnySelect:
+    # Built once and sent as Core, its values bound at each call: a served player page asks it, and
+    # building it anew, finding its compiled form by its cache key and the ORM's handling of the rows cost
+    # three times what the query does (bench/RESULTS.md, issue 28, page).
     query = (
         select(
             RatingList.rating_type,
@@ -237,12 +249,10 @@ def player_history(session: Session, player: Player, rating_type: str | None = N
             ListEntry.flag,
         )
         .join(RatingList, RatingList.id == ListEntry.list_id)
-        .where(ListEntry.player_id == player.id, RatingList.is_current.is_(True))
+        .where(ListEntry.player_id == bindparam("player"), RatingList.is_current.is_(True))
         .order_by(RatingList.rating_type, RatingList.list_date)
     )
-    if rating_type is not None:
-        query = query.where(RatingList.rating_type == rating_type)
-    return [HistoryLine(*row) for row in session.execute(query)]
+    return query.where(RatingList.rating_type == bindparam("rating_type")) if of_type else query
 
 
 def all_histories(session: Session, rating_types: Iterable[str]) -> dict[int, list[HistoryLine]]:
@@ -420,73 +430,21 @@ def _calculations(
     by_id = {lst.id: lst for lst in lists}
     periods = {lst.id: Period.parse(lst.period or "") for lst in lists}
 
-    def only(query: AnySelect, list_column: Any, player_column: Any) -> AnySelect:
-        # One list is `=` (the query the whole-list output has always sent), several are IN.
-        query = query.where(list_column == lists[0].id if len(lists) == 1 else list_column.in_(list(by_id)))
-        return query if player is None else query.where(player_column == player.id)
-
-    records = {
-        (r.list_id, r.player_id): r
-        for r in session.scalars(only(select(CalcPlayer), CalcPlayer.list_id, CalcPlayer.player_id))
-    }
+    one_list, one_player = len(lists) == 1, player is not None
+    queries = _calculation_queries(one_list, one_player)
+    params = {"list": lists[0].id, "lists": list(by_id), "player": None if player is None else player.id}
+    records = {(r.list_id, r.player_id): r for r in session.scalars(queries.records, params)}
     if player is not None and not records:
         # A player's page asks every close, and most often the close did not rate them: no record and no
         # game in its calculation record (the key's first columns: an index look-up) ends it here.
-        in_record = only(select(CalcGame.game_id), CalcGame.list_id, CalcGame.player_id)
-        if session.scalar(in_record.limit(1)) is None:
+        if session.scalar(queries.in_record, params) is None:
             return {}
-    entries = {
-        (e.list_id, e.player_id): e
-        for e in session.scalars(
-            only(
-                select(ListEntry).join(
-                    CalcPlayer,
-                    (CalcPlayer.player_id == ListEntry.player_id) & (CalcPlayer.list_id == ListEntry.list_id),
-                ),
-                ListEntry.list_id,
-                ListEntry.player_id,
-            )
-        )
-    }
-    opponent = Player.__table__.alias("opponent")
+    entries = {(e.list_id, e.player_id): e for e in session.scalars(queries.entries, params)}
     games: dict[tuple[int, int, int], list[GameRecord]] = defaultdict(list)
-    for list_id, player_id, event_id, *fields in session.execute(
-        only(
-            select(
-                CalcGame.list_id,
-                CalcGame.player_id,
-                CalcGame.event_id,
-                Game.round,
-                opponent.c.name,
-                opponent.c.fide_id,
-                opponent.c.national_id,
-                CalcGame.opponent_rating,
-                CalcGame.own_rating,
-                CalcGame.d,
-                CalcGame.pd_x100,
-                CalcGame.score_x100,
-                CalcGame.opponent_id,
-            )
-            .join(Game, Game.id == CalcGame.game_id)
-            .join(opponent, opponent.c.id == CalcGame.opponent_id)
-            .order_by(CalcGame.list_id, CalcGame.player_id, CalcGame.event_id, Game.round, Game.id),
-            CalcGame.list_id,
-            CalcGame.player_id,
-        ).execution_options(yield_per=20_000)
-    ):
+    for list_id, player_id, event_id, *fields in session.connection().execute(queries.games, params):
         games[(list_id, player_id, event_id)].append(GameRecord(*fields))
-    used = RatingList.__table__.alias("used")
     events: dict[tuple[int, int], list[EventRecord]] = defaultdict(list)
-    for ce, name, start, end, ratings_from in session.execute(
-        only(
-            select(CalcEvent, shown_name(), Event.start_date, Event.end_date, used.c.list_date)
-            .join(Event, Event.id == CalcEvent.event_id)
-            .join(used, used.c.id == CalcEvent.ratings_list_id)
-            .order_by(CalcEvent.list_id, CalcEvent.player_id, Event.start_date, Event.id),
-            CalcEvent.list_id,
-            CalcEvent.player_id,
-        )
-    ):
+    for ce, name, start, end, ratings_from in session.execute(queries.events, params):
         events[(ce.list_id, ce.player_id)].append(
             EventRecord(
                 ce.event_id,
@@ -514,11 +472,12 @@ def _calculations(
             for p in session.scalars(
                 select(Player).where(
                     Player.id.in_(
-                        only(select(CalcPlayer.player_id), CalcPlayer.list_id, None).union(
-                            only(select(CalcEvent.player_id), CalcEvent.list_id, None)
+                        _only(select(CalcPlayer.player_id), CalcPlayer.list_id, None, one_list).union(
+                            _only(select(CalcEvent.player_id), CalcEvent.list_id, None, one_list)
                         )
                     )
-                )
+                ),
+                params,
             )
         }
     return {
@@ -533,6 +492,78 @@ def _calculations(
         )
         for list_id, pid in keys
     }
+
+
+class _CalculationQueries(NamedTuple):
+    records: AnySelect
+    in_record: AnySelect
+    entries: AnySelect
+    games: AnySelect
+    events: AnySelect
+
+
+def _only(query: AnySelect, list_column: Any, player_column: Any, one_list: bool) -> AnySelect:
+    """`query` of the lists bound as `list` (one: `=`, the query the whole-list output has always sent)
+    or `lists` (several: IN), and of the player bound as `player` when `player_column` is given."""
+    query = query.where(
+        list_column == bindparam("list") if one_list else list_column.in_(bindparam("lists", expanding=True))
+    )
+    return query if player_column is None else query.where(player_column == bindparam("player"))
+
+
+@cache
+def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQueries:
+    """The queries of `_calculations`, built once and given their values at each call: a served player
+    page asks them, and building them anew and finding their compiled forms by their cache keys cost more
+    than the queries themselves (bench/RESULTS.md, issue 28, page)."""
+
+    def only(query: AnySelect, list_column: Any, player_column: Any) -> AnySelect:
+        return _only(query, list_column, player_column if one_player else None, one_list)
+
+    opponent = Player.__table__.alias("opponent")
+    used = RatingList.__table__.alias("used")
+    return _CalculationQueries(
+        records=only(select(CalcPlayer), CalcPlayer.list_id, CalcPlayer.player_id),
+        in_record=only(select(CalcGame.game_id), CalcGame.list_id, CalcGame.player_id).limit(1),
+        entries=only(
+            select(ListEntry).join(
+                CalcPlayer,
+                (CalcPlayer.player_id == ListEntry.player_id) & (CalcPlayer.list_id == ListEntry.list_id),
+            ),
+            ListEntry.list_id,
+            ListEntry.player_id,
+        ),
+        games=only(
+            select(
+                CalcGame.list_id,
+                CalcGame.player_id,
+                CalcGame.event_id,
+                Game.round,
+                opponent.c.name,
+                opponent.c.fide_id,
+                opponent.c.national_id,
+                CalcGame.opponent_rating,
+                CalcGame.own_rating,
+                CalcGame.d,
+                CalcGame.pd_x100,
+                CalcGame.score_x100,
+                CalcGame.opponent_id,
+            )
+            .join(Game, Game.id == CalcGame.game_id)
+            .join(opponent, opponent.c.id == CalcGame.opponent_id)
+            .order_by(CalcGame.list_id, CalcGame.player_id, CalcGame.event_id, Game.round, Game.id),
+            CalcGame.list_id,
+            CalcGame.player_id,
+        ).execution_options(yield_per=20_000),
+        events=only(
+            select(CalcEvent, shown_name(), Event.start_date, Event.end_date, used.c.list_date)
+            .join(Event, Event.id == CalcEvent.event_id)
+            .join(used, used.c.id == CalcEvent.ratings_list_id)
+            .order_by(CalcEvent.list_id, CalcEvent.player_id, Event.start_date, Event.id),
+            CalcEvent.list_id,
+            CalcEvent.player_id,
+        ),
+    )
 
 
 # --- the calculation as sentences (the `calculation` command and the published site) ----------------------

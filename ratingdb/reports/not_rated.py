@@ -34,6 +34,24 @@ BOTH_UNRATED = N_(
 APART = N_("both were rated, but further apart than the rules allow (the rating-difference exclusion)")
 
 
+class _Event(NamedTuple):
+    id: int
+    period: str
+    rating_type: str
+    start_date: dt.date
+
+
+class _Game(NamedTuple):
+    id: int
+    event_id: int
+    round: int
+    white_id: int
+    black_id: int | None
+    white_result: str
+    black_result: str | None
+    rated: bool
+
+
 class NotRated(NamedTuple):
     event_id: int
     event: str
@@ -67,7 +85,9 @@ def _not_rated(
     closes = {(lst.period, lst.rating_type): lst for lst in lists if lst.period is not None}
     if not closes:
         return {}
-    of_periods = select(Event).where(
+    # Columns, not ORM objects: a player's page reads every event and game of theirs in the site's periods,
+    # and building Event and Game objects for them was most of what this cost (bench/RESULTS.md, issue 28).
+    of_periods = select(Event.id, Event.period, Event.rating_type, Event.start_date).where(
         tuple_(Event.period, Event.rating_type).in_(list(closes))
         if len(closes) > 1
         else (Event.period == lists[0].period) & (Event.rating_type == lists[0].rating_type),
@@ -78,14 +98,17 @@ def _not_rated(
         # game's player indexes), most often few, instead of every game of the periods.
         played = select(Game.event_id).where(or_(Game.white_id == player_id, Game.black_id == player_id))
         of_periods = of_periods.where(Event.id.in_(played))
-    events = {e.id: e for e in session.scalars(of_periods)}
+    events: dict[int, _Event] = {e.id: _Event(*e) for e in session.execute(of_periods)}
     if not events:
         return {}
     list_of = {event_id: closes[(e.period, e.rating_type)].id for event_id, e in events.items()}
-    query = select(Game).where(Game.event_id.in_(events))
+    query = select(
+        Game.id, Game.event_id, Game.round, Game.white_id, Game.black_id,
+        Game.white_result, Game.black_result, Game.rated,
+    ).where(Game.event_id.in_(events))  # fmt: skip
     if player_id is not None:
         query = query.where(or_(Game.white_id == player_id, Game.black_id == player_id))
-    games = list(session.scalars(query.order_by(Game.event_id, Game.round, Game.id)))
+    games = [_Game(*g) for g in session.execute(query.order_by(Game.event_id, Game.round, Game.id))]
     ids = sorted(set(list_of.values()))
     counted_query = select(CalcGame.list_id, CalcGame.player_id, CalcGame.game_id).where(
         CalcGame.list_id == ids[0] if len(ids) == 1 else CalcGame.list_id.in_(ids)
@@ -94,7 +117,7 @@ def _not_rated(
         counted_query = counted_query.where(CalcGame.player_id == player_id)
     counted = {(list_id, pid, gid) for list_id, pid, gid in session.execute(counted_query)}
     # The sides not counted, in the games' order; most often none, and then nothing more is read.
-    missing: list[tuple[Game, int, int | None, str]] = []
+    missing: list[tuple[_Game, int, int | None, str]] = []
     for g in games:
         sides = [(g.white_id, g.black_id, g.white_result)]
         if g.black_id is not None:
@@ -145,7 +168,7 @@ def _not_rated(
 
 
 def _ratings_at_start(
-    session: Session, events: list[Event], wanted: set[tuple[int, int]]
+    session: Session, events: list[_Event], wanted: set[tuple[int, int]]
 ) -> Callable[[int, int], int | None]:
     """rating(event id, player id) on the list in force at the event's start (§3), or None, for the
     (event id, player id) pairs `wanted`."""
