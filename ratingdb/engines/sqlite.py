@@ -9,6 +9,7 @@ the top; the rest of ratingdb only inside the operations that need it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -24,7 +25,7 @@ from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.pool import QueuePool
 
 from ratingdb.engines import adhoc
-from ratingdb.engines.base import READERS, THREADS, Backend, Rows
+from ratingdb.engines.base import READERS, THREADS, Backend, Rows, column_list
 from ratingdb.errors import ConfigError, RatingDbError
 
 if TYPE_CHECKING:
@@ -36,6 +37,12 @@ if TYPE_CHECKING:
 # SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
 # foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
 SQLITE_CACHE_KIB = 256 * 1024
+# A bulk write that says how many rows come gets a page cache for them: a list import writes about 460
+# bytes of pages a line (player, version, name tokens, entry and their indexes: 91 MB for 200,000 lines),
+# and a transaction that outgrows its cache spills pages to the WAL and reads them back (a first FIDE list
+# of 1.9 M lines outgrew 256 MiB at about 550,000). The cache is a bound, taken only as pages are used.
+SQLITE_BULK_BYTES_PER_ROW = 600
+SQLITE_CACHE_MAX_KIB = 4 * 1024 * 1024
 READER_CACHE_KIB = 256  # page cache of each read-only connection of the web app (read_only_engine)
 
 READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
@@ -80,9 +87,10 @@ class SQLite(Backend):
     placeholder = "?"
     in_one_file = True
     has_accounts = False
-    # sqlite3 takes the GIL back for every row of an executemany (it binds the row's values), so a writer
-    # thread beside a busy caller waits for the GIL row by row: written in the foreground.
-    background_writes = False
+    # A batch is one statement (write_rows), which sqlite3 steps without the GIL: a writer thread writes
+    # it while the caller goes on building the next one. (An executemany takes the GIL back for every row
+    # it binds, so a writer thread beside a busy caller would wait for the GIL row by row.)
+    background_writes = True
 
     # -- URLs and engines ------------------------------------------------------------------------------
 
@@ -104,7 +112,9 @@ class SQLite(Backend):
 
     def create_engine(self, parsed: URL, **kwargs: Any) -> Engine:
         """Foreign keys, WAL and explicit BEGIN handling on every connection."""
-        engine = create_engine(parsed, connect_args={"timeout": 60}, **kwargs)
+        # check_same_thread off: the bulk driver's writer thread uses the transaction's own connection
+        # (services/bulk.py), never at the same time as the thread that opened it.
+        engine = create_engine(parsed, connect_args={"timeout": 60, "check_same_thread": False}, **kwargs)
 
         # pysqlite's own transaction handling breaks savepoints; take control of BEGIN ourselves.
         @event.listens_for(engine, "connect")
@@ -206,15 +216,41 @@ class SQLite(Backend):
 
     # -- raw SQL and bulk writes -----------------------------------------------------------------------
 
-    def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
+    def prepare_bulk(self, raw: Any, expected_rows: int = 0) -> Callable[[], None] | None:
         cursor = raw.execute("PRAGMA cache_size")
         size = int(cursor.fetchall()[0][0])
-        raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
+        wanted = min(SQLITE_CACHE_MAX_KIB, expected_rows * SQLITE_BULK_BYTES_PER_ROW // 1024)
+        raw.execute(f"PRAGMA cache_size = -{max(SQLITE_CACHE_KIB, wanted)}")
 
         def restore() -> None:
             raw.execute(f"PRAGMA cache_size = {size}")
 
         return restore
+
+    def write_rows(
+        self, cursor: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
+        types: list[str] | None,
+    ) -> None:  # fmt: skip
+        """One `INSERT … SELECT … FROM json_each(?)` for the whole batch: SQLite steps it without the GIL
+        (an executemany binds every row under it), and it costs SQLite about what executemany does.
+
+        JSON carries exactly the values these rows hold (integers, texts, booleans as 1/0, NULL); a batch
+        it would not carry exactly — a value JSON has no form for (a date, bytes), a text with NUL (SQLite's
+        JSON text ends at it), a column declared REAL (a float would be read back from its decimal text) —
+        is written by executemany as before.
+        """
+        payload = _json_rows(rows)
+        if payload is None or not self._exact_in_json(cursor, table):
+            super().write_rows(cursor, table, columns, rows, types)
+            return
+        values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(columns)))
+        cursor.execute(
+            f"INSERT INTO {table} ({column_list(columns)}) SELECT {values} FROM json_each(?)", (payload,)
+        )
+
+    def _exact_in_json(self, cursor: Any, table: str) -> bool:
+        declared = [str(row[2]).upper() for row in cursor.execute(f"PRAGMA table_info({table})")]
+        return not any(t in d for d in declared for t in ("REAL", "FLOA", "DOUB"))
 
     def reserve_ids(self, rows: Rows, table: str, count: int) -> list[int]:
         # The write lock from BEGIN IMMEDIATE keeps the ids after the highest one free until the
@@ -463,6 +499,15 @@ class SQLite(Backend):
 
     def drop_no_replace(self, table: str) -> list[str]:
         return [f"DROP TRIGGER trg_{table}_no_replace"]
+
+
+def _json_rows(rows: list[tuple[Any, ...]]) -> str | None:
+    """`rows` as one JSON array of arrays, or None where JSON would not carry them exactly."""
+    try:
+        payload = json.dumps(rows, ensure_ascii=False, allow_nan=False, check_circular=False)
+    except (TypeError, ValueError):
+        return None
+    return None if "\\u0000" in payload else payload
 
 
 # -- `ratingdb sql`: what its statements may do ---------------------------------------------------------

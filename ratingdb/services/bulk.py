@@ -9,6 +9,7 @@ callers write SQL with `?` placeholders and name operations.
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 from collections.abc import Iterable, Sequence
 from contextlib import closing
@@ -26,9 +27,11 @@ LIST_ENTRY_COLUMNS = ListEntryRow._fields
 class _Writer(threading.Thread):
     """Writes the batches handed to it, in order, on the caller's connection, while the caller goes on.
 
-    The server drivers release the GIL while they wait for the server (psycopg while PostgreSQL takes
-    the COPY, PyMySQL while MySQL runs the INSERT), so the caller's Python work and the server's writes
-    overlap. The connection is never used by both at once: the caller drains the writer first.
+    The drivers release the GIL while the database works (psycopg while PostgreSQL takes the COPY,
+    PyMySQL while MySQL runs the INSERT, sqlite3 while SQLite steps a batch's one statement), so the
+    caller's Python work and the database's writes overlap. The connection is never used by both at
+    once: the caller drains the writer first. Once `cancelled`, the batches still queued are dropped
+    (the transaction is being rolled back): nothing is written after the caller stopped waiting.
     """
 
     def __init__(self, write: Any) -> None:
@@ -36,6 +39,7 @@ class _Writer(threading.Thread):
         self.write = write
         self.jobs: queue.Queue[tuple[str, tuple[str, ...], list[tuple[Any, ...]]] | None] = queue.Queue(2)
         self.error: BaseException | None = None
+        self.cancelled = False
 
     def run(self) -> None:
         while True:
@@ -43,7 +47,8 @@ class _Writer(threading.Thread):
             try:
                 if job is None:
                     return
-                if self.error is None:  # after a failure the rest is skipped: the caller rolls back
+                # After a failure or a cancel the rest is skipped: the caller rolls back.
+                if self.error is None and not self.cancelled:
                     self.write(*job)
             except BaseException as exc:  # handed to the caller by drain()
                 self.error = exc
@@ -56,12 +61,15 @@ class Driver:
 
     With `background`, `flush` hands full buffers to a writer thread and returns at once; every other
     use of the connection waits for the writes handed over so far (`drain`). A caller that also uses
-    the session itself calls `drain` first.
+    the session itself calls `drain` first. `expected_rows`, where the caller knows about how many rows
+    it will write (a list file's lines), lets the engine size its caches to them.
     """
 
     BATCH = 50_000
 
-    def __init__(self, session: Session, *, background: bool = False, binary: bool = False) -> None:
+    def __init__(
+        self, session: Session, *, background: bool = False, binary: bool = False, expected_rows: int = 0
+    ) -> None:
         connection = session.connection()
         self.engine = engines.of(connection)
         self.raw: Any = cast(Any, connection.connection.driver_connection)
@@ -71,7 +79,7 @@ class Driver:
         # exactly the columns' types (bool for booleans, int for integers).
         self.binary = binary and self.engine.binary_copy
         self.copy_types: dict[str, list[str]] = {}
-        self.put_back = self.engine.prepare_bulk(self.raw)
+        self.put_back = self.engine.prepare_bulk(self.raw, expected_rows)
         if background and self.engine.background_writes:
             self.writer = _Writer(self._write)
             self.writer.start()
@@ -93,11 +101,24 @@ class Driver:
             writer.join()
 
     def restore(self) -> None:
-        """Give the connection back as it came (the pool hands it to others), the writer stopped."""
-        self.stop()
-        if self.put_back is not None:
-            put_back, self.put_back = self.put_back, None
-            put_back()
+        """Give the connection back as it came (the pool hands it to others), the writer stopped.
+
+        Called on the way out (`finally`). Without an exception on its way, every batch handed over is
+        written first and a failed one raised, so that no transaction commits without it; with one (an
+        error, Ctrl-C), the batches not yet begun are dropped and the one being written is waited for, so
+        that the rollback that follows finds the connection idle and undoes it with the rest.
+        """
+        try:
+            if self.writer is not None:
+                if sys.exc_info()[0] is None:
+                    self.drain()
+                else:
+                    self.writer.cancelled = True
+        finally:
+            self.stop()
+            if self.put_back is not None:
+                put_back, self.put_back = self.put_back, None
+                put_back()
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a query written with `?` placeholders and return its rows as tuples."""
@@ -152,6 +173,19 @@ class Driver:
         if key not in self.copy_types:
             self.copy_types[key] = self.engine.column_types(cursor, table, columns)
         return self.copy_types[key]
+
+    def queue(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        """Write `rows` after what was handed over before: on the writer thread where there is one (it
+        returns at once, and a failure is raised at the next use of the connection), else now. The
+        caller does not change `rows` afterwards."""
+        if not rows:
+            return
+        if self.writer is None:
+            self._write(table, columns, rows)
+            return
+        if self.writer.error is not None:
+            self.drain()  # raises it
+        self.writer.jobs.put((table, columns, rows))
 
     def write(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
         """Write `rows` now (the engine's bulk path: executemany, COPY, multi-row INSERTs)."""

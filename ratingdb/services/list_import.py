@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from operator import itemgetter
+from operator import itemgetter, length_hint
 from typing import Any
 
 from sqlalchemy import ColumnElement, FromClause, exists, func, insert, literal, select
@@ -428,7 +428,10 @@ def _write_entries(
     summary.rated = dict.fromkeys(lists, 0)
     summary.added = dict.fromkeys(bases, 0)
     summary.changed = dict.fromkeys(bases, 0)
-    driver = Driver(session)
+    # About how many rows come (read_list says it from the file's size): the engine sizes its page cache
+    # to them, so that a first FIDE-size import into SQLite stays in memory. The writer thread writes a
+    # batch's players and entries while the next batch is read and matched, up to its first query.
+    driver = Driver(session, background=True, expected_rows=length_hint(rows))
     # Registered players the list has named so far, one byte per player id (a FIDE list names millions).
     seen = bytearray()
     try:
@@ -458,7 +461,7 @@ def _write_entries(
                     summary.entries[rating_type] += 1
                     summary.rated[rating_type] += entry[_RATING] is not None
             entries.sort(key=_LIST_AND_PLAYER)  # key order: the primary key's B-tree fills page by page
-            driver.write("list_entry", LIST_ENTRY_COLUMNS, entries)
+            driver.queue("list_entry", LIST_ENTRY_COLUMNS, entries)
             done += len(batch)
             if progress is not None:
                 progress(done)

@@ -43,3 +43,53 @@ def test_a_failed_background_write_is_raised_to_the_caller_and_nothing_is_kept(e
         finally:
             driver.restore()
     assert _players(engine) == []
+
+
+def test_a_bulk_write_that_says_how_many_rows_come_gets_a_page_cache_for_them(engine: Engine) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("the page cache is SQLite's; the servers keep their own")
+    with db.transaction(engine) as session:
+        raw = session.connection().connection.driver_connection
+        before = raw.execute("PRAGMA cache_size").fetchone()[0]
+        for expected, cache_kib in ((0, 256 * 1024), (100_000, 256 * 1024), (2_000_000, 1_171_875)):
+            driver = Driver(session, expected_rows=expected)
+            try:
+                assert raw.execute("PRAGMA cache_size").fetchone()[0] == -cache_kib
+            finally:
+                driver.restore()
+            assert raw.execute("PRAGMA cache_size").fetchone()[0] == before
+
+
+def test_a_failed_queued_write_is_raised_on_the_way_out_and_nothing_commits(engine: Engine) -> None:
+    # No use of the connection follows the last batch: restore() itself waits for it and raises, so the
+    # transaction cannot commit without the rows it failed to write (SQLite keeps the transaction open
+    # after a failed statement).
+    with pytest.raises(engine.dialect.dbapi.Error), db.transaction(engine) as session:
+        driver = Driver(session, background=True)
+        try:
+            driver.queue("player", COLUMNS, [("Fine, F", "IRL")])
+            driver.queue("player", COLUMNS, [(None, "IRL")])
+        finally:
+            driver.restore()
+    assert _players(engine) == []
+
+
+def test_an_interrupt_drops_the_queued_batches_and_the_transaction_keeps_nothing(engine: Engine) -> None:
+    # Ctrl-C in the caller while batches wait for the writer: the ones not yet begun are dropped, the one
+    # being written is waited for, and the rollback finds the connection idle.
+    with pytest.raises(KeyboardInterrupt), db.transaction(engine) as session:
+        driver = Driver(session, background=True)
+        try:
+            for batch in range(20):
+                driver.queue("player", COLUMNS, [(f"Player {batch}-{i}", "IRL") for i in range(2_000)])
+            raise KeyboardInterrupt
+        finally:
+            driver.restore()
+    assert _players(engine) == []
+    with db.transaction(engine) as session:  # the connection serves the next transaction as before
+        driver = Driver(session, background=True)
+        try:
+            driver.queue("player", COLUMNS, [("After, A", "IRL")])
+        finally:
+            driver.restore()
+    assert _players(engine) == ["After, A"]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import operator
 from pathlib import Path
 
 import pytest
 
 from ratingdb.errors import ListFormatError
 from ratingdb.formats import ListRating, ListRow, list_producer, read_list, write_fide_txt
+from ratingdb.formats.lists import BYTES_PER_ROW
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "lists"
 ALL_TYPES = ["standard", "rapid", "blitz"]
@@ -95,6 +97,18 @@ def test_a_big_file_is_read_ahead_by_default_and_a_small_one_here(
     monkeypatch.setattr("ratingdb.formats.lists.AHEAD_BYTES", 1)
     assert list(read_list(FIXTURES / "list.csv", rating_types=["standard"])) == small
     assert started == [FIXTURES / "list.csv"]
+
+
+@pytest.mark.parametrize("ahead", [False, True])
+def test_a_list_says_about_how_many_rows_come_from_its_size(ahead: bool) -> None:
+    # operator.length_hint: what the import sizes SQLite's page cache by; about the rows, never exact.
+    for name, fmt in (("fide_standard_nov25.txt", "fide-txt"), ("fide_combined.xml", "fide-xml"),
+                      ("list.csv", "csv")):  # fmt: skip
+        path = FIXTURES / name
+        rows = read_list(path, rating_types=["standard"] if fmt != "fide-xml" else ALL_TYPES, ahead=ahead)
+        assert operator.length_hint(rows) == path.stat().st_size // BYTES_PER_ROW[fmt]  # type: ignore[index]
+        assert len(list(rows)) > 0
+        rows.close()  # type: ignore[attr-defined]
 
 
 def test_a_frame_round_trips_rows_with_several_rating_types_and_a_missing_one() -> None:
