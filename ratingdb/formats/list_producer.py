@@ -149,7 +149,9 @@ def read_ahead(path: Path, fmt: ListFormat, types: Sequence[str]) -> Iterator[Li
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(package), env.get("PYTHONPATH")) if p)
     process = subprocess.Popen(
-        [sys.executable, "-m", "ratingdb.formats.list_child", str(path), fmt, *types],
+        # -P: the current folder is not put first on the path, so a folder holding another ratingdb (a
+        # checkout, say) cannot stand in for this one.
+        [sys.executable, "-P", "-m", "ratingdb.formats.list_child", str(path), fmt, *types],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         env=env,

@@ -119,3 +119,18 @@ def test_a_frame_round_trips_rows_with_several_rating_types_and_a_missing_one() 
     ]  # fmt: skip
     types = ["standard", "rapid"]
     assert list_producer.decode(list_producer.encode(rows, types), types) == rows
+
+
+def test_the_reading_process_is_this_ratingdb_whatever_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder with a ratingdb of its own (another checkout, say) whose reader would fail: run from there,
+    # the reading process still imports the ratingdb this one is.
+    child = tmp_path / "ratingdb" / "formats" / "list_child.py"
+    child.parent.mkdir(parents=True)
+    for folder in (child.parent.parent, child.parent):
+        (folder / "__init__.py").write_text("")
+    child.write_text("raise SystemExit(3)\n")
+    monkeypatch.chdir(tmp_path)
+    here = list(read_list(FIXTURES / "list.csv", rating_types=["standard"], ahead=False))
+    assert list(read_list(FIXTURES / "list.csv", rating_types=["standard"], ahead=True)) == here
