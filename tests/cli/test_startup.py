@@ -138,18 +138,20 @@ def test_the_commands_annotations_are_objects_not_strings() -> None:
         assert not strings, f"{function.__module__}.{function.__qualname__}: string annotations {strings}"
 
 
+# `ratingdb calc …` as the console script runs it (main(), which also records the command line).
+CALC_BY_THE_CONSOLE_SCRIPT = (
+    "from ratingdb.cli import main\n"
+    "sys.argv = ['ratingdb', 'calc', '2000', '--opponent', '1800', '--k', '20']\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit as exc:\n"
+    "    assert exc.code == 0, exc.code\n"
+)
+
+
 def test_the_console_script_leaves_the_objects_it_made_out_of_the_exit_collection() -> None:
     # CPython's exit would run the cycle collector over every object the imports made (0.14 s of `list`).
-    code = (
-        "import gc, sys\n"
-        "from ratingdb.cli import main\n"
-        "sys.argv = ['ratingdb', 'calc', '2000', '--opponent', '1800', '--k', '20']\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as exc:\n"
-        "    assert exc.code == 0, exc.code\n"
-        "print(gc.get_freeze_count(), file=sys.stderr)\n"
-    )
+    code = f"import gc, sys\n{CALC_BY_THE_CONSOLE_SCRIPT}print(gc.get_freeze_count(), file=sys.stderr)\n"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(result.stderr) > 10_000
 
@@ -187,13 +189,5 @@ def test_the_table_of_command_modules_names_what_each_module_registers() -> None
 
 
 def test_a_command_run_by_the_console_script_loads_only_its_command_module() -> None:
-    run = (
-        "from ratingdb.cli import main\n"
-        "sys.argv = ['ratingdb', 'calc', '2000', '--opponent', '1800', '--k', '20']\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as exc:\n"
-        "    assert exc.code == 0, exc.code\n"
-    )
     others = tuple(f"ratingdb.cli.{module}" for module in COMMANDS if module != "calc")
-    assert [name for name in loaded_after(run, others) if name in others] == []
+    assert [name for name in loaded_after(CALC_BY_THE_CONSOLE_SCRIPT, others) if name in others] == []
