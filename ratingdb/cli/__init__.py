@@ -1,11 +1,11 @@
 """The Typer command line: parse, open one transaction, call one service, render. No rules here.
 
 Start-up time: a command pays for importing its command module and for Typer reading its commands'
-signatures (`--help` for all of them: `load_commands`), so a command module imports at the top only
-Typer and the light CLI modules (the
-rules, readers, services and the database layer inside the functions that use them), and the command
-modules do without `from __future__ import annotations` — Typer reads each command's annotations twice at
-every start, and each string annotation costs an eval. tests/cli/test_startup.py checks both.
+signatures (`--help` for all of them: `load_commands`), so a command module imports at the top only Typer
+and the light CLI modules (the rules, readers, services and the database layer inside the functions that
+use them), and the command modules do without `from __future__ import annotations` — Typer reads each
+command's annotations twice at every start, and each string annotation costs an eval.
+tests/cli/test_startup.py checks both.
 """
 
 from __future__ import annotations
