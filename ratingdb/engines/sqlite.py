@@ -35,14 +35,13 @@ if TYPE_CHECKING:
     from ratingdb.engines.copies import Backup
 
 # SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
-# foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
+# foreign keys) and a list import's (player, version, name tokens, entry and their indexes: about 460
+# bytes of pages a line) touch far more pages than that. A bulk write gets 256 MiB, then it is restored.
+# A bound, not a size: a first FIDE list of 1.9 M lines writes about 0.9 GB of pages, and a cache sized to
+# them (tried: 600 bytes a line) made memory grow with the file (233 → 1,143 MB) for no speed; with this
+# bound the transaction's older pages spill to the WAL and memory stays flat (about 440 MB), the CPU per
+# line growing by about a tenth from the first 100,000 lines to the last (bench/RESULTS.md, issue 32).
 SQLITE_CACHE_KIB = 256 * 1024
-# A bulk write that says how many rows come gets a page cache for them: a list import writes about 460
-# bytes of pages a line (player, version, name tokens, entry and their indexes: 91 MB for 200,000 lines),
-# and a transaction that outgrows its cache spills pages to the WAL and reads them back (a first FIDE list
-# of 1.9 M lines outgrew 256 MiB at about 550,000). The cache is a bound, taken only as pages are used.
-SQLITE_BULK_BYTES_PER_ROW = 600
-SQLITE_CACHE_MAX_KIB = 4 * 1024 * 1024
 READER_CACHE_KIB = 256  # page cache of each read-only connection of the web app (read_only_engine)
 
 READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
@@ -216,11 +215,10 @@ class SQLite(Backend):
 
     # -- raw SQL and bulk writes -----------------------------------------------------------------------
 
-    def prepare_bulk(self, raw: Any, expected_rows: int = 0) -> Callable[[], None] | None:
+    def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
         cursor = raw.execute("PRAGMA cache_size")
         size = int(cursor.fetchall()[0][0])
-        wanted = min(SQLITE_CACHE_MAX_KIB, expected_rows * SQLITE_BULK_BYTES_PER_ROW // 1024)
-        raw.execute(f"PRAGMA cache_size = -{max(SQLITE_CACHE_KIB, wanted)}")
+        raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
 
         def restore() -> None:
             raw.execute(f"PRAGMA cache_size = {size}")

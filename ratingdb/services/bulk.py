@@ -61,15 +61,12 @@ class Driver:
 
     With `background`, `flush` hands full buffers to a writer thread and returns at once; every other
     use of the connection waits for the writes handed over so far (`drain`). A caller that also uses
-    the session itself calls `drain` first. `expected_rows`, where the caller knows about how many rows
-    it will write (a list file's lines), lets the engine size its caches to them.
+    the session itself calls `drain` first.
     """
 
     BATCH = 50_000
 
-    def __init__(
-        self, session: Session, *, background: bool = False, binary: bool = False, expected_rows: int = 0
-    ) -> None:
+    def __init__(self, session: Session, *, background: bool = False, binary: bool = False) -> None:
         connection = session.connection()
         self.engine = engines.of(connection)
         self.raw: Any = cast(Any, connection.connection.driver_connection)
@@ -79,7 +76,7 @@ class Driver:
         # exactly the columns' types (bool for booleans, int for integers).
         self.binary = binary and self.engine.binary_copy
         self.copy_types: dict[str, list[str]] = {}
-        self.put_back = self.engine.prepare_bulk(self.raw, expected_rows)
+        self.put_back = self.engine.prepare_bulk(self.raw)
         if background and self.engine.background_writes:
             self.writer = _Writer(self._write)
             self.writer.start()

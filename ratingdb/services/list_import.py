@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from operator import itemgetter, length_hint
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import ColumnElement, FromClause, exists, func, insert, literal, select
@@ -428,10 +428,9 @@ def _write_entries(
     summary.rated = dict.fromkeys(lists, 0)
     summary.added = dict.fromkeys(bases, 0)
     summary.changed = dict.fromkeys(bases, 0)
-    # About how many rows come (read_list says it from the file's size): the engine sizes its page cache
-    # to them, so that a first FIDE-size import into SQLite stays in memory. The writer thread writes a
-    # batch's players and entries while the next batch is read and matched, up to its first query.
-    driver = Driver(session, background=True, expected_rows=length_hint(rows))
+    # The writer thread writes a batch's players and entries while the next batch is read and matched, up
+    # to its first query.
+    driver = Driver(session, background=True)
     # Registered players the list has named so far, one byte per player id (a FIDE list names millions).
     seen = bytearray()
     try:
