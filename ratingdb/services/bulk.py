@@ -8,11 +8,12 @@ callers write SQL with `?` placeholders and name operations.
 
 from __future__ import annotations
 
+import gc
 import queue
 import sys
 import threading
-from collections.abc import Iterable, Sequence
-from contextlib import closing
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
@@ -218,3 +219,17 @@ def chunks(items: list[int], size: int) -> Iterable[list[int]]:
     """`items` in slices of at most `size` (the ids of one `IN (…)` list each)."""
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """CPython's cycle collector off while work that makes millions of short-lived containers runs (a
+    list import's rows, the live list's calculation): it would scan the live ones after every 700 new
+    ones and find no cycles to free. Collection resumes after; a caller that had it off keeps it off."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
