@@ -447,6 +447,8 @@ def _write_entries(
                     named = [player_id for player_id, _ in ids.values()] if base is not None else []
                     on_base = _entries_on(driver, base, named) if base is not None else {}
                     list_id, list_date = lst.id, lst.list_date  # read once: ORM attributes cost per access
+                    # An active entry's last activity (_entry): made once a list, not once an entry.
+                    before = str(Period.of(list_date).shift(-1))
                     for row in batch:
                         rating = row.ratings.get(rating_type)
                         if rating is None:
@@ -454,7 +456,7 @@ def _write_entries(
                         player_id, version_id = ids[row.line]
                         prior = on_base.get(player_id)
                         if prior is None:
-                            entry = _entry(list_id, player_id, version_id, row, rating, list_date)
+                            entry = _entry(list_id, player_id, version_id, row, rating, list_date, before)
                             if base is not None:
                                 summary.added[rating_type] += 1
                         else:
@@ -494,16 +496,17 @@ def _batches(rows: Iterator[ListRow], size: int) -> Iterator[list[ListRow]]:
 
 
 def _entry(
-    list_id: int, player_id: int, version_id: int, row: ListRow, r: ListRating, list_date: dt.date
-) -> tuple[Any, ...]:
+    list_id: int, player_id: int, version_id: int, row: ListRow, r: ListRating, list_date: dt.date,
+    before: str,
+) -> tuple[Any, ...]:  # fmt: skip
     """The new entry of a player the list in force does not hold: a ListEntryRow as a plain tuple (a FIDE
-    list has a million rows)."""
+    list has a million rows). `before` is the period before the list's date."""
     games_total, reached_2400, reached_2300 = derived_state(r, row.birth_year, list_date)
     rated = r.rating is not None
     flag = row.flag if rated and row.flag in ("i", "w", "wi") else None
     inactive = flag in ("i", "wi")
     # An active entry on an imported list counts as activity in the period before it (§7.2.2).
-    last_active = None if (inactive or not rated) else str(Period.of(list_date).shift(-1))
+    last_active = None if (inactive or not rated) else before
     return (
         list_id,
         player_id,
