@@ -9,7 +9,6 @@ the top; the rest of ratingdb only inside the operations that need it.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
@@ -42,6 +41,9 @@ if TYPE_CHECKING:
 # bound the transaction's older pages spill to the WAL and memory stays flat (about 440 MB), the CPU per
 # line growing by about a tenth from the first 100,000 lines to the last (bench/RESULTS.md, issue 32).
 SQLITE_CACHE_KIB = 256 * 1024
+# Rows of one multi-row INSERT of a bulk write (write_rows): as fast as 1,260 or 2,500 rows (thread CPU,
+# 400,000 player and player_version rows), and a prepared statement sqlite3 keeps stays small.
+STATEMENT_ROWS = 512
 READER_CACHE_KIB = 256  # page cache of each read-only connection of the web app (read_only_engine)
 
 READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
@@ -86,9 +88,10 @@ class SQLite(Backend):
     placeholder = "?"
     in_one_file = True
     has_accounts = False
-    # A batch is one statement (write_rows), which sqlite3 steps without the GIL: a writer thread writes
-    # it while the caller goes on building the next one. (An executemany takes the GIL back for every row
-    # it binds, so a writer thread beside a busy caller would wait for the GIL row by row.)
+    # A batch is a few statements of many rows each (write_rows), which sqlite3 steps without the GIL: a
+    # writer thread writes them while the caller goes on building the next batch. (An executemany takes
+    # the GIL back for every row it binds, so a writer thread beside a busy caller would wait for the GIL
+    # row by row.)
     background_writes = True
 
     # -- URLs and engines ------------------------------------------------------------------------------
@@ -229,26 +232,28 @@ class SQLite(Backend):
         self, cursor: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
         types: list[str] | None,
     ) -> None:  # fmt: skip
-        """One `INSERT … SELECT … FROM json_each(?)` for the whole batch: SQLite steps it without the GIL
-        (an executemany binds every row under it), and it costs SQLite about what executemany does.
+        """Multi-row `INSERT … VALUES (…), (…), …` statements: sqlite3 binds a statement's values at once
+        and steps it without the GIL (an executemany takes the GIL back for every row it binds), and the
+        values are bound as executemany binds them, exactly. Against the one `INSERT … SELECT
+        json_extract(value, '$[i]') … FROM json_each(?)` a batch it replaces, a quarter less CPU for player
+        and player_version rows (the JSON text made, then parsed again by SQLite row by row), and nothing
+        JSON cannot carry to send another way.
 
-        JSON carries exactly the values these rows hold (integers, texts, booleans as 1/0, NULL); a batch
-        it would not carry exactly — a value JSON has no form for (a date, bytes), a text with NUL (SQLite's
-        JSON text ends at it), a column declared REAL (a float would be read back from its decimal text) —
-        is written by executemany as before.
+        STATEMENT_ROWS rows a statement (fewer where SQLite takes fewer parameters), the rest in statements
+        of a power of two rows: sqlite3 keeps every statement it prepared by its text (128 of them), and a
+        batch of any length is written with at most ten texts a table instead of one more a batch.
         """
-        payload = _json_rows(rows)
-        if payload is None or not self._exact_in_json(cursor, table):
-            super().write_rows(cursor, table, columns, rows, types)
-            return
-        values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(columns)))
-        cursor.execute(
-            f"INSERT INTO {table} ({column_list(columns)}) SELECT {values} FROM json_each(?)", (payload,)
-        )
-
-    def _exact_in_json(self, cursor: Any, table: str) -> bool:
-        declared = [str(row[2]).upper() for row in cursor.execute(f"PRAGMA table_info({table})")]
-        return not any(t in d for d in declared for t in ("REAL", "FLOA", "DOUB"))
+        width = len(columns)
+        fits = cursor.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width
+        most = 1 << (min(STATEMENT_ROWS, fits).bit_length() - 1)
+        head = f"INSERT INTO {table} ({column_list(columns)}) VALUES "
+        one = "(" + ", ".join(["?"] * width) + ")"
+        start = 0
+        while start < len(rows):
+            size = min(most, 1 << ((len(rows) - start).bit_length() - 1))
+            chunk = rows[start : start + size]
+            cursor.execute(head + ", ".join([one] * size), [value for row in chunk for value in row])
+            start += size
 
     def reserve_ids(self, rows: Rows, table: str, count: int) -> list[int]:
         # The write lock from BEGIN IMMEDIATE keeps the ids after the highest one free until the
@@ -497,15 +502,6 @@ class SQLite(Backend):
 
     def drop_no_replace(self, table: str) -> list[str]:
         return [f"DROP TRIGGER trg_{table}_no_replace"]
-
-
-def _json_rows(rows: list[tuple[Any, ...]]) -> str | None:
-    """`rows` as one JSON array of arrays, or None where JSON would not carry them exactly."""
-    try:
-        payload = json.dumps(rows, ensure_ascii=False, allow_nan=False, check_circular=False)
-    except (TypeError, ValueError):
-        return None
-    return None if "\\u0000" in payload else payload
 
 
 # -- `ratingdb sql`: what its statements may do ---------------------------------------------------------

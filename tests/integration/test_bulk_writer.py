@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from sqlalchemy import Engine, text
 
@@ -94,3 +96,25 @@ def test_an_interrupt_drops_the_queued_batches_and_the_transaction_keeps_nothing
         finally:
             driver.restore()
     assert _players(engine) == ["After, A"]
+
+
+def test_a_batch_longer_than_one_statement_is_written_whole_and_in_order(engine: Engine) -> None:
+    # SQLite writes a batch as multi-row INSERTs of at most as many rows as it takes parameters; with
+    # room for 5 rows of 2 columns a statement, 23 rows take statements of 4, 4, 4, 4, 4, 2 and 1 rows.
+    if engine.dialect.name != "sqlite":
+        pytest.skip("the statements of a batch are SQLite's; the servers take a batch in one COPY or INSERT")
+    names = [f"Player {i:02d}" for i in range(23)]
+    with db.transaction(engine) as session:
+        raw = session.connection().connection.driver_connection
+        limit = raw.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+        raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 10)
+        try:
+            driver = Driver(session, background=True)
+            try:
+                driver.queue("player", COLUMNS, [(name, "IRL") for name in names])
+                driver.queue("player", COLUMNS, [("Last, One", None)])
+            finally:
+                driver.restore()
+        finally:
+            raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, limit)
+    assert _players(engine) == [*names, "Last, One"]
