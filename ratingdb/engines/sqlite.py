@@ -38,11 +38,11 @@ if TYPE_CHECKING:
 # bytes of pages a line) touch far more pages than that. A bulk write gets 256 MiB, then it is restored.
 # A bound, not a size: a first FIDE list of 1.9 M lines writes about 0.9 GB of pages, and a cache sized to
 # them (tried: 600 bytes a line) made memory grow with the file (233 → 1,143 MB) for no speed; with this
-# bound the transaction's older pages spill to the WAL and memory stays flat (about 440 MB), the CPU per
-# line growing by about a tenth from the first 100,000 lines to the last (bench/RESULTS.md, issue 32).
+# bound the transaction's older pages spill to the WAL and memory stays flat (about 440 MB for the bench's
+# process), and the CPU per line grows alike either way, spilled or not (bench/RESULTS.md, issue 32).
 SQLITE_CACHE_KIB = 256 * 1024
-# Rows of one multi-row INSERT of a bulk write (write_rows): as fast as 1,260 or 2,500 rows (thread CPU,
-# 400,000 player and player_version rows), and a prepared statement sqlite3 keeps stays small.
+# Rows of one multi-row INSERT of a bulk write (write_rows): within 5 % of 1,489 rows and faster than 2,500
+# or 128 (thread CPU, 400,000 player and player_version rows), and a statement sqlite3 keeps stays small.
 STATEMENT_ROWS = 512
 READER_CACHE_KIB = 256  # page cache of each read-only connection of the web app (read_only_engine)
 
