@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -133,6 +134,16 @@ HEADER_RECORDS = frozenset({"012", "022", "032", "042", "052", "092", "122", "13
 FIRST_ROUND_COLUMN = 92
 ROUND_WIDTH = 10
 
+# The patterns read on every player line, compiled once.
+_DIGITS = re.compile(r"[0-9]+")
+_DATE_TEXT = re.compile(r"[0-9./\- ]+")
+_POINTS = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+_RECORD_LETTERS = re.compile(r"[A-Z]{3}")
+
+# Round entries already read, by their text (_Reader.entry): bounded, emptied when full.
+_ENTRY_READINGS: dict[str, tuple[int | None, str, str]] = {}
+_ENTRY_READINGS_MAX = 10_000
+
 
 def _field(line: str, first: int, last: int) -> str:
     """Columns `first`..`last` (1-based, inclusive) of `line`, stripped."""
@@ -163,7 +174,7 @@ class _National:
 @dataclass
 class _PlayerLine:
     player: TrfPlayer
-    entries: dict[int, _Entry]
+    entries: dict[int, _Entry]  # by round number, in ascending order (the order they are read in)
 
 
 class _Reader:
@@ -197,9 +208,9 @@ class _Reader:
         return value
 
     def birth_year(self, text: str, line: int) -> int | None:
-        if not any(ch in "0123456789" for ch in text):
+        if _DIGITS.search(text) is None:
             return None  # blank, or an empty template such as ".  ."
-        parts = re.findall(r"[0-9]+", text)
+        parts = _DIGITS.findall(text)
         year: str | None = None
         if len(parts) == 1 and len(parts[0]) == 4:
             year = parts[0]
@@ -207,7 +218,7 @@ class _Reader:
             year = parts[0]
         elif len(parts) == 3 and len(parts[2]) == 4:
             year = parts[2]
-        if year is None or re.fullmatch(r"[0-9./\- ]+", text) is None:
+        if year is None or _DATE_TEXT.fullmatch(text) is None:
             raise self.error(line, 70, f"birth date '{text}' is not a date")
         if int(year) and not limits.BIRTH_YEARS[0] <= int(year) <= limits.BIRTH_YEARS[1]:
             raise self.error(line, 70, f"birth date '{text}' does not have a four-digit year")
@@ -228,7 +239,7 @@ class _Reader:
             raise self.error(line, 5, "the player record has no starting rank")
         title_text = _field(text, 11, 13).upper()
         points_text = _field(text, 81, 84)
-        if points_text and re.fullmatch(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", points_text) is None:
+        if points_text and _POINTS.fullmatch(points_text) is None:
             raise self.error(line, 81, f"points '{points_text}' is not a number")
         points = Decimal(points_text) if points_text else None
         player = TrfPlayer(
@@ -268,6 +279,26 @@ class _Reader:
         return name
 
     def entry(self, chunk: str, line: int, column: int, rank: int) -> _Entry:
+        # A file repeats the same few round entries ("  12 w 1") many times over, and what an entry
+        # reads as does not depend on where it stands: each distinct text is checked once (the first
+        # time it is met, with the refusal at that place) and its reading kept for the next ones.
+        known = _ENTRY_READINGS.get(chunk)
+        if known is None:
+            known = self.entry_reading(chunk, line, column)
+            if len(_ENTRY_READINGS) >= _ENTRY_READINGS_MAX:
+                _ENTRY_READINGS.clear()
+            _ENTRY_READINGS[chunk] = known
+        opponent, colour, result = known
+        if opponent is not None:
+            if opponent == rank:
+                raise self.error(line, column, f"player {rank} is paired with themselves")
+            if result in BYE_CODES:
+                shown = "blank" if chunk.ljust(8)[7] == " " else f"'{result}'"
+                raise self.error(line, column + 7, f"result {shown} is a bye but an opponent is given")
+        return _Entry(opponent, colour, result, column)
+
+    def entry_reading(self, chunk: str, line: int, column: int) -> tuple[int | None, str, str]:
+        """(opponent, colour, result) of a round entry; refused where its text is not one."""
         chunk = chunk.ljust(8)
         opponent_text = chunk[0:4].strip()
         colour = chunk[5].lower()
@@ -283,13 +314,7 @@ class _Reader:
             result = "Z"
         if result not in RESULT_CODES:
             raise self.error(line, column + 7, f"result '{chunk[7]}' is not a TRF result code")
-        if opponent is not None:
-            if opponent == rank:
-                raise self.error(line, column, f"player {rank} is paired with themselves")
-            if result in BYE_CODES:
-                shown = "blank" if chunk[7] == " " else f"'{result}'"
-                raise self.error(line, column + 7, f"result {shown} is a bye but an opponent is given")
-        return _Entry(opponent, colour, result, column)
+        return opponent, colour, result
 
     def national(self, text: str, line: int) -> _National:
         rank = self.whole(_field(text, 5, 8), line, 5, "starting rank")
@@ -493,7 +518,7 @@ def _parse(reader: _Reader, handle: BinaryIO) -> TrfEvent:
             header_records.append(text)
             continue
         codes.add(code)
-        is_national = re.fullmatch(r"[A-Z]{3}", code) is not None and limits.ascii_digits(_field(text, 5, 8))
+        is_national = _RECORD_LETTERS.fullmatch(code) is not None and limits.ascii_digits(_field(text, 5, 8))
         if code == "001":
             player_lines.append(reader.player(text, number))
         elif code in HEADER_RECORDS:
@@ -759,7 +784,7 @@ def _rounds(
             )
     played = 0
     for entry in player_lines:
-        for number, e in sorted(entry.entries.items()):
+        for number, e in entry.entries.items():
             if declared is not None and number > declared:
                 raise reader.error(
                     entry.player.line,
@@ -794,7 +819,7 @@ def _check_pairings(
                 )
     claimed: dict[tuple[int, int], int] = {}  # (round, opponent) -> line naming that opponent
     for entry in player_lines:
-        for number, e in sorted(entry.entries.items()):
+        for number, e in entry.entries.items():
             if e.opponent is None:
                 continue
             key = (number, e.opponent)
@@ -808,7 +833,7 @@ def _check_pairings(
             claimed[key] = entry.player.line
     for entry in player_lines:
         me = entry.player
-        for number, e in sorted(entry.entries.items()):
+        for number, e in entry.entries.items():
             if e.opponent is None:
                 continue
             other = by_rank[e.opponent]
@@ -835,6 +860,9 @@ def _check_pairings(
                     f"{where} with result '{e.result}', but player {e.opponent} (line {other.player.line}) "
                     f"has result '{theirs.result}'",
                 )
+
+
+_ROUND_AND_LINE = operator.itemgetter(0, 1)
 
 
 def _games(
@@ -867,7 +895,7 @@ def _games(
                     number, when, me.rank, other.player.rank, e.result, theirs.result, rated, e.colour == "w"
                 )
             keyed.append((number, me.line, game))
-    keyed.sort(key=lambda k: (k[0], k[1]))
+    keyed.sort(key=_ROUND_AND_LINE)
     return tuple(g for _, _, g in keyed)
 
 
