@@ -9,6 +9,7 @@ the top; the rest of ratingdb only inside the operations that need it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
-from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy import URL, Engine, String, bindparam, create_engine, event, func, select
 from sqlalchemy.pool import QueuePool
 
 from ratingdb.engines import adhoc
@@ -28,8 +29,8 @@ from ratingdb.engines.base import READERS, THREADS, Backend, Rows, column_list
 from ratingdb.errors import ConfigError, RatingDbError
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
-    from sqlalchemy.orm import Session
+    from sqlalchemy import ColumnElement, Connection
+    from sqlalchemy.orm import QueryableAttribute, Session
 
     from ratingdb.engines.copies import Backup
 
@@ -227,6 +228,16 @@ class SQLite(Backend):
             raw.execute(f"PRAGMA cache_size = {size}")
 
         return restore
+
+    def one_of(
+        self, column: ColumnElement[Any] | QueryableAttribute[Any], values: Sequence[Any]
+    ) -> ColumnElement[bool]:
+        # One parameter, a JSON array, read by json_each: an IN list of a few thousand values costs
+        # SQLAlchemy a name and a bind for each and sqlite3 a bind each (the import's lookups of the
+        # players its files name). The values are whole numbers and texts, which JSON carries exactly
+        # (non-ASCII text as itself, not as escapes).
+        each = func.json_each(bindparam(None, json.dumps(list(values), ensure_ascii=False), String))
+        return column.in_(select(each.table_valued("value").c.value))
 
     def write_rows(
         self, cursor: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
