@@ -207,6 +207,20 @@ class Backend:
         yet (rows written in this transaction or since the statistics were last gathered): none here."""
         return (), ()
 
+    @contextmanager
+    def whole_lists_joined(self, session: Session) -> Iterator[None]:
+        """The block's statements join whole lists (two lists' entries by player), which the planner may not
+        know yet: run them with `hash_joins`. Read the rows inside the block. Where a statement fails the
+        transaction ends, and with it the setting."""
+        from sqlalchemy import text
+
+        before, after = self.hash_joins()
+        for statement in before:
+            session.execute(text(statement))
+        yield
+        for statement in after:
+            session.execute(text(statement))
+
     def allow_deep_recursion(self, session: Session) -> None:
         """Let a recursive query of the session run for a million rows (see MySQL's module)."""
 
