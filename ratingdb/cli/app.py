@@ -8,7 +8,7 @@ rejects any `<type>` placeholder left in a command's help: give new options a `m
 """
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 from typer._click.globals import get_current_context  # Typer 0.29 carries its own click (pinned: pyproject)
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.models import CommandInfo, TyperInfo
 
 from ratingdb.cli.values import quick_runtime_param
 
@@ -102,14 +103,66 @@ class RatingDbGroup(_PlainHelp, TyperGroup):
 
 
 class RatingDbTyper(typer.Typer):
-    """typer.Typer whose commands and groups default to the classes above; use it for every sub-app."""
+    """typer.Typer whose commands and groups default to the classes above; use it for every sub-app.
+
+    Its commands may be registered on first use (`commands_on_first_use`): the root app's are, by
+    importing the command modules (ratingdb.cli.load_commands) when Typer first reads them to build the
+    command line, unless the console script has already imported the one module its command needs.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("cls", RatingDbGroup)
+        self._pending: Callable[[], None] | None = None
+        self._registering = 0  # a command module registering a command: what is pending is not loaded
         super().__init__(**kwargs)
 
+    def commands_on_first_use(self, load: Callable[[], None] | None) -> None:
+        """`load` registers this app's commands when they are first read; None: they are registered."""
+        self._pending = load
+
+    @property
+    def registered_commands(self) -> list[CommandInfo]:
+        self._load_pending()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list[CommandInfo]) -> None:
+        self._commands = value
+
+    @property
+    def registered_groups(self) -> list[TyperInfo]:
+        self._load_pending()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[TyperInfo]) -> None:
+        self._groups = value
+
+    def _load_pending(self) -> None:
+        if self._pending is not None and not self._registering:
+            load, self._pending = self._pending, None
+            load()
+
+    @contextmanager
+    def _registration(self) -> Iterator[None]:
+        self._registering += 1
+        try:
+            yield
+        finally:
+            self._registering -= 1
+
     def command(self, *args: Any, cls: Any = None, **kwargs: Any) -> Any:
-        return super().command(*args, cls=cls or RatingDbCommand, **kwargs)
+        register = super().command(*args, cls=cls or RatingDbCommand, **kwargs)
+
+        def decorator(f: Callable[..., Any]) -> Callable[..., Any]:
+            with self._registration():
+                return register(f)
+
+        return decorator
+
+    def add_typer(self, *args: Any, **kwargs: Any) -> None:
+        with self._registration():
+            super().add_typer(*args, **kwargs)
 
 
 app = RatingDbTyper(

@@ -45,7 +45,10 @@ class OutputRefused(RatingDbError):
 
 def terminal_text(value: object) -> str:
     """`value` as text a terminal shows literally: control and bidi-override characters become �."""
-    return str(value).translate(_TRANSLATION)
+    text = str(value)
+    if text.isascii() and text.isprintable():
+        return text  # nothing to replace (most values: numbers, IDs, dates, names), and no copy made
+    return text.translate(_TRANSLATION)
 
 
 def cell(value: object) -> Text:

@@ -158,9 +158,8 @@ class Backend:
         (`among` is its counterpart for SQL written by hand)."""
         return column.in_(values)
 
-    def prepare_bulk(self, raw: Any, expected_rows: int = 0) -> Callable[[], None] | None:
-        """Tune the driver connection `raw` for bulk work of about `expected_rows` rows (0: not known);
-        returns what puts it back, if anything."""
+    def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
+        """Tune the driver connection `raw` for bulk work; returns what puts it back, if anything."""
         return None
 
     def write_rows(

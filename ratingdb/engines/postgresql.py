@@ -213,7 +213,10 @@ class PostgreSQL(Backend):
         return [names[column] for column in columns]
 
     def reserve_ids(self, rows: Rows, table: str, count: int) -> list[int]:
-        sequence = f"pg_get_serial_sequence('{table}', 'id')"
+        # The sequence found once (a subquery: an InitPlan), not once an id: pg_get_serial_sequence and the
+        # cast of its text to regclass read the catalogs, 75–108 ms for 20,000 ids against 6 ms (psql), a
+        # tenth of the server's CPU in an import-list (perf).
+        sequence = f"(SELECT pg_get_serial_sequence('{table}', 'id')::regclass)"
         found = rows(f"SELECT nextval({sequence}) FROM generate_series(1, ?)", (count,))
         return [int(r[0]) for r in found]
 

@@ -9,7 +9,6 @@ the top; the rest of ratingdb only inside the operations that need it.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
@@ -35,14 +34,16 @@ if TYPE_CHECKING:
     from ratingdb.engines.copies import Backup
 
 # SQLite's default page cache is 2 MiB; the close's index inserts (calc_game has three indexes and five
-# foreign keys) touch far more pages than that. 256 MiB for the close only, then restored.
+# foreign keys) and a list import's (player, version, name tokens, entry and their indexes: about 460
+# bytes of pages a line) touch far more pages than that. A bulk write gets 256 MiB, then it is restored.
+# A bound, not a size: a first FIDE list of 1.9 M lines writes about 0.9 GB of pages, and a cache sized to
+# them (tried: 600 bytes a line) made memory grow with the file (233 → 1,143 MB) for no speed; with this
+# bound the transaction's older pages spill to the WAL and memory stays flat (about 440 MB for the bench's
+# process), and the CPU per line grows alike either way, spilled or not (bench/RESULTS.md, issue 32).
 SQLITE_CACHE_KIB = 256 * 1024
-# A bulk write that says how many rows come gets a page cache for them: a list import writes about 460
-# bytes of pages a line (player, version, name tokens, entry and their indexes: 91 MB for 200,000 lines),
-# and a transaction that outgrows its cache spills pages to the WAL and reads them back (a first FIDE list
-# of 1.9 M lines outgrew 256 MiB at about 550,000). The cache is a bound, taken only as pages are used.
-SQLITE_BULK_BYTES_PER_ROW = 600
-SQLITE_CACHE_MAX_KIB = 4 * 1024 * 1024
+# Rows of one multi-row INSERT of a bulk write (write_rows): within 5 % of 1,489 rows and faster than 2,500
+# or 128 (thread CPU, 400,000 player and player_version rows), and a statement sqlite3 keeps stays small.
+STATEMENT_ROWS = 512
 READER_CACHE_KIB = 256  # page cache of each read-only connection of the web app (read_only_engine)
 
 READ_ONLY = "ratingdb_read_only"  # execution option of a connection whose transactions only read
@@ -87,9 +88,10 @@ class SQLite(Backend):
     placeholder = "?"
     in_one_file = True
     has_accounts = False
-    # A batch is one statement (write_rows), which sqlite3 steps without the GIL: a writer thread writes
-    # it while the caller goes on building the next one. (An executemany takes the GIL back for every row
-    # it binds, so a writer thread beside a busy caller would wait for the GIL row by row.)
+    # A batch is a few statements of many rows each (write_rows), which sqlite3 steps without the GIL: a
+    # writer thread writes them while the caller goes on building the next batch. (An executemany takes
+    # the GIL back for every row it binds, so a writer thread beside a busy caller would wait for the GIL
+    # row by row.)
     background_writes = True
     # SQLite works in the process, and sqlite3 lets go of the interpreter's lock at every step of a
     # statement: each further thread answering pages only adds hand-overs of that lock (a player's page
@@ -221,11 +223,10 @@ class SQLite(Backend):
 
     # -- raw SQL and bulk writes -----------------------------------------------------------------------
 
-    def prepare_bulk(self, raw: Any, expected_rows: int = 0) -> Callable[[], None] | None:
+    def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
         cursor = raw.execute("PRAGMA cache_size")
         size = int(cursor.fetchall()[0][0])
-        wanted = min(SQLITE_CACHE_MAX_KIB, expected_rows * SQLITE_BULK_BYTES_PER_ROW // 1024)
-        raw.execute(f"PRAGMA cache_size = -{max(SQLITE_CACHE_KIB, wanted)}")
+        raw.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
 
         def restore() -> None:
             raw.execute(f"PRAGMA cache_size = {size}")
@@ -236,26 +237,28 @@ class SQLite(Backend):
         self, cursor: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]],
         types: list[str] | None,
     ) -> None:  # fmt: skip
-        """One `INSERT … SELECT … FROM json_each(?)` for the whole batch: SQLite steps it without the GIL
-        (an executemany binds every row under it), and it costs SQLite about what executemany does.
+        """Multi-row `INSERT … VALUES (…), (…), …` statements: sqlite3 binds a statement's values at once
+        and steps it without the GIL (an executemany takes the GIL back for every row it binds), and the
+        values are bound as executemany binds them, exactly. Against the one `INSERT … SELECT
+        json_extract(value, '$[i]') … FROM json_each(?)` a batch it replaces, a quarter less CPU for player
+        and player_version rows (the JSON text made, then parsed again by SQLite row by row), and nothing
+        JSON cannot carry to send another way.
 
-        JSON carries exactly the values these rows hold (integers, texts, booleans as 1/0, NULL); a batch
-        it would not carry exactly — a value JSON has no form for (a date, bytes), a text with NUL (SQLite's
-        JSON text ends at it), a column declared REAL (a float would be read back from its decimal text) —
-        is written by executemany as before.
+        STATEMENT_ROWS rows a statement (fewer where SQLite takes fewer parameters), the rest in statements
+        of a power of two rows: sqlite3 keeps every statement it prepared by its text (128 of them), and a
+        batch of any length is written with at most ten texts a table instead of one more a batch.
         """
-        payload = _json_rows(rows)
-        if payload is None or not self._exact_in_json(cursor, table):
-            super().write_rows(cursor, table, columns, rows, types)
-            return
-        values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(columns)))
-        cursor.execute(
-            f"INSERT INTO {table} ({column_list(columns)}) SELECT {values} FROM json_each(?)", (payload,)
-        )
-
-    def _exact_in_json(self, cursor: Any, table: str) -> bool:
-        declared = [str(row[2]).upper() for row in cursor.execute(f"PRAGMA table_info({table})")]
-        return not any(t in d for d in declared for t in ("REAL", "FLOA", "DOUB"))
+        width = len(columns)
+        fits = cursor.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width
+        most = 1 << (min(STATEMENT_ROWS, fits).bit_length() - 1)
+        head = f"INSERT INTO {table} ({column_list(columns)}) VALUES "
+        one = "(" + ", ".join(["?"] * width) + ")"
+        start = 0
+        while start < len(rows):
+            size = min(most, 1 << ((len(rows) - start).bit_length() - 1))
+            chunk = rows[start : start + size]
+            cursor.execute(head + ", ".join([one] * size), [value for row in chunk for value in row])
+            start += size
 
     def reserve_ids(self, rows: Rows, table: str, count: int) -> list[int]:
         # The write lock from BEGIN IMMEDIATE keeps the ids after the highest one free until the
@@ -504,15 +507,6 @@ class SQLite(Backend):
 
     def drop_no_replace(self, table: str) -> list[str]:
         return [f"DROP TRIGGER trg_{table}_no_replace"]
-
-
-def _json_rows(rows: list[tuple[Any, ...]]) -> str | None:
-    """`rows` as one JSON array of arrays, or None where JSON would not carry them exactly."""
-    try:
-        payload = json.dumps(rows, ensure_ascii=False, allow_nan=False, check_circular=False)
-    except (TypeError, ValueError):
-        return None
-    return None if "\\u0000" in payload else payload
 
 
 # -- `ratingdb sql`: what its statements may do ---------------------------------------------------------

@@ -247,8 +247,8 @@ def read_list(
 
 
 # About how many bytes of each format hold one row (a FIDE text line is 113 to 133 characters): the file's
-# size over these says about how many rows come, which a writer may use to size its caches (SQLite's page
-# cache for a first FIDE-size import). A row more or less changes nothing that is written.
+# size over these says about how many rows come (for a caller's progress, say; import-list sized SQLite's
+# page cache by it until the cache was bounded: issue 32). A row more or less changes nothing written.
 BYTES_PER_ROW: dict[ListFormat, int] = {"csv": 40, "fide-txt": 100, "fide-xml": 250}
 
 

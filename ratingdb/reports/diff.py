@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.rating import Period
 from ratingdb.schema.models import ListEntry, Player, RatingList
-from ratingdb.services.list_diff import list_diff
+from ratingdb.services.list_diff import list_changes
 from ratingdb.services.lists import list_on
 
 
@@ -87,6 +87,7 @@ def close_changes(session: Session, rating_type: str, period: Period) -> list[tu
     after = list_on(session, rating_type, period.published_list_date)
     if before is None or after is None:
         return []
-    diff = list_diff(session, before, after)
-    lines = [*diff.changed, *diff.entered, *diff.became_unrated, *diff.left]
-    return [(d.fide_id, d.national_id, d.name, d.before, d.after, d.change) for d in lines]
+    return [
+        (d.fide_id, d.national_id, d.name, d.before, d.after, d.change)
+        for d in list_changes(session, before, after)
+    ]

@@ -14,9 +14,6 @@ PostgreSQL standby there is none, so the web app runs it on the primary. Imports
 from __future__ import annotations
 
 import datetime as dt
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Final
@@ -34,6 +31,7 @@ from ratingdb.reports.lists import (
     list_lines,
 )
 from ratingdb.schema.models import AuditEntry, Event, ListEntry
+from ratingdb.services.bulk import no_cycle_collection
 from ratingdb.services.close import close_period
 from ratingdb.services.lists import latest_list, list_on
 from ratingdb.titles import shown_name
@@ -127,24 +125,11 @@ def _newest_audit_entry() -> Select[int]:
 
 def live_list(session: Session, rating_type: str) -> LiveList:
     """The live list of `rating_type`; the database is left unchanged (a savepoint rolled back)."""
-    with _no_cycle_collection():
+    # The close, the calculation record read back and the list make some hundred thousand objects that
+    # all live until the list is made (most as long as it is kept): the collector ran some 700 times over
+    # them for nothing, a quarter of the live list's CPU at national (bench/live.py).
+    with no_cycle_collection():
         return _live_list(session, rating_type)
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """CPython's cycle collector off while the live list is made. The close, the calculation record read
-    back and the list make some hundred thousand objects that all live until the list is made (most of
-    them as long as it is kept), and the collector ran some 700 times over them for nothing: a quarter of
-    the live list's CPU at national (bench/live.py). Collection resumes after; a caller that had it off
-    keeps it off."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _live_list(session: Session, rating_type: str) -> LiveList:

@@ -8,11 +8,12 @@ callers write SQL with `?` placeholders and name operations.
 
 from __future__ import annotations
 
+import gc
 import queue
 import sys
 import threading
-from collections.abc import Iterable, Sequence
-from contextlib import closing
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from typing import Any, cast
 
 from sqlalchemy.orm import Session
@@ -61,15 +62,12 @@ class Driver:
 
     With `background`, `flush` hands full buffers to a writer thread and returns at once; every other
     use of the connection waits for the writes handed over so far (`drain`). A caller that also uses
-    the session itself calls `drain` first. `expected_rows`, where the caller knows about how many rows
-    it will write (a list file's lines), lets the engine size its caches to them.
+    the session itself calls `drain` first.
     """
 
     BATCH = 50_000
 
-    def __init__(
-        self, session: Session, *, background: bool = False, binary: bool = False, expected_rows: int = 0
-    ) -> None:
+    def __init__(self, session: Session, *, background: bool = False, binary: bool = False) -> None:
         connection = session.connection()
         self.engine = engines.of(connection)
         self.raw: Any = cast(Any, connection.connection.driver_connection)
@@ -79,7 +77,7 @@ class Driver:
         # exactly the columns' types (bool for booleans, int for integers).
         self.binary = binary and self.engine.binary_copy
         self.copy_types: dict[str, list[str]] = {}
-        self.put_back = self.engine.prepare_bulk(self.raw, expected_rows)
+        self.put_back = self.engine.prepare_bulk(self.raw)
         if background and self.engine.background_writes:
             self.writer = _Writer(self._write)
             self.writer.start()
@@ -221,3 +219,17 @@ def chunks(items: list[int], size: int) -> Iterable[list[int]]:
     """`items` in slices of at most `size` (the ids of one `IN (…)` list each)."""
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """CPython's cycle collector off while work that makes millions of short-lived containers runs (a
+    list import's rows, the live list's calculation): it would scan the live ones after every 700 new
+    ones and find no cycles to free. Collection resumes after; a caller that had it off keeps it off."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -11,7 +11,7 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sqlalchemy import and_, select
+from sqlalchemy import Select, and_, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb import engines
@@ -65,21 +65,7 @@ def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_w
     if bin_width < 1:
         raise ConfigError(f"the histogram's bin width must be at least 1, not {bin_width}")
     diff = ListDiff(list_a.rating_type, list_a.list_date, list_b.list_date)
-    a, b = aliased(ListEntry), aliased(ListEntry)
-    # Players on either list: those on B (with A's entry if any), then those only on A; each named as
-    # the list that has them published them.
-    on_b = (
-        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating, b.rating)
-        .join(PlayerVersion, PlayerVersion.id == b.player_version_id)
-        .outerjoin(a, and_(a.player_id == b.player_id, a.list_id == list_a.id))
-        .where(b.list_id == list_b.id)
-    )
-    only_a = (
-        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating)
-        .join(PlayerVersion, PlayerVersion.id == a.player_version_id)
-        .outerjoin(b, and_(b.player_id == a.player_id, b.list_id == list_b.id))
-        .where(a.list_id == list_a.id, b.player_id.is_(None))
-    )
+    on_b, only_a = _compared(list_a, list_b)
     # Rated on A and unrated on B is two things: still on B (below the floor, §7.2.1) or gone from it.
     with engines.of(session).whole_lists_joined(session):  # whatever the planner knows of a new list
         left, both = session.execute(only_a).all(), session.execute(on_b).all()
@@ -95,10 +81,7 @@ def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_w
             bins[_bin_of(line.change, bin_width)] += 1
         elif line.change == 0:
             diff.unchanged += 1
-    diff.entered.sort(key=lambda x: (-(x.after or 0), x.name))
-    diff.left.sort(key=lambda x: (-(x.before or 0), x.name))
-    diff.became_unrated.sort(key=lambda x: (-(x.before or 0), x.name))
-    diff.changed.sort(key=lambda x: (-(x.change or 0), x.name))
+    _sort(diff.changed, diff.entered, diff.became_unrated, diff.left)
     if bins:
         # Every bin between the extremes, empty ones too, so the histogram reads as one.
         for index in range(min(bins), max(bins) + 1):
@@ -107,6 +90,73 @@ def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_w
             low, high = _bounds(index, bin_width)
             diff.histogram.append(Bin(low, high, bins[index]))
     return diff
+
+
+def list_changes(session: Session, list_a: RatingList, list_b: RatingList) -> list[DiffLine]:
+    """The lines of `list_diff`'s changed, entered, became_unrated and left, in that order and each sorted
+    as it sorts them, without the rest: the players whose rating is the same on both lists are left out by
+    the database. What a close changed (`close-period --dry-run`, `--format`): at `large` 44,000 lines of
+    189,000 players, whom list_diff reads and sorts out one by one (2.3 s of CPU of the dry run)."""
+    if list_a.rating_type != list_b.rating_type:
+        raise ConfigError("the two lists are of different rating types")
+    on_b, only_a = _compared(list_a, list_b, changed_only=True)
+    changed: list[DiffLine] = []
+    entered: list[DiffLine] = []
+    became_unrated: list[DiffLine] = []
+    for line in (DiffLine(*row) for row in session.execute(on_b)):
+        # Both unrated, or the same rating, is not returned: one of the two is a rating and they differ.
+        if line.before is None:
+            entered.append(line)
+        elif line.after is None:
+            became_unrated.append(line)
+        else:
+            changed.append(line)
+    left = [DiffLine(*row, None) for row in session.execute(only_a)]
+    _sort(changed, entered, became_unrated, left)
+    return [*changed, *entered, *became_unrated, *left]
+
+
+def _compared(
+    list_a: RatingList, list_b: RatingList, *, changed_only: bool = False
+) -> tuple[
+    Select[int | None, str | None, str, int | None, int | None],
+    Select[int | None, str | None, str, int | None],
+]:
+    """The two queries of a comparison: the players on B (with A's rating if any), then those only on A,
+    as (FIDE ID, national ID, name, rating on A[, rating on B]); each named as the list that has them
+    published them. `changed_only`: only the rows whose rating differs (of those only on A, the rated)."""
+    a, b = aliased(ListEntry), aliased(ListEntry)
+    on_b = (
+        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating, b.rating)
+        .join(PlayerVersion, PlayerVersion.id == b.player_version_id)
+        .outerjoin(a, and_(a.player_id == b.player_id, a.list_id == list_a.id))
+        .where(b.list_id == list_b.id)
+    )
+    only_a = (
+        select(PlayerVersion.fide_id, PlayerVersion.national_id, PlayerVersion.name, a.rating)
+        .join(PlayerVersion, PlayerVersion.id == a.player_version_id)
+        .outerjoin(b, and_(b.player_id == a.player_id, b.list_id == list_b.id))
+        .where(a.list_id == list_a.id, b.player_id.is_(None))
+    )
+    if changed_only:
+        on_b = on_b.where(a.rating.is_distinct_from(b.rating))  # NULL-safe on every engine
+        only_a = only_a.where(a.rating.is_not(None))
+    # In the players' order: the sorts that follow keep it among lines of one change and one name (two
+    # players of one name), so both functions give one order on every engine; and each list is read along
+    # its primary key and looked up in the other in that order (SQLite, at `large`: 0.1 s of CPU against
+    # 0.5 s in the order of the ratings' index, which it took before).
+    return on_b.order_by(b.player_id), only_a.order_by(a.player_id)
+
+
+def _sort(
+    changed: list[DiffLine], entered: list[DiffLine], unrated: list[DiffLine], left: list[DiffLine]
+) -> None:
+    """Each kind in its order: biggest gain, highest new rating, highest old rating first; then by name,
+    then as the queries gave them (in the players' order)."""
+    entered.sort(key=lambda x: (-(x.after or 0), x.name))
+    left.sort(key=lambda x: (-(x.before or 0), x.name))
+    unrated.sort(key=lambda x: (-(x.before or 0), x.name))
+    changed.sort(key=lambda x: (-(x.change or 0), x.name))
 
 
 def _bin_of(change: int, width: int) -> int:

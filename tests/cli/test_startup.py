@@ -8,13 +8,14 @@ SQLAlchemy, Alembic, matplotlib and the PostgreSQL driver must stay out until a 
 from __future__ import annotations
 
 import inspect
+import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from ratingdb import db
-from ratingdb.cli import demo
+from ratingdb.cli import ADDED_TO, COMMANDS, demo
 from ratingdb.services import demo as demo_service
 
 HEAVY = (
@@ -137,17 +138,56 @@ def test_the_commands_annotations_are_objects_not_strings() -> None:
         assert not strings, f"{function.__module__}.{function.__qualname__}: string annotations {strings}"
 
 
+# `ratingdb calc …` as the console script runs it (main(), which also records the command line).
+CALC_BY_THE_CONSOLE_SCRIPT = (
+    "from ratingdb.cli import main\n"
+    "sys.argv = ['ratingdb', 'calc', '2000', '--opponent', '1800', '--k', '20']\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit as exc:\n"
+    "    assert exc.code == 0, exc.code\n"
+)
+
+
 def test_the_console_script_leaves_the_objects_it_made_out_of_the_exit_collection() -> None:
     # CPython's exit would run the cycle collector over every object the imports made (0.14 s of `list`).
-    code = (
-        "import gc, sys\n"
-        "from ratingdb.cli import main\n"
-        "sys.argv = ['ratingdb', 'calc', '2000', '--opponent', '1800', '--k', '20']\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as exc:\n"
-        "    assert exc.code == 0, exc.code\n"
-        "print(gc.get_freeze_count(), file=sys.stderr)\n"
-    )
+    code = f"import gc, sys\n{CALC_BY_THE_CONSOLE_SCRIPT}print(gc.get_freeze_count(), file=sys.stderr)\n"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(result.stderr) > 10_000
+
+
+def registered_after(modules: list[str] | None) -> dict[str, list[str]]:
+    """In a new interpreter: the root app's commands and groups, and each group's commands, once
+    `modules` are loaded (None: the way a test or `--help` finds them, every module on first use)."""
+    code = (
+        "import json, sys\n"
+        "from typer.main import get_command\n"
+        "from ratingdb.cli import app, load_commands\n"
+        f"if {modules!r} is not None:\n"
+        f"    load_commands({modules!r})\n"
+        "root = get_command(app)\n"
+        "found = {'': list(root.commands)}\n"
+        "found |= {name: list(getattr(c, 'commands', {})) for name, c in root.commands.items()}\n"
+        "print(json.dumps(found), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(result.stderr)
+
+
+def test_the_table_of_command_modules_names_what_each_module_registers() -> None:
+    # The console script imports only the module that the table names for its command (and those that
+    # add to its group): the command must be all there, with every subcommand, as when all are loaded.
+    everything = registered_after(None)
+    table = [name for names in COMMANDS.values() for name in names]
+    # --help's order: Typer puts the commands before the groups (those with commands of their own).
+    assert everything[""] == [n for n in table if not everything[n]] + [n for n in table if everything[n]]
+    for module, names in COMMANDS.items():
+        for name in names:
+            alone = registered_after([module, *ADDED_TO.get(name, ())])
+            assert name in alone[""], (module, name)
+            assert alone[name] == everything[name], (module, name)
+
+
+def test_a_command_run_by_the_console_script_loads_only_its_command_module() -> None:
+    others = tuple(f"ratingdb.cli.{module}" for module in COMMANDS if module != "calc")
+    assert [name for name in loaded_after(CALC_BY_THE_CONSOLE_SCRIPT, others) if name in others] == []

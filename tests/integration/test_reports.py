@@ -24,7 +24,8 @@ from ratingdb.reports.lists import find_list, find_player, list_lines, player_hi
 from ratingdb.reports.period import period_report
 from ratingdb.reports.sql import run_read_only
 from ratingdb.reports.top import top_list
-from ratingdb.services.list_diff import Bin, list_diff
+from ratingdb.schema.models import RatingList
+from ratingdb.services.list_diff import Bin, list_changes, list_diff
 from ratingdb.services.lists import require_list
 from tests import builders
 from tests.conftest import ENGINES, new_database_url
@@ -320,6 +321,61 @@ def test_a_wider_bin_puts_all_changes_in_two_bins(session: Session) -> None:
         bin_width=50,
     )
     assert diff.histogram == [Bin(-50, -1, 2), Bin(1, 50, 1)]
+
+
+def test_the_changes_of_two_lists_are_the_diffs_lines_without_the_unchanged(session: Session) -> None:
+    # list_changes (what a close changed: `close-period --dry-run`) asks the database for the changed rows
+    # only; it must give list_diff's lines, in its order, for any two lists of a type: here every ordered
+    # pair of the four, which between them have each kind of line (November against October has Fir
+    # entering; October against November has her leaving, absent from October).
+    lists = [require_list(session, "standard", day) for day in (OCT_1, NOV_1, DEC_1, JAN_1)]
+    kinds = _same_changes(session, lists)
+    assert kinds == {"changed": 26, "entered": 6, "became_unrated": 6, "left": 0}
+
+
+def test_the_changes_of_two_imported_lists_name_who_left_and_who_entered(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    # The club's lists all hold every player; imported lists need not: Ash leaves, Dee enters, Bo and Cy
+    # (two players of one name, as list_diff orders them) change, Eve stays.
+    head = "fide_id,name,sex,birth_year,rating,k\n"
+    october = tmp_path / "october.csv"
+    october.write_text(
+        head + '500001,"Ash, A",M,1980,2000,20\n500002,"Bo, B",F,1990,1800,20\n'
+        '500003,"Bo, B",M,1991,1700,20\n500005,"Eve, E",F,1985,1600,20\n',
+        "utf-8",
+    )
+    november = tmp_path / "november.csv"
+    november.write_text(
+        head + '500002,"Bo, B",F,1990,1810,20\n500003,"Bo, B",M,1991,1710,20\n'
+        '500004,"Dee, D",M,2000,1500,40\n500005,"Eve, E",F,1985,1600,20\n',
+        "utf-8",
+    )
+    run(db_url, "import-list", october, "--date", "2025-10-01", "--type", "standard")
+    run(db_url, "import-list", november, "--date", "2025-11-01", "--type", "standard", "--replace-list")
+    with db.transaction(engine) as s:
+        lists = [require_list(s, "standard", day) for day in (OCT_1, NOV_1)]
+        assert _same_changes(s, lists) == {"changed": 4, "entered": 2, "became_unrated": 0, "left": 2}
+        lines = list_changes(s, *lists)
+    assert [(x.fide_id, x.before, x.after) for x in lines] == [
+        (500002, 1800, 1810),
+        (500003, 1700, 1710),
+        (500004, None, 1500),
+        (500001, 2000, None),
+    ]
+
+
+def _same_changes(session: Session, lists: list[RatingList]) -> dict[str, int]:
+    """list_changes of every ordered pair of `lists` checked against list_diff; the lines of each kind."""
+    kinds = {"changed": 0, "entered": 0, "became_unrated": 0, "left": 0}
+    for a in lists:
+        for b in lists:
+            diff = list_diff(session, a, b)
+            expected = [*diff.changed, *diff.entered, *diff.became_unrated, *diff.left]
+            assert list_changes(session, a, b) == expected, (a.list_date, b.list_date)
+            for kind in kinds:
+                kinds[kind] += len(getattr(diff, kind))
+    return kinds
 
 
 # --- history and chart --------------------------------------------------------------------------------

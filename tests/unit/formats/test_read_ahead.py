@@ -101,7 +101,7 @@ def test_a_big_file_is_read_ahead_by_default_and_a_small_one_here(
 
 @pytest.mark.parametrize("ahead", [False, True])
 def test_a_list_says_about_how_many_rows_come_from_its_size(ahead: bool) -> None:
-    # operator.length_hint: what the import sizes SQLite's page cache by; about the rows, never exact.
+    # operator.length_hint: about the rows, from the file's size, never exact.
     for name, fmt in (("fide_standard_nov25.txt", "fide-txt"), ("fide_combined.xml", "fide-xml"),
                       ("list.csv", "csv")):  # fmt: skip
         path = FIXTURES / name
