@@ -1,15 +1,19 @@
 """Benchmark of `ratingdb serve` for a national federation: 20,000 players, 24 monthly lists.
 
     python bench/serve.py [--engine sqlite|postgresql] [--url URL] [--months 24] [--clients 50]
-                          [--seconds 20] [--db URL] [--only SCENARIO,...]
+                          [--seconds 20] [--rate 300] [--db URL] [--only SCENARIO,...]
 
 Builds the federation as bench/publish.py does (the real close for every period), starts the real
 `ratingdb serve` with one worker in its own process, and drives it on loopback with an async HTTP/1.1
 client written here (keep-alive connections, `--clients` at once, each request waiting for the last),
 one scenario after another: a player's JSON, a player's page, a list page of 100 and a search — players,
 pages and names drawn at random, so the app's page cache helps only as much as real traffic would let
-it. Reports requests per second, p50 and p99 latency, errors, the worker's CPU seconds per scenario and
-its memory (VmRSS, VmHWM), and the load average around each scenario (the machine may be shared).
+it. Each scenario runs twice: in a closed loop (each client asks again as soon as it is answered: the
+most requests a second the worker answers, at which the latency is only the queue, clients / rate), then
+in an open loop at `--rate` requests a second (300, the issue's figure; the latency counts from when a
+request was due, as wrk2's does: what visitors meet at that traffic). Reports requests per second, p50
+and p99 latency, errors, the worker's CPU seconds per scenario and per request and its memory (VmRSS,
+VmHWM), and the load average around each scenario (the machine may be shared).
 `--db URL` keeps the federation: built into that database when it holds none (a SQLite file that does
 not exist yet, or an empty PostgreSQL database), used on later runs (upgraded to this ratingdb's
 migrations first) — building takes minutes.
@@ -65,17 +69,37 @@ async def fetch(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path
     return status
 
 
-async def load(port: int, paths: Callable[[], str], clients: int, seconds: float) -> dict[str, Any]:
+async def load(
+    port: int, paths: Callable[[], str], clients: int, seconds: float, rate: float | None = None
+) -> dict[str, Any]:
+    """`clients` keep-alive connections asking for `paths()` for `seconds`.
+
+    Without `rate` each client asks again as soon as it is answered (closed loop): the figures are the
+    server's saturation, where latency is the queue, clients / requests per second (Little's law). With
+    `rate` the clients together send `rate` requests a second on a fixed schedule (open loop, as wrk2
+    does): each client's k-th request is due at start + k × clients / rate, and its latency counts from
+    when it was due, so a late answer also counts against the requests it held up (no coordinated
+    omission): the latency visitors meet at that traffic."""
     latencies: list[float] = []
     errors = dropped = 0
     stop = time.perf_counter() + seconds
+    began = time.perf_counter()
 
-    async def client() -> None:
+    async def client(index: int) -> None:
         nonlocal errors, dropped
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        interval = clients / rate if rate else 0.0
+        due = began + index * interval / clients
         try:
             while time.perf_counter() < stop:
-                started = time.perf_counter()
+                if rate:
+                    wait = due - time.perf_counter()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    started = due
+                    due += interval
+                else:
+                    started = time.perf_counter()
                 try:
                     status = await fetch(reader, writer, paths())
                 except (ConnectionError, asyncio.IncompleteReadError):
@@ -89,8 +113,7 @@ async def load(port: int, paths: Callable[[], str], clients: int, seconds: float
         finally:
             writer.close()
 
-    began = time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(clients)))
+    await asyncio.gather(*(client(i) for i in range(clients)))
     elapsed = time.perf_counter() - began
     latencies.sort()
 
@@ -151,6 +174,21 @@ def built(url: str, months: int) -> dict[str, Any] | None:
     }
 
 
+def gather_statistics(url: str) -> None:
+    """ANALYZE on PostgreSQL, as a server's autovacuum does some time after a close writes a list. This
+    machine's PostgreSQL runs with autovacuum off, and without statistics for the 24 closes' lists the
+    planner takes each for a few rows (the public side must not depend on them: bench/RESULTS.md, issue
+    28, "threads", but a federation's server has them)."""
+    if not url.startswith("postgresql"):
+        return
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            conn.execution_options(isolation_level="AUTOCOMMIT").execute(text("ANALYZE"))
+    finally:
+        engine.dispose()
+
+
 def memory_mb(pid: int) -> dict[str, float]:
     figures = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -208,6 +246,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--months", type=int, default=24)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0, help="per scenario")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=300.0,
+        help="after the closed-loop runs, each scenario again at this many requests a second (0: not)",
+    )
     parser.add_argument("--db", help="keep the federation in this database URL (built when it holds none)")
     parser.add_argument(
         "--only", help="comma-separated scenarios to run (player_json,player_page,list_page,search)"
@@ -216,6 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     kept = contextlib.nullcontext(args.db) if args.db else database(args.engine, args.url)
     with kept as url:
         federation = built(url, args.months) or build_year(url, args.months)
+        gather_statistics(url)
         paths = scenarios(url)
         port = free_port()
         command = [str(Path(sys.executable).parent / "ratingdb"), "--db", url, "serve", "--port", str(port)]
@@ -236,17 +281,25 @@ def main(argv: list[str] | None = None) -> None:
                     time.sleep(0.2)
             figures: dict[str, Any] = {}
             chosen = args.only.split(",") if args.only else list(paths)
-            for name, path in ((n, paths[n]) for n in chosen):
+            runs = [(name, None) for name in chosen]
+            if args.rate:  # each scenario again at the fixed rate: the latency at that traffic
+                runs += [(name, args.rate) for name in chosen]
+            for name, rate in runs:
+                path = paths[name]
+                key = name if rate is None else f"{name}@{rate:g}/s"
                 asyncio.run(load(port, path, 5, 2.0))  # warm-up: imports, first queries, the site index
                 load_before, cpu_before = os.getloadavg()[0], cpu_s(server.pid)
-                figures[name] = asyncio.run(load(port, path, args.clients, args.seconds))
-                figures[name]["worker_cpu_s"] = round(cpu_s(server.pid) - cpu_before, 1)
-                figures[name]["load_before"] = round(load_before, 2)
-                figures[name]["load_after"] = round(os.getloadavg()[0], 2)
-                figures[name]["target_p99_ms"] = TARGETS.get(name)
-                figures[name]["worker_rss_mb"] = memory_mb(server.pid).get("VmRSS")
-                say(f"{name}: {figures[name]}")
-                if figures[name]["errors"] or figures[name]["dropped_connections"]:
+                figures[key] = asyncio.run(load(port, path, args.clients, args.seconds, rate))
+                figures[key]["worker_cpu_s"] = round(cpu_s(server.pid) - cpu_before, 1)
+                figures[key]["worker_cpu_ms_per_request"] = round(
+                    1000 * figures[key]["worker_cpu_s"] / max(1, figures[key]["requests"]), 2
+                )
+                figures[key]["load_before"] = round(load_before, 2)
+                figures[key]["load_after"] = round(os.getloadavg()[0], 2)
+                figures[key]["target_p99_ms"] = TARGETS.get(name)
+                figures[key]["worker_rss_mb"] = memory_mb(server.pid).get("VmRSS")
+                say(f"{key}: {figures[key]}")
+                if figures[key]["errors"] or figures[key]["dropped_connections"]:
                     log.flush()
                     tail = log_path.read_text(errors="replace").splitlines()[-5:]
                     say("  the server's log ends:\n  " + "\n  ".join(tail))

@@ -37,12 +37,11 @@ IdCounters = dict[tuple[str, str], int | None]
 Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 
 
-# The threads that run the web app's public routes (ratingdb.web.app sets anyio's thread pool, 40 by
-# default, to THREADS) and the read-only engine's connections: as many, so a route never waits for one, and
-# all kept open (a connection opened and closed per request cost its set-up each time). A route holds its
-# connection only while it holds its thread (ratingdb.web.deps.ServedRoute), so fewer threads than clients
-# cannot deadlock; sixteen threads rather than forty share the one interpreter with fewer GIL hand-overs
-# and hold fewer SQLite page caches (bench/RESULTS.md, issue 28, "stack").
+# The threads that run the web app's signed-in side (ratingdb.web.app sets anyio's thread pool, 40 by
+# default, to THREADS). The public routes have threads of their own, each engine's `reader_threads`, and
+# the read-only engine as many connections: so a route never waits for one, and all kept open (a
+# connection opened and closed per request cost its set-up each time). A route holds its connection only
+# while it holds its thread (ratingdb.web.deps.ServedRoute), so fewer threads than clients cannot deadlock.
 THREADS = 16
 READERS = THREADS
 
@@ -101,11 +100,15 @@ class Backend:
     # connection the server has closed (a restart, a standby back up, an idle timeout) costs no request.
     # An engine whose read_only_connection finds that out by its first statement needs no ping.
     reader_pre_ping: ClassVar[bool] = True
+    # The threads that answer the public routes (and the read-only engine's connections): where a request
+    # waits for the server, more threads overlap the waits; where the engine works in the process (SQLite),
+    # each thread only adds hand-overs of the interpreter's lock (bench/RESULTS.md, issue 28, "threads").
+    reader_threads: ClassVar[int] = READERS
 
     def read_only_engine(self, parsed: URL) -> Engine:
         """An engine whose connections cannot write (the public web side; engines.urls.read_only_engine)."""
         return self.create_engine(
-            parsed, pool_pre_ping=self.reader_pre_ping, pool_size=READERS, max_overflow=THREADS - READERS
+            parsed, pool_pre_ping=self.reader_pre_ping, pool_size=self.reader_threads, max_overflow=0
         )
 
     # -- transactions and locks ------------------------------------------------------------------------
@@ -202,6 +205,20 @@ class Backend:
         """The statements run before and after a bulk INSERT … SELECT whose lists the planner may not know
         yet (rows written in this transaction or since the statistics were last gathered): none here."""
         return (), ()
+
+    @contextmanager
+    def whole_lists_joined(self, session: Session) -> Iterator[None]:
+        """The block's statements join whole lists (two lists' entries by player), which the planner may not
+        know yet: run them with `hash_joins`. Read the rows inside the block. Where a statement fails the
+        transaction ends, and with it the setting."""
+        from sqlalchemy import text
+
+        before, after = self.hash_joins()
+        for statement in before:
+            session.execute(text(statement))
+        yield
+        for statement in after:
+            session.execute(text(statement))
 
     def allow_deep_recursion(self, session: Session) -> None:
         """Let a recursive query of the session run for a million rows (see MySQL's module)."""

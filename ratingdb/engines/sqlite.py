@@ -25,7 +25,7 @@ from sqlalchemy import URL, Engine, String, bindparam, create_engine, event, fun
 from sqlalchemy.pool import QueuePool
 
 from ratingdb.engines import adhoc
-from ratingdb.engines.base import READERS, THREADS, Backend, Rows, column_list
+from ratingdb.engines.base import Backend, Rows, column_list
 from ratingdb.errors import ConfigError, RatingDbError
 
 if TYPE_CHECKING:
@@ -94,6 +94,11 @@ class SQLite(Backend):
     # the GIL back for every row it binds, so a writer thread beside a busy caller would wait for the GIL
     # row by row.)
     background_writes = True
+    # SQLite works in the process, and sqlite3 lets go of the interpreter's lock at every step of a
+    # statement: each further thread answering pages only adds hand-overs of that lock (a player's page
+    # cost 9 ms of CPU with sixteen threads against under 4 ms with one; bench/RESULTS.md, issue 28,
+    # "threads"). Requests wait for the thread in the event loop; more workers use more cores.
+    reader_threads = 1
 
     # -- URLs and engines ------------------------------------------------------------------------------
 
@@ -189,15 +194,15 @@ class SQLite(Backend):
             "sqlite://",
             creator=connect,
             poolclass=QueuePool,
-            pool_size=READERS,
-            max_overflow=THREADS - READERS,
+            pool_size=self.reader_threads,
+            max_overflow=0,
         )
 
         @event.listens_for(engine, "connect")
         def _on_connect(dbapi_connection: Any, _record: Any) -> None:
             dbapi_connection.isolation_level = None  # BEGIN is ours (create_engine says why)
             dbapi_connection.execute("PRAGMA query_only = ON")
-            # Up to THREADS of these connections are open at once: SQLite's default page cache (2 MiB
+            # Up to reader_threads of these connections are open at once: SQLite's default page cache (2 MiB
             # each) held about 75 MB of a worker's memory; the file's pages stay in the OS's cache.
             dbapi_connection.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB}")
             dbapi_connection.execute("PRAGMA foreign_keys = ON")

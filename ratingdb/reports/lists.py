@@ -730,9 +730,11 @@ class ListVersionLine:
 
 def list_versions(session: Session, rating_type: str | None = None) -> list[ListVersionLine]:
     """Every version of every list, newest date first, with why a withdrawn one was withdrawn."""
-    players = (
-        select(func.count()).where(ListEntry.list_id == RatingList.id).correlate(RatingList).scalar_subquery()
-    )
+    # Counted in one pass over the entries rather than once a list: the planner of a server that has not
+    # gathered statistics since the newest lists were written scanned the whole table for each list
+    # (PostgreSQL: 1.4 s for 26 lists at national; bench/RESULTS.md, issue 28, "threads").
+    counted = select(ListEntry.list_id, func.count().label("players")).group_by(ListEntry.list_id).subquery()
+    players = func.coalesce(counted.c.players, 0)
     query = (
         select(
             RatingList.id,
@@ -749,6 +751,7 @@ def list_versions(session: Session, rating_type: str | None = None) -> list[List
             AuditEntry.reason,
         )
         .outerjoin(AuditEntry, AuditEntry.id == RatingList.withdrawn_by)
+        .outerjoin(counted, counted.c.list_id == RatingList.id)
         .order_by(RatingList.rating_type, RatingList.list_date.desc(), RatingList.version.desc())
     )
     if rating_type is not None:

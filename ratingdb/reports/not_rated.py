@@ -190,13 +190,18 @@ def _ratings_at_start(
         if in_force is not None:
             asked[in_force].add(pid)
     ratings: dict[tuple[int, int], int | None] = {}
-    for list_id, players in asked.items():
-        for pid, value in session.execute(
-            select(ListEntry.player_id, ListEntry.rating).where(
-                ListEntry.list_id == list_id, ListEntry.player_id.in_(players)
+    if asked:
+        # One statement for every list (a player's page asks of up to one list a close): the lists' entries
+        # of all the players asked, the pairs not asked dropped here. A statement costs more to make and
+        # run than the few extra rows it reads (bench/RESULTS.md, issue 28, "threads").
+        everyone = set().union(*asked.values())
+        for list_id, pid, value in session.execute(
+            select(ListEntry.list_id, ListEntry.player_id, ListEntry.rating).where(
+                ListEntry.list_id.in_(asked), ListEntry.player_id.in_(everyone)
             )
         ):
-            ratings[(list_id, pid)] = value
+            if pid in asked[list_id]:
+                ratings[(list_id, pid)] = value
 
     def rated_at(event_id: int, pid: int) -> int | None:
         list_id = by_event.get(event_id)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session, aliased
 
+from ratingdb import engines
 from ratingdb.errors import MissingList
 from ratingdb.i18n import ENGLISH, Language
 from ratingdb.rating import Period, k_factor
@@ -137,30 +138,32 @@ def period_report(
     report.system = "glicko2" if glicko2 else "elo"
     rd_before, rd_after = (_deviations(session, in_force.id), _deviations(session, published.id))
     new, old = aliased(ListEntry), aliased(ListEntry)
-    rows = session.execute(
-        select(
-            PlayerVersion.fide_id,
-            PlayerVersion.national_id,
-            PlayerVersion.name,
-            PlayerVersion.birth_year,
-            old.rating,
-            new.rating,
-            new.change,
-            new.games,
-            old.flag,
-            new.flag,
-            old.k,
-            new.k,
-            new.reached_2400,
-            new.reached_2300,
-            new.games_total,
-            new.player_id,
-        )
-        .join(PlayerVersion, PlayerVersion.id == new.player_version_id)
-        .outerjoin(old, and_(old.player_id == new.player_id, old.list_id == in_force.id))
-        .where(new.list_id == published.id)
-        .order_by(PlayerVersion.name, new.player_id)
-    )
+    # Two whole lists joined by player: hash joins, whatever the planner knows of a new list.
+    with engines.of(session).whole_lists_joined(session):
+        rows = session.execute(
+            select(
+                PlayerVersion.fide_id,
+                PlayerVersion.national_id,
+                PlayerVersion.name,
+                PlayerVersion.birth_year,
+                old.rating,
+                new.rating,
+                new.change,
+                new.games,
+                old.flag,
+                new.flag,
+                old.k,
+                new.k,
+                new.reached_2400,
+                new.reached_2300,
+                new.games_total,
+                new.player_id,
+            )
+            .join(PlayerVersion, PlayerVersion.id == new.player_version_id)
+            .outerjoin(old, and_(old.player_id == new.player_id, old.list_id == in_force.id))
+            .where(new.list_id == published.id)
+            .order_by(PlayerVersion.name, new.player_id)
+        ).all()
     for (
         fide_id,
         national_id,

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from sqlalchemy import Select, and_, case, distinct, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from ratingdb import engines
 from ratingdb.schema.models import (
     CalcGame,
     CalcPlayer,
@@ -99,12 +100,13 @@ def close_counts(
         .where(Glicko2CalcPlayer.list_id == list_id, Glicko2CalcPlayer.games > 0)
     )
     new, old = aliased(ListEntry), aliased(ListEntry)
-    newly = session.scalar(
-        select(func.count())
-        .select_from(new)
-        .outerjoin(old, and_(old.player_id == new.player_id, old.list_id == in_force_id))
-        .where(new.list_id == list_id, new.games > 0, new.rating.is_not(None), old.rating.is_(None))
-    )
+    with engines.of(session).whole_lists_joined(session):  # whatever the planner knows of a new list
+        newly = session.scalar(
+            select(func.count())
+            .select_from(new)
+            .outerjoin(old, and_(old.player_id == new.player_id, old.list_id == in_force_id))
+            .where(new.list_id == list_id, new.games > 0, new.rating.is_not(None), old.rating.is_(None))
+        )
     return CloseCounts(
         games_played=played or 0,
         games_rated=(elo_games or 0) + (glicko2_games or 0),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Select, and_, select
 from sqlalchemy.orm import Session, aliased
 
+from ratingdb import engines
 from ratingdb.errors import ConfigError
 from ratingdb.schema.models import ListEntry, PlayerVersion, RatingList
 
@@ -66,9 +67,11 @@ def list_diff(session: Session, list_a: RatingList, list_b: RatingList, *, bin_w
     diff = ListDiff(list_a.rating_type, list_a.list_date, list_b.list_date)
     on_b, only_a = _compared(list_a, list_b)
     # Rated on A and unrated on B is two things: still on B (below the floor, §7.2.1) or gone from it.
-    diff.left = [DiffLine(*row, None) for row in session.execute(only_a) if row[3] is not None]
+    with engines.of(session).whole_lists_joined(session):  # whatever the planner knows of a new list
+        left, both = session.execute(only_a).all(), session.execute(on_b).all()
+    diff.left = [DiffLine(*row, None) for row in left if row[3] is not None]
     bins: Counter[int] = Counter()
-    for line in (DiffLine(*row) for row in session.execute(on_b)):
+    for line in (DiffLine(*row) for row in both):
         if line.before is None and line.after is not None:
             diff.entered.append(line)
         elif line.before is not None and line.after is None:

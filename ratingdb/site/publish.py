@@ -18,8 +18,9 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from jinja2 import Environment, PackageLoader, StrictUndefined, pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -211,6 +212,25 @@ def page_query(query: ListQuery, page: int) -> str:
 
 
 @lru_cache(maxsize=8)
+def _page_gettext(lang: Language) -> Any:
+    """The templates' `_` and `gettext`: what Jinja2's newstyle gettext does (the message translated, marked
+    safe where the output is escaped, then formatted with its values, which are escaped), with each
+    message looked up once per language. Jinja2's own took three calls through the template's context
+    and a catalogue look-up for each of a page's fifty-odd messages: a sixth of a player page's CPU
+    (bench/RESULTS.md, issue 28, "threads")."""
+    translated: dict[str, str] = {}
+
+    @pass_eval_context
+    def gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) -> str:
+        found = translated.get(message)
+        if found is None:
+            found = translated[message] = lang.gettext(message)
+        text = Markup(found) if eval_ctx.autoescape else found
+        return text % variables  # always a format, as Jinja2's: "%%" is "%" even without values
+
+    return gettext
+
+
 def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
     """The templates with the translations of `language` installed (one environment per language)."""
     env = Environment(
@@ -228,6 +248,7 @@ def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
     lang = Language(language)
     # newstyle: `_("%(n)s players", n=…)` formats and escapes its values; a message is never HTML-escaped.
     env.install_gettext_translations(lang.catalogue, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["_"] = env.globals["gettext"] = _page_gettext(lang)
     env.filters |= {
         "signed": signed_whole,
         "tenths": points_x10,
@@ -322,14 +343,13 @@ class Site:
     def render(
         self, template: str, path: str, heading: str, *, canonical_path: str | None = None, **context: Any
     ) -> tuple[str, bytes]:
-        depth = path.count("/")
         canonical_path = canonical_path or path
         # The footer names the rules of the lists the page shows (every list of the site by default).
         systems = context.pop("systems", None) or self.systems_of(self.options.rating_types)
         page = self.env.get_template(template).render(
             site=self,
             footer_systems=systems,
-            root="../" * depth,
+            root=root_of(path),
             path=path,
             heading=heading,
             canonical=(
@@ -357,16 +377,47 @@ def new_site(session: Session, options: SiteOptions, *, served: bool = False) ->
     )
 
 
-def closes_of(session: Session, site: Site) -> dict[int, PeriodReport]:
-    """The report of every close that published a current list of the site, by the list's id."""
-    closes: dict[int, PeriodReport] = {}
-    for lst in site.current:
-        if lst.origin == "computed" and lst.period is not None:
-            report = period_report(
-                session, Period.parse(lst.period), lst.rating_type, top=CLOSE_HIGHLIGHTS, lang=site.language
+class Closes(Mapping[int, PeriodReport]):
+    """The report of every close that published a current list of the site, by the list's id, each read
+    when first asked for: the home page names every close and shows the latest of each type, and the
+    served home page read all of them (twenty-four period reports, about 10 s at national, on the first
+    visit after every change) to show one or two."""
+
+    def __init__(self, session: Session, site: Site) -> None:
+        self.session = session
+        self.site = site
+        self.lists = {
+            lst.list_id: lst for lst in site.current if lst.origin == "computed" and lst.period is not None
+        }
+        self.read: dict[int, PeriodReport] = {}
+
+    def __getitem__(self, list_id: int) -> PeriodReport:
+        found = self.read.get(list_id)
+        if found is None:
+            lst = self.lists[list_id]
+            assert lst.period is not None
+            found = self.read[list_id] = period_report(
+                self.session,
+                Period.parse(lst.period),
+                lst.rating_type,
+                top=CLOSE_HIGHLIGHTS,
+                lang=self.site.language,
             )
-            closes[lst.list_id] = report
-    return closes
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.lists)
+
+    def __len__(self) -> int:
+        return len(self.lists)
+
+    def __contains__(self, list_id: object) -> bool:
+        return list_id in self.lists
+
+
+def closes_of(session: Session, site: Site) -> Closes:
+    """The reports of the site's closes (Closes: each read when first asked for)."""
+    return Closes(session, site)
 
 
 def site_files(session: Session, options: SiteOptions) -> Iterator[tuple[str, bytes]]:
@@ -701,6 +752,7 @@ def player_page(
         by_type[h.rating_type].append((url, site.language.date(h.list_date), rating, change, h.games, extra))
     order = {t: i for i, t in enumerate(site.options.rating_types)}
     shown = sorted(calcs, key=lambda c: (c.list_date, order.get(c.rating_type, len(order))), reverse=True)
+    root = root_of(site.urls[player.id])
     return site.render(
         "player.html",
         site.urls[player.id],
@@ -714,7 +766,7 @@ def player_page(
             (
                 c,
                 calculation_summary(c, site.language),
-                [(ev, event_summary(ev, site.language), game_rows(site, ev)) for ev in c.events],
+                [(ev, event_summary(ev, site.language), game_rows(site, ev, root)) for ev in c.events],
                 (not_rated or {}).get((c.rating_type, c.list_date), []),
             )
             for c in shown
@@ -796,26 +848,39 @@ def glicko2_view(site: Site, c: Glicko2Calculation) -> Glicko2View:
     )
 
 
-def game_rows(site: Site, event: EventRecord) -> list[tuple[object, ...]]:
-    """One event's games in a calculation, as the table shows them (the `calculation` command's columns)."""
-    return [
-        (
-            g.round,
-            g.opponent,
-            site.urls.get(g.opponent_id),
-            g.opponent_fide_id or "",
-            g.opponent_national_id or "",
-            g.opponent_rating,
-            "" if g.d is None else g.d,
-            site.language.hundredths(g.pd_x100),
-            site.language.hundredths(g.score_x100),
-            site.language.hundredths(None if g.pd_x100 is None else g.score_x100 - g.pd_x100, signed=True),
+def game_rows(site: Site, event: EventRecord, root: str) -> Markup:
+    """One event's games in a calculation as the rows of its table (the `calculation` command's columns),
+    for a page at `root`. Made here rather than cell by cell in the template: a player's page may show two
+    dozen calculations, and the template's per-cell work was a quarter of such a page's CPU
+    (bench/RESULTS.md, issue 28, "threads"). Every value is escaped, as the template escapes it."""
+    hundredths = site.language.hundredths
+    rows = []
+    for g in event.games:
+        url = site.urls.get(g.opponent_id)
+        name = escape(g.opponent)
+        opponent = f'<a href="{escape(root)}{escape(url)}">{name}</a>' if url else name
+        score_pd = hundredths(None if g.pd_x100 is None else g.score_x100 - g.pd_x100, signed=True)
+        cells = (
+            escape(g.round),
+            opponent,
+            escape(g.opponent_fide_id or ""),
+            escape(g.opponent_national_id or ""),
+            escape(g.opponent_rating),
+            escape("" if g.d is None else g.d),
+            escape(hundredths(g.pd_x100)),
+            escape(hundredths(g.score_x100)),
+            escape(score_pd),
         )
-        for g in event.games
-    ]
+        rows.append("<tr><td>" + "<td>".join(cells) + "</tr>\n")
+    return Markup("".join(rows))
 
 
-def home_page(site: Site, closes: dict[int, PeriodReport]) -> tuple[str, bytes]:
+def root_of(path: str) -> str:
+    """The way from the page at `path` (relative to the site) back to the site's root."""
+    return "../" * path.count("/")
+
+
+def home_page(site: Site, closes: Mapping[int, PeriodReport]) -> tuple[str, bytes]:
     latest: list[tuple[ListVersionLine, PeriodReport, Shown, list[tuple[Any, tuple[str, ...]]]]] = []
     for rating_type in site.options.rating_types:
         computed = [lst for lst in site.current if lst.rating_type == rating_type and lst.list_id in closes]

@@ -45,6 +45,8 @@ class Database:
     def __init__(self, url: str, read_url: str | None = None) -> None:
         self.url = url
         self.reader = read_only_engine(read_url or url)
+        # As many threads answer the public routes as the reader has connections (ratingdb.web.deps).
+        self.reader_threads = db.backend(read_url or url).reader_threads
         db.require_current_schema(self.reader)
         self._live: Engine | None = None
         self._writer: Engine | None = None

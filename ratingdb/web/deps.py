@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import Depends, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
@@ -102,8 +103,9 @@ Served = Annotated[View, Depends(served_view)]
 
 
 def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
-    """`endpoint` (a plain function taking a `Served` view), made to serialise its answer and end the
-    view's read transaction in the thread it runs in.
+    """`endpoint` (a plain function taking a `Served` view), run in one of the public routes' threads
+    (AppState.public_threads: the reader engine's `reader_threads`, not the signed-in side's pool), made to
+    serialise its answer and end the view's read transaction in that thread.
 
     A response model is written as FastAPI writes it (pydantic's JSON of the model, `application/json`),
     but here rather than after another hop to the thread pool; the routes build their models from the
@@ -113,10 +115,9 @@ def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     if getattr(endpoint, "answered_in_one_thread", False) or inspect.iscoroutinefunction(endpoint):
         return endpoint
 
-    @functools.wraps(endpoint)
-    def answer(*args: Any, **kwargs: Any) -> Any:
+    def answer(kwargs: dict[str, Any]) -> Any:
         try:
-            found = endpoint(*args, **kwargs)
+            found = endpoint(**kwargs)
             if isinstance(found, BaseModel):
                 return Response(found.__pydantic_serializer__.to_json(found), media_type="application/json")
             return found
@@ -125,8 +126,14 @@ def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
                 if isinstance(value, View):
                     value.reading.close()
 
-    answer.answered_in_one_thread = True  # type: ignore[attr-defined]
-    return answer
+    @functools.wraps(endpoint)
+    async def in_a_public_thread(**kwargs: Any) -> Any:
+        views = [value for value in kwargs.values() if isinstance(value, View)]
+        limiter = views[0].state.public_threads() if views else None
+        return await anyio.to_thread.run_sync(answer, kwargs, limiter=limiter)
+
+    in_a_public_thread.answered_in_one_thread = True  # type: ignore[attr-defined]
+    return in_a_public_thread
 
 
 class ServedRoute(APIRoute):

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from anyio import CapacityLimiter
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
@@ -135,12 +136,20 @@ class AppState:
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
+    _public_threads: CapacityLimiter | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
         self.pages = LRU(settings.cached_pages, _page_bytes, settings.cached_page_bytes)
         self.lines = LRU(16, len, settings.cached_list_lines)
         self.rankings = LRU(16, len, settings.cached_list_lines)
+
+    def public_threads(self) -> CapacityLimiter:
+        """The threads the public routes run in (made in the event loop at the first request): as many as
+        the reader engine has connections, its engine's `reader_threads` (ratingdb.engines)."""
+        if self._public_threads is None:
+            self._public_threads = CapacityLimiter(self.database.reader_threads)
+        return self._public_threads
 
     def options(self, language: str) -> SiteOptions:
         return SiteOptions(

@@ -331,3 +331,52 @@ def test_the_search_box_and_the_list_filter_find_a_player_by_an_alias(
         if tr.get("data-aka")
     ]
     assert marked == [("Doyle, Patrick", "Ó Dúill, Pádraig")]
+
+
+def test_the_home_page_reads_only_the_latest_close_of_each_type(
+    served: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The home page names every close and shows the latest of each type: reading every close's report
+    # for it took 10 s at national on the first visit after a change (bench/RESULTS.md, issue 28).
+    from ratingdb.site import publish
+    from ratingdb.site import served as served_pages
+
+    state = served.app.state.ratingdb  # type: ignore[attr-defined]
+    read: list[tuple[str, str]] = []
+    report = publish.period_report
+
+    def counted(session: object, period: object, rating_type: str, **kwargs: object) -> object:
+        read.append((str(period), rating_type))
+        return report(session, period, rating_type, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(publish, "period_report", counted)
+    with state.database.read() as session:
+        site = state.site(session, 0, "en")
+        page = served_pages.home(session, site).decode()
+        closes = [lst for lst in site.current if lst.origin == "computed" and lst.period]
+    latest = {lst.rating_type: lst.period for lst in sorted(closes, key=lambda lst: lst.list_date)}
+    assert len(closes) == 12 and len(latest) < len(closes)
+    assert sorted(read) == sorted((period, kind) for kind, period in latest.items())
+    for lst in closes:  # and every close is still linked
+        assert f'href="periods/{lst.rating_type}-{lst.period}.html"' in page
+
+
+def test_two_whole_lists_are_joined_with_hash_joins_on_postgresql(demo_url: str) -> None:
+    # PostgreSQL estimates a list written since its statistics were gathered at one row and rescanned the
+    # other list for each entry (the served home page's period reports took minutes a close on the serve
+    # bench's database); the period report, the list comparison and the close's counts turn nested loops
+    # off for their one statement, and the transaction's setting is back afterwards.
+    if not demo_url.startswith("postgresql"):
+        pytest.skip("the planner's setting is PostgreSQL's")
+    from ratingdb import engines
+
+    engine = db.read_only_engine(demo_url)
+    try:
+        with db.read_transaction(engine) as session:
+            setting = "SELECT current_setting('enable_nestloop')"
+            assert session.scalar(text(setting)) == "on"
+            with engines.of(session).whole_lists_joined(session):
+                assert session.scalar(text(setting)) == "off"
+            assert session.scalar(text(setting)) == "on"
+    finally:
+        engine.dispose()

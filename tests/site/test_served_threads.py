@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-import anyio.to_thread
 import pytest
 from sqlalchemy import text
 
@@ -33,18 +32,18 @@ def test_more_visitors_than_threads_and_connections_are_all_answered(
     while it waited for a second thread (FastAPI's for a response model, or a generator dependency's end)
     would wait for ever behind a request holding the thread and waiting for the connection — until the
     pool's timeout turned it into a 500."""
-    for module in (base, sqlite):
-        monkeypatch.setattr(module, "READERS", 1)
-        monkeypatch.setattr(module, "THREADS", 1)
+    for backend in (base.Backend, sqlite.SQLite):  # PostgreSQL's and MySQL's are Backend's
+        monkeypatch.setattr(backend, "reader_threads", 1)
     with client(demo_url) as c:
-        reader = c.app.state.ratingdb.database.reader  # type: ignore[attr-defined]
+        state = c.app.state.ratingdb  # type: ignore[attr-defined]
+        reader = state.database.reader
         assert reader.pool.size() == 1
         assert c.portal is not None
 
-        async def one_thread() -> None:
-            anyio.to_thread.current_default_thread_limiter().total_tokens = 1
+        async def public_threads() -> float:
+            return state.public_threads().total_tokens  # type: ignore[no-any-return]
 
-        c.portal.call(one_thread)
+        assert c.portal.call(public_threads) == 1
         with ThreadPoolExecutor(12) as visitors:
             answers = list(visitors.map(c.get, ADDRESSES * 6))
         assert reader.pool.checkedout() == 0
