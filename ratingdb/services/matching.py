@@ -669,14 +669,24 @@ class Entrants:
         keys = sorted({k for p in lines if (k := name_key(p.name))})
         found: dict[str, list[Player]] = {}
         one_of = engines.of(self.session).one_of
+        # Most of these players were read by their IDs just before: only their ids and keys are read
+        # here, and the players not read yet are loaded by id.
+        named: list[tuple[int, str]] = []
         for chunk in _chunks(keys, LOOKUP_CHUNK):
-            for c in self.session.scalars(
-                select(Player)
-                .where(one_of(Player.name_key, chunk), Player.merged_into.is_(None))
-                .order_by(Player.id)
-            ):
-                self.players.setdefault(c.id, c)
-                found.setdefault(c.name_key, []).append(c)
+            named.extend(
+                (pid, key)
+                for pid, key in self.session.execute(
+                    select(Player.id, Player.name_key)
+                    .where(one_of(Player.name_key, chunk), Player.merged_into.is_(None))
+                    .order_by(Player.id)
+                )
+            )
+        unread = [pid for pid, _ in named if pid not in self.players]
+        for chunk in _chunks(unread, LOOKUP_CHUNK):
+            for c in self.session.scalars(select(Player).where(one_of(Player.id, chunk))):
+                self.players[c.id] = c
+        for pid, key in named:
+            found.setdefault(key, []).append(self.players[pid])
         for key, pids in players_by_alias(self.session, keys).items():
             for pid in pids:
                 c = self.players.get(pid) or self.session.get_one(Player, pid)
