@@ -104,6 +104,9 @@ class Backend:
     # waits for the server, more threads overlap the waits; where the engine works in the process (SQLite),
     # each thread only adds hand-overs of the interpreter's lock (bench/RESULTS.md, issue 28, "threads").
     reader_threads: ClassVar[int] = READERS
+    # Whether the public routes run in the event loop itself rather than in those threads: where the
+    # engine never waits for a server, a thread only adds the hand-overs of the lock to and from the loop.
+    reader_in_event_loop: ClassVar[bool] = False
 
     def read_only_engine(self, parsed: URL) -> Engine:
         """An engine whose connections cannot write (the public web side; engines.urls.read_only_engine)."""

@@ -96,9 +96,12 @@ class SQLite(Backend):
     background_writes = True
     # SQLite works in the process, and sqlite3 lets go of the interpreter's lock at every step of a
     # statement: each further thread answering pages only adds hand-overs of that lock (a player's page
-    # cost 9 ms of CPU with sixteen threads against under 4 ms with one; bench/RESULTS.md, issue 28,
-    # "threads"). Requests wait for the thread in the event loop; more workers use more cores.
+    # cost 9 ms of CPU with sixteen threads against under 4 ms with one), and so does the one thread
+    # beside the event loop (a player's JSON 1.35-1.46 ms of CPU in a thread, 0.99-1.06 ms in the loop;
+    # bench/RESULTS.md, issue 28, "threads"). So the public routes run in the event loop, one at a time,
+    # on one connection; more workers use more cores.
     reader_threads = 1
+    reader_in_event_loop = True
 
     # -- URLs and engines ------------------------------------------------------------------------------
 

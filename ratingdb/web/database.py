@@ -46,7 +46,9 @@ class Database:
         self.url = url
         self.reader = read_only_engine(read_url or url)
         # As many threads answer the public routes as the reader has connections (ratingdb.web.deps).
-        self.reader_threads = db.backend(read_url or url).reader_threads
+        backend = db.backend(read_url or url)
+        self.reader_threads = backend.reader_threads
+        self.reader_in_event_loop = backend.reader_in_event_loop  # SQLite: no threads at all
         db.require_current_schema(self.reader)
         self._live: Engine | None = None
         self._writer: Engine | None = None

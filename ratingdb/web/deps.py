@@ -104,8 +104,9 @@ Served = Annotated[View, Depends(served_view)]
 
 def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     """`endpoint` (a plain function taking a `Served` view), run in one of the public routes' threads
-    (AppState.public_threads: the reader engine's `reader_threads`, not the signed-in side's pool), made to
-    serialise its answer and end the view's read transaction in that thread.
+    (AppState.public_threads: the reader engine's `reader_threads`, not the signed-in side's pool) or, for
+    an engine that never waits for a server (`reader_in_event_loop`: SQLite), in the event loop itself,
+    made to serialise its answer and end the view's read transaction where it ran.
 
     A response model is written as FastAPI writes it (pydantic's JSON of the model, `application/json`),
     but here rather than after another hop to the thread pool; the routes build their models from the
@@ -129,6 +130,8 @@ def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(endpoint)
     async def in_a_public_thread(**kwargs: Any) -> Any:
         views = [value for value in kwargs.values() if isinstance(value, View)]
+        if views and views[0].state.database.reader_in_event_loop:
+            return answer(kwargs)  # SQLite: in the event loop, one request at a time
         limiter = views[0].state.public_threads() if views else None
         return await anyio.to_thread.run_sync(answer, kwargs, limiter=limiter)
 
