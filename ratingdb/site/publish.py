@@ -211,7 +211,6 @@ def page_query(query: ListQuery, page: int) -> str:
     return urlencode({k: v for k, v in fields.items() if v})
 
 
-@lru_cache(maxsize=8)
 def _page_gettext(lang: Language) -> Any:
     """The templates' `_` and `gettext`: what Jinja2's newstyle gettext does (the message translated, marked
     safe where the output is escaped, then formatted with its values, which are escaped), with each
@@ -231,6 +230,7 @@ def _page_gettext(lang: Language) -> Any:
     return gettext
 
 
+@lru_cache(maxsize=8)
 def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
     """The templates with the translations of `language` installed (one environment per language)."""
     env = Environment(
