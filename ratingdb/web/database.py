@@ -45,10 +45,8 @@ class Database:
     def __init__(self, url: str, read_url: str | None = None) -> None:
         self.url = url
         self.reader = read_only_engine(read_url or url)
-        # As many threads answer the public routes as the reader has connections (ratingdb.web.deps).
-        backend = db.backend(read_url or url)
-        self.reader_threads = backend.reader_threads
-        self.reader_in_event_loop = backend.reader_in_event_loop  # SQLite: no threads at all
+        # How the public routes are answered (ratingdb.web.deps): its reader_threads, or in the event loop.
+        self.reader_backend = db.backend(read_url or url)
         db.require_current_schema(self.reader)
         self._live: Engine | None = None
         self._writer: Engine | None = None

@@ -130,7 +130,7 @@ def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(endpoint)
     async def in_a_public_thread(**kwargs: Any) -> Any:
         views = [value for value in kwargs.values() if isinstance(value, View)]
-        if views and views[0].state.database.reader_in_event_loop:
+        if views and views[0].state.database.reader_backend.reader_in_event_loop:
             return answer(kwargs)  # SQLite: in the event loop, one request at a time
         limiter = views[0].state.public_threads() if views else None
         return await anyio.to_thread.run_sync(answer, kwargs, limiter=limiter)

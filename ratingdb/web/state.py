@@ -148,7 +148,7 @@ class AppState:
         """The threads the public routes run in (made in the event loop at the first request): as many as
         the reader engine has connections, its engine's `reader_threads` (ratingdb.engines)."""
         if self._public_threads is None:
-            self._public_threads = CapacityLimiter(self.database.reader_threads)
+            self._public_threads = CapacityLimiter(self.database.reader_backend.reader_threads)
         return self._public_threads
 
     def options(self, language: str) -> SiteOptions:
