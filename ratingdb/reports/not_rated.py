@@ -11,13 +11,14 @@ import bisect
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from functools import cache
+from typing import Any, NamedTuple
 
-from sqlalchemy import or_, select, tuple_
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, case, or_, select, tuple_
+from sqlalchemy.orm import Session, aliased
 
 from ratingdb.i18n import N_
-from ratingdb.reports.lists import Close
+from ratingdb.reports.lists import AnySelect, Close
 from ratingdb.schema.models import CalcGame, Event, Game, ListEntry, Player, RatingList
 from ratingdb.titles import shown_name
 
@@ -73,9 +74,67 @@ def games_not_rated(
 def player_not_rated_in(
     session: Session, player_id: int, lists: Sequence[Close]
 ) -> dict[int, list[NotRated]]:
-    """The player's games not counted in each close that published one of `lists`, by the list's id: the
-    same few queries for every close at once (a player's page asks them all)."""
-    return {list_id: games for (list_id, _), games in _not_rated(session, lists, player_id).items()}
+    """The player's games not counted in each close that published one of `lists`, by the list's id.
+
+    A player's page asks this of every close of the site, most often two dozen: one statement finds the
+    sides of the player's games that the closes' records lack (most often none, and then that is all),
+    with what the note needs of each; only when some are found are the ratings at the events' start read
+    (two more). Built once, given its values at each call: building the queries of `_not_rated` anew,
+    and the statements it sends, were most of what a player's page cost (bench/RESULTS.md, issue 28)."""
+    ids = [lst.id for lst in lists if lst.period is not None]
+    if not ids:
+        return {}
+    rows = session.execute(_player_query(), {"player": player_id, "lists": ids}).all()
+    if not rows:
+        return {}
+    events = {r.event_id: _Event(r.event_id, r.period, r.rating_type, r.start_date) for r in rows}
+    missing = [
+        (
+            _Game(r.id, r.event_id, r.round, r.white_id, r.black_id, r.white_result, r.black_result, r.rated),
+            player_id,
+            r.black_id if r.white_id == player_id else r.white_id,
+            (r.white_result if r.white_id == player_id else r.black_result) or "",
+        )
+        for r in rows
+    ]
+    titles = {r.event_id: r.title for r in rows}
+    names = {r.opponent_id: r.opponent for r in rows if r.opponent_id is not None}
+    list_of = {r.event_id: r.list_id for r in rows}
+    found = _explained(session, missing, events, list_of, titles, names)
+    return {list_id: games for (list_id, _), games in found.items()}
+
+
+@cache
+def _player_query() -> AnySelect:
+    """The sides of player `player`'s games, in the periods of the closes that published `lists`, that
+    their calculation records lack, with the event's shown name and the opponent's (see
+    player_not_rated_in)."""
+    me: Any = bindparam("player")
+    opponent = aliased(Player)
+    white = Game.white_id == me
+    in_record = (
+        select(CalcGame.game_id)
+        .where(CalcGame.list_id == RatingList.id, CalcGame.player_id == me, CalcGame.game_id == Game.id)
+        .exists()
+    )
+    return (
+        select(
+            Game.id, Game.event_id, Game.round, Game.white_id, Game.black_id,
+            Game.white_result, Game.black_result, Game.rated,
+            RatingList.id.label("list_id"), Event.period, Event.rating_type, Event.start_date,
+            shown_name().label("title"), opponent.id.label("opponent_id"), opponent.name.label("opponent"),
+        )  # fmt: skip
+        .join(Event, (Event.id == Game.event_id) & Event.is_current.is_(True))
+        .join(
+            RatingList,
+            RatingList.id.in_(bindparam("lists", expanding=True))
+            & (RatingList.period == Event.period)
+            & (RatingList.rating_type == Event.rating_type),
+        )
+        .outerjoin(opponent, opponent.id == case((white, Game.black_id), else_=Game.white_id))
+        .where(or_(white, Game.black_id == me), ~in_record)
+        .order_by(Game.event_id, Game.round, Game.id)
+    )
 
 
 def _not_rated(
@@ -134,6 +193,25 @@ def _not_rated(
             select(Event.id, shown_name()).where(Event.id.in_(missed_events))
         )
     }
+    others = {other for _, _, other, _ in missing if other is not None}
+    names: dict[int, str] = {
+        pid: name
+        for pid, name in session.execute(select(Player.id, Player.name).where(Player.id.in_(others)))
+    }
+    return _explained(session, missing, events, list_of, titles, names)
+
+
+def _explained(
+    session: Session,
+    missing: list[tuple[_Game, int, int | None, str]],
+    events: dict[int, _Event],
+    list_of: dict[int, int],
+    titles: dict[int, str],
+    names: dict[int, str],
+) -> dict[tuple[int, int], list[NotRated]]:
+    """The sides not counted (game, player, opponent, result), each with its reason, by (list id, player
+    id): the ratings at the events' start are read for the rated games with an opponent."""
+    missed_events = {g.event_id for g, *_ in missing}
     asked = {
         (g.event_id, pid)
         for g, me, other, _ in missing
@@ -141,11 +219,6 @@ def _not_rated(
         for pid in (me, other)
     }
     rated_at = _ratings_at_start(session, [events[i] for i in missed_events], asked)
-    others = {other for _, _, other, _ in missing if other is not None}
-    names: dict[int, str] = {
-        pid: name
-        for pid, name in session.execute(select(Player.id, Player.name).where(Player.id.in_(others)))
-    }
     found: dict[tuple[int, int], list[NotRated]] = defaultdict(list)
     for g, me, other, result in missing:
         if other is None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_eval_context
 from jinja2.nodes import EvalContext
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -851,28 +851,43 @@ def glicko2_view(site: Site, c: Glicko2Calculation) -> Glicko2View:
 def game_rows(site: Site, event: EventRecord, root: str) -> Markup:
     """One event's games in a calculation as the rows of its table (the `calculation` command's columns),
     for a page at `root`. Made here rather than cell by cell in the template: a player's page may show two
-    dozen calculations, and the template's per-cell work was a quarter of such a page's CPU
-    (bench/RESULTS.md, issue 28, "threads"). Every value is escaped, as the template escapes it."""
+    dozen calculations and a hundred and fifty games, and the template's per-cell work, then escaping each
+    cell into a Markup of its own, were most of such a page's rendering (bench/RESULTS.md, issue 28).
+    Every text is escaped as the template escapes it; the other cells are numbers (ints and the
+    language's hundredths), which need none."""
     hundredths = site.language.hundredths
+    urls, prefix = site.urls, html_text(root)
     rows = []
     for g in event.games:
-        url = site.urls.get(g.opponent_id)
-        name = escape(g.opponent)
-        opponent = f'<a href="{escape(root)}{escape(url)}">{name}</a>' if url else name
-        score_pd = hundredths(None if g.pd_x100 is None else g.score_x100 - g.pd_x100, signed=True)
-        cells = (
-            escape(g.round),
-            opponent,
-            escape(g.opponent_fide_id or ""),
-            escape(g.opponent_national_id or ""),
-            escape(g.opponent_rating),
-            escape("" if g.d is None else g.d),
-            escape(hundredths(g.pd_x100)),
-            escape(hundredths(g.score_x100)),
-            escape(score_pd),
+        url = urls.get(g.opponent_id)
+        name = html_text(g.opponent)
+        opponent = f'<a href="{prefix}{html_text(url)}">{name}</a>' if url else name
+        pd = g.pd_x100
+        rows.append(
+            f"<tr><td>{g.round}<td>{opponent}"
+            f"<td>{g.opponent_fide_id or ''}"
+            f"<td>{html_text(g.opponent_national_id or '')}"
+            f"<td>{g.opponent_rating}"
+            f"<td>{'' if g.d is None else g.d}"
+            f"<td>{hundredths(pd)}"
+            f"<td>{hundredths(g.score_x100)}"
+            f"<td>{hundredths(None if pd is None else g.score_x100 - pd, signed=True)}</tr>\n"
         )
-        rows.append("<tr><td>" + "<td>".join(cells) + "</tr>\n")
     return Markup("".join(rows))
+
+
+def html_text(text: str) -> str:
+    """`text` escaped for HTML exactly as markupsafe.escape (and so the templates) escape it, as a plain
+    str: for the rows made in Python, where a Markup object per cell cost more than the escaping."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    for char, entity in _ENTITIES:
+        if char in text:
+            text = text.replace(char, entity)
+    return text
+
+
+_ENTITIES: Final = (("<", "&lt;"), (">", "&gt;"), ("'", "&#39;"), ('"', "&#34;"))
 
 
 def root_of(path: str) -> str:
