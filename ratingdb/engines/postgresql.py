@@ -42,6 +42,8 @@ READER_ROLE: Final = "ratingdb_reader"
 # Made by the sql_reader migration beside the role: a SECURITY DEFINER function owned by it that runs one
 # query with the role's rights only (`ratingdb sql`, run_read_only).
 READER_FUNCTION: Final = "ratingdb_read_only"
+# The planner's cost of a random page for the public side's reads (its sessions only).
+READER_RANDOM_PAGE_COST: Final = 1.1
 PG_WORK_MEM: Final = "16MB"  # each sort and hash of a `ratingdb sql` query in memory
 # Server roles whose rights reach past the database: files, programs, replication, other sessions.
 _PG_DANGEROUS_ROLES: Final = (
@@ -96,6 +98,15 @@ class PostgreSQL(Backend):
             cursor = dbapi_connection.cursor()
             try:
                 cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+                # The reader asks for a few rows at a time of data that is in memory: a random page costs
+                # about what a sequential one does. At the default of 4 the planner joined a player's 170
+                # games to their opponents by hashing all 20,000 players: 5.7 ms instead of 0.65 ms on the
+                # serve bench's player page (bench/RESULTS.md, issue 28). Left alone where it is lower.
+                cursor.execute(
+                    "SELECT set_config('random_page_cost', %s, false) "
+                    "WHERE current_setting('random_page_cost')::float8 > %s",
+                    [str(READER_RANDOM_PAGE_COST), READER_RANDOM_PAGE_COST],
+                )
                 cursor.execute(
                     "SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = %s) "
                     "AND pg_has_role(session_user, %s, 'MEMBER')",

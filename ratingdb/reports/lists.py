@@ -515,7 +515,9 @@ def _only(query: AnySelect, list_column: Any, player_column: Any, one_list: bool
 def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQueries:
     """The queries of `_calculations`, built once and given their values at each call: a served player
     page asks them, and building them anew and finding their compiled forms by their cache keys cost more
-    than the queries themselves (bench/RESULTS.md, issue 28, page)."""
+    than the queries themselves (bench/RESULTS.md, issue 28, page). The games of whole lists are read in
+    batches (on PostgreSQL a server-side cursor); one player's, about 170 at most, at once: the cursor's
+    three more round trips were a tenth of a served player page there."""
 
     def only(query: AnySelect, list_column: Any, player_column: Any) -> AnySelect:
         return _only(query, list_column, player_column if one_player else None, one_list)
@@ -554,7 +556,7 @@ def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQuerie
             .order_by(CalcGame.list_id, CalcGame.player_id, CalcGame.event_id, Game.round, Game.id),
             CalcGame.list_id,
             CalcGame.player_id,
-        ).execution_options(yield_per=20_000),
+        ).execution_options(**({} if one_player else {"yield_per": 20_000})),
         events=only(
             select(CalcEvent, shown_name(), Event.start_date, Event.end_date, used.c.list_date)
             .join(Event, Event.id == CalcEvent.event_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -71,69 +71,100 @@ def games_not_rated(
     return {pid: games for (_, pid), games in _not_rated(session, [new_list], player_id).items()}
 
 
+def close_of_events(session: Session, lists: Sequence[Close]) -> dict[int, int]:
+    """Each current event of the periods of the closes that published `lists`: event id → that list's id
+    (the close that rates it). A served site reads it once per data version for its player pages."""
+    closes = {(lst.period, lst.rating_type): lst.id for lst in lists if lst.period is not None}
+    if not closes:
+        return {}
+    query = select(Event.id, Event.period, Event.rating_type).where(
+        Event.is_current.is_(True), Event.period.in_({period for period, _ in closes})
+    )
+    return {
+        event_id: closes[(period, rating_type)]
+        for event_id, period, rating_type in session.execute(query)
+        if (period, rating_type) in closes
+    }
+
+
+InForce = Mapping[str, Sequence[tuple[dt.date, int]]]  # rating type → its current lists' (date, id), by date
+
+
 def player_not_rated_in(
-    session: Session, player_id: int, lists: Sequence[Close]
+    session: Session,
+    player_id: int,
+    lists: Sequence[Close],
+    close_of: Mapping[int, int] | None = None,
+    in_force: InForce | None = None,
 ) -> dict[int, list[NotRated]]:
     """The player's games not counted in each close that published one of `lists`, by the list's id.
 
-    A player's page asks this of every close of the site, most often two dozen: one statement finds the
-    sides of the player's games that the closes' records lack (most often none, and then that is all),
-    with what the note needs of each; only when some are found are the ratings at the events' start read
-    (two more). Built once, given its values at each call: building the queries of `_not_rated` anew,
-    and the statements it sends, were most of what a player's page cost (bench/RESULTS.md, issue 28)."""
-    ids = [lst.id for lst in lists if lst.period is not None]
+    `close_of`: close_of_events(session, lists), and `in_force`: the current lists of each type, when the
+    caller keeps them (the served site, once per data version). A player's page asks this of every close
+    of the site, most often two dozen: two statements, each on one player's index, find the player's games
+    and the ones the closes' records count (a join of the two through the events and lists was planned
+    badly on PostgreSQL: bench/RESULTS.md, issue 28); only for sides not counted (two players in three
+    with records have some) are the events' names and the ratings at their start read (two more)."""
+    if close_of is None:
+        close_of = close_of_events(session, lists)
+    ids = sorted(set(close_of.values()))
     if not ids:
         return {}
-    rows = session.execute(_player_query(), {"player": player_id, "lists": ids}).all()
-    if not rows:
+    games = [g for g in session.execute(_player_games(), {"player": player_id}) if g.event_id in close_of]
+    if not games:
         return {}
-    events = {r.event_id: _Event(r.event_id, r.period, r.rating_type, r.start_date) for r in rows}
-    missing = [
-        (
-            _Game(r.id, r.event_id, r.round, r.white_id, r.black_id, r.white_result, r.black_result, r.rated),
-            player_id,
-            r.black_id if r.white_id == player_id else r.white_id,
-            (r.white_result if r.white_id == player_id else r.black_result) or "",
+    counted = {
+        (list_id, game_id)
+        for list_id, game_id in session.execute(_player_counted(), {"player": player_id, "lists": ids})
+    }
+    missing: list[tuple[_Game, int, int | None, str]] = []
+    names: dict[int, str] = {}
+    for g in games:
+        if (close_of[g.event_id], g.id) in counted:
+            continue
+        white = g.white_id == player_id
+        other = g.black_id if white else g.white_id
+        result = (g.white_result if white else g.black_result) or ""
+        missing.append((_Game(*g[:8]), player_id, other, result))
+        if other is not None:
+            names[other] = g.opponent
+    if not missing:
+        return {}
+    events: dict[int, _Event] = {}
+    titles: dict[int, str] = {}
+    for event_id, period, rating_type, start_date, title in session.execute(
+        select(Event.id, Event.period, Event.rating_type, Event.start_date, shown_name()).where(
+            Event.id.in_({g.event_id for g, *_ in missing})
         )
-        for r in rows
-    ]
-    titles = {r.event_id: r.title for r in rows}
-    names = {r.opponent_id: r.opponent for r in rows if r.opponent_id is not None}
-    list_of = {r.event_id: r.list_id for r in rows}
-    found = _explained(session, missing, events, list_of, titles, names)
+    ):
+        events[event_id] = _Event(event_id, period, rating_type, start_date)
+        titles[event_id] = title
+    found = _explained(session, missing, events, close_of, titles, names, in_force)
     return {list_id: games for (list_id, _), games in found.items()}
 
 
 @cache
-def _player_query() -> AnySelect:
-    """The sides of player `player`'s games, in the periods of the closes that published `lists`, that
-    their calculation records lack, with the event's shown name and the opponent's (see
-    player_not_rated_in)."""
+def _player_games() -> AnySelect:
+    """Player `player`'s games, in the order of the notes, with the opponent's name (player_not_rated_in)."""
     me: Any = bindparam("player")
     opponent = aliased(Player)
     white = Game.white_id == me
-    in_record = (
-        select(CalcGame.game_id)
-        .where(CalcGame.list_id == RatingList.id, CalcGame.player_id == me, CalcGame.game_id == Game.id)
-        .exists()
-    )
     return (
         select(
             Game.id, Game.event_id, Game.round, Game.white_id, Game.black_id,
-            Game.white_result, Game.black_result, Game.rated,
-            RatingList.id.label("list_id"), Event.period, Event.rating_type, Event.start_date,
-            shown_name().label("title"), opponent.id.label("opponent_id"), opponent.name.label("opponent"),
+            Game.white_result, Game.black_result, Game.rated, opponent.name.label("opponent"),
         )  # fmt: skip
-        .join(Event, (Event.id == Game.event_id) & Event.is_current.is_(True))
-        .join(
-            RatingList,
-            RatingList.id.in_(bindparam("lists", expanding=True))
-            & (RatingList.period == Event.period)
-            & (RatingList.rating_type == Event.rating_type),
-        )
         .outerjoin(opponent, opponent.id == case((white, Game.black_id), else_=Game.white_id))
-        .where(or_(white, Game.black_id == me), ~in_record)
+        .where(or_(white, Game.black_id == me))
         .order_by(Game.event_id, Game.round, Game.id)
+    )
+
+
+@cache
+def _player_counted() -> AnySelect:
+    """(list id, game id) of player `player`'s games that the records of the lists `lists` count."""
+    return select(CalcGame.list_id, CalcGame.game_id).where(
+        CalcGame.list_id.in_(bindparam("lists", expanding=True)), CalcGame.player_id == bindparam("player")
     )
 
 
@@ -205,9 +236,10 @@ def _explained(
     session: Session,
     missing: list[tuple[_Game, int, int | None, str]],
     events: dict[int, _Event],
-    list_of: dict[int, int],
+    list_of: Mapping[int, int],
     titles: dict[int, str],
     names: dict[int, str],
+    in_force: InForce | None = None,
 ) -> dict[tuple[int, int], list[NotRated]]:
     """The sides not counted (game, player, opponent, result), each with its reason, by (list id, player
     id): the ratings at the events' start are read for the rated games with an opponent."""
@@ -218,7 +250,7 @@ def _explained(
         if other is not None and g.rated
         for pid in (me, other)
     }
-    rated_at = _ratings_at_start(session, [events[i] for i in missed_events], asked)
+    rated_at = _ratings_at_start(session, [events[i] for i in missed_events], asked, in_force)
     found: dict[tuple[int, int], list[NotRated]] = defaultdict(list)
     for g, me, other, result in missing:
         if other is None:
@@ -240,18 +272,26 @@ def _explained(
     return dict(found)
 
 
-def _ratings_at_start(
-    session: Session, events: list[_Event], wanted: set[tuple[int, int]]
-) -> Callable[[int, int], int | None]:
-    """rating(event id, player id) on the list in force at the event's start (§3), or None, for the
-    (event id, player id) pairs `wanted`."""
+def current_lists(session: Session, rating_types: Iterable[str]) -> dict[str, list[tuple[dt.date, int]]]:
+    """The current lists of each of `rating_types`: (date, id), by date (the lists that can be in force)."""
     lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
     for rating_type, list_date, list_id in session.execute(
         select(RatingList.rating_type, RatingList.list_date, RatingList.id)
-        .where(RatingList.rating_type.in_({e.rating_type for e in events}), RatingList.is_current.is_(True))
+        .where(RatingList.rating_type.in_(set(rating_types)), RatingList.is_current.is_(True))
         .order_by(RatingList.list_date)
     ):
         lists[rating_type].append((list_date, list_id))
+    return dict(lists)
+
+
+def _ratings_at_start(
+    session: Session, events: list[_Event], wanted: set[tuple[int, int]], current: InForce | None = None
+) -> Callable[[int, int], int | None]:
+    """rating(event id, player id) on the list in force at the event's start (§3), or None, for the
+    (event id, player id) pairs `wanted`; `current`: the current lists of each type, when known."""
+    if current is None:
+        current = current_lists(session, {e.rating_type for e in events})
+    lists: Mapping[str, Sequence[tuple[dt.date, int]]] = defaultdict(list, current)
     by_event: dict[int, int | None] = {}
     for e in events:
         of_type = lists[e.rating_type]

@@ -51,7 +51,13 @@ from ratingdb.reports.lists import (
     players_of,
 )
 from ratingdb.reports.norms import published_norms
-from ratingdb.reports.not_rated import NotRated, games_not_rated, player_not_rated_in
+from ratingdb.reports.not_rated import (
+    NotRated,
+    close_of_events,
+    current_lists,
+    games_not_rated,
+    player_not_rated_in,
+)
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.reports.systems import DEFAULT, SHOWN, ListShown, Shown, elo_list, list_shown, types_shown
 from ratingdb.reports.systems import shown as system_shown
@@ -300,6 +306,10 @@ class Site:
     # The served site's players with anything beyond their history (ratingdb.site.served.with_records),
     # read when a player page first asks: None until then.
     with_records: frozenset[int] | None = None
+    # The served site's events of its closes (event id → the close's list) and current lists of each type
+    # (ratingdb.reports.not_rated), read when a player page first asks: None until then.
+    close_events: dict[int, int] | None = None
+    current_lists: dict[str, list[tuple[dt.date, int]]] | None = None
 
     def __post_init__(self) -> None:
         for p in self.links:
@@ -710,9 +720,16 @@ def player_not_rated(
 ) -> dict[tuple[str, dt.date], list[NotRated]]:
     """One player's games not counted in each close of the site, by (type, list date)."""
     closes = {lst.id: lst for lst in site_closes(site)}
+    # Read once per Site (a data version): two requests at once may both read them, the same.
+    if site.close_events is None:
+        site.close_events = close_of_events(session, list(closes.values()))
+    if site.current_lists is None:
+        site.current_lists = current_lists(session, site.options.rating_types)
+    found = player_not_rated_in(
+        session, player.id, list(closes.values()), site.close_events, site.current_lists
+    )
     return {
-        (closes[list_id].rating_type, closes[list_id].list_date): games
-        for list_id, games in player_not_rated_in(session, player.id, list(closes.values())).items()
+        (closes[list_id].rating_type, closes[list_id].list_date): games for list_id, games in found.items()
     }
 
 

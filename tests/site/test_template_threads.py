@@ -50,7 +50,9 @@ def fast_switching() -> Iterator[None]:
 
 def test_the_shared_macros_render_from_four_threads_at_once(fast_switching: None) -> None:
     env = environment("en")
-    games = env.from_string('{% from "macros.html" import calc_events %}{{ calc_events(events, "") }}')
+    games = env.from_string(
+        '{% from "macros.html" import calc_events, games_head %}{{ calc_events(events, "", games_head()) }}'
+    )
     heads = env.from_string('{% from "macros.html" import headings %}{{ headings(columns) }}')
     event = SimpleNamespace(
         event_id=1, name="Open", start_date=dt.date(2025, 1, 4), end_date=dt.date(2025, 1, 5),
