@@ -441,27 +441,20 @@ def _calculations(
             return {}
     entries = {(e.list_id, e.player_id): e for e in session.scalars(queries.entries, params)}
     games: dict[tuple[int, int, int], list[GameRecord]] = defaultdict(list)
-    for list_id, player_id, event_id, *fields in session.connection().execute(queries.games, params):
+    rows = session.connection().execute(queries.games, params)
+    for list_id, player_id, event_id, *fields in rows if player is None else rows.all():
         games[(list_id, player_id, event_id)].append(GameRecord(*fields))
     events: dict[tuple[int, int], list[EventRecord]] = defaultdict(list)
-    for ce, name, start, end, ratings_from in session.execute(queries.events, params):
-        events[(ce.list_id, ce.player_id)].append(
+    # Columns, not CalcEvent objects: a player's page reads two dozen of them, and making the objects cost
+    # more than reading the rows (bench/RESULTS.md, issue 28).
+    for list_id, player_id, event_id, name, start, end, ratings_from, ro, rc, n, score, dr, k, k_dr, note in (
+        session.execute(queries.events, params)
+    ):
+        events[(list_id, player_id)].append(
             EventRecord(
-                ce.event_id,
-                name,
-                start,
-                end,
-                ratings_from,
-                ce.ro,
-                ce.rc_x100,
-                ce.n,
-                ce.score_x100,
-                ce.sum_dr_x100,
-                ce.k,
-                ce.k_sum_dr_x100,
-                ce.note,
-                games.get((ce.list_id, ce.player_id, ce.event_id), []),
-            )
+                event_id, name, start, end, ratings_from, ro, rc, n, score, dr, k, k_dr, note,
+                games.get((list_id, player_id, event_id), []),
+            )  # fmt: skip
         )
     keys = sorted(records.keys() | events.keys())
     if player is not None:
@@ -558,7 +551,12 @@ def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQuerie
             CalcGame.player_id,
         ).execution_options(**({} if one_player else {"yield_per": 20_000})),
         events=only(
-            select(CalcEvent, shown_name(), Event.start_date, Event.end_date, used.c.list_date)
+            select(
+                CalcEvent.list_id, CalcEvent.player_id, CalcEvent.event_id,
+                shown_name(), Event.start_date, Event.end_date, used.c.list_date,  # as EventRecord's fields
+                CalcEvent.ro, CalcEvent.rc_x100, CalcEvent.n, CalcEvent.score_x100, CalcEvent.sum_dr_x100,
+                CalcEvent.k, CalcEvent.k_sum_dr_x100, CalcEvent.note,
+            )  # fmt: skip
             .join(Event, Event.id == CalcEvent.event_id)
             .join(used, used.c.id == CalcEvent.ratings_list_id)
             .order_by(CalcEvent.list_id, CalcEvent.player_id, Event.start_date, Event.id),

@@ -775,7 +775,11 @@ def player_page(
         site.urls[player.id],
         player.name,
         player=player,
-        history=[(t, by_type[t], site.system_of(t)) for t in site.options.rating_types if t in by_type],
+        history=[
+            (t, history_rows(by_type[t], root), site.system_of(t))
+            for t in site.options.rating_types
+            if t in by_type
+        ],
         systems=site.systems_of(by_type),
         chart=chart,
         live=live,
@@ -891,6 +895,23 @@ def game_rows(site: Site, event: EventRecord, root: str) -> Markup:
             f"<td>{hundredths(None if pd is None else g.score_x100 - pd, signed=True)}</tr>\n"
         )
     return Markup("".join(rows))
+
+
+def history_rows(lines: Sequence[tuple[Any, ...]], root: str) -> Markup:
+    """A player's lines of one type (list address, date, rating, change, games, the system's other cells)
+    as the rows of the history table, for a page at `root`: made here for the reason game_rows is (every
+    page has one row a list). The rating and the system's cells are escaped; the rest are written here."""
+    rows = []
+    for url, date, rating, change, games, extra in lines:
+        cells = "".join(f"<td>{_escaped(cell)}" for cell in extra)
+        link = f'<a href="{root}{url}">{date}</a>'
+        rows.append(f"<tr><td>{link}<td>{_escaped(rating)}<td>{change}<td>{games}{cells}</tr>\n")
+    return Markup("".join(rows))
+
+
+def _escaped(value: object) -> str:
+    """A value as the templates' `|e` writes it (Markup as it is, anything else escaped)."""
+    return str(value) if isinstance(value, Markup) else html_text(str(value))
 
 
 def html_text(text: str) -> str:

@@ -23,7 +23,7 @@ from ratingdb.reports.lists import ListLine, ListVersionLine, player_history, pl
 from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
-from ratingdb.reports.systems import ListShown, elo_list, player_figures
+from ratingdb.reports.systems import DEFAULT, ListShown, elo_list, player_figures
 from ratingdb.schema.models import Player
 from ratingdb.services.players import find_by_id
 from ratingdb.site.publish import (
@@ -204,8 +204,11 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
         return player_page(site, player, history, [], live, {}, {}, [])[1]
     calcs = player_calculations(session, site, player)
     not_rated = player_not_rated(session, site, player)
-    glicko2_calcs = player_glicko2_calculations(session, site, player)
-    figures = player_figures(session, player.id)
+    if any(system.name != DEFAULT for system in site.systems.values()):
+        glicko2_calcs = player_glicko2_calculations(session, site, player)
+        figures = player_figures(session, player.id)
+    else:  # every type of the site is an Elo one: no Glicko-2 close or figures to look for
+        glicko2_calcs, figures = [], {}
     return player_page(site, player, history, calcs, live, not_rated, figures, glicko2_calcs)[1]
 
 
