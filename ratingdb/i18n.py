@@ -146,11 +146,13 @@ class Language:
         if x100 is None:
             return "—"
         whole, cents = divmod(abs(x100), 100)
-        text = f"{'-' if x100 < 0 else ''}{whole}.{cents:02d}"
-        if self.code != DEFAULT_LANGUAGE:
+        symbols = ("-", ".") if self.code == DEFAULT_LANGUAGE else _points_symbols(self.code)
+        if symbols is None:
             from babel.numbers import format_decimal
 
             text = format_decimal(Decimal(x100) / 100, format="0.00", locale=self.code)
+        else:
+            text = f"{symbols[0] if x100 < 0 else ''}{whole}{symbols[1]}{cents:02d}"
         return f"+{text}" if signed and x100 >= 0 else text
 
     def decimal(self, value: Decimal) -> str:
@@ -184,6 +186,24 @@ class Language:
     def date(self, value: dt.date | dt.datetime) -> str:
         """A date as the locale writes it: Nov 1, 2025 · 01.11.2025 · 1 nov. 2025."""
         return _formatted_date(value, "medium", self.code)
+
+
+@cache
+def _points_symbols(code: str) -> tuple[str, str] | None:
+    """The minus sign and decimal separator with which the locale writes hundredths as Babel's "0.00"
+    does, or None where they would not give Babel's text (checked here on a few values). Babel's
+    formatting of each figure was two thirds of a German player page with calculations (bench/RESULTS.md,
+    issue 28): a page writes hundreds of them."""
+    from babel.numbers import format_decimal, get_decimal_symbol, get_minus_sign_symbol
+
+    minus, point = get_minus_sign_symbol(code), get_decimal_symbol(code)
+    for x100 in (-237611, -100, -51, -1, 0, 1, 64, 100, 237611):
+        whole, cents = divmod(abs(x100), 100)
+        if f"{minus if x100 < 0 else ''}{whole}{point}{cents:02d}" != format_decimal(
+            Decimal(x100) / 100, format="0.00", locale=code
+        ):
+            return None
+    return minus, point
 
 
 @lru_cache(maxsize=4096)
