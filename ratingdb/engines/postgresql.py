@@ -140,6 +140,12 @@ class PostgreSQL(Backend):
     # read_only_connection takes another connection then (bench/RESULTS.md, issue 28, "stack").
     reader_pre_ping = False
 
+    # Four public threads, not sixteen: psycopg lets go of the interpreter's lock at every wait for the
+    # server, and with sixteen threads each player page paid for many more hand-overs of it. On the serve
+    # bench's player pages, alternating runs: 16 threads 160-220 pages a second (4.3-5.9 ms of worker CPU a
+    # page), 4 threads 216-252 (3.6-4.3 ms), 2 and 8 no better than 4 (bench/RESULTS.md, issue 28).
+    reader_threads = 4
+
     @contextmanager
     def read_only_connection(self, engine: Engine) -> Iterator[Connection]:
         connection = engine.connect()
