@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from ratingdb import db
-from ratingdb.engines import base, sqlite
+from ratingdb.engines import base, postgresql, sqlite
 from ratingdb.web.deps import Reader
 from tests.site.test_publish import DOYLE, DOYLE_PAGE
 from tests.site.web import client
@@ -32,7 +32,7 @@ def test_more_visitors_than_threads_and_connections_are_all_answered(
     while it waited for a second thread (FastAPI's for a response model, or a generator dependency's end)
     would wait for ever behind a request holding the thread and waiting for the connection — until the
     pool's timeout turned it into a 500."""
-    for backend in (base.Backend, sqlite.SQLite):  # PostgreSQL's and MySQL's are Backend's
+    for backend in (base.Backend, sqlite.SQLite, postgresql.PostgreSQL):  # MySQL's is Backend's
         monkeypatch.setattr(backend, "reader_threads", 1)
     with client(demo_url) as c:
         state = c.app.state.ratingdb  # type: ignore[attr-defined]
