@@ -769,17 +769,12 @@ def player_page(
         by_type[h.rating_type].append((url, site.language.date(h.list_date), rating, change, h.games, extra))
     order = {t: i for i, t in enumerate(site.options.rating_types)}
     shown = sorted(calcs, key=lambda c: (c.list_date, order.get(c.rating_type, len(order))), reverse=True)
-    root = root_of(site.urls[player.id])
     return site.render(
         "player.html",
         site.urls[player.id],
         player.name,
         player=player,
-        history=[
-            (t, history_rows(by_type[t], root), site.system_of(t))
-            for t in site.options.rating_types
-            if t in by_type
-        ],
+        history=[(t, by_type[t], site.system_of(t)) for t in site.options.rating_types if t in by_type],
         systems=site.systems_of(by_type),
         chart=chart,
         live=live,
@@ -787,7 +782,7 @@ def player_page(
             (
                 c,
                 calculation_summary(c, site.language),
-                [(ev, event_summary(ev, site.language), game_rows(site, ev, root)) for ev in c.events],
+                [(ev, event_summary(ev, site.language), game_rows(site, ev)) for ev in c.events],
                 (not_rated or {}).get((c.rating_type, c.list_date), []),
             )
             for c in shown
@@ -869,63 +864,25 @@ def glicko2_view(site: Site, c: Glicko2Calculation) -> Glicko2View:
     )
 
 
-def game_rows(site: Site, event: EventRecord, root: str) -> Markup:
-    """One event's games in a calculation as the rows of its table (the `calculation` command's columns),
-    for a page at `root`. Made here rather than cell by cell in the template: a player's page may show two
-    dozen calculations and a hundred and fifty games, and the template's per-cell work, then escaping each
-    cell into a Markup of its own, were most of such a page's rendering (bench/RESULTS.md, issue 28).
-    Every text is escaped as the template escapes it; the other cells are numbers (ints and the
-    language's hundredths), which need none."""
-    hundredths = site.language.hundredths
-    urls, prefix = site.urls, html_text(root)
-    rows = []
-    for g in event.games:
-        url = urls.get(g.opponent_id)
-        name = html_text(g.opponent)
-        opponent = f'<a href="{prefix}{html_text(url)}">{name}</a>' if url else name
-        pd = g.pd_x100
-        rows.append(
-            f"<tr><td>{g.round}<td>{opponent}"
-            f"<td>{g.opponent_fide_id or ''}"
-            f"<td>{html_text(g.opponent_national_id or '')}"
-            f"<td>{g.opponent_rating}"
-            f"<td>{'' if g.d is None else g.d}"
-            f"<td>{hundredths(pd)}"
-            f"<td>{hundredths(g.score_x100)}"
-            f"<td>{hundredths(None if pd is None else g.score_x100 - pd, signed=True)}</tr>\n"
+def game_rows(site: Site, event: EventRecord) -> list[tuple[object, ...]]:
+    """One event's games in a calculation, as the table shows them (the `calculation` command's columns):
+    round, opponent, their page, FIDE ID, national ID, rating, D, PD, score, score − PD."""
+    hundredths, urls = site.language.hundredths, site.urls
+    return [
+        (
+            g.round,
+            g.opponent,
+            urls.get(g.opponent_id),
+            g.opponent_fide_id or "",
+            g.opponent_national_id or "",
+            g.opponent_rating,
+            "" if g.d is None else g.d,
+            hundredths(g.pd_x100),
+            hundredths(g.score_x100),
+            hundredths(None if g.pd_x100 is None else g.score_x100 - g.pd_x100, signed=True),
         )
-    return Markup("".join(rows))
-
-
-def history_rows(lines: Sequence[tuple[Any, ...]], root: str) -> Markup:
-    """A player's lines of one type (list address, date, rating, change, games, the system's other cells)
-    as the rows of the history table, for a page at `root`: made here for the reason game_rows is (every
-    page has one row a list). The rating and the system's cells are escaped; the rest are written here."""
-    rows = []
-    for url, date, rating, change, games, extra in lines:
-        cells = "".join(f"<td>{_escaped(cell)}" for cell in extra)
-        link = f'<a href="{root}{url}">{date}</a>'
-        rows.append(f"<tr><td>{link}<td>{_escaped(rating)}<td>{change}<td>{games}{cells}</tr>\n")
-    return Markup("".join(rows))
-
-
-def _escaped(value: object) -> str:
-    """A value as the templates' `|e` writes it (Markup as it is, anything else escaped)."""
-    return str(value) if isinstance(value, Markup) else html_text(str(value))
-
-
-def html_text(text: str) -> str:
-    """`text` escaped for HTML exactly as markupsafe.escape (and so the templates) escape it, as a plain
-    str: for the rows made in Python, where a Markup object per cell cost more than the escaping."""
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    for char, entity in _ENTITIES:
-        if char in text:
-            text = text.replace(char, entity)
-    return text
-
-
-_ENTITIES: Final = (("<", "&lt;"), (">", "&gt;"), ("'", "&#39;"), ('"', "&#34;"))
+        for g in event.games
+    ]
 
 
 def root_of(path: str) -> str:

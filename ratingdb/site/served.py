@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
@@ -139,15 +138,14 @@ class _LiveCalc:
     period: str
     list_date: dt.date
     summary: list[str]
-    rows: list[tuple[Any, str, Markup]]  # each event, its summary and its games' rows (publish.game_rows)
+    rows: list[tuple[Any, str, list[tuple[object, ...]]]]  # each event, its summary, its games (game_rows)
 
 
 def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[PlayerLive]:
     """The player's live ratings: only of types with open periods in which the player has games."""
     from ratingdb.reports.lists import calculation_summary, event_summary
-    from ratingdb.site.publish import game_rows, root_of
+    from ratingdb.site.publish import game_rows
 
-    root = root_of(site.urls[player_id]) if player_id in site.urls else ""
     shown: list[PlayerLive] = []
     for live in lives:
         entry = live.entry(player_id)
@@ -168,7 +166,7 @@ def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[P
                         c.list_date,
                         calculation_summary(c.calculation, site.language),
                         [
-                            (ev, event_summary(ev, site.language), game_rows(site, ev, root))
+                            (ev, event_summary(ev, site.language), game_rows(site, ev))
                             for ev in c.events
                         ],
                     )
