@@ -91,22 +91,16 @@ InForce = Mapping[str, Sequence[tuple[dt.date, int]]]  # rating type → its cur
 
 
 def player_not_rated_in(
-    session: Session,
-    player_id: int,
-    lists: Sequence[Close],
-    close_of: Mapping[int, int] | None = None,
-    in_force: InForce | None = None,
+    session: Session, player_id: int, close_of: Mapping[int, int], in_force: InForce
 ) -> dict[int, list[NotRated]]:
-    """The player's games not counted in each close that published one of `lists`, by the list's id.
+    """The player's games not counted in the closes whose events `close_of` maps (close_of_events), by the
+    list's id; `in_force`: the current lists of each type. The served site keeps both for a data version.
 
-    `close_of`: close_of_events(session, lists), and `in_force`: the current lists of each type, when the
-    caller keeps them (the served site, once per data version). A player's page asks this of every close
-    of the site, most often two dozen: two statements, each on one player's index, find the player's games
-    and the ones the closes' records count (a join of the two through the events and lists was planned
-    badly on PostgreSQL: bench/RESULTS.md, issue 28); only for sides not counted (two players in three
-    with records have some) are the events' names and the ratings at their start read (two more)."""
-    if close_of is None:
-        close_of = close_of_events(session, lists)
+    A player's page asks this of every close of the site, most often two dozen: two statements, each on one
+    player's index, find the player's games and the ones the closes' records count (a join of the two
+    through the events and lists was planned badly on PostgreSQL: bench/RESULTS.md, issue 28); only for
+    sides not counted (two players in three with records have some) are the events' names and the ratings
+    at their start read (two more)."""
     ids = sorted(set(close_of.values()))
     if not ids:
         return {}
@@ -272,7 +266,7 @@ def _explained(
     return dict(found)
 
 
-def current_lists(session: Session, rating_types: Iterable[str]) -> dict[str, list[tuple[dt.date, int]]]:
+def _current_lists(session: Session, rating_types: Iterable[str]) -> dict[str, list[tuple[dt.date, int]]]:
     """The current lists of each of `rating_types`: (date, id), by date (the lists that can be in force)."""
     lists: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
     for rating_type, list_date, list_id in session.execute(
@@ -290,7 +284,7 @@ def _ratings_at_start(
     """rating(event id, player id) on the list in force at the event's start (§3), or None, for the
     (event id, player id) pairs `wanted`; `current`: the current lists of each type, when known."""
     if current is None:
-        current = current_lists(session, {e.rating_type for e in events})
+        current = _current_lists(session, {e.rating_type for e in events})
     lists: Mapping[str, Sequence[tuple[dt.date, int]]] = defaultdict(list, current)
     by_event: dict[int, int | None] = {}
     for e in events:

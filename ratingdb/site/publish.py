@@ -51,13 +51,7 @@ from ratingdb.reports.lists import (
     players_of,
 )
 from ratingdb.reports.norms import published_norms
-from ratingdb.reports.not_rated import (
-    NotRated,
-    close_of_events,
-    current_lists,
-    games_not_rated,
-    player_not_rated_in,
-)
+from ratingdb.reports.not_rated import NotRated, close_of_events, games_not_rated, player_not_rated_in
 from ratingdb.reports.period import PeriodReport, period_report
 from ratingdb.reports.systems import DEFAULT, SHOWN, ListShown, Shown, elo_list, list_shown, types_shown
 from ratingdb.reports.systems import shown as system_shown
@@ -306,10 +300,9 @@ class Site:
     # The served site's players with anything beyond their history (ratingdb.site.served.with_records),
     # read when a player page first asks: None until then.
     with_records: frozenset[int] | None = None
-    # The served site's events of its closes (event id → the close's list) and current lists of each type
-    # (ratingdb.reports.not_rated), read when a player page first asks: None until then.
+    # The served site's events of its closes (event id → the close's list: ratingdb.reports.not_rated), read
+    # when a player page first asks: None until then.
     close_events: dict[int, int] | None = None
-    current_lists: dict[str, list[tuple[dt.date, int]]] | None = None
 
     def __post_init__(self) -> None:
         for p in self.links:
@@ -325,6 +318,10 @@ class Site:
         # In the site's order of types (FIDE's three, then the stored rule sets' such as a club list).
         self.newest = {t: newest[t] for t in self.options.rating_types if t in newest}
         self.list_by_date = {(lst.rating_type, lst.list_date): lst for lst in self.current}
+        # Each type's current lists, (date, id) by date: the lists that can be in force at an event's start.
+        self.in_force: dict[str, list[tuple[dt.date, int]]] = defaultdict(list)
+        for lst in sorted(self.current, key=lambda lst: lst.list_date):
+            self.in_force[lst.rating_type].append((lst.list_date, lst.list_id))
         self.list_urls: dict[tuple[str, dt.date], str] = {
             key: list_path(lst) for key, lst in self.list_by_date.items()
         }
@@ -720,14 +717,10 @@ def player_not_rated(
 ) -> dict[tuple[str, dt.date], list[NotRated]]:
     """One player's games not counted in each close of the site, by (type, list date)."""
     closes = {lst.id: lst for lst in site_closes(site)}
-    # Read once per Site (a data version): two requests at once may both read them, the same.
+    # Read once per Site (a data version): two requests at once may both read it, the same.
     if site.close_events is None:
         site.close_events = close_of_events(session, list(closes.values()))
-    if site.current_lists is None:
-        site.current_lists = current_lists(session, site.options.rating_types)
-    found = player_not_rated_in(
-        session, player.id, list(closes.values()), site.close_events, site.current_lists
-    )
+    found = player_not_rated_in(session, player.id, site.close_events, site.in_force)
     return {
         (closes[list_id].rating_type, closes[list_id].list_date): games for list_id, games in found.items()
     }

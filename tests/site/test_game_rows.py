@@ -29,7 +29,7 @@ def test_a_game_row_shows_the_figures_and_escapes_the_opponent_and_the_national_
         '{% from "macros.html" import calc_events, games_head %}'
         '{{ calc_events(events, "../", games_head()) }}'
     )
-    page = table.render(events=[(event, "", cells)], event_path=lambda event_id: f"events/{event_id}.html")
+    page = table.render(events=[(event, "", cells)])
     assert (
         '<tr><td>3<td><a href="../players/9.html">O&#39;Brien &lt;b&gt;&amp;&lt;/b&gt; &#34;Jr&#34;</a>'
         "<td><td>&lt;i&gt;7<td>1850<td>50<td>0.57<td>1.00<td>+0.43</tr>\n"
