@@ -28,6 +28,7 @@ from ratingdb.errors import ConfigError, SchemaError
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy import Connection, Select
     from sqlalchemy.orm import Session, sessionmaker
 
     from ratingdb.engines.base import Backend
@@ -119,14 +120,29 @@ def read_transaction(engine: Engine) -> Iterator[Session]:
     PostgreSQL runs the transaction READ ONLY at REPEATABLE READ, MySQL/MariaDB at REPEATABLE READ, so
     every query sees the same data.
     """
+    with engines.of(engine).read_only_connection(engine) as connection, _rolled_back(connection) as session:
+        yield session
+
+
+@contextmanager
+def read_snapshot(engine: Engine, first: Select[tuple[int]]) -> Iterator[tuple[Session, int]]:
+    """A read_transaction and the value of its first statement, `first` (a query of one integer: the
+    served site's data version), which the engine may send with the transaction's beginning in one round
+    trip (Backend.read_only_snapshot)."""
+    with engines.of(engine).read_only_snapshot(engine, first) as (connection, value):
+        with _rolled_back(connection) as session:
+            yield session, value
+
+
+@contextmanager
+def _rolled_back(connection: Connection) -> Iterator[Session]:
     from sqlalchemy.orm import Session
 
-    with engines.of(engine).read_only_connection(engine) as connection:
-        with Session(bind=connection, expire_on_commit=False) as session:
-            try:
-                yield session
-            finally:
-                session.rollback()
+    with Session(bind=connection, expire_on_commit=False) as session:
+        try:
+            yield session
+        finally:
+            session.rollback()
 
 
 def migrations_path() -> Path:

@@ -22,7 +22,7 @@ from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.schema import guards
 
 if TYPE_CHECKING:
-    from sqlalchemy import ColumnElement, Connection, Engine
+    from sqlalchemy import ColumnElement, Connection, Engine, Select
     from sqlalchemy.orm import QueryableAttribute, Session
 
     from ratingdb.engines.adhoc import QueryResult
@@ -126,6 +126,17 @@ class Backend:
         with engine.connect() as connection:
             self.begin_read_only(connection)
             yield connection
+
+    @contextmanager
+    def read_only_snapshot(
+        self, engine: Engine, first: Select[tuple[int]]
+    ) -> Iterator[tuple[Connection, int]]:
+        """A read_only_connection and the value of its transaction's first statement, `first` (a query of
+        one integer): an engine may send that statement with the transaction's beginning, in one round
+        trip (PostgreSQL's read-only engine), and where the reader pings no connection, that statement
+        finds one the server has closed."""
+        with self.read_only_connection(engine) as connection:
+            yield connection, int(connection.scalar(first) or 0)
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         """Hold the lock named `key` until the session's transaction ends; False if not granted in time.

@@ -10,6 +10,7 @@ set-up. psycopg itself is imported by SQLAlchemy when it connects; here only ins
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -29,7 +30,7 @@ from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.schema import guards
 
 if TYPE_CHECKING:
-    from sqlalchemy import ColumnElement, Connection
+    from sqlalchemy import ColumnElement, Connection, Select
     from sqlalchemy.orm import QueryableAttribute, Session
 
     from ratingdb.engines.copies import Backup
@@ -91,7 +92,15 @@ class PostgreSQL(Backend):
     def read_only_engine(self, parsed: URL) -> Engine:
         """Every transaction READ ONLY (the session's default), run as ratingdb_reader where the login
         may become it (the role has SELECT and nothing else)."""
-        engine = super().read_only_engine(parsed)
+        # In autocommit at the driver: the reader's transactions are begun by read_only_connection and
+        # read_only_snapshot themselves, which can send BEGIN together with the first query.
+        engine = self.create_engine(
+            parsed,
+            pool_pre_ping=self.reader_pre_ping,
+            pool_size=self.reader_threads,
+            max_overflow=0,
+            isolation_level="AUTOCOMMIT",
+        )
 
         @event.listens_for(engine, "connect")
         def _pg_reader(dbapi_connection: Any, _record: Any) -> None:
@@ -135,9 +144,10 @@ class PostgreSQL(Backend):
         connection.execution_options(isolation_level="REPEATABLE READ")
         connection.exec_driver_sql("SET TRANSACTION READ ONLY")
 
-    # The reader's transactions begin with a statement of their own (SET TRANSACTION READ ONLY), which
-    # finds a connection the server closed as a ping would, without the ping's round trip on every request:
-    # read_only_connection takes another connection then (bench/RESULTS.md, issue 28, "stack").
+    # The read-only engine's transactions begin with a statement of their own (BEGIN, sent with the first
+    # query by read_only_snapshot), which finds a connection the server closed as a ping would, without
+    # the ping's round trip on every request: another connection is taken then (bench/RESULTS.md, issue 28,
+    # "stack").
     reader_pre_ping = False
 
     # Four public threads, not sixteen: psycopg lets go of the interpreter's lock at every wait for the
@@ -148,22 +158,60 @@ class PostgreSQL(Backend):
 
     @contextmanager
     def read_only_connection(self, engine: Engine) -> Iterator[Connection]:
-        connection = engine.connect()
-        try:
-            try:
-                self.begin_read_only(connection)
-            except DBAPIError as exc:
-                if not exc.connection_invalidated:
-                    raise
-                # The server closed this pooled connection (restarted, a standby back up, the backend
-                # terminated): SQLAlchemy has invalidated it and every connection the pool held from before,
-                # and nothing was read yet — so the same transaction on a new connection.
-                connection.close()
-                connection = engine.connect()
-                self.begin_read_only(connection)
+        with self._snapshot(engine, None) as (connection, _):
             yield connection
-        finally:
-            connection.close()
+
+    @contextmanager
+    def read_only_snapshot(
+        self, engine: Engine, first: Select[tuple[int]]
+    ) -> Iterator[tuple[Connection, int]]:
+        with self._snapshot(engine, _plain_sql(first)) as (connection, value):
+            yield connection, int(value or 0)
+
+    @contextmanager
+    def _snapshot(self, engine: Engine, first: str | None) -> Iterator[tuple[Connection, Any]]:
+        """A READ ONLY, REPEATABLE READ transaction on a connection of `engine`, and the value of its
+        first query `first` (plain SQL without parameters), if any.
+
+        On the read-only engine (autocommit at the driver: read_only_engine) BEGIN is sent by hand, with
+        the first query in the same round trip (a simple query of two statements): one round trip where
+        psycopg's own BEGIN, SET TRANSACTION READ ONLY and the query took three, 0.38 → 0.15 ms of CPU a
+        request (bench/RESULTS.md, issue 28). Any other engine's transaction begins as psycopg begins it
+        (begin_read_only). Either way, when the server has closed the pooled connection (restarted, a
+        standby back up, the backend terminated), nothing was read yet: the pool is emptied of every
+        connection from before, as SQLAlchemy does on a disconnect, and the transaction begun again on a
+        new connection.
+        """
+        import psycopg
+
+        for attempt in (1, 2):
+            connection = engine.connect()
+            driver = connection.connection.driver_connection
+            try:
+                if driver is not None and driver.autocommit:
+                    value = _begin_by_hand(driver, first)
+                else:
+                    self.begin_read_only(connection)
+                    value = None if first is None else connection.exec_driver_sql(first).scalar()
+            except DBAPIError as exc:  # SQLAlchemy has invalidated the pool's connections from before
+                connection.close()
+                if not exc.connection_invalidated or attempt == 2:
+                    raise
+                continue
+            except psycopg.OperationalError as exc:
+                closed = driver is not None and driver.broken
+                if closed:
+                    connection.invalidate(exc)
+                connection.close()
+                if not closed or attempt == 2:
+                    raise
+                engine.dispose()  # and the pool's other connections from before the server closed this one
+                continue
+            try:
+                yield connection, value
+            finally:
+                connection.close()
+            return
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         # A transaction-level advisory lock: the transaction's end lets go of it, whatever the pool does.
@@ -823,3 +871,25 @@ def reader_usable(conn: Connection) -> bool:
 
 
 BACKEND = PostgreSQL()
+
+
+def _begin_by_hand(driver: Any, first: str | None) -> Any:
+    """BEGIN a READ ONLY, REPEATABLE READ transaction on psycopg connection `driver` (in autocommit) and,
+    in the same round trip, run `first`: its first row's first value (None without `first`)."""
+    begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    with driver.cursor() as cursor:
+        if first is None:
+            cursor.execute(begin)
+            return None
+        cursor.execute(f"{begin}; {first}")  # no parameters: one simple query, two results
+        cursor.nextset()
+        row = cursor.fetchone()
+        return None if row is None else row[0]
+
+
+@functools.cache
+def _plain_sql(query: Select[tuple[int]]) -> str:
+    """`query` as PostgreSQL text with its values written in, made once per query (a constant)."""
+    from sqlalchemy.dialects.postgresql.psycopg import dialect
+
+    return str(query.compile(dialect=dialect(), compile_kwargs={"literal_binds": True}))

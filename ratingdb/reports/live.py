@@ -114,13 +114,14 @@ class LiveList:
 
 def data_version(session: Session) -> int:
     """The newest audit entry: every import, close, correction and edit writes one (a cache key)."""
-    return int(session.connection().scalar(_newest_audit_entry()) or 0)
+    return int(session.connection().scalar(data_version_query()) or 0)
 
 
 @cache
-def _newest_audit_entry() -> Select[int]:
-    # Built once and sent as Core: every served request asks it, and building the statement, finding its
-    # compiled form by its cache key and the ORM's handling cost more than the query (issue 28).
+def data_version_query() -> Select[tuple[int]]:
+    """The query of data_version, built once: every served request asks it, as its read transaction's
+    first statement (db.read_snapshot), and building the statement, finding its compiled form by its cache
+    key and the ORM's handling cost more than the query (issue 28)."""
     return select(func.coalesce(func.max(AuditEntry.id), 0))
 
 

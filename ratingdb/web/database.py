@@ -30,6 +30,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from ratingdb import db
+from ratingdb.reports.live import data_version_query
 
 
 def read_only_engine(url: str) -> Engine:
@@ -84,6 +85,13 @@ class Database:
     def read(self) -> Iterator[Session]:
         with db.read_transaction(self.reader) as session:
             yield session
+
+    @contextmanager
+    def snapshot(self) -> Iterator[tuple[Session, int]]:
+        """A read transaction and the data version it sees (ratingdb.reports.live.data_version), read as
+        its first statement: on PostgreSQL in the same round trip as its BEGIN (db.read_snapshot)."""
+        with db.read_snapshot(self.reader, data_version_query()) as found:
+            yield found
 
     @contextmanager
     def live_session(self) -> Iterator[Session]:

@@ -26,7 +26,6 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import negotiate
-from ratingdb.reports.live import data_version
 from ratingdb.site.publish import Site
 from ratingdb.web.state import AppState
 
@@ -75,15 +74,17 @@ class View:
 
     @property
     def session(self) -> Session:
-        if self._session is None:
-            self._session = self.reading.enter_context(self.state.database.read())
-        return self._session
+        return self._read()[0]
 
     @property
     def version(self) -> int:
-        if self._version is None:
-            self._version = data_version(self.session)
-        return self._version
+        """The data version the session sees: read with its transaction's beginning (Database.snapshot)."""
+        return self._read()[1]
+
+    def _read(self) -> tuple[Session, int]:
+        if self._session is None or self._version is None:
+            self._session, self._version = self.reading.enter_context(self.state.database.snapshot())
+        return self._session, self._version
 
     @property
     def site(self) -> Site:

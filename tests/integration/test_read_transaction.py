@@ -41,3 +41,38 @@ def test_a_read_transaction_refuses_writes_on_postgresql(db_url: str) -> None:
             session.execute(text("INSERT INTO audit_log (action, detail) VALUES ('x', 'y')"))
     finally:
         engine.dispose()
+
+
+def test_a_read_snapshot_gives_the_data_version_its_transaction_sees(db_url: str) -> None:
+    """The served site's read: the transaction and its first statement, the data version (on PostgreSQL's
+    read-only engine sent with BEGIN in one round trip). Its value is what data_version reads in the same
+    transaction; a write after it is in neither; the transaction is read-only where the engine has such
+    transactions, and ended when the block ends."""
+    from ratingdb.reports.live import data_version, data_version_query
+
+    reader, writer = db.read_only_engine(db_url), db.make_engine(db_url)
+    try:
+        with db.transaction(writer) as other:
+            record_change(other, "test", "before the read")
+        with db.transaction(writer) as other:
+            before = data_version(other)
+        with db.read_snapshot(reader, data_version_query()) as (session, version):
+            with db.transaction(writer) as other:
+                record_change(other, "test", "written while the read goes on")
+            assert version == before == data_version(session) > 0
+            assert audit_rows(session) == 1
+            if reader.dialect.name == "postgresql":
+                read_only, isolation = "transaction_read_only", "transaction_isolation"
+                settings = f"SELECT current_setting('{read_only}'), current_setting('{isolation}')"
+                assert tuple(session.execute(text(settings)).one()) == ("on", "repeatable read")
+                with pytest.raises(DBAPIError, match="read-only transaction"):
+                    session.execute(text("INSERT INTO audit_log (action, detail) VALUES ('x', 'y')"))
+        if reader.dialect.name == "postgresql":
+            with reader.connect() as conn:  # the pooled connection, its transaction ended
+                driver = conn.connection.driver_connection
+                assert driver is not None and driver.info.transaction_status.name == "IDLE"
+        with db.read_snapshot(reader, data_version_query()) as (session, version):
+            assert version == data_version(session) == before + 1
+    finally:
+        reader.dispose()
+        writer.dispose()
