@@ -108,7 +108,12 @@ class Backend:
     # engine never waits for a server, a thread only adds the hand-overs of the lock to and from the loop.
     reader_in_event_loop: ClassVar[bool] = False
 
-    def read_only_engine(self, parsed: URL) -> Engine:
+    # Whether the public routes run in greenlets in the event loop, on SQLAlchemy's asyncio engine: each
+    # wait for the server goes back to the loop, which answers other requests meanwhile, without the
+    # threads' hand-overs of the interpreter's lock (read_only_engine's `in_event_loop`).
+    reader_in_greenlets: ClassVar[bool] = False
+
+    def read_only_engine(self, parsed: URL, *, in_event_loop: bool = False) -> Engine:
         """An engine whose connections cannot write (the public web side; engines.urls.read_only_engine)."""
         return self.create_engine(
             parsed, pool_pre_ping=self.reader_pre_ping, pool_size=self.reader_threads, max_overflow=0

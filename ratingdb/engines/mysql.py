@@ -180,7 +180,7 @@ class MySQL(Backend):
 
         return engine
 
-    def read_only_engine(self, parsed: URL) -> Engine:
+    def read_only_engine(self, parsed: URL, *, in_event_loop: bool = False) -> Engine:
         """Every transaction READ ONLY (the session's default)."""
         engine = super().read_only_engine(parsed)
 

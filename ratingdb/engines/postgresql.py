@@ -89,18 +89,23 @@ class PostgreSQL(Backend):
             )
         super().check_url(parsed, rest)
 
-    def read_only_engine(self, parsed: URL) -> Engine:
+    def read_only_engine(self, parsed: URL, *, in_event_loop: bool = False) -> Engine:
         """Every transaction READ ONLY (the session's default), run as ratingdb_reader where the login
         may become it (the role has SELECT and nothing else)."""
         # In autocommit at the driver: the reader's transactions are begun by read_only_connection and
         # read_only_snapshot themselves, which can send BEGIN together with the first query.
-        engine = self.create_engine(
-            parsed,
-            pool_pre_ping=self.reader_pre_ping,
-            pool_size=self.reader_threads,
-            max_overflow=0,
-            isolation_level="AUTOCOMMIT",
-        )
+        settings: dict[str, Any] = {
+            "pool_pre_ping": self.reader_pre_ping,
+            "pool_size": self.reader_threads,
+            "max_overflow": 0,
+            "isolation_level": "AUTOCOMMIT",
+        }
+        if in_event_loop:
+            from sqlalchemy.ext.asyncio import create_async_engine
+
+            engine = create_async_engine(parsed, **settings).sync_engine
+        else:
+            engine = self.create_engine(parsed, **settings)
 
         @event.listens_for(engine, "connect")
         def _pg_reader(dbapi_connection: Any, _record: Any) -> None:
@@ -150,11 +155,14 @@ class PostgreSQL(Backend):
     # "stack").
     reader_pre_ping = False
 
-    # Four public threads, not sixteen: psycopg lets go of the interpreter's lock at every wait for the
-    # server, and with sixteen threads each player page paid for many more hand-overs of it. On the serve
-    # bench's player pages, alternating runs: 16 threads 160-220 pages a second (4.3-5.9 ms of worker CPU a
-    # page), 4 threads 216-252 (3.6-4.3 ms), 2 and 8 no better than 4 (bench/RESULTS.md, issue 28).
+    # The public routes run in greenlets in the event loop (SQLAlchemy's asyncio engine on psycopg's
+    # asynchronous connection): a request that waits for the server gives the loop back to the others.
+    # With threads instead (4: psycopg lets go of the interpreter's lock at every wait, and 16 cost a quarter
+    # more CPU a page) a player page cost 3.1-3.2 ms of the worker's CPU and the worker answered 285-299
+    # pages a second; in greenlets 2.7-2.9 ms and 349-362 (bench/RESULTS.md, issue 28). Four reader
+    # connections: 2 answered fewer pages a second, 8 no more than 4.
     reader_threads = 4
+    reader_in_greenlets = True
 
     @contextmanager
     def read_only_connection(self, engine: Engine) -> Iterator[Connection]:
@@ -188,8 +196,12 @@ class PostgreSQL(Backend):
             connection = engine.connect()
             driver = connection.connection.driver_connection
             try:
-                if driver is not None and driver.autocommit:
+                if isinstance(driver, psycopg.Connection) and driver.autocommit:
                     value = _begin_by_hand(driver, first)
+                elif isinstance(driver, psycopg.AsyncConnection) and driver.autocommit:
+                    from sqlalchemy.util import await_
+
+                    value = await_(_begin_by_hand_async(driver, first))
                 else:
                     self.begin_read_only(connection)
                     value = None if first is None else connection.exec_driver_sql(first).scalar()
@@ -884,6 +896,19 @@ def _begin_by_hand(driver: Any, first: str | None) -> Any:
         cursor.execute(f"{begin}; {first}")  # no parameters: one simple query, two results
         cursor.nextset()
         row = cursor.fetchone()
+        return None if row is None else row[0]
+
+
+async def _begin_by_hand_async(driver: Any, first: str | None) -> Any:
+    """_begin_by_hand on an asyncio psycopg connection (the reader in greenlets)."""
+    begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    async with driver.cursor() as cursor:
+        if first is None:
+            await cursor.execute(begin)
+            return None
+        await cursor.execute(f"{begin}; {first}")
+        cursor.nextset()
+        row = await cursor.fetchone()
         return None if row is None else row[0]
 
 

@@ -177,7 +177,7 @@ class SQLite(Backend):
             return False
         return len(found) == 2
 
-    def read_only_engine(self, parsed: URL) -> Engine:
+    def read_only_engine(self, parsed: URL, *, in_event_loop: bool = False) -> Engine:
         """The file opened with `mode=ro` and `PRAGMA query_only`: no statement can write."""
         path = parsed.database or ""
         if path in ("", ":memory:"):

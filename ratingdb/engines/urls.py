@@ -88,12 +88,14 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         return backend_of(parsed).create_engine(parsed, **kwargs)
 
 
-def read_only_engine(url: str) -> Engine:
+def read_only_engine(url: str, *, in_event_loop: bool = False) -> Engine:
     """An engine for `url` whose connections cannot write (the public web side; each backend's
-    read_only_engine says how)."""
+    read_only_engine says how). `in_event_loop`: where the backend can (Backend.reader_in_greenlets),
+    SQLAlchemy's asyncio engine seen as a plain one, to be used only in greenlets that the web app runs in
+    its event loop."""
     parsed = parse_url(url)
     with _driver_errors(parsed):
-        return backend_of(parsed).read_only_engine(parsed)
+        return backend_of(parsed).read_only_engine(parsed, in_event_loop=in_event_loop)
 
 
 @contextmanager

@@ -111,6 +111,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
     yield
+    database = app.state.ratingdb.database
+    if database.in_greenlets:
+        # The reader's asyncio connections are closed in the loop they were opened in (Database.dispose,
+        # outside it, could only drop them).
+        from sqlalchemy.util import greenlet_spawn
+
+        await greenlet_spawn(database.reader.dispose)
 
 
 def _is_api(request: Request) -> bool:

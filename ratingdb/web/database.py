@@ -33,10 +33,10 @@ from ratingdb import db
 from ratingdb.reports.live import data_version_query
 
 
-def read_only_engine(url: str) -> Engine:
+def read_only_engine(url: str, *, in_event_loop: bool = False) -> Engine:
     """An engine whose connections cannot write (see the module's docstring; each backend's
     read_only_engine says how)."""
-    return db.read_only_engine(url)
+    return db.read_only_engine(url, in_event_loop=in_event_loop)
 
 
 class Database:
@@ -45,10 +45,17 @@ class Database:
 
     def __init__(self, url: str, read_url: str | None = None) -> None:
         self.url = url
-        self.reader = read_only_engine(read_url or url)
-        # How the public routes are answered (ratingdb.web.deps): its reader_threads, or in the event loop.
+        # How the public routes are answered (ratingdb.web.deps): in greenlets in the event loop, in its
+        # reader_threads, or in the event loop itself.
         self.reader_backend = db.backend(read_url or url)
-        db.require_current_schema(self.reader)
+        self.in_greenlets = self.reader_backend.reader_in_greenlets
+        # `plain` reads outside the public routes (the app's start, `Reader`); where the public routes
+        # run in greenlets, `reader` is SQLAlchemy's asyncio engine, usable in them only.
+        self.plain = read_only_engine(read_url or url)
+        self.reader = (
+            read_only_engine(read_url or url, in_event_loop=True) if self.in_greenlets else self.plain
+        )
+        db.require_current_schema(self.plain)
         self._live: Engine | None = None
         self._writer: Engine | None = None
         self._lock = threading.Lock()
@@ -83,7 +90,7 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        with db.read_transaction(self.reader) as session:
+        with db.read_transaction(self.plain) as session:
             yield session
 
     @contextmanager
@@ -104,7 +111,9 @@ class Database:
                 session.rollback()
 
     def dispose(self) -> None:
-        self.reader.dispose()
+        self.plain.dispose()
+        if self.reader is not self.plain:
+            self.reader.dispose()
         for engine in (self._live, self._writer):
             if engine is not None:
                 engine.dispose()

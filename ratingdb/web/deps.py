@@ -5,8 +5,10 @@ the site's index for the data the session sees; `Reader` is the session alone), 
 function and returns its result — the way cli/common.py hands a command its transaction. Routes that
 need a signed-in officer (issue 29) add their own dependency beside these.
 
-The public routers are made with `ServedRoute`: each request of theirs is one hop to the thread pool,
-in which the route runs, its answer is serialised and its read transaction ends (bench/RESULTS.md,
+The public routers are made with `ServedRoute`: each request of theirs runs where its reader engine says
+(ratingdb.engines: `reader_in_greenlets`, `reader_in_event_loop`, else `reader_threads`) — in a greenlet
+in the event loop (PostgreSQL), in the loop itself (SQLite) or in one hop to the public threads (MySQL) —
+and there the route runs, its answer is serialised and its read transaction ends (bench/RESULTS.md,
 issue 28, "stack").
 """
 
@@ -24,6 +26,7 @@ from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
+from sqlalchemy.util import greenlet_spawn
 
 from ratingdb.i18n import negotiate
 from ratingdb.site.publish import Site
@@ -56,12 +59,13 @@ def language(request: Request) -> str:
 class View:
     """The session, the data version it sees, the visitor's language and the served site's index for it.
 
-    Each is made when the route first asks for it, in the route's own thread, and the session ends in that
-    thread when the route has answered (ServedRoute): a connection is held only while a thread of the
+    Each is made when the route first asks for it, in the route's own thread (or greenlet), and the session
+    ends there when the route has answered (ServedRoute): a connection is held only while a thread of the
     pool is, so requests wait for a thread (in the event loop), never for a connection that a request
     waiting for a thread holds. (A request that held its connection while it waited for a second thread —
     FastAPI's for the response model, or a generator dependency's end — could wait for ever on a pool of
     fewer threads than clients: all threads waiting for connections, all connections waiting for threads.)
+    In greenlets a request waits for a connection in the loop, in which the requests holding one go on.
     """
 
     def __init__(self, state: AppState, language: str) -> None:
@@ -105,9 +109,12 @@ Served = Annotated[View, Depends(served_view)]
 
 def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     """`endpoint` (a plain function taking a `Served` view), run in one of the public routes' threads
-    (AppState.public_threads: the reader engine's `reader_threads`, not the signed-in side's pool) or, for
-    an engine that never waits for a server (`reader_in_event_loop`: SQLite), in the event loop itself,
-    made to serialise its answer and end the view's read transaction where it ran.
+    (AppState.public_threads: the reader engine's `reader_threads`, not the signed-in side's pool), in a
+    greenlet in the event loop for an engine whose reader is SQLAlchemy's asyncio one
+    (`reader_in_greenlets`: PostgreSQL) or, for an engine that never waits for a server
+    (`reader_in_event_loop`: SQLite), in the event loop itself, made to serialise its answer and end the
+    view's read transaction where it ran. (A lock that the route holds across a query is taken with
+    ratingdb.web.state.held, which waits in the loop.)
 
     A response model is written as FastAPI writes it (pydantic's JSON of the model, `application/json`),
     but here rather than after another hop to the thread pool; the routes build their models from the
@@ -131,6 +138,9 @@ def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(endpoint)
     async def in_a_public_thread(**kwargs: Any) -> Any:
         views = [value for value in kwargs.values() if isinstance(value, View)]
+        if views and views[0].state.database.in_greenlets:
+            # PostgreSQL: in a greenlet in the event loop; each wait for the server goes back to the loop
+            return await greenlet_spawn(answer, kwargs)
         if views and views[0].state.database.reader_backend.reader_in_event_loop:
             return answer(kwargs)  # SQLite: in the event loop, one request at a time
         limiter = views[0].state.public_threads() if views else None

@@ -8,15 +8,19 @@ No route code here.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from anyio import CapacityLimiter
 from sqlalchemy.orm import Session
+from sqlalchemy.util import await_
+from sqlalchemy.util.concurrency import in_greenlet
 
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from ratingdb.reports.list_query import RankedList
@@ -114,9 +118,26 @@ class LRU(Generic[K, V]):
         found = self.get(key)
         if found is not None:
             return found
-        with self.making:
+        with held(self.making):
             found = self.get(key)
             return found if found is not None else self.put(key, make())
+
+
+@contextmanager
+def held(lock: threading.Lock) -> Iterator[None]:
+    """`lock`, held for the block. In a greenlet of the event loop (PostgreSQL's public routes,
+    ratingdb.web.deps) a lock that another greenlet holds is waited for in the loop: blocking the loop's
+    thread would also stop the greenlet that holds the lock, which waits for the loop to read its answer."""
+    if not lock.acquire(blocking=False):
+        if in_greenlet():
+            while not lock.acquire(blocking=False):
+                await_(asyncio.sleep(0.001))
+        else:
+            lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _page_bytes(page: Any) -> int:
@@ -199,7 +220,7 @@ class AppState:
         found = self.lives.get((version, rating_type))
         if found is not None:
             return found
-        with self.live_lock:  # one close at a time, not one per visitor
+        with held(self.live_lock):  # one close at a time, not one per visitor
             found = self.lives.get((version, rating_type))
             if found is None:
                 with self.database.live_session() as session:

@@ -1,17 +1,21 @@
 """The served app under more visitors at once than it has threads and reader connections: every request is
-answered, none waits for a connection (a public route holds its connection only while it holds its thread:
-ratingdb.web.deps.ServedRoute)."""
+answered, none waits for a connection (a public route holds its connection only while it holds its thread,
+or on PostgreSQL its greenlet: ratingdb.web.deps.ServedRoute)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.util import await_, greenlet_spawn
 
 from ratingdb import db
 from ratingdb.engines import base, postgresql, sqlite
-from ratingdb.web.deps import Reader
+from ratingdb.web.deps import Served, ServedRoute
+from ratingdb.web.state import held
 from tests.site.test_publish import DOYLE, DOYLE_PAGE
 from tests.site.web import client
 
@@ -61,9 +65,10 @@ def test_a_reader_connection_the_server_closed_costs_no_request(demo_url: str) -
     with client(demo_url) as c:
         app = c.app
 
-        @app.get("/backend")  # type: ignore[attr-defined]
-        def backend(session: Reader) -> dict[str, int]:
-            return {"pid": session.connection().connection.driver_connection.info.backend_pid}
+        def backend(view: Served) -> dict[str, int]:  # a public route: the public routes' reader
+            return {"pid": view.session.connection().connection.driver_connection.info.backend_pid}
+
+        app.router.add_api_route("/backend", backend, route_class_override=ServedRoute)  # type: ignore[attr-defined]
 
         first = c.get("/backend").json()["pid"]
         assert c.get("/backend").json()["pid"] == first  # one pooled connection, used again
@@ -77,3 +82,29 @@ def test_a_reader_connection_the_server_closed_costs_no_request(demo_url: str) -
         after = c.get(f"/api/v1/players/{DOYLE}")
         assert (after.status_code, after.content) == (200, before.content)
         assert c.get("/backend").json()["pid"] != first
+
+
+def test_a_lock_held_across_a_wait_for_the_server_is_waited_for_in_the_event_loop() -> None:
+    """PostgreSQL's public routes run in greenlets in one event loop (ratingdb.web.deps): a lock that one
+    of them holds while it waits for the server (the site's index being made, the live list) is waited for
+    by the others in the loop. Blocking the loop's thread instead would stop the holder too: for ever."""
+    lock, order = threading.Lock(), []
+
+    def first() -> None:
+        with held(lock):
+            order.append("first has it")
+            await_(asyncio.sleep(0.05))  # as a query does: back to the loop until the answer comes
+            order.append("first lets go")
+
+    def second() -> None:
+        with held(lock):
+            order.append("second has it")
+
+    async def both() -> None:
+        await asyncio.gather(greenlet_spawn(first), greenlet_spawn(second))
+
+    loop = threading.Thread(target=asyncio.run, args=(both(),), daemon=True)
+    loop.start()
+    loop.join(timeout=10)
+    assert not loop.is_alive(), "the loop is stuck: a greenlet blocked its thread on the lock"
+    assert order == ["first has it", "first lets go", "second has it"]

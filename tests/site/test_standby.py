@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from typer.testing import CliRunner
 
 from bench.pg_cluster import BIN, _as_owner, _run, cluster, free_port
 from ratingdb.cli import app
-from tests.site.web import client
+from tests.site.web import client, on_public_engine
 
 runner = CliRunner()
 
@@ -76,9 +76,12 @@ def test_the_site_reads_from_the_standby_and_sees_the_close_after_replication(
     invoke("demo", "--db", primary, "--force")
     invoke("--db", primary, "reopen", "2025-11", "--type", "standard", "--reason", "standby test")
     with client(primary, read_url=standby) as c:
-        database = c.app.state.ratingdb.database  # type: ignore[attr-defined]
-        with database.reader.connect() as conn:
-            assert conn.scalar(text("SELECT pg_is_in_recovery()")) is True  # the pages read the standby
+
+        def in_recovery(engine: Engine) -> bool:
+            with engine.connect() as conn:
+                return bool(conn.scalar(text("SELECT pg_is_in_recovery()")))
+
+        assert on_public_engine(c, in_recovery) is True  # the pages read the standby
 
         def newest() -> tuple[str, int]:
             lists = c.get("/api/v1/lists", params={"type": "standard"}).json()["lists"]

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlalchemy.util import greenlet_spawn
 
 from ratingdb.web.app import create_app
 from ratingdb.web.state import WebSettings
+
+T = TypeVar("T")
 
 SERVED_ONLY = re.compile(rb"<!--served-->.*?<!--/served-->\n?", re.S)
 STATIC_ONLY = re.compile(rb"<!--static-->.*?<!--/static-->\n?", re.S)
@@ -25,6 +30,14 @@ def client(url: str, **settings: object) -> Iterator[TestClient]:
             yield c
     finally:
         app.state.ratingdb.database.dispose()
+
+
+def on_public_engine(c: TestClient, read: Callable[[Engine], T]) -> T:
+    """`read(engine)` on the engine the public routes read from, where they use it: in a greenlet in the
+    app's event loop (PostgreSQL's asyncio reader only works there; the others work anywhere)."""
+    assert c.portal is not None
+    engine = c.app.state.ratingdb.database.reader  # type: ignore[attr-defined]
+    return c.portal.call(greenlet_spawn, read, engine)  # type: ignore[no-any-return]
 
 
 def without_marked_parts(page: bytes) -> bytes:
