@@ -10,8 +10,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
@@ -193,7 +195,7 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
             N_("player %(key)s is on no list of this site: search by name on the home page"),
             key=key,
         )
-    player = session.get_one(Player, player_id)
+    player = session.scalars(_player_by_id(), {"id": player_id}).one()
     history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     live = player_live(site, player.id, lives())
     if player_id not in with_records(session, site):
@@ -208,6 +210,14 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
     else:  # every type of the site is an Elo one: no Glicko-2 close or figures to look for
         glicko2_calcs, figures = [], {}
     return player_page(site, player, history, calcs, live, not_rated, figures, glicko2_calcs)[1]
+
+
+@cache
+def _player_by_id() -> Select[Player]:
+    # Built once: every player page asks it, and Session.get builds its statement and finds the compiled
+    # form anew each time (0.08 ms of CPU a page on PostgreSQL, a twentieth of a page without
+    # calculations: bench/RESULTS.md, issue 28).
+    return select(Player).where(Player.id == bindparam("id"))
 
 
 def with_records(session: Session, site: Site) -> frozenset[int]:
