@@ -885,31 +885,37 @@ def reader_usable(conn: Connection) -> bool:
 BACKEND = PostgreSQL()
 
 
+# How the read-only engine's transactions begin (read_only_engine: in autocommit at the driver).
+_BEGIN_READ_ONLY: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
+
 def _begin_by_hand(driver: Any, first: str | None) -> Any:
     """BEGIN a READ ONLY, REPEATABLE READ transaction on psycopg connection `driver` (in autocommit) and,
-    in the same round trip, run `first`: its first row's first value (None without `first`)."""
-    begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    in the same round trip, run `first` (no parameters: one simple query, two results): its first row's
+    first value (None without `first`)."""
     with driver.cursor() as cursor:
+        cursor.execute(_begin_sql(first))
         if first is None:
-            cursor.execute(begin)
             return None
-        cursor.execute(f"{begin}; {first}")  # no parameters: one simple query, two results
         cursor.nextset()
         row = cursor.fetchone()
         return None if row is None else row[0]
 
 
 async def _begin_by_hand_async(driver: Any, first: str | None) -> Any:
-    """_begin_by_hand on an asyncio psycopg connection (the reader in greenlets)."""
-    begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    """_begin_by_hand on an asyncio psycopg connection (the reader in greenlets; SQLAlchemy's adapted
+    cursor cannot move to the second result)."""
     async with driver.cursor() as cursor:
+        await cursor.execute(_begin_sql(first))
         if first is None:
-            await cursor.execute(begin)
             return None
-        await cursor.execute(f"{begin}; {first}")
         cursor.nextset()
         row = await cursor.fetchone()
         return None if row is None else row[0]
+
+
+def _begin_sql(first: str | None) -> str:
+    return _BEGIN_READ_ONLY if first is None else f"{_BEGIN_READ_ONLY}; {first}"
 
 
 @functools.cache
