@@ -302,6 +302,7 @@ class GameRecord(NamedTuple):
     pd_x100: int | None
     score_x100: int
     opponent_id: int
+    game_id: int
 
 
 @dataclass(frozen=True)
@@ -433,13 +434,18 @@ def _calculations(
     one_list, one_player = len(lists) == 1, player is not None
     queries = _calculation_queries(one_list, one_player)
     params = {"list": lists[0].id, "lists": list(by_id), "player": None if player is None else player.id}
-    records = {(r.list_id, r.player_id): r for r in session.scalars(queries.records, params)}
+    # Each record with the entry the close published for it (none for a player it dropped): one statement.
+    records: dict[tuple[int, int], CalcPlayer] = {}
+    entries: dict[tuple[int, int], ListEntry] = {}
+    for record, entry in session.execute(queries.records, params):
+        records[(record.list_id, record.player_id)] = record
+        if entry is not None:
+            entries[(entry.list_id, entry.player_id)] = entry
     if player is not None and not records:
         # A player's page asks every close, and most often the close did not rate them: no record and no
         # game in its calculation record (the key's first columns: an index look-up) ends it here.
         if session.scalar(queries.in_record, params) is None:
             return {}
-    entries = {(e.list_id, e.player_id): e for e in session.scalars(queries.entries, params)}
     games: dict[tuple[int, int, int], list[GameRecord]] = defaultdict(list)
     rows = session.connection().execute(queries.games, params)
     for list_id, player_id, event_id, *fields in rows if player is None else rows.all():
@@ -488,9 +494,8 @@ def _calculations(
 
 
 class _CalculationQueries(NamedTuple):
-    records: AnySelect
+    records: AnySelect  # each record with its list entry
     in_record: AnySelect
-    entries: AnySelect
     games: AnySelect
     events: AnySelect
 
@@ -518,16 +523,15 @@ def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQuerie
     opponent = Player.__table__.alias("opponent")
     used = RatingList.__table__.alias("used")
     return _CalculationQueries(
-        records=only(select(CalcPlayer), CalcPlayer.list_id, CalcPlayer.player_id),
-        in_record=only(select(CalcGame.game_id), CalcGame.list_id, CalcGame.player_id).limit(1),
-        entries=only(
-            select(ListEntry).join(
-                CalcPlayer,
-                (CalcPlayer.player_id == ListEntry.player_id) & (CalcPlayer.list_id == ListEntry.list_id),
+        records=only(
+            select(CalcPlayer, ListEntry).outerjoin(
+                ListEntry,
+                (ListEntry.list_id == CalcPlayer.list_id) & (ListEntry.player_id == CalcPlayer.player_id),
             ),
-            ListEntry.list_id,
-            ListEntry.player_id,
+            CalcPlayer.list_id,
+            CalcPlayer.player_id,
         ),
+        in_record=only(select(CalcGame.game_id), CalcGame.list_id, CalcGame.player_id).limit(1),
         games=only(
             select(
                 CalcGame.list_id,
@@ -543,6 +547,7 @@ def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQuerie
                 CalcGame.pd_x100,
                 CalcGame.score_x100,
                 CalcGame.opponent_id,
+                CalcGame.game_id,
             )
             .join(Game, Game.id == CalcGame.game_id)
             .join(opponent, opponent.c.id == CalcGame.opponent_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -91,7 +91,11 @@ InForce = Mapping[str, Sequence[tuple[dt.date, int]]]  # rating type → its cur
 
 
 def player_not_rated_in(
-    session: Session, player_id: int, close_of: Mapping[int, int], in_force: InForce
+    session: Session,
+    player_id: int,
+    close_of: Mapping[int, int],
+    in_force: InForce,
+    counted: Collection[tuple[int, int]] | None = None,
 ) -> dict[int, list[NotRated]]:
     """The player's games not counted in the closes whose events `close_of` maps (close_of_events), by the
     list's id; `in_force`: the current lists of each type. The served site keeps both for a data version.
@@ -100,17 +104,20 @@ def player_not_rated_in(
     player's index, find the player's games and the ones the closes' records count (a join of the two
     through the events and lists was planned badly on PostgreSQL: bench/RESULTS.md, issue 28); only for
     sides not counted (two players in three with records have some) are the events' names and the ratings
-    at their start read (two more)."""
+    at their start read (two more). `counted`: the (list id, game id) of the player's games that those
+    closes' records count, when the caller has read them (the page has their calculations): one statement
+    fewer."""
     ids = sorted(set(close_of.values()))
     if not ids:
         return {}
     games = [g for g in session.execute(_player_games(), {"player": player_id}) if g.event_id in close_of]
     if not games:
         return {}
-    counted = {
-        (list_id, game_id)
-        for list_id, game_id in session.execute(_player_counted(), {"player": player_id, "lists": ids})
-    }
+    if counted is None:
+        counted = {
+            (list_id, game_id)
+            for list_id, game_id in session.execute(_player_counted(), {"player": player_id, "lists": ids})
+        }
     missing: list[tuple[_Game, int, int | None, str]] = []
     names: dict[int, str] = {}
     for g in games:

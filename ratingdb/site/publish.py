@@ -713,14 +713,25 @@ def player_glicko2_calculations(session: Session, site: Site, player: Player) ->
 
 
 def player_not_rated(
-    session: Session, site: Site, player: Player
+    session: Session, site: Site, player: Player, calcs: Sequence[Calculation] | None = None
 ) -> dict[tuple[str, dt.date], list[NotRated]]:
-    """One player's games not counted in each close of the site, by (type, list date)."""
+    """One player's games not counted in each close of the site, by (type, list date); `calcs`: their
+    calculations in the site's closes (player_calculations), when read already: what they count is not
+    read again."""
     closes = {lst.id: lst for lst in site_closes(site)}
     # Read once per Site (a data version): two requests at once may both read it, the same.
     if site.close_events is None:
         site.close_events = close_of_events(session, list(closes.values()))
-    found = player_not_rated_in(session, player.id, site.close_events, site.in_force)
+    counted = None
+    if calcs is not None:
+        list_of = {(lst.rating_type, lst.list_date): lst.id for lst in closes.values()}
+        counted = {
+            (list_of[(c.rating_type, c.list_date)], game.game_id)
+            for c in calcs
+            for ev in c.events
+            for game in ev.games
+        }
+    found = player_not_rated_in(session, player.id, site.close_events, site.in_force, counted)
     return {
         (closes[list_id].rating_type, closes[list_id].list_date): games for list_id, games in found.items()
     }

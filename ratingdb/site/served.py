@@ -203,7 +203,7 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
         # player with a history only (most of them), without the five queries that would say so.
         return player_page(site, player, history, [], live, {}, {}, [])[1]
     calcs = player_calculations(session, site, player)
-    not_rated = player_not_rated(session, site, player)
+    not_rated = player_not_rated(session, site, player, calcs)
     if any(system.name != DEFAULT for system in site.systems.values()):
         glicko2_calcs = player_glicko2_calculations(session, site, player)
         figures = player_figures(session, player.id)

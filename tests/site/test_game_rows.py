@@ -14,7 +14,7 @@ from ratingdb.site.publish import environment, game_rows
 def test_a_game_row_shows_the_figures_and_escapes_the_opponent_and_the_national_id() -> None:
     game = GameRecord(
         round=3, opponent="O'Brien <b>&</b> \"Jr\"", opponent_fide_id=None, opponent_national_id="<i>7",
-        opponent_rating=1850, own_rating=1900, d=50, pd_x100=57, score_x100=100, opponent_id=9,
+        opponent_rating=1850, own_rating=1900, d=50, pd_x100=57, score_x100=100, opponent_id=9, game_id=4,
     )  # fmt: skip
     event = EventRecord(
         1, "Open", dt.date(2025, 1, 4), dt.date(2025, 1, 5), dt.date(2025, 1, 1),
