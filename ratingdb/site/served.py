@@ -20,7 +20,15 @@ from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPla
 from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery, RankedList
-from ratingdb.reports.lists import ListLine, ListVersionLine, player_history, players_with_records
+from ratingdb.reports.lists import (
+    CurrentList,
+    ListColumns,
+    ListLine,
+    ListVersionLine,
+    history_in,
+    player_history,
+    players_with_records,
+)
 from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
@@ -185,8 +193,16 @@ def moved_player(site: Site, key: str) -> str | None:
     return None if new is None else new.removeprefix("players/")
 
 
-def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequence[LiveList]]) -> bytes:
-    """The player's page; `lives` gives the live lists (computed only for a player the site has)."""
+def player_view(
+    session: Session,
+    site: Site,
+    key: str,
+    lives: Callable[[], Sequence[LiveList]],
+    histories: Callable[[], Sequence[tuple[CurrentList, ListColumns]] | None] = lambda: None,
+) -> bytes:
+    """The player's page; `lives` gives the live lists (computed only for a player the site has),
+    `histories` the site's current lists in columns when the server keeps them (else a query reads the
+    player's history)."""
     player_id = site.pages.get(f"players/{key}.html")
     if player_id is None:
         player_by_key(session, key)  # raises the sentence for an ID nobody has
@@ -196,7 +212,11 @@ def player_view(session: Session, site: Site, key: str, lives: Callable[[], Sequ
             key=key,
         )
     player = session.scalars(_player_by_id(), {"id": player_id}).one()
-    history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
+    lists = histories()
+    if lists is None:
+        history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
+    else:
+        history = history_in(lists, player.id)
     live = player_live(site, player.id, lives())
     if player_id not in with_records(session, site):
         # Nothing to find in the calculation records, the games or the Glicko-2 figures: the page of a

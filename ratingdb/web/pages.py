@@ -131,7 +131,9 @@ def player_page(view: Served, key: str) -> HTMLResponse | RedirectResponse:
         view,
         view.state.cached(
             (view.version, view.language, "player", key),
-            lambda: served.player_view(view.session, view.site, key, lives),
+            lambda: served.player_view(
+                view.session, view.site, key, lives, lambda: view.state.histories(view.session, view.site)
+            ),
         ),
     )
 

@@ -24,7 +24,7 @@ from sqlalchemy.util.concurrency import in_greenlet
 
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from ratingdb.reports.list_query import RankedList
-from ratingdb.reports.lists import ListLine, list_lines
+from ratingdb.reports.lists import ListColumns, ListLine, ListVersionLine, list_columns, list_lines
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.reports.systems import ListShown
 from ratingdb.site.publish import Site, SiteOptions, new_site
@@ -54,6 +54,10 @@ class WebSettings:
     cached_pages: int = 2000
     cached_page_bytes: int = 32 * 2**20
     cached_list_lines: int = 100_000
+    # Every current list of the site's types in columns (ratingdb.reports.lists.ListColumns, about 17
+    # bytes an entry): the players' histories, read from memory while the lists hold at most this many
+    # entries in all, else by a query per page.
+    cached_history_entries: int = 2_000_000
     # The signed-in side (ratingdb.web.desk): the largest tournament file taken, whether cookies are
     # marked Secure (sent over HTTPS only: turn off only for a test server on http://127.0.0.1), and the
     # key that signs the CSRF tokens (RATINGDB_SECRET; a random one per process when unset, so several
@@ -157,6 +161,10 @@ class AppState:
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
+    # The current lists' columns by list id (a list version never changes), replaced whole when the site's
+    # lists change, under history_lock.
+    history_columns: dict[int, ListColumns] = field(default_factory=dict)
+    history_lock: threading.Lock = field(default_factory=threading.Lock)
     _public_threads: CapacityLimiter | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
@@ -209,6 +217,26 @@ class AppState:
         if list_id not in self.shown:
             self.shown[list_id] = list_shown(session, session.get_one(RatingList, list_id))
         return self.shown[list_id]
+
+    def histories(self, session: Session, site: Site) -> list[tuple[ListVersionLine, ListColumns]] | None:
+        """The site's current lists with their columns, in the order of a player's history (by type and
+        date), for the players' histories (reports.lists.history_in); None when they hold more entries
+        than `cached_history_entries`. A list not read yet is read here (after a close: the new one; at
+        the first page: all of them, about a second for the national bench's 24)."""
+        current = site.current
+        if sum(lst.players for lst in current) > self.settings.cached_history_entries:
+            return None
+        columns = self.history_columns
+        if any(lst.list_id not in columns for lst in current):
+            with held(self.history_lock):
+                columns = self.history_columns
+                if any(lst.list_id not in columns for lst in current):
+                    read = {
+                        lst.list_id: columns.get(lst.list_id) or list_columns(session, lst.list_id)
+                        for lst in current
+                    }
+                    self.history_columns = columns = read
+        return [(lst, columns[lst.list_id]) for lst in current]
 
     def cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
         found = self.pages.get(key)

@@ -400,3 +400,43 @@ def test_the_public_reader_plans_with_a_low_random_page_cost_on_postgresql(demo_
     finally:
         reader.dispose()
         writer.dispose()
+
+
+def test_a_player_s_history_is_read_from_the_lists_in_memory_as_the_query_reads_it(
+    served: TestClient,
+) -> None:
+    # The served player pages read the histories from the current lists kept in columns
+    # (AppState.histories); every player's must be what player_history reads, unrated and flagged lines too.
+    from sqlalchemy import select
+
+    from ratingdb.reports.lists import history_in, player_history
+    from ratingdb.schema.models import Player
+
+    state = served.app.state.ratingdb  # type: ignore[attr-defined]
+    with state.database.read() as session:
+        site = state.site(session, 0, "en")
+        lists = state.histories(session, site)
+        assert lists is not None and [lst for lst, _ in lists] == site.current
+        read = [
+            ([h for h in player_history(session, p) if h.rating_type in site.options.rating_types], p.id)
+            for p in session.scalars(select(Player))
+        ]
+    assert len(read) > 100
+    for history, player_id in read:
+        assert history_in(lists, player_id) == history, player_id
+    lines = [h for history, _ in read for h in history]
+    assert any(h.rating is None for h in lines) and any(h.flag for h in lines)
+    assert any(h.change is None for h in lines) and any(h.k is None for h in lines)
+
+
+def test_a_site_whose_lists_hold_too_many_entries_reads_each_history_by_a_query(demo_url: str) -> None:
+    # Over cached_history_entries the lists are not kept (a worker stays small): the same pages, read
+    # by a query each.
+    with client(demo_url, title="Demo Chess Federation", cached_history_entries=0) as small:
+        state = small.app.state.ratingdb  # type: ignore[attr-defined]
+        with state.database.read() as session:
+            assert state.histories(session, state.site(session, 0, "en")) is None
+        page = small.get(f"/{DOYLE_PAGE}")
+    with client(demo_url, title="Demo Chess Federation") as kept:
+        assert page.status_code == 200 and page.content == kept.get(f"/{DOYLE_PAGE}").content
+    assert state.history_columns == {}
