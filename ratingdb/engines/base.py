@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from sqlalchemy import URL, create_engine
 
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
     from ratingdb.engines.adhoc import QueryResult
     from ratingdb.engines.copies import Backup
+
+T = TypeVar("T")
 
 URL_FORM = "e.g. sqlite:///ratingdb.sqlite or postgresql+psycopg://user@localhost/ratingdb"
 
@@ -142,6 +144,13 @@ class Backend:
         finds one the server has closed."""
         with self.read_only_connection(engine) as connection:
             yield connection, int(connection.scalar(first) or 0)
+
+    def read_once(self, engine: Engine, run: Callable[[Connection], T]) -> T:
+        """What `run` reads with one statement on a connection of `engine`, outside any transaction of
+        the caller's: a statement reads one consistent snapshot on its own (the served site's player
+        page and data version, each checked against the version its site was made for)."""
+        with engine.connect() as connection:
+            return run(connection)
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         """Hold the lock named `key` until the session's transaction ends; False if not granted in time.

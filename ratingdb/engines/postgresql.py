@@ -16,10 +16,10 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from sqlalchemy import ARRAY, URL, Engine, any_, bindparam, event, text
 from sqlalchemy.exc import DBAPIError
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ratingdb.engines.copies import Backup
 
 log = logging.getLogger("ratingdb.web")
+T = TypeVar("T")
 
 # The role of `ratingdb sql` and the public web side: SELECT on ratingdb's tables and views, nothing else
 # (made by migration 0008; repaired by `ratingdb init`, repair_reader).
@@ -185,45 +186,33 @@ class PostgreSQL(Backend):
         the first query in the same round trip (a simple query of two statements): one round trip where
         psycopg's own BEGIN, SET TRANSACTION READ ONLY and the query took three, 0.38 → 0.15 ms of CPU a
         request (bench/RESULTS.md, issue 28). Any other engine's transaction begins as psycopg begins it
-        (begin_read_only). Either way, when the server has closed the pooled connection (restarted, a
-        standby back up, the backend terminated), nothing was read yet: the pool is emptied of every
-        connection from before, as SQLAlchemy does on a disconnect, and the transaction begun again on a
-        new connection.
+        (begin_read_only). Either way a connection the server has closed is replaced (_connected).
         """
         import psycopg
 
-        for attempt in (1, 2):
-            connection = engine.connect()
+        def begin(connection: Connection) -> Any:
             driver = connection.connection.driver_connection
-            try:
-                if isinstance(driver, psycopg.Connection) and driver.autocommit:
-                    value = _begin_by_hand(driver, first)
-                elif isinstance(driver, psycopg.AsyncConnection) and driver.autocommit:
-                    from sqlalchemy.util import await_
+            if isinstance(driver, psycopg.Connection) and driver.autocommit:
+                return _begin_by_hand(driver, first)
+            if isinstance(driver, psycopg.AsyncConnection) and driver.autocommit:
+                from sqlalchemy.util import await_
 
-                    value = await_(_begin_by_hand_async(driver, first))
-                else:
-                    self.begin_read_only(connection)
-                    value = None if first is None else connection.exec_driver_sql(first).scalar()
-            except DBAPIError as exc:  # SQLAlchemy has invalidated the pool's connections from before
-                connection.close()
-                if not exc.connection_invalidated or attempt == 2:
-                    raise
-                continue
-            except psycopg.OperationalError as exc:
-                closed = driver is not None and driver.broken
-                if closed:
-                    connection.invalidate(exc)
-                connection.close()
-                if not closed or attempt == 2:
-                    raise
-                engine.dispose()  # and the pool's other connections from before the server closed this one
-                continue
-            try:
-                yield connection, value
-            finally:
-                connection.close()
-            return
+                return await_(_begin_by_hand_async(driver, first))
+            self.begin_read_only(connection)
+            return None if first is None else connection.exec_driver_sql(first).scalar()
+
+        connection, value = _connected(engine, begin)
+        try:
+            yield connection, value
+        finally:
+            connection.close()
+
+    def read_once(self, engine: Engine, run: Callable[[Connection], T]) -> T:
+        # The read-only engine is in autocommit at the driver: `run`'s statement is sent alone, no BEGIN
+        # or ROLLBACK around it. Its connection may be one the server has closed: _connected.
+        connection, value = _connected(engine, run)
+        connection.close()
+        return value
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         # A transaction-level advisory lock: the transaction's end lets go of it, whatever the pool does.
@@ -883,6 +872,36 @@ def reader_usable(conn: Connection) -> bool:
 
 
 BACKEND = PostgreSQL()
+
+
+def _connected(engine: Engine, start: Callable[[Connection], T]) -> tuple[Connection, T]:
+    """A connection of `engine` and what `start` (its first statements) read on it. When the server has
+    closed the pooled connection (restarted, a standby back up, the backend terminated), nothing was read
+    yet: the pool is emptied of every connection from before, as SQLAlchemy does on a disconnect, and
+    `start` runs again on a new connection. The caller closes the connection."""
+    import psycopg
+
+    for attempt in (1, 2):
+        connection = engine.connect()
+        driver = connection.connection.driver_connection
+        try:
+            return connection, start(connection)
+        except DBAPIError as exc:  # SQLAlchemy has invalidated the pool's connections from before
+            connection.close()
+            if not exc.connection_invalidated or attempt == 2:
+                raise
+        except psycopg.OperationalError as exc:
+            closed = driver is not None and driver.broken
+            if closed:
+                connection.invalidate(exc)
+            connection.close()
+            if not closed or attempt == 2:
+                raise
+            engine.dispose()  # and the pool's other connections from before the server closed this one
+        except BaseException:
+            connection.close()
+            raise
+    raise AssertionError("unreachable: the second attempt returns or raises")
 
 
 # How the read-only engine's transactions begin (read_only_engine: in autocommit at the driver).

@@ -223,12 +223,9 @@ def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENG
             for run in runs
             if len(run) > 1
         ]
+        word = lang.type_word(rating_type)
         dots = [
-            (
-                _n(x(h.list_date)),
-                _n(y(h.rating or 0)),
-                f"{lang.type_word(rating_type)} {dates_shown[h.list_date]}: {h.rating}",
-            )
+            (_n(x(h.list_date)), _n(y(h.rating or 0)), f"{word} {dates_shown[h.list_date]}: {h.rating}")
             for run in runs
             for h in run
         ]

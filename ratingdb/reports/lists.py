@@ -13,7 +13,7 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TextIO
 
 from sqlalchemy import CompoundSelect, Select, bindparam, func, select
 from sqlalchemy.orm import Session
@@ -257,35 +257,33 @@ def _history_query(*, of_type: bool) -> AnySelect:
     return query.where(RatingList.rating_type == bindparam("rating_type")) if of_type else query
 
 
-_NONE: Final = -(2**31)  # a NULL in a ListColumns column (no rating, change or K)
-
-
 class ListColumns:
     """One list version's entries as a history needs them (rating, change, games, K, flag), in columns
     of machine integers sorted by player id: a served site keeps every current list of its types so, a
     list version never changing, and a player's page finds their history by a binary search in each
-    instead of a query (a fifth of a page without calculations: bench/RESULTS.md, issue 28). About 17
-    bytes an entry: 8 MB for the national bench's 490,000."""
+    instead of a query (a fifth of a page without calculations: bench/RESULTS.md, issue 28). About 13
+    bytes an entry: 6 MB for the national bench's 490,000."""
 
     __slots__ = ("players", "ratings", "changes", "games", "ks", "flags", "flag_values")
 
     def __init__(self, rows: Iterable[Sequence[Any]]) -> None:
         """`rows`: (player id, rating, change, games, K, flag) by player id."""
-        self.players, self.ratings, self.changes = array("i"), array("i"), array("i")
-        self.games, self.ks, self.flags = array("i"), array("i"), array("B")
-        self.flag_values: list[str | None] = [None]
+        players, ratings, changes, games, ks, flags = [], [], [], [], [], []
         codes: dict[str | None, int] = {None: 0}
-        for player_id, rating, change, games, k, flag in rows:
-            self.players.append(player_id)
-            self.ratings.append(_NONE if rating is None else rating)
-            self.changes.append(_NONE if change is None else change)
-            self.games.append(games)
-            self.ks.append(_NONE if k is None else k)
+        self.flag_values: list[str | None] = [None]
+        for player_id, rating, change, played, k, flag in rows:
+            players.append(player_id)
+            ratings.append(rating)
+            changes.append(change)
+            games.append(played)
+            ks.append(k)
             code = codes.get(flag)
             if code is None:
                 code = codes[flag] = len(self.flag_values)
                 self.flag_values.append(flag)
-            self.flags.append(code)
+            flags.append(code)
+        self.players, self.ratings, self.changes = array("i", players), _column(ratings), _column(changes)
+        self.games, self.ks, self.flags = _column(games), _column(ks), array("B", flags)
 
     @property
     def size(self) -> int:
@@ -298,17 +296,38 @@ class ListColumns:
         i = bisect.bisect_left(self.players, player_id)
         if i == len(self.players) or self.players[i] != player_id:
             return None
-        rating, change, k = self.ratings[i], self.changes[i], self.ks[i]
         return HistoryLine(
             rating_type,
             list_date,
             origin,
-            None if rating == _NONE else rating,
-            None if change == _NONE else change,
+            _value(self.ratings, i),
+            _value(self.changes, i),
             self.games[i],
-            None if k == _NONE else k,
+            _value(self.ks, i),
             self.flag_values[self.flags[i]],
         )
+
+
+def _least(column: array[int]) -> int:
+    """The least value of the column's integers: its None (_column)."""
+    return -(2 ** (8 * column.itemsize - 1))
+
+
+def _column(values: list[int | None]) -> array[int]:
+    """`values` in the narrowest machine integers (16, 32 or 64 bits) that hold them all above the least
+    one, which stands for None."""
+    present = [v for v in values if v is not None]
+    low, high = (min(present), max(present)) if present else (0, 0)
+    for code in "hiq":
+        none = _least(array(code))
+        if none < low and high < -none:
+            return array(code, [none if v is None else v for v in values])
+    raise OverflowError(f"a list entry's figure {low if low < 0 else high} is out of 64-bit range")
+
+
+def _value(column: array[int], i: int) -> int | None:
+    value = column[i]
+    return None if value == _least(column) else value
 
 
 def list_columns(session: Session, list_id: int) -> ListColumns:

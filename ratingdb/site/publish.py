@@ -743,9 +743,25 @@ def moved_page(site: Site, old: str, new: str) -> tuple[str, bytes]:
     return site.render("moved.html", old, site._("This page has moved"), canonical_path=new, target=target)
 
 
+class ShownPlayer(PlayerIds, Protocol):
+    """What a player's page shows of the player: a Player, or a row of these columns (the served page of
+    a player without calculations reads only them: site.served.player_view)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def federation(self) -> str | None: ...
+    @property
+    def sex(self) -> str | None: ...
+    @property
+    def birth_year(self) -> int | None: ...
+
+
 def player_page(
     site: Site,
-    player: Player,
+    player: ShownPlayer,
     history: Sequence[HistoryLine],
     calcs: Sequence[Calculation],
     live: Sequence[Any] = (),

@@ -8,12 +8,12 @@ imports, so the route handlers in ratingdb.web stay one call each.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Row, Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
@@ -29,7 +29,7 @@ from ratingdb.reports.lists import (
     player_history,
     players_with_records,
 )
-from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
+from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList, data_version_query
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
 from ratingdb.reports.systems import DEFAULT, ListShown, elo_list, player_figures
@@ -193,8 +193,19 @@ def moved_player(site: Site, key: str) -> str | None:
     return None if new is None else new.removeprefix("players/")
 
 
+class Reads(Protocol):
+    """What a served page reads with (ratingdb.web.deps.View): the request's read transaction, begun when
+    first asked for, or one statement alone whose first column is the data version, checked against the
+    version the page is made for (a page that needs one statement sends no BEGIN and no ROLLBACK)."""
+
+    @property
+    def session(self) -> Session: ...
+
+    def one(self, query: Select[Any], params: Mapping[str, Any]) -> Row[Any]: ...
+
+
 def player_view(
-    session: Session,
+    reads: Reads,
     site: Site,
     key: str,
     lives: Callable[[], Sequence[LiveList]],
@@ -205,22 +216,28 @@ def player_view(
     player's history)."""
     player_id = site.pages.get(f"players/{key}.html")
     if player_id is None:
-        player_by_key(session, key)  # raises the sentence for an ID nobody has
+        player_by_key(reads.session, key)  # raises the sentence for an ID nobody has
         raise not_found(
             PageNotFound,
             N_("player %(key)s is on no list of this site: search by name on the home page"),
             key=key,
         )
-    player = session.scalars(_player_by_id(), {"id": player_id}).one()
     lists = histories()
+    if lists is not None and player_id not in with_records(lambda: reads.session, site):
+        # Most players: a history only, in memory, and the player's row, read with the data version by one
+        # statement (no transaction: bench/RESULTS.md, issue 28). Nothing to find in the calculation
+        # records, the games or the Glicko-2 figures: the five queries that would say so are not sent.
+        shown = reads.one(_player_row(), {"id": player_id})
+        history = history_in(lists, player_id)
+        return player_page(site, shown, history, [], player_live(site, player_id, lives()), {}, {}, [])[1]
+    session = reads.session
+    player = session.scalars(_player_by_id(), {"id": player_id}).one()
     if lists is None:
         history = [h for h in player_history(session, player) if h.rating_type in site.options.rating_types]
     else:
         history = history_in(lists, player.id)
     live = player_live(site, player.id, lives())
-    if player_id not in with_records(session, site):
-        # Nothing to find in the calculation records, the games or the Glicko-2 figures: the page of a
-        # player with a history only (most of them), without the five queries that would say so.
+    if player_id not in with_records(lambda: session, site):
         return player_page(site, player, history, [], live, {}, {}, [])[1]
     calcs = player_calculations(session, site, player)
     not_rated = player_not_rated(session, site, player, calcs)
@@ -240,12 +257,23 @@ def _player_by_id() -> Select[Player]:
     return select(Player).where(Player.id == bindparam("id"))
 
 
-def with_records(session: Session, site: Site) -> frozenset[int]:
+@cache
+def _player_row() -> Select[Any]:
+    """The data version and what a player page shows of player `id` (publish.ShownPlayer), one row."""
+    return select(
+        data_version_query().scalar_subquery().label("data_version"),
+        Player.id, Player.name, Player.title, Player.fide_id, Player.national_id,
+        Player.federation, Player.sex, Player.birth_year,
+    ).where(Player.id == bindparam("id"))  # fmt: skip
+
+
+def with_records(session: Callable[[], Session], site: Site) -> frozenset[int]:
     """The players with any calculation record, game or Glicko-2 figures (reports.lists
-    .players_with_records), read once for the site's data version: a Site is made per version."""
+    .players_with_records), read once for the site's data version (a Site is made per version) in the
+    transaction `session` gives."""
     found = site.with_records
     if found is None:  # two requests at once may both read it: the same set
-        found = site.with_records = players_with_records(session)
+        found = site.with_records = players_with_records(session())
     return found
 
 

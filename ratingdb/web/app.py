@@ -13,6 +13,7 @@ Errors: a RatingDbError is the user's sentence (`Error: …`), 404 for something
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -36,6 +37,7 @@ from ratingdb.web.security import Hardened
 from ratingdb.web.state import AppState, WebSettings
 
 log = logging.getLogger("ratingdb.web")
+GC_YOUNGEST: Final = 10_000  # allocations between two collections of the youngest objects (_lifespan)
 
 API: Final = "/api/v1"
 NOT_FOUND: Final = (UnknownPlayer, UnknownEvent, MissingList, PageNotFound)
@@ -77,6 +79,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.ratingdb = state
     app.include_router(api.router, prefix=API)
     app.include_router(pages.router)
+    app.router.routes.extend(pages.ROUTES)
     app.include_router(desk.router)
     app.add_exception_handler(desk.SignInRequired, desk.to_sign_in)
     app.add_exception_handler(RatingDbError, _user_error)
@@ -110,7 +113,17 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     from ratingdb.engines.base import THREADS
 
     anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
-    yield
+    # The collector less often while the app serves (put back when it stops): at Python's default it
+    # collected the youngest objects every 700 allocations, so during nearly every request of the fifty in
+    # flight, whose rows and objects were then kept to the oldest generation, which it went through whole
+    # (the served site's indexes: 90 ms each time) every second and a half — a seventh of a player page's
+    # CPU and the slowest requests (bench/RESULTS.md, issue 28, "collector").
+    collecting = gc.get_threshold()
+    gc.set_threshold(GC_YOUNGEST, *collecting[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*collecting)
     database = app.state.ratingdb.database
     if database.in_greenlets:
         # The reader's asyncio connections are closed in the loop they were opened in (Database.dispose,

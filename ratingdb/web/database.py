@@ -23,14 +23,17 @@ No route code here; nothing happens at import time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session
 
 from ratingdb import db
 from ratingdb.reports.live import data_version_query
+
+T = TypeVar("T")
 
 
 def read_only_engine(url: str, *, in_event_loop: bool = False) -> Engine:
@@ -99,6 +102,14 @@ class Database:
         its first statement: on PostgreSQL in the same round trip as its BEGIN (db.read_snapshot)."""
         with db.read_snapshot(self.reader, data_version_query()) as found:
             yield found
+
+    def once(self, run: Callable[[Connection], T]) -> T:
+        """What `run` reads with one statement on the reader, outside any transaction (db.read_once)."""
+        return db.read_once(self.reader, run)
+
+    def version(self) -> int:
+        """The data version now (ratingdb.reports.live.data_version), read by one statement."""
+        return self.once(lambda connection: int(connection.scalar(data_version_query()) or 0))
 
     @contextmanager
     def live_session(self) -> Iterator[Session]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
 from typing import Annotated, Any
 
@@ -25,6 +25,7 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
+from sqlalchemy import Row, Select
 from sqlalchemy.orm import Session
 from sqlalchemy.util import greenlet_spawn
 
@@ -56,6 +57,11 @@ def language(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"), state.settings.language)
 
 
+class VersionMoved(Exception):
+    """A read saw another data version than the one the request's answer is being made for (its guess):
+    the request starts over (answered_in_one_thread)."""
+
+
 class View:
     """The session, the data version it sees, the visitor's language and the served site's index for it.
 
@@ -66,6 +72,13 @@ class View:
     FastAPI's for the response model, or a generator dependency's end — could wait for ever on a pool of
     fewer threads than clients: all threads waiting for connections, all connections waiting for threads.)
     In greenlets a request waits for a connection in the loop, in which the requests holding one go on.
+
+    The data version: a request that asks for the site or the version before the session takes the one
+    the latest request read (AppState.seen_version) as a guess, so that a page needing one statement (most
+    player pages: `one`) or none (a page in the cache) sends no transaction; every read checks the guess
+    — the transaction's beginning, `one`'s row, or at the end of a request that read nothing, the version
+    itself (`checked`) — and on another version the request starts over (`start_over`), the version then
+    read with the transaction. A page is therefore always made from, and cached for, the version it says.
     """
 
     def __init__(self, state: AppState, language: str) -> None:
@@ -75,26 +88,64 @@ class View:
         self._session: Session | None = None
         self._version: int | None = None
         self._site: Site | None = None
+        self._checked = False  # the version was read in this request, not only guessed
+        self._together = False  # the version is the transaction's (a request started over)
 
     @property
     def session(self) -> Session:
-        return self._read()[0]
+        if self._session is None:
+            session, version = self.reading.enter_context(self.state.database.snapshot())
+            self._session = session
+            self._check(version)
+        return self._session
 
     @property
     def version(self) -> int:
-        """The data version the session sees: read with its transaction's beginning (Database.snapshot)."""
-        return self._read()[1]
-
-    def _read(self) -> tuple[Session, int]:
-        if self._session is None or self._version is None:
-            self._session, self._version = self.reading.enter_context(self.state.database.snapshot())
-        return self._session, self._version
+        """The data version the answer is made for (see the class)."""
+        if self._version is None:
+            guess = None if self._together else self.state.seen_version
+            if guess is None:
+                self.session  # noqa: B018  the transaction's beginning reads it
+            else:
+                self._version = guess
+        assert self._version is not None
+        return self._version
 
     @property
     def site(self) -> Site:
         if self._site is None:
-            self._site = self.state.site(self.session, self.version, self.language)
+            self._site = self.state.site_of(lambda: self.session, self.version, self.language)
         return self._site
+
+    def one(self, query: Select[Any], params: Mapping[str, Any]) -> Row[Any]:
+        """The one row of `query`, whose first column is the data version: one statement alone on the
+        reader (in the transaction, once there is one), checked against the version."""
+        if self._session is not None or self._together:
+            row = self.session.execute(query, params).one()
+        else:
+            row = self.state.database.once(lambda connection: connection.execute(query, params).one())
+        self._check(row[0])
+        return row
+
+    def checked(self) -> None:
+        """The end of an answer made for a guessed version that nothing has read: the version read now."""
+        if self._version is not None and not self._checked:
+            self._check(self.state.database.version())
+
+    def start_over(self) -> None:
+        """Forget what was read (the transaction ends); from now on the version is the transaction's."""
+        self.reading.close()
+        self.reading = ExitStack()
+        self._session = self._version = self._site = None
+        self._checked, self._together = False, True
+
+    def _check(self, version: int) -> None:
+        self.state.seen_version = version
+        if self._version is None:
+            self._version = version
+        elif version != self._version:
+            raise VersionMoved
+        self._checked = True
 
 
 async def served_view(request: Request) -> View:
@@ -124,16 +175,36 @@ def answered_in_one_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
     if getattr(endpoint, "answered_in_one_thread", False) or inspect.iscoroutinefunction(endpoint):
         return endpoint
 
-    def answer(kwargs: dict[str, Any]) -> Any:
+    def answered(views: list[View], kwargs: dict[str, Any]) -> Any:
+        """The endpoint's answer, checked against the data version (View): an error too, a "not found"
+        from a guessed version being no answer for the one the database is at."""
         try:
             found = endpoint(**kwargs)
+        except VersionMoved:
+            raise
+        except Exception:
+            for view in views:
+                view.checked()  # VersionMoved instead, if it moved
+            raise
+        for view in views:
+            view.checked()
+        return found
+
+    def answer(kwargs: dict[str, Any]) -> Any:
+        views = [value for value in kwargs.values() if isinstance(value, View)]
+        try:
+            try:
+                found = answered(views, kwargs)
+            except VersionMoved:
+                for view in views:
+                    view.start_over()
+                found = answered(views, kwargs)  # the version read with the transaction: it cannot move
             if isinstance(found, BaseModel):
                 return Response(found.__pydantic_serializer__.to_json(found), media_type="application/json")
             return found
         finally:
-            for value in kwargs.values():
-                if isinstance(value, View):
-                    value.reading.close()
+            for view in views:
+                view.reading.close()
 
     @functools.wraps(endpoint)
     async def in_a_public_thread(**kwargs: Any) -> Any:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from importlib import resources
 from typing import Annotated, Final
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
 
 from ratingdb.i18n import N_
 from ratingdb.reports.list_query import PER_PAGE, ListQuery
@@ -19,7 +20,7 @@ from ratingdb.reports.lists import ExportFormat
 from ratingdb.reports.live import LiveList
 from ratingdb.site import served
 from ratingdb.site.publish import STATIC_FILES, list_download
-from ratingdb.web.deps import Served, ServedRoute
+from ratingdb.web.deps import Served, ServedRoute, answered_in_one_thread, served_view
 
 router = APIRouter(include_in_schema=False, route_class=ServedRoute)
 
@@ -117,8 +118,8 @@ def _download(view: Served, name: str, suffix: str, media_type: str) -> Response
     return Response(body, media_type=media_type, headers=IMMUTABLE)
 
 
-@router.get("/players/{key}.html", response_model=None)
 def player_page(view: Served, key: str) -> HTMLResponse | RedirectResponse:
+    """GET /players/{key}.html (the route is `player_route`)."""
     moved = served.moved_player(view.site, key)
     if moved is not None:
         # The static site leaves a page at the old address (moved.html) that says the same.
@@ -132,10 +133,24 @@ def player_page(view: Served, key: str) -> HTMLResponse | RedirectResponse:
         view.state.cached(
             (view.version, view.language, "player", key),
             lambda: served.player_view(
-                view.session, view.site, key, lives, lambda: view.state.histories(view.session, view.site)
+                view, view.site, key, lives, lambda: view.state.histories(lambda: view.session, view.site)
             ),
         ),
     )
+
+
+_player_page = answered_in_one_thread(player_page)
+
+
+async def player_route(request: Request) -> Response:
+    """The player page's route: a plain Starlette route rather than one of the router's. The page most
+    visited takes one path parameter and no query, and FastAPI's dependency solving and parameter
+    validation were a fifth of its CPU on PostgreSQL (bench/RESULTS.md, issue 28, "one statement"); the
+    view is the one `Served` gives, the page answered as every public route's (answered_in_one_thread)."""
+    return await _player_page(view=await served_view(request), key=request.path_params["key"])
+
+
+ROUTES: Final = [Route("/players/{key}.html", player_route, methods=["GET"])]  # app.py mounts them
 
 
 @router.get("/events/{event_id}.html")

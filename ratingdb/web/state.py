@@ -49,10 +49,11 @@ class WebSettings:
     max_query_bytes: int = 2048  # a longer query string is refused (414)
     max_body_bytes: int = 16 * 1024  # the public side takes no uploads: a larger body is refused (413)
     # What a worker keeps between requests, bounded by size as well as by count (bench/RESULTS.md, issue
-    # 28: a worker ≤ 200 MB): the rendered pages by their bytes (a national player's page is 10–90 KB),
-    # the published lists read whole by their lines (about 460 bytes a line in memory).
+    # 28: a worker ≤ 200 MB): the rendered pages by their bytes (a national player's page is 10–90 KB;
+    # 24 MB since the histories are kept too: visitors to 20,000 players find few pages cached whatever
+    # the size), the published lists read whole by their lines (about 460 bytes a line in memory).
     cached_pages: int = 2000
-    cached_page_bytes: int = 32 * 2**20
+    cached_page_bytes: int = 24 * 2**20
     cached_list_lines: int = 100_000
     # Every current list of the site's types in columns (ratingdb.reports.lists.ListColumns, about 17
     # bytes an entry): the players' histories, read from memory while the lists hold at most this many
@@ -161,6 +162,9 @@ class AppState:
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
+    # The data version the latest request read: the next request's guess, checked by its first read
+    # (ratingdb.web.deps.View).
+    seen_version: int | None = None
     # The current lists' columns by list id (a list version never changes), replaced whole when the site's
     # lists change, under history_lock.
     history_columns: dict[int, ListColumns] = field(default_factory=dict)
@@ -187,8 +191,20 @@ class AppState:
 
     def site(self, session: Session, version: int, language: str) -> Site:
         """The served site's index of lists and players for this data version, in `language`."""
+        return self.site_of(lambda: session, version, language)
+
+    def site_of(self, session: Callable[[], Session], version: int, language: str) -> Site:
+        """`site`, the transaction that reads it given by `session` when it is made (a request whose site
+        is made already reads nothing for it)."""
+        found = self.sites.get((version, language))
+        if found is not None:
+            return found
+        # The connection before the lock, the order in which every request takes them: a request holding
+        # the lock while it waited for a connection, held by a request waiting for the lock, would wait for
+        # ever on a pool of one (tests/site/test_served_threads.py).
+        reading = session()
         return self.sites.made_once(
-            (version, language), lambda: new_site(session, self.options(language), served=True)
+            (version, language), lambda: new_site(reading, self.options(language), served=True)
         )
 
     def list_lines(self, session: Session, list_id: int) -> list[ListLine]:
@@ -218,21 +234,25 @@ class AppState:
             self.shown[list_id] = list_shown(session, session.get_one(RatingList, list_id))
         return self.shown[list_id]
 
-    def histories(self, session: Session, site: Site) -> list[tuple[ListVersionLine, ListColumns]] | None:
+    def histories(
+        self, session: Callable[[], Session], site: Site
+    ) -> list[tuple[ListVersionLine, ListColumns]] | None:
         """The site's current lists with their columns, in the order of a player's history (by type and
         date), for the players' histories (reports.lists.history_in); None when they hold more entries
-        than `cached_history_entries`. A list not read yet is read here (after a close: the new one; at
-        the first page: all of them, about a second for the national bench's 24)."""
+        than `cached_history_entries`. A list not read yet is read here, in the transaction `session`
+        gives (after a close: the new one; at the first page: all of them, about a second for the national
+        bench's 26)."""
         current = site.current
         if sum(lst.players for lst in current) > self.settings.cached_history_entries:
             return None
         columns = self.history_columns
         if any(lst.list_id not in columns for lst in current):
+            reading = session()  # the connection before the lock (site_of says why)
             with held(self.history_lock):
                 columns = self.history_columns
                 if any(lst.list_id not in columns for lst in current):
                     read = {
-                        lst.list_id: columns.get(lst.list_id) or list_columns(session, lst.list_id)
+                        lst.list_id: columns.get(lst.list_id) or list_columns(reading, lst.list_id)
                         for lst in current
                     }
                     self.history_columns = columns = read

@@ -415,7 +415,7 @@ def test_a_player_s_history_is_read_from_the_lists_in_memory_as_the_query_reads_
     state = served.app.state.ratingdb  # type: ignore[attr-defined]
     with state.database.read() as session:
         site = state.site(session, 0, "en")
-        lists = state.histories(session, site)
+        lists = state.histories(lambda: session, site)
         assert lists is not None and [lst for lst, _ in lists] == site.current
         read = [
             ([h for h in player_history(session, p) if h.rating_type in site.options.rating_types], p.id)
@@ -435,8 +435,98 @@ def test_a_site_whose_lists_hold_too_many_entries_reads_each_history_by_a_query(
     with client(demo_url, title="Demo Chess Federation", cached_history_entries=0) as small:
         state = small.app.state.ratingdb  # type: ignore[attr-defined]
         with state.database.read() as session:
-            assert state.histories(session, state.site(session, 0, "en")) is None
+            assert state.histories(lambda: session, state.site(session, 0, "en")) is None
         page = small.get(f"/{DOYLE_PAGE}")
     with client(demo_url, title="Demo Chess Federation") as kept:
         assert page.status_code == 200 and page.content == kept.get(f"/{DOYLE_PAGE}").content
     assert state.history_columns == {}
+
+
+def _a_player_page_without_calculations(served: TestClient) -> str:
+    from ratingdb.site.served import with_records
+
+    state = served.app.state.ratingdb  # type: ignore[attr-defined]
+    with state.database.read() as session:
+        site = state.site(session, 0, "en")
+        records = with_records(lambda: session, site)
+        return next(path for path, pid in sorted(site.pages.items()) if pid not in records)
+
+
+def test_a_player_page_without_calculations_is_read_without_a_transaction(
+    served: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Most player pages need the player's row alone (the history is in memory): one statement, which reads
+    # the data version with it, and no transaction (no BEGIN, no ROLLBACK). A page with calculations reads
+    # in one transaction, as every other page does.
+    state = served.app.state.ratingdb  # type: ignore[attr-defined]
+    plain = _a_player_page_without_calculations(served)
+    served.get(f"/{plain}")  # the site and the lists in memory made (in a transaction)
+    state.pages.items.clear()
+    begun: list[int] = []
+    snapshot = state.database.snapshot
+
+    def counted() -> object:
+        begun.append(1)
+        return snapshot()
+
+    monkeypatch.setattr(state.database, "snapshot", counted)
+    assert served.get(f"/{plain}").status_code == 200
+    assert begun == []
+    assert served.get(f"/{DOYLE_PAGE}").status_code == 200
+    assert begun == [1]
+
+
+def test_a_page_made_for_a_guessed_data_version_is_checked_and_made_for_the_true_one(
+    served: TestClient,
+) -> None:
+    # A request takes the version the last one read as a guess (AppState.seen_version): a wrong guess — the
+    # data changed since, here set by hand — is found by its first read, or at the end of a request that
+    # read nothing (a page from the cache), and the request starts over with the version it reads.
+    state = served.app.state.ratingdb  # type: ignore[attr-defined]
+    plain = _a_player_page_without_calculations(served)
+    pages = {path: served.get(f"/{path}").content for path in (plain, DOYLE_PAGE)}
+    true = state.seen_version
+    for path, content in pages.items():
+        state.seen_version = true + 1000  # read by the player's row (plain) or the transaction (Doyle)
+        assert served.get(f"/{path}").content == content, path
+        assert state.seen_version == true
+    # A page cached for the guessed version is not taken for it: the version is read at the end.
+    key = plain.removeprefix("players/").removesuffix(".html")
+    state.seen_version = true + 1000
+    state.sites.put((true + 1000, "en"), state.sites.get((true, "en")))  # its site made, too
+    state.pages.put((true + 1000, "en", "player", key), b"<p>the page of another version</p>")
+    assert served.get(f"/{plain}").content == pages[plain]
+    assert state.seen_version == true
+
+
+def test_a_player_page_shows_a_change_of_the_register_at_once(demo_sqlite_url: str, tmp_path: Path) -> None:
+    # Edited after the page was served (and cached): the next visitor sees the new name, the request's
+    # guessed version found out by the version read at its end. On a copy of the SQLite demo (it writes).
+    path = tmp_path / "demo.sqlite"
+    path.write_bytes(Path(demo_sqlite_url.removeprefix("sqlite:///")).read_bytes())
+    url = f"sqlite:///{path}"
+    with client(url, title="Demo Chess Federation") as served:
+        plain = _a_player_page_without_calculations(served)
+        before = parse(served.get(f"/{plain}").content)
+        name = text_of(before.find(".//h1"))  # type: ignore[arg-type]
+        ident = plain.removeprefix("players/").removesuffix(".html").removeprefix("fide-")
+        edit = CliRunner().invoke(
+            cli, ["--db", url, "player", "edit", ident, "--name", "Renamed, Player", "--reason", "test"]
+        )
+        assert edit.exit_code == 0, edit.output
+        after = parse(served.get(f"/{plain}").content)
+        assert name != "Renamed, Player" and text_of(after.find(".//h1")) == "Renamed, Player"  # type: ignore[arg-type]
+
+
+def test_the_collector_runs_less_often_while_the_app_serves(demo_sqlite_url: str) -> None:
+    # A server keeps large indexes that the collector's full passes go through: it collects less often
+    # while the app runs, and Python's settings are put back when it stops.
+    import gc
+
+    from ratingdb.web.app import GC_YOUNGEST
+
+    before = gc.get_threshold()
+    with client(demo_sqlite_url) as served:
+        assert gc.get_threshold() == (GC_YOUNGEST, *before[1:])
+        assert served.get(f"/{DOYLE_PAGE}").status_code == 200
+    assert gc.get_threshold() == before
