@@ -23,13 +23,10 @@ from pathlib import Path
 import pytest
 import uvicorn
 from selenium.common.exceptions import (
-    NoSuchElementException,
-    StaleElementReferenceException,
     WebDriverException,
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from typer.testing import CliRunner
 
@@ -43,6 +40,7 @@ from tests.site.test_browser import browser, screenshot  # noqa: F401 - the brow
 from tests.site.test_desk_corrections import closed_quad
 from tests.site.test_desk_month import LIST, MONTH_FILE, cli_ratings
 from tests.site.test_desk_permissions import PASSWORD
+from tests.site.web import page_gone, shown_text
 
 __all__ = ["browser"]
 
@@ -95,21 +93,26 @@ def sign_in(driver: WebDriver, base: str, name: str) -> None:
 
 def text(driver: WebDriver, by: str, value: str) -> str:
     """The element's text, or "" while the page it is on is being replaced."""
-    try:
-        return str(driver.find_element(by, value).text)
-    except (StaleElementReferenceException, NoSuchElementException):
-        return ""
-    except WebDriverException as exc:  # Chromium's form of a stale element, read as the page goes
-        if "does not belong to the document" not in str(exc):
-            raise
-        return ""
+    return shown_text(lambda: str(driver.find_element(by, value).text))
 
 
 def follow(driver: WebDriver, element_id: str) -> None:
     """Click the element and wait until the page it is on has been replaced by the next one."""
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.ID, element_id).click()
-    WebDriverWait(driver, 30).until(staleness_of(page))
+
+    def replaced(_: WebDriver) -> bool:
+        # Selenium's staleness_of knows only its own stale-element error; Chromium may answer the check
+        # with "does not belong to the document" as the page goes (a failed CI run, 5 December 2026).
+        try:
+            page.is_enabled()
+        except WebDriverException as exc:
+            if not page_gone(exc):
+                raise
+            return True
+        return False
+
+    WebDriverWait(driver, 30).until(replaced)
 
 
 def heading(driver: WebDriver) -> str:

@@ -26,6 +26,7 @@ from ratingdb.cli import app as cli
 from ratingdb.web.app import create_app
 from ratingdb.web.state import WebSettings
 from tests.site.test_browser import browser, chromium, screenshot  # noqa: F401 - the browser fixture
+from tests.site.web import shown_text
 
 __all__ = ["browser"]
 
@@ -57,6 +58,11 @@ def served_url(demo_sqlite_url: str, tmp_path_factory: pytest.TempPathFactory) -
         app.state.ratingdb.database.dispose()
 
 
+def h1(browser: WebDriver) -> str:
+    """The page's heading, or "" while the page is being replaced."""
+    return shown_text(lambda: str(browser.find_element(By.TAG_NAME, "h1").text))
+
+
 def test_search_a_misspelt_name_then_the_player_a_calculation_and_the_live_rating(
     served_url: str,
     browser: WebDriver,  # noqa: F811 - the fixture imported above
@@ -68,11 +74,11 @@ def test_search_a_misspelt_name_then_the_player_a_calculation_and_the_live_ratin
     box = browser.find_element(By.CSS_SELECTOR, "form.search input[name='q']")
     box.send_keys("Patrik Doyle")
     browser.find_element(By.CSS_SELECTOR, "form.search button").click()
-    wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == "Find a player")
+    wait.until(lambda _: h1(browser) == "Find a player")
     first = browser.find_element(By.CSS_SELECTOR, "table.found tbody tr td a")
     assert first.text == "Doyle, Patrick"
     first.click()
-    wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == "Doyle, Patrick")
+    wait.until(lambda _: h1(browser) == "Doyle, Patrick")
 
     # The live rating: the list of 1 October (1846) plus October's 39 games (+55), provisional, with its
     # calculation game by game and D and PD explained above the games.
@@ -91,13 +97,13 @@ def test_search_a_misspelt_name_then_the_player_a_calculation_and_the_live_ratin
 
     # The live list, from the header's link: his row says the same.
     browser.find_element(By.LINK_TEXT, "Live ratings (provisional)").click()
-    wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == "Live ratings")
+    wait.until(lambda _: h1(browser) == "Live ratings")
     browser.find_element(By.LINK_TEXT, "Standard").click()
-    wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == "Live standard ratings")
+    wait.until(lambda _: h1(browser) == "Live standard ratings")
     name = browser.find_element(By.CSS_SELECTOR, "form#query input[name='name']")
     name.send_keys("doyle, patrick")
     browser.find_element(By.CSS_SELECTOR, "form#query button").click()
-    wait.until(lambda _: "1 players" in browser.find_element(By.ID, "shown").text)
+    wait.until(lambda _: "1 players" in shown_text(lambda: browser.find_element(By.ID, "shown").text))
     cells = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "table.live tbody tr td")]
     assert cells == ["Doyle, Patrick", "", "IRL", "1846", "1901", "+55", "39"]
 
@@ -136,9 +142,9 @@ def test_a_visitor_whose_browser_asks_for_german_or_french_reads_the_pages_in_it
         assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
         browser.find_element(By.CSS_SELECTOR, "form.search input[name='q']").send_keys("Patrik Doyle")
         browser.find_element(By.CSS_SELECTOR, "form.search button").click()
-        wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == words["search"])
+        wait.until(lambda _: h1(browser) == words["search"])
         browser.find_element(By.CSS_SELECTOR, "table.found tbody tr td a").click()
-        wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == "Doyle, Patrick")
+        wait.until(lambda _: h1(browser) == "Doyle, Patrick")
         live = browser.find_element(By.CSS_SELECTOR, "section.live")
         assert live.find_element(By.TAG_NAME, "h2").text == words["live"]
         assert live.find_element(By.CSS_SELECTOR, "p.note").text.startswith(words["note"])

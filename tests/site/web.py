@@ -44,3 +44,26 @@ def without_marked_parts(page: bytes) -> bytes:
     """A page without the parts only the served site or only the static site has (marked in the
     templates), nor the static list page's filter script."""
     return SCRIPT.sub(b"", STATIC_ONLY.sub(b"", SERVED_ONLY.sub(b"", page)))
+
+
+def page_gone(exc: Exception) -> bool:
+    """Whether a browser's error says the element read was on a page being replaced: Selenium's stale
+    element, or Chromium's own form of it ("does not belong to the document"), which Selenium raises as a
+    plain WebDriverException (a failed CI run, 5 December 2026)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    return isinstance(exc, StaleElementReferenceException) or "does not belong to the document" in str(exc)
+
+
+def shown_text(read: Callable[[], str]) -> str:
+    """`read()` — an element's text in the browser — or "" while its page is being replaced."""
+    from selenium.common.exceptions import NoSuchElementException, WebDriverException
+
+    try:
+        return read()
+    except NoSuchElementException:
+        return ""
+    except WebDriverException as exc:
+        if not page_gone(exc):
+            raise
+        return ""
