@@ -28,6 +28,7 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.site.conftest import publish
+from tests.site.web import shown_text
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -157,7 +158,7 @@ def test_filter_sort_and_open_a_player_in_chromium(site_url: str, browser: WebDr
     first = browser.find_element(By.CSS_SELECTOR, "#list tbody tr td:nth-child(3) a")
     player = first.text
     first.click()
-    wait.until(lambda _: browser.find_element(By.TAG_NAME, "h1").text == player)
+    wait.until(lambda _: shown_text(lambda: str(browser.find_element(By.TAG_NAME, "h1").text)) == player)
     chart = browser.find_element(By.CSS_SELECTOR, "figure.chart svg.history-chart")
     assert chart.is_displayed() and chart.size["width"] > 300
     points = chart.find_elements(By.CSS_SELECTOR, "g.series circle")
