@@ -13,7 +13,7 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol, TextIO
 
 from sqlalchemy import CompoundSelect, Select, bindparam, func, select
 from sqlalchemy.orm import Session
@@ -308,9 +308,9 @@ class ListColumns:
         )
 
 
-def _least(column: array[int]) -> int:
-    """The least value of the column's integers: its None (_column)."""
-    return -(2 ** (8 * column.itemsize - 1))
+# Each column type's least value, which stands for None in it (_column), by typecode: looked up at every
+# history line a page reads rather than computed.
+_NONE_OF: Final = {code: -(2 ** (8 * array(code).itemsize - 1)) for code in "hiq"}
 
 
 def _column(values: list[int | None]) -> array[int]:
@@ -318,8 +318,7 @@ def _column(values: list[int | None]) -> array[int]:
     one, which stands for None."""
     present = [v for v in values if v is not None]
     low, high = (min(present), max(present)) if present else (0, 0)
-    for code in "hiq":
-        none = _least(array(code))
+    for code, none in _NONE_OF.items():
         if none < low and high < -none:
             return array(code, [none if v is None else v for v in values])
     raise OverflowError(f"a list entry's figure {low if low < 0 else high} is out of 64-bit range")
@@ -327,7 +326,7 @@ def _column(values: list[int | None]) -> array[int]:
 
 def _value(column: array[int], i: int) -> int | None:
     value = column[i]
-    return None if value == _least(column) else value
+    return None if value == _NONE_OF[column.typecode] else value
 
 
 def list_columns(session: Session, list_id: int) -> ListColumns:

@@ -222,8 +222,9 @@ def player_view(
             N_("player %(key)s is on no list of this site: search by name on the home page"),
             key=key,
         )
+    plain = player_id not in with_records(lambda: reads.session, site)
     lists = histories()
-    if lists is not None and player_id not in with_records(lambda: reads.session, site):
+    if lists is not None and plain:
         # Most players: a history only, in memory, and the player's row, read with the data version by one
         # statement (no transaction: bench/RESULTS.md, issue 28). Nothing to find in the calculation
         # records, the games or the Glicko-2 figures: the five queries that would say so are not sent.
@@ -237,7 +238,7 @@ def player_view(
     else:
         history = history_in(lists, player.id)
     live = player_live(site, player.id, lives())
-    if player_id not in with_records(lambda: session, site):
+    if plain:  # the lists not kept in memory: read by queries, in the transaction
         return player_page(site, player, history, [], live, {}, {}, [])[1]
     calcs = player_calculations(session, site, player)
     not_rated = player_not_rated(session, site, player, calcs)

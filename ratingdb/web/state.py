@@ -55,7 +55,7 @@ class WebSettings:
     cached_pages: int = 2000
     cached_page_bytes: int = 24 * 2**20
     cached_list_lines: int = 100_000
-    # Every current list of the site's types in columns (ratingdb.reports.lists.ListColumns, about 17
+    # Every current list of the site's types in columns (ratingdb.reports.lists.ListColumns, about 13
     # bytes an entry): the players' histories, read from memory while the lists hold at most this many
     # entries in all, else by a query per page.
     cached_history_entries: int = 2_000_000
