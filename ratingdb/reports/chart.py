@@ -218,16 +218,12 @@ def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENG
                 runs.append([])  # an unrated list leaves a gap in the line
             else:
                 runs[-1].append(h)
-        lines = [
-            " ".join(f"{_n(x(h.list_date))},{_n(y(h.rating or 0))}" for h in run)
-            for run in runs
-            if len(run) > 1
-        ]
+        # Each point's coordinates written once, for its line and its dot.
+        points = [[(_n(x(h.list_date)), _n(y(h.rating or 0)), h) for h in run] for run in runs]
+        lines = [" ".join(f"{px},{py}" for px, py, _ in run) for run in points if len(run) > 1]
         word = lang.type_word(rating_type)
         dots = [
-            (_n(x(h.list_date)), _n(y(h.rating or 0)), f"{word} {dates_shown[h.list_date]}: {h.rating}")
-            for run in runs
-            for h in run
+            (px, py, f"{word} {dates_shown[h.list_date]}: {h.rating}") for run in points for px, py, h in run
         ]
         series.append((rating_type, colour, lines, dots))
     marks = []

@@ -291,10 +291,19 @@ class ListColumns:
         columns = (self.players, self.ratings, self.changes, self.games, self.ks, self.flags)
         return sum(len(column) * column.itemsize for column in columns)
 
+    def _index(self, player_id: int) -> int | None:
+        i = bisect.bisect_left(self.players, player_id)
+        return i if i < len(self.players) and self.players[i] == player_id else None
+
+    def rating(self, player_id: int) -> int | None:
+        """The player's rating on this list; None when they are unrated on it or not on it."""
+        i = self._index(player_id)
+        return None if i is None else _value(self.ratings, i)
+
     def line(self, player_id: int, rating_type: str, list_date: dt.date, origin: str) -> HistoryLine | None:
         """The player's entry on this list as a HistoryLine of it, None when they are not on it."""
-        i = bisect.bisect_left(self.players, player_id)
-        if i == len(self.players) or self.players[i] != player_id:
+        i = self._index(player_id)
+        if i is None:
             return None
         return HistoryLine(
             rating_type,
@@ -347,7 +356,10 @@ def _columns_query() -> AnySelect:
 
 
 class CurrentList(Protocol):
-    """What a history line says of its list (a site's ListVersionLine has it)."""
+    """What a history line says of its list, and its id (a site's ListVersionLine has them)."""
+
+    @property
+    def list_id(self) -> int: ...
 
     @property
     def rating_type(self) -> str: ...

@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, case, or_, select, tuple_
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.i18n import N_
-from ratingdb.reports.lists import AnySelect, Close
+from ratingdb.reports.lists import AnySelect, Close, ListColumns
 from ratingdb.schema.models import CalcGame, Event, Game, ListEntry, Player, RatingList
 from ratingdb.titles import shown_name
 
@@ -96,6 +96,7 @@ def player_not_rated_in(
     close_of: Mapping[int, int],
     in_force: InForce,
     counted: Collection[tuple[int, int]] | None = None,
+    kept: Mapping[int, ListColumns] | None = None,
 ) -> dict[int, list[NotRated]]:
     """The player's games not counted in the closes whose events `close_of` maps (close_of_events), by the
     list's id; `in_force`: the current lists of each type. The served site keeps both for a data version.
@@ -106,7 +107,8 @@ def player_not_rated_in(
     sides not counted (two players in three with records have some) are the events' names and the ratings
     at their start read (two more). `counted`: the (list id, game id) of the player's games that those
     closes' records count, when the caller has read them (the page has their calculations): one statement
-    fewer."""
+    fewer. `kept`: lists in memory by id (a served site keeps its current lists: ListColumns), whose
+    ratings at an event's start are looked up there rather than read: one more."""
     ids = sorted(set(close_of.values()))
     if not ids:
         return {}
@@ -134,13 +136,11 @@ def player_not_rated_in(
     events: dict[int, _Event] = {}
     titles: dict[int, str] = {}
     for event_id, period, rating_type, start_date, title in session.execute(
-        select(Event.id, Event.period, Event.rating_type, Event.start_date, shown_name()).where(
-            Event.id.in_({g.event_id for g, *_ in missing})
-        )
+        _events_named(), {"events": sorted({g.event_id for g, *_ in missing})}
     ):
         events[event_id] = _Event(event_id, period, rating_type, start_date)
         titles[event_id] = title
-    found = _explained(session, missing, events, close_of, titles, names, in_force)
+    found = _explained(session, missing, events, close_of, titles, names, in_force, kept)
     return {list_id: games for (list_id, _), games in found.items()}
 
 
@@ -158,6 +158,15 @@ def _player_games() -> AnySelect:
         .outerjoin(opponent, opponent.id == case((white, Game.black_id), else_=Game.white_id))
         .where(or_(white, Game.black_id == me))
         .order_by(Game.event_id, Game.round, Game.id)
+    )
+
+
+@cache
+def _events_named() -> AnySelect:
+    """The events `events` with their shown names: built once (the shown name is a statement of its own
+    to build, a fifth of what finding a player's games not counted cost: bench/RESULTS.md, issue 28)."""
+    return select(Event.id, Event.period, Event.rating_type, Event.start_date, shown_name()).where(
+        Event.id.in_(bindparam("events", expanding=True))
     )
 
 
@@ -241,9 +250,11 @@ def _explained(
     titles: dict[int, str],
     names: dict[int, str],
     in_force: InForce | None = None,
+    kept: Mapping[int, ListColumns] | None = None,
 ) -> dict[tuple[int, int], list[NotRated]]:
     """The sides not counted (game, player, opponent, result), each with its reason, by (list id, player
-    id): the ratings at the events' start are read for the rated games with an opponent."""
+    id): the ratings at the events' start are read for the rated games with an opponent (or looked up in
+    the lists `kept`)."""
     missed_events = {g.event_id for g, *_ in missing}
     asked = {
         (g.event_id, pid)
@@ -251,7 +262,7 @@ def _explained(
         if other is not None and g.rated
         for pid in (me, other)
     }
-    rated_at = _ratings_at_start(session, [events[i] for i in missed_events], asked, in_force)
+    rated_at = _ratings_at_start(session, [events[i] for i in missed_events], asked, in_force, kept)
     found: dict[tuple[int, int], list[NotRated]] = defaultdict(list)
     for g, me, other, result in missing:
         if other is None:
@@ -286,10 +297,15 @@ def _current_lists(session: Session, rating_types: Iterable[str]) -> dict[str, l
 
 
 def _ratings_at_start(
-    session: Session, events: list[_Event], wanted: set[tuple[int, int]], current: InForce | None = None
+    session: Session,
+    events: list[_Event],
+    wanted: set[tuple[int, int]],
+    current: InForce | None = None,
+    kept: Mapping[int, ListColumns] | None = None,
 ) -> Callable[[int, int], int | None]:
     """rating(event id, player id) on the list in force at the event's start (§3), or None, for the
-    (event id, player id) pairs `wanted`; `current`: the current lists of each type, when known."""
+    (event id, player id) pairs `wanted`; `current`: the current lists of each type, when known; `kept`:
+    lists in memory by id, looked up instead of read."""
     if current is None:
         current = _current_lists(session, {e.rating_type for e in events})
     lists: Mapping[str, Sequence[tuple[dt.date, int]]] = defaultdict(list, current)
@@ -304,6 +320,10 @@ def _ratings_at_start(
         if in_force is not None:
             asked[in_force].add(pid)
     ratings: dict[tuple[int, int], int | None] = {}
+    if kept is not None:
+        for list_id in [i for i in asked if i in kept]:
+            columns = kept[list_id]
+            ratings.update(((list_id, pid), columns.rating(pid)) for pid in asked.pop(list_id))
     if asked:
         # One statement for every list (a player's page asks of up to one list a close): the lists' entries
         # of all the players asked, the pairs not asked dropped here. A statement costs more to make and

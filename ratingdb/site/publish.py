@@ -37,6 +37,7 @@ from ratingdb.reports.lists import (
     EventRecord,
     ExportFormat,
     HistoryLine,
+    ListColumns,
     ListLine,
     ListVersionLine,
     PlayerLink,
@@ -713,11 +714,16 @@ def player_glicko2_calculations(session: Session, site: Site, player: Player) ->
 
 
 def player_not_rated(
-    session: Session, site: Site, player: Player, calcs: Sequence[Calculation] | None = None
+    session: Session,
+    site: Site,
+    player: Player,
+    calcs: Sequence[Calculation] | None = None,
+    kept: Mapping[int, ListColumns] | None = None,
 ) -> dict[tuple[str, dt.date], list[NotRated]]:
     """One player's games not counted in each close of the site, by (type, list date); `calcs`: their
     calculations in the site's closes (player_calculations), when read already: what they count is not
-    read again."""
+    read again; `kept`: the site's current lists in memory by id (a server's), where ratings are looked up
+    rather than read."""
     closes = {lst.id: lst for lst in site_closes(site)}
     # Read once per Site (a data version): two requests at once may both read it, the same.
     if site.close_events is None:
@@ -731,7 +737,7 @@ def player_not_rated(
             for ev in c.events
             for game in ev.games
         }
-    found = player_not_rated_in(session, player.id, site.close_events, site.in_force, counted)
+    found = player_not_rated_in(session, player.id, site.close_events, site.in_force, counted, kept)
     return {
         (closes[list_id].rating_type, closes[list_id].list_date): games for list_id, games in found.items()
     }

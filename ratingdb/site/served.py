@@ -241,7 +241,8 @@ def player_view(
     if plain:  # the lists not kept in memory: read by queries, in the transaction
         return player_page(site, player, history, [], live, {}, {}, [])[1]
     calcs = player_calculations(session, site, player)
-    not_rated = player_not_rated(session, site, player, calcs)
+    kept = None if lists is None else {lst.list_id: columns for lst, columns in lists}
+    not_rated = player_not_rated(session, site, player, calcs, kept)
     if any(system.name != DEFAULT for system in site.systems.values()):
         glicko2_calcs = player_glicko2_calculations(session, site, player)
         figures = player_figures(session, player.id)
