@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import DBAPIError
@@ -25,8 +25,6 @@ from ratingdb import engines
 from ratingdb.engines import urls
 from ratingdb.engines.base import IdCounters
 from ratingdb.errors import ConfigError, SchemaError
-
-T = TypeVar("T")
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -136,10 +134,10 @@ def read_snapshot(engine: Engine, first: Select[tuple[int]]) -> Iterator[tuple[S
             yield session, value
 
 
-def read_once(engine: Engine, run: Callable[[Connection], T]) -> T:
-    """What `run` reads with one statement outside a transaction (Backend.read_once): no BEGIN and no
-    ROLLBACK where the engine can send the statement alone."""
-    return engines.of(engine).read_once(engine, run)
+def read_row(engine: Engine, query: Select[Any], params: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The one row of `query` read outside a transaction (Backend.read_row): no BEGIN and no ROLLBACK
+    where the engine can send the statement alone."""
+    return engines.of(engine).read_row(engine, query, params)
 
 
 @contextmanager

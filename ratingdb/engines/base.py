@@ -10,12 +10,15 @@ how the models' own column type and CHECK conditions compile on each engine) onl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections import namedtuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 from sqlalchemy import URL, create_engine
+from sqlalchemy.exc import MultipleResultsFound, NoResultFound
 
 import ratingdb.engines.types  # noqa: F401  registers how the models' own column type and CHECKs compile
 from ratingdb.errors import ConfigError, RatingDbError
@@ -23,7 +26,9 @@ from ratingdb.schema import guards
 
 if TYPE_CHECKING:
     from sqlalchemy import ColumnElement, Connection, Engine, Select
+    from sqlalchemy.engine.interfaces import Dialect
     from sqlalchemy.orm import QueryableAttribute, Session
+    from sqlalchemy.pool import PoolProxiedConnection
 
     from ratingdb.engines.adhoc import QueryResult
     from ratingdb.engines.copies import Backup
@@ -145,12 +150,17 @@ class Backend:
         with self.read_only_connection(engine) as connection:
             yield connection, int(connection.scalar(first) or 0)
 
-    def read_once(self, engine: Engine, run: Callable[[Connection], T]) -> T:
-        """What `run` reads with one statement on a connection of `engine`, outside any transaction of
-        the caller's: a statement reads one consistent snapshot on its own (the served site's player
-        page and data version, each checked against the version its site was made for)."""
-        with engine.connect() as connection:
-            return run(connection)
+    def read_row(self, engine: Engine, query: Select[Any], params: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The one row of `query` on a pooled connection of `engine`, outside any transaction of the
+        caller's: a statement reads one consistent snapshot on its own (the served site's player page and
+        data version, each checked against the version its site was made for). Sent by the driver alone
+        (one_row): a tenth of a player page's CPU went to SQLAlchemy's connection, execution and result
+        objects around it (bench/RESULTS.md, issue 28)."""
+        raw = engine.raw_connection()
+        try:
+            return one_row(raw, engine.dialect, query, params)
+        finally:
+            raw.close()
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         """Hold the lock named `key` until the session's transaction ends; False if not granted in time.
@@ -440,3 +450,46 @@ class Backend:
 def column_list(columns: tuple[str, ...]) -> str:
     """Column names for raw SQL, quoted: `change` is a reserved word in MySQL (ANSI_QUOTES is on there)."""
     return ", ".join(f'"{column}"' for column in columns)
+
+
+class _RowQuery(NamedTuple):
+    sql: str
+    compiled: Any  # SQLAlchemy's compiled form: the parameters' names and constants
+    positions: tuple[str, ...] | None  # the parameters' order, for a driver that takes them in order
+    row: Any  # a named tuple of the query's columns
+
+
+@lru_cache(maxsize=32)
+def _row_query(query: Select[Any], dialect: Dialect) -> _RowQuery:
+    compiled = query.compile(dialect=dialect)
+    for column in query.selected_columns:
+        if column.type.dialect_impl(dialect).result_processor(dialect, None) is not None:
+            raise TypeError(f"{column}: one_row reads plain values, but the driver's need converting")
+    positions = tuple(compiled.positiontup or ()) if dialect.positional else None
+    names = [str(column.key) for column in query.selected_columns]
+    return _RowQuery(str(compiled), compiled, positions, namedtuple("Row", names, rename=True))
+
+
+def one_row(
+    raw: PoolProxiedConnection, dialect: Dialect, query: Select[Any], params: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    """The one row of `query` (a statement built once, whose columns are values the driver gives as they
+    are: numbers and text), run with `params` on `raw`, a pooled driver connection of an engine of
+    `dialect`, as a named tuple of its columns; NoResultFound or MultipleResultsFound as SQLAlchemy's
+    `one()` raises them."""
+    found = _row_query(query, dialect)
+    values = found.compiled.construct_params(params)
+    cursor = raw.cursor()
+    try:
+        cursor.execute(
+            found.sql, values if found.positions is None else [values[name] for name in found.positions]
+        )
+        rows = cursor.fetchmany(2)
+    finally:
+        cursor.close()
+    if not rows:
+        raise NoResultFound("No row was found when one was required")
+    if len(rows) > 1:
+        raise MultipleResultsFound("Multiple rows were found when exactly one was required")
+    row: tuple[Any, ...] = found.row._make(rows[0])
+    return row

@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -25,7 +25,7 @@ from sqlalchemy import ARRAY, URL, Engine, any_, bindparam, event, text
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb.engines import adhoc
-from ratingdb.engines.base import Backend, IdCounters, Rows, column_list
+from ratingdb.engines.base import Backend, IdCounters, Rows, column_list, one_row
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.schema import guards
 
@@ -207,12 +207,26 @@ class PostgreSQL(Backend):
         finally:
             connection.close()
 
-    def read_once(self, engine: Engine, run: Callable[[Connection], T]) -> T:
-        # The read-only engine is in autocommit at the driver: `run`'s statement is sent alone, no BEGIN
-        # or ROLLBACK around it. Its connection may be one the server has closed: _connected.
-        connection, value = _connected(engine, run)
-        connection.close()
-        return value
+    def read_row(self, engine: Engine, query: Select[Any], params: Mapping[str, Any]) -> tuple[Any, ...]:
+        # The read-only engine is in autocommit at the driver: the statement is sent alone, no BEGIN or
+        # ROLLBACK around it. Its connection may be one the server has closed: as _connected, the pool is
+        # emptied of the connections from before and the statement sent again on a new one.
+        import psycopg
+
+        for attempt in (1, 2):
+            raw = engine.raw_connection()
+            try:
+                return one_row(raw, engine.dialect, query, params)
+            except psycopg.OperationalError as exc:
+                closed = raw.driver_connection is not None and raw.driver_connection.broken
+                if closed:
+                    raw.invalidate(exc)
+                if not closed or attempt == 2:
+                    raise
+            finally:
+                raw.close()
+            engine.dispose()
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         # A transaction-level advisory lock: the transaction's end lets go of it, whatever the pool does.

@@ -10,7 +10,7 @@ import datetime as dt
 import io
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -69,6 +69,8 @@ STATIC_FILES: Final = ("site.css", "site.js")
 DEFAULT_TITLE: Final = N_("Rating lists")
 CLOSE_HIGHLIGHTS: Final = 10  # gains and losses shown on a period page
 HOME_GAINS: Final = 5
+# Parts of pages kept by a site for the pages that write them alike (Site.shared): some 200 bytes each.
+SHARED_FRAGMENTS: Final = 20_000
 
 
 @dataclass(frozen=True)
@@ -304,6 +306,9 @@ class Site:
     # The served site's events of its closes (event id → the close's list: ratingdb.reports.not_rated), read
     # when a player page first asks: None until then.
     close_events: dict[int, int] | None = None
+    # The parts many pages write alike, each kept as first written (shared): the site is one data version
+    # in one language.
+    fragments: dict[tuple[Any, ...], Markup] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for p in self.links:
@@ -339,6 +344,18 @@ class Site:
         """The systems of `rating_types`, each once, in the site's order of types: a page's footer."""
         found = {t: self.system_of(t) for t in rating_types}
         return list({s.name: s for t in self.options.rating_types if (s := found.get(t))}.values())
+
+    def shared(self, key: tuple[Any, ...], write: Callable[..., Markup], *values: Any) -> Markup:
+        """What a template's macro `write` writes of `values`, kept by `key`, which holds every value the
+        part depends on: each close's and each event's heading appears alike on the pages of all the
+        players it rated, and writing them was a quarter of what such a page took to render
+        (bench/RESULTS.md, issue 28). At most SHARED_FRAGMENTS parts are kept (all forgotten at once)."""
+        found = self.fragments.get(key)
+        if found is None:
+            if len(self.fragments) >= SHARED_FRAGMENTS:
+                self.fragments.clear()
+            found = self.fragments[key] = write(*values)
+        return found
 
     def player_url(self, player_id: int | None) -> str | None:
         return None if player_id is None else self.urls.get(player_id)

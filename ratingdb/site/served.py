@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from sqlalchemy import Row, Select, bindparam, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
@@ -201,7 +201,7 @@ class Reads(Protocol):
     @property
     def session(self) -> Session: ...
 
-    def one(self, query: Select[Any], params: Mapping[str, Any]) -> Row[Any]: ...
+    def one(self, query: Select[Any], params: Mapping[str, Any]) -> Any: ...
 
 
 def player_view(

@@ -23,17 +23,15 @@ No route code here; nothing happens at import time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine, Select
 from sqlalchemy.orm import Session
 
 from ratingdb import db
 from ratingdb.reports.live import data_version_query
-
-T = TypeVar("T")
 
 
 def read_only_engine(url: str, *, in_event_loop: bool = False) -> Engine:
@@ -103,13 +101,13 @@ class Database:
         with db.read_snapshot(self.reader, data_version_query()) as found:
             yield found
 
-    def once(self, run: Callable[[Connection], T]) -> T:
-        """What `run` reads with one statement on the reader, outside any transaction (db.read_once)."""
-        return db.read_once(self.reader, run)
+    def row(self, query: Select[Any], params: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The one row of `query` on the reader, outside any transaction (db.read_row)."""
+        return db.read_row(self.reader, query, params)
 
     def version(self) -> int:
         """The data version now (ratingdb.reports.live.data_version), read by one statement."""
-        return self.once(lambda connection: int(connection.scalar(data_version_query()) or 0))
+        return int(self.row(data_version_query(), {})[0] or 0)
 
     @contextmanager
     def live_session(self) -> Iterator[Session]:

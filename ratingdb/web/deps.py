@@ -25,7 +25,7 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
-from sqlalchemy import Row, Select
+from sqlalchemy import Select
 from sqlalchemy.orm import Session
 from sqlalchemy.util import greenlet_spawn
 
@@ -117,13 +117,14 @@ class View:
             self._site = self.state.site_of(lambda: self.session, self.version, self.language)
         return self._site
 
-    def one(self, query: Select[Any], params: Mapping[str, Any]) -> Row[Any]:
+    def one(self, query: Select[Any], params: Mapping[str, Any]) -> Any:
         """The one row of `query`, whose first column is the data version: one statement alone on the
         reader (in the transaction, once there is one), checked against the version."""
+        row: Any
         if self._session is not None or self._together:
             row = self.session.execute(query, params).one()
         else:
-            row = self.state.database.once(lambda connection: connection.execute(query, params).one())
+            row = self.state.database.row(query, params)
         self._check(row[0])
         return row
 
