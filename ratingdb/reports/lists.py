@@ -577,9 +577,9 @@ def _calculations(
         games[(list_id, player_id, event_id)].append(GameRecord(*fields))
     events: dict[tuple[int, int], list[EventRecord]] = defaultdict(list)
     # Columns, not CalcEvent objects: a player's page reads two dozen of them, and making the objects cost
-    # more than reading the rows (bench/RESULTS.md, issue 28).
+    # more than reading the rows (bench/RESULTS.md, issue 28); on the connection, without the ORM's steps.
     for list_id, player_id, event_id, name, start, end, ratings_from, ro, rc, n, score, dr, k, k_dr, note in (
-        session.execute(queries.events, params)
+        session.connection().execute(queries.events, params)
     ):
         events[(list_id, player_id)].append(
             EventRecord(

@@ -30,7 +30,8 @@ def test_a_game_row_shows_the_figures_and_escapes_the_opponent_and_the_national_
         '{% from "calc_events.html" import calc_events with context %}'
         '{{ calc_events(events, "../", games_head()) }}'
     )
-    page = table.render(events=[(event, "", cells)])
+    keeping_nothing = SimpleNamespace(shared=lambda key, write, *values: write(*values))  # as Site.shared
+    page = table.render(events=[(event, "", cells)], site=keeping_nothing)
     assert (
         '<tr><td>3<td><a href="../players/9.html">O&#39;Brien &lt;b&gt;&amp;&lt;/b&gt; &#34;Jr&#34;</a>'
         "<td><td>&lt;i&gt;7<td>1850<td>50<td>0.57<td>1.00<td>+0.43</tr>\n"

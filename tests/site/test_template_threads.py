@@ -4,7 +4,8 @@ A template imported by others ({% from "macros.html" import … %}) is made into
 every thread; its macros run in that module's one context. A `{% autoescape %}` block in such a module
 switches escaping for every thread's macros at once, and while it switches back the context has no escaping
 setting at all: the served player page failed with "'EvalContext' object has no attribute 'autoescape'"
-(6 of 2,344 pages under 50 clients on PostgreSQL).
+(6 of 2,344 pages under 50 clients on PostgreSQL). A template imported `with context` is made anew for
+each page that imports it, in that page's context: it may switch escaping (calc_events.html does).
 """
 
 from __future__ import annotations
@@ -20,19 +21,27 @@ import pytest
 
 from ratingdb.site.publish import environment
 
-IMPORT = re.compile(r"""{%-?\s*(?:from|import)\s+["']([^"']+)["']""")
+IMPORT = re.compile(r"""{%-?\s*(?:from|import)\s+["']([^"']+)["']([^%]*)%}""")
 
 
-def _imported() -> set[str]:
+def _imported(with_context: bool) -> set[str]:
+    """The templates other templates import, `with_context` or not."""
     env = environment("en")
-    names = env.list_templates()
-    return {m for name in names for m in IMPORT.findall(env.loader.get_source(env, name)[0])}  # type: ignore[union-attr]
+    sources = [env.loader.get_source(env, name)[0] for name in env.list_templates()]  # type: ignore[union-attr]
+    return {
+        name
+        for source in sources
+        for name, rest in IMPORT.findall(source)
+        if ("with context" in rest) == with_context
+    }
 
 
-def test_no_imported_template_changes_escaping() -> None:
+def test_no_shared_template_changes_escaping() -> None:
     env = environment("en")
-    imported = _imported()
+    imported = _imported(with_context=False)
     assert "macros.html" in imported
+    assert "calc_events.html" in _imported(with_context=True)  # switches escaping off for its table
+    assert "calc_events.html" not in imported
     for name in sorted(imported):
         source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
         assert not re.search(r"{%-?\s*autoescape", source), f"{name} is imported by other templates"
@@ -51,8 +60,11 @@ def fast_switching() -> Iterator[None]:
 def test_the_shared_macros_render_from_four_threads_at_once(fast_switching: None) -> None:
     env = environment("en")
     games = env.from_string(
-        '{% from "macros.html" import calc_events, games_head %}{{ calc_events(events, "", games_head()) }}'
+        '{% from "macros.html" import games_head %}'
+        '{% from "calc_events.html" import calc_events with context %}'
+        '{{ calc_events(events, "", games_head()) }}'
     )
+    site = SimpleNamespace(shared=lambda key, write, *values: write(*values))  # Site.shared, keeping nothing
     heads = env.from_string('{% from "macros.html" import headings %}{{ headings(columns) }}')
     event = SimpleNamespace(
         event_id=1, name="Open", start_date=dt.date(2025, 1, 4), end_date=dt.date(2025, 1, 5),
@@ -66,7 +78,7 @@ def test_the_shared_macros_render_from_four_threads_at_once(fast_switching: None
     def with_games() -> None:
         try:
             for _ in range(10_000):
-                outputs.add(games.render(events=events))
+                outputs.add(games.render(events=events, site=site))
         except Exception as exc:  # noqa: BLE001 - what a thread raised is the test's finding
             errors.append(repr(exc))
 
