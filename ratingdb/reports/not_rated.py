@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, case, or_, select, tuple_
+from sqlalchemy import bindparam, case, func, or_, select, tuple_
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.i18n import N_
@@ -95,37 +95,47 @@ def player_not_rated_in(
     player_id: int,
     close_of: Mapping[int, int],
     in_force: InForce,
-    counted: Collection[tuple[int, int]] | None = None,
+    counted: Mapping[int, Collection[int]] | None = None,
     kept: Mapping[int, ListColumns] | None = None,
 ) -> dict[int, list[NotRated]]:
     """The player's games not counted in the closes whose events `close_of` maps (close_of_events), by the
     list's id; `in_force`: the current lists of each type. The served site keeps both for a data version.
 
-    A player's page asks this of every close of the site, most often two dozen: two statements, each on one
-    player's index, find the player's games and the ones the closes' records count (a join of the two
-    through the events and lists was planned badly on PostgreSQL: bench/RESULTS.md, issue 28); only for
-    sides not counted (two players in three with records have some) are the events' names and the ratings
-    at their start read (two more). `counted`: the (list id, game id) of the player's games that those
-    closes' records count, when the caller has read them (the page has their calculations): one statement
-    fewer. `kept`: lists in memory by id (a served site keeps its current lists: ListColumns), whose
-    ratings at an event's start are looked up there rather than read: one more."""
+    A player's page asks this of every close of the site, most often two dozen. How many games the player
+    has in each event is counted (one statement on the player's index) and compared with how many the
+    close of the event counts; only the events where they differ (none for one player in three with
+    records) have their games read, with the events' names (one more), and the ratings at their start
+    (one more). `counted`: event id → the ids of the player's games in it that its close's record counts,
+    when the caller has read them (the page has their calculations; else one statement reads them).
+    `kept`: lists in memory by id (a served site keeps its current lists: ListColumns), whose ratings at
+    an event's start are looked up there rather than read. Reading every game of the player and comparing
+    each was most of what this cost (bench/RESULTS.md, issue 28)."""
     ids = sorted(set(close_of.values()))
     if not ids:
         return {}
-    # On the connection: the ORM's steps for a statement of columns cost more than its few hundred rows.
+    # On the connection: the ORM's steps for a statement of columns cost more than its rows.
     connection = session.connection()
-    games = [g for g in connection.execute(_player_games(), {"player": player_id}) if g.event_id in close_of]
-    if not games:
+    played = [
+        (event_id, n)
+        for event_id, n in connection.execute(_player_events(), {"player": player_id})
+        if event_id in close_of
+    ]
+    if not played:
         return {}
     if counted is None:
-        counted = {
-            (list_id, game_id)
-            for list_id, game_id in session.execute(_player_counted(), {"player": player_id, "lists": ids})
-        }
+        read: dict[int, set[int]] = defaultdict(set)
+        for event_id, game_id in connection.execute(_player_counted(), {"player": player_id, "lists": ids}):
+            read[event_id].add(game_id)
+        counted = read
+    short = sorted(event_id for event_id, n in played if n != len(counted.get(event_id, ())))
+    if not short:
+        return {}
     missing: list[tuple[_Game, int, int | None, str]] = []
     names: dict[int, str] = {}
-    for g in games:
-        if (close_of[g.event_id], g.id) in counted:
+    events: dict[int, _Event] = {}
+    titles: dict[int, str] = {}
+    for g in connection.execute(_player_games(), {"player": player_id, "events": short}):
+        if g.id in counted.get(g.event_id, ()):
             continue
         white = g.white_id == player_id
         other = g.black_id if white else g.white_id
@@ -133,49 +143,46 @@ def player_not_rated_in(
         missing.append((_Game(*g[:8]), player_id, other, result))
         if other is not None:
             names[other] = g.opponent
-    if not missing:
-        return {}
-    events: dict[int, _Event] = {}
-    titles: dict[int, str] = {}
-    for event_id, period, rating_type, start_date, title in connection.execute(
-        _events_named(), {"events": sorted({g.event_id for g, *_ in missing})}
-    ):
-        events[event_id] = _Event(event_id, period, rating_type, start_date)
-        titles[event_id] = title
+        events[g.event_id] = _Event(g.event_id, g.period, g.rating_type, g.start_date)
+        titles[g.event_id] = g.title
     found = _explained(session, missing, events, close_of, titles, names, in_force, kept)
     return {list_id: games for (list_id, _), games in found.items()}
 
 
+def _player_side() -> Any:
+    me: Any = bindparam("player")
+    return or_(Game.white_id == me, Game.black_id == me)
+
+
+@cache
+def _player_events() -> AnySelect:
+    """(event id, how many games) of player `player` in each event they played in."""
+    return select(Game.event_id, func.count()).where(_player_side()).group_by(Game.event_id)
+
+
 @cache
 def _player_games() -> AnySelect:
-    """Player `player`'s games, in the order of the notes, with the opponent's name (player_not_rated_in)."""
-    me: Any = bindparam("player")
+    """Player `player`'s games in the events `events`, in the order of the notes, with the opponent's name
+    and the event's period, type, start and shown name (player_not_rated_in)."""
     opponent = aliased(Player)
-    white = Game.white_id == me
+    white = Game.white_id == bindparam("player")
     return (
         select(
             Game.id, Game.event_id, Game.round, Game.white_id, Game.black_id,
             Game.white_result, Game.black_result, Game.rated, opponent.name.label("opponent"),
+            Event.period, Event.rating_type, Event.start_date, shown_name().label("title"),
         )  # fmt: skip
+        .join(Event, Event.id == Game.event_id)
         .outerjoin(opponent, opponent.id == case((white, Game.black_id), else_=Game.white_id))
-        .where(or_(white, Game.black_id == me))
+        .where(_player_side(), Game.event_id.in_(bindparam("events", expanding=True)))
         .order_by(Game.event_id, Game.round, Game.id)
     )
 
 
 @cache
-def _events_named() -> AnySelect:
-    """The events `events` with their shown names: built once (the shown name is a statement of its own
-    to build, a fifth of what finding a player's games not counted cost: bench/RESULTS.md, issue 28)."""
-    return select(Event.id, Event.period, Event.rating_type, Event.start_date, shown_name()).where(
-        Event.id.in_(bindparam("events", expanding=True))
-    )
-
-
-@cache
 def _player_counted() -> AnySelect:
-    """(list id, game id) of player `player`'s games that the records of the lists `lists` count."""
-    return select(CalcGame.list_id, CalcGame.game_id).where(
+    """(event id, game id) of player `player`'s games that the records of the lists `lists` count."""
+    return select(CalcGame.event_id, CalcGame.game_id).where(
         CalcGame.list_id.in_(bindparam("lists", expanding=True)), CalcGame.player_id == bindparam("player")
     )
 

@@ -746,14 +746,8 @@ def player_not_rated(
     if site.close_events is None:
         site.close_events = close_of_events(session, list(closes.values()))
     counted = None
-    if calcs is not None:
-        list_of = {(lst.rating_type, lst.list_date): lst.id for lst in closes.values()}
-        counted = {
-            (list_of[(c.rating_type, c.list_date)], game.game_id)
-            for c in calcs
-            for ev in c.events
-            for game in ev.games
-        }
+    if calcs is not None:  # each event's games its close counts: the close is the event's period's
+        counted = {ev.event_id: {game.game_id for game in ev.games} for c in calcs for ev in c.events}
     found = player_not_rated_in(session, player.id, site.close_events, site.in_force, counted, kept)
     return {
         (closes[list_id].rating_type, closes[list_id].list_date): games for list_id, games in found.items()
