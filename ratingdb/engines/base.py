@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
-from sqlalchemy import URL, create_engine
+from sqlalchemy import URL, bindparam, create_engine
 from sqlalchemy.exc import MultipleResultsFound, NoResultFound
 
 import ratingdb.engines.types  # noqa: F401  registers how the models' own column type and CHECKs compile
@@ -195,6 +195,13 @@ class Backend:
         """The SQLAlchemy condition "`column` is one of `values`", for a statement of the ORM or Core
         (`among` is its counterpart for SQL written by hand)."""
         return column.in_(values)
+
+    def among_bound(
+        self, column: ColumnElement[Any] | QueryableAttribute[Any], name: str
+    ) -> ColumnElement[bool]:
+        """The SQLAlchemy condition "`column` is one of the values bound as `name`" (a list given at each
+        execution), for a statement built once and run with many lists (`one_of` is for one list)."""
+        return column.in_(bindparam(name, expanding=True))
 
     def prepare_bulk(self, raw: Any) -> Callable[[], None] | None:
         """Tune the driver connection `raw` for bulk work; returns what puts it back, if anything."""

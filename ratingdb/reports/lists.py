@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol, Tex
 from sqlalchemy import CompoundSelect, Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
+from ratingdb import engines
 from ratingdb.calc_notes import shown_note
 from ratingdb.errors import ConfigError, MissingList
 from ratingdb.i18n import ENGLISH, Language
@@ -39,6 +40,7 @@ from ratingdb.services.lists import latest_list, list_version, require_list
 from ratingdb.titles import shown_name
 
 if TYPE_CHECKING:
+    from ratingdb.engines.base import Backend
     from ratingdb.formats import ListRow
 
 ExportFormat = Literal["csv", "fide-txt"]
@@ -557,7 +559,8 @@ def _calculations(
     periods = {lst.id: Period.parse(lst.period or "") for lst in lists}
 
     one_list, one_player = len(lists) == 1, player is not None
-    queries = _calculation_queries(one_list, one_player)
+    backend = engines.of(session)
+    queries = _calculation_queries(one_list, one_player, backend)
     params = {"list": lists[0].id, "lists": list(by_id), "player": None if player is None else player.id}
     # Each record with the entry the close published for it (none for a player it dropped): one statement.
     records: dict[tuple[int, int], CalcPlayer] = {}
@@ -596,9 +599,8 @@ def _calculations(
             for p in session.scalars(
                 select(Player).where(
                     Player.id.in_(
-                        _only(select(CalcPlayer.player_id), CalcPlayer.list_id, None, one_list).union(
-                            _only(select(CalcEvent.player_id), CalcEvent.list_id, None, one_list)
-                        )
+                        _only(select(CalcPlayer.player_id), CalcPlayer.list_id, None, one_list, backend)
+                        .union(_only(select(CalcEvent.player_id), CalcEvent.list_id, None, one_list, backend))
                     )
                 ),
                 params,
@@ -625,17 +627,20 @@ class _CalculationQueries(NamedTuple):
     events: AnySelect
 
 
-def _only(query: AnySelect, list_column: Any, player_column: Any, one_list: bool) -> AnySelect:
+def _only(
+    query: AnySelect, list_column: Any, player_column: Any, one_list: bool, backend: Backend
+) -> AnySelect:
     """`query` of the lists bound as `list` (one: `=`, the query the whole-list output has always sent)
-    or `lists` (several: IN), and of the player bound as `player` when `player_column` is given."""
+    or `lists` (several: as the engine takes a list, Backend.among_bound), and of the player bound as
+    `player` when `player_column` is given."""
     query = query.where(
-        list_column == bindparam("list") if one_list else list_column.in_(bindparam("lists", expanding=True))
+        list_column == bindparam("list") if one_list else backend.among_bound(list_column, "lists")
     )
     return query if player_column is None else query.where(player_column == bindparam("player"))
 
 
 @cache
-def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQueries:
+def _calculation_queries(one_list: bool, one_player: bool, backend: Backend) -> _CalculationQueries:
     """The queries of `_calculations`, built once and given their values at each call: a served player
     page asks them, and building them anew and finding their compiled forms by their cache keys cost more
     than the queries themselves (bench/RESULTS.md, issue 28, page). The games of whole lists are read in
@@ -643,7 +648,7 @@ def _calculation_queries(one_list: bool, one_player: bool) -> _CalculationQuerie
     three more round trips were a tenth of a served player page there."""
 
     def only(query: AnySelect, list_column: Any, player_column: Any) -> AnySelect:
-        return _only(query, list_column, player_column if one_player else None, one_list)
+        return _only(query, list_column, player_column if one_player else None, one_list, backend)
 
     opponent = Player.__table__.alias("opponent")
     used = RatingList.__table__.alias("used")
