@@ -143,17 +143,7 @@ class Language:
     def hundredths(self, x100: int | None, signed: bool = False) -> str:
         """Points from hundredths with two decimals as the locale writes them, never grouped (Rc 2376.11):
         -51 → -0.51 · -0,51; `signed` adds a + to zero and above: +0.64 · +0,64. None → —."""
-        if x100 is None:
-            return "—"
-        whole, cents = divmod(abs(x100), 100)
-        symbols = ("-", ".") if self.code == DEFAULT_LANGUAGE else _points_symbols(self.code)
-        if symbols is None:
-            from babel.numbers import format_decimal
-
-            text = format_decimal(Decimal(x100) / 100, format="0.00", locale=self.code)
-        else:
-            text = f"{symbols[0] if x100 < 0 else ''}{whole}{symbols[1]}{cents:02d}"
-        return f"+{text}" if signed and x100 >= 0 else text
+        return _hundredths(self.code, x100, signed)
 
     def decimal(self, value: Decimal) -> str:
         """A computed figure with two decimals (Ra 2376.11 · 2376,11), rounded half to even, never grouped."""
@@ -204,6 +194,23 @@ def _points_symbols(code: str) -> tuple[str, str] | None:
         ):
             return None
     return minus, point
+
+
+@lru_cache(maxsize=4096)
+def _hundredths(code: str, x100: int | None, signed: bool) -> str:
+    # Kept: a player page writes some five hundred of them (PD, score, score − PD of each game), nearly
+    # all among a few hundred values (bench/RESULTS.md, issue 28).
+    if x100 is None:
+        return "—"
+    whole, cents = divmod(abs(x100), 100)
+    symbols = ("-", ".") if code == DEFAULT_LANGUAGE else _points_symbols(code)
+    if symbols is None:
+        from babel.numbers import format_decimal
+
+        text = format_decimal(Decimal(x100) / 100, format="0.00", locale=code)
+    else:
+        text = f"{symbols[0] if x100 < 0 else ''}{whole}{symbols[1]}{cents:02d}"
+    return f"+{text}" if signed and x100 >= 0 else text
 
 
 @lru_cache(maxsize=4096)
