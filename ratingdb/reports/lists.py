@@ -463,9 +463,41 @@ class Calculation:
     rating_type: str
     period: Period
     list_date: dt.date
-    record: CalcPlayer | None
-    entry: ListEntry | None
+    record: CalcRecord | None
+    entry: PublishedEntry | None
     events: list[EventRecord]
+
+
+class CalcRecord(NamedTuple):
+    """A player's record in a close's calculation: a row of calc_player (the model CalcPlayer), read as
+    values. Objects of the model cost more to make than the row to read: a tenth of a served player page
+    with calculations (bench/RESULTS.md, issue 28)."""
+
+    list_id: int
+    player_id: int
+    method: str
+    ro: int | None
+    k_base: int | None
+    k: int | None
+    n: int
+    score_x100: int
+    sum_dr_x100: int | None
+    k_sum_dr_x100: int | None
+    change: int | None
+    opponent_sum: int | None
+    p_x100: int | None
+    dp: int | None
+    new_rating: int | None
+    note: str | None
+
+
+class PublishedEntry(NamedTuple):
+    """What the list a close published says of the player: their entry's figures, read as values."""
+
+    rating: int | None
+    k: int | None
+    flag: str | None
+    games: int
 
 
 def computed_list(session: Session, rating_type: str, period: Period) -> RatingList:
@@ -486,7 +518,8 @@ def calculation(session: Session, player: Player, period: Period, rating_type: s
     if player.id in found:
         return found[player.id]
     entry = session.get(ListEntry, (new_list.id, player.id))
-    return Calculation(player, rating_type, period, new_list.list_date, None, entry, [])
+    published = None if entry is None else PublishedEntry(entry.rating, entry.k, entry.flag, entry.games)
+    return Calculation(player, rating_type, period, new_list.list_date, None, published, [])
 
 
 def list_calculations(
@@ -562,13 +595,17 @@ def _calculations(
     backend = engines.of(session)
     queries = _calculation_queries(one_list, one_player, backend)
     params = {"list": lists[0].id, "lists": list(by_id), "player": None if player is None else player.id}
-    # Each record with the entry the close published for it (none for a player it dropped): one statement.
-    records: dict[tuple[int, int], CalcPlayer] = {}
-    entries: dict[tuple[int, int], ListEntry] = {}
-    for record, entry in session.execute(queries.records, params):
-        records[(record.list_id, record.player_id)] = record
-        if entry is not None:
-            entries[(entry.list_id, entry.player_id)] = entry
+    # Each record with the entry the close published for it (none for a player it dropped): one statement,
+    # read as values on the connection.
+    records: dict[tuple[int, int], CalcRecord] = {}
+    entries: dict[tuple[int, int], PublishedEntry] = {}
+    width = len(CalcRecord._fields)
+    for row in session.connection().execute(queries.records, params):
+        record = CalcRecord._make(row[:width])
+        key = (record.list_id, record.player_id)
+        records[key] = record
+        if row[width]:  # the list published an entry for the player
+            entries[key] = PublishedEntry._make(row[width + 1 :])
     if player is not None and not records:
         # A player's page asks every close, and most often the close did not rate them: no record and no
         # game in its calculation record (the key's first columns: an index look-up) ends it here.
@@ -654,7 +691,11 @@ def _calculation_queries(one_list: bool, one_player: bool, backend: Backend) -> 
     used = RatingList.__table__.alias("used")
     return _CalculationQueries(
         records=only(
-            select(CalcPlayer, ListEntry).outerjoin(
+            select(
+                *(CalcPlayer.__table__.c[name] for name in CalcRecord._fields),
+                ListEntry.list_id.is_not(None),
+                *(ListEntry.__table__.c[name] for name in PublishedEntry._fields),
+            ).outerjoin(
                 ListEntry,
                 (ListEntry.list_id == CalcPlayer.list_id) & (ListEntry.player_id == CalcPlayer.player_id),
             ),

@@ -57,18 +57,9 @@ class LiveCalculation:
     list_date: dt.date  # the list that close would publish
     summary: list[str]  # the sentences `ratingdb calculation` prints
     events: list[EventRecord]
-    calculation: Calculation  # the whole record, for a page that writes the sentences in its language
-
-
-def _kept(session: Session, calc: Calculation) -> Calculation:
-    """The calculation with its record and new entry taken out of the session (detached, every column
-    loaded): the rollbacks would expire what the close wrote, and a page writes the sentences later, in its
-    own language. Taken out rather than copied: a copy made through the models' constructors cost more than
-    the close's own reading of the list (bench/live.py)."""
-    for row in (calc.record, calc.entry):
-        if row is not None:
-            session.expunge(row)
-    return calc
+    # The whole record, for a page that writes the sentences in its language: its record and new entry are
+    # values (reports.lists.CalcRecord, PublishedEntry), which the rollbacks leave as they were read.
+    calculation: Calculation
 
 
 @dataclass(frozen=True)
@@ -182,7 +173,7 @@ def _live_list(session: Session, rating_type: str) -> LiveList:
                         published.list_date,
                         calculation_summary(calc),
                         calc.events,
-                        _kept(session, calc),
+                        calc,
                     )
                 )
         newest = list_on(session, rating_type, periods[-1].published_list_date) if periods else in_force
