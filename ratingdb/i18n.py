@@ -155,9 +155,7 @@ class Language:
 
     def month(self, value: dt.date) -> str:
         """The month's short name, as a chart's axis writes it: Nov · Nov. · nov."""
-        if self.code == DEFAULT_LANGUAGE:
-            return value.strftime("%b")
-        return _formatted_date(value, "LLL", self.code)
+        return _month(value, self.code)
 
     def type_heading(self, rating_type: str) -> str:
         """A rating type as a heading names it: Standard, Rapid (de Schnellschach), Blitz."""
@@ -211,6 +209,12 @@ def _hundredths(code: str, x100: int | None, signed: bool) -> str:
     else:
         text = f"{symbols[0] if x100 < 0 else ''}{whole}{symbols[1]}{cents:02d}"
     return f"+{text}" if signed and x100 >= 0 else text
+
+
+@lru_cache(maxsize=4096)
+def _month(value: dt.date, code: str) -> str:
+    # Kept, as dates are: every player page's chart labels the same list dates.
+    return value.strftime("%b") if code == DEFAULT_LANGUAGE else _formatted_date(value, "LLL", code)
 
 
 @lru_cache(maxsize=4096)
