@@ -40,8 +40,16 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
-    from ratingdb.reports.lists import Calculation, EventRecord, GameRecord, HistoryLine, ListLine
-    from ratingdb.schema.models import CalcPlayer, ListEntry, Player
+    from ratingdb.reports.lists import (
+        CalcRecord,
+        Calculation,
+        EventRecord,
+        GameRecord,
+        HistoryLine,
+        ListLine,
+        PublishedEntry,
+    )
+    from ratingdb.schema.models import Player
     from ratingdb.services.counts import CloseCounts
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
     from ratingdb.services.list_import import ListImportSummary
@@ -55,8 +63,11 @@ __getattr__ = on_first_use(
     {
         "sqlalchemy": ("Engine",),
         "sqlalchemy.orm": ("Session",),
-        "ratingdb.reports.lists": ("Calculation", "EventRecord", "GameRecord", "HistoryLine", "ListLine"),
-        "ratingdb.schema.models": ("CalcPlayer", "ListEntry", "Player"),
+        "ratingdb.reports.lists": (
+            "CalcRecord", "Calculation", "EventRecord", "GameRecord", "HistoryLine", "ListLine",
+            "PublishedEntry",
+        ),  # fmt: skip
+        "ratingdb.schema.models": ("Player",),
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
         "ratingdb.services.list_import": ("ListImportSummary",),
@@ -262,7 +273,7 @@ __all__ = [
     "Adjustment",
     "Period",
     # what it receives
-    "CalcPlayer",
+    "CalcRecord",
     "Calculation",
     "CloseCounts",
     "CloseSummary",
@@ -272,12 +283,12 @@ __all__ = [
     "GameRecord",
     "HistoryLine",
     "ImportedEvent",
-    "ListEntry",
     "ListImportSummary",
     "ListLine",
     "MatchReport",
     "Player",
     "PlayerChange",
+    "PublishedEntry",
     "RatingDifference",
     "RatingDbError",
     "Resolution",
