@@ -34,7 +34,7 @@ from ratingdb.site.served import PageNotFound
 from ratingdb.web.database import Database
 from ratingdb.web.deps import language
 from ratingdb.web.security import Hardened
-from ratingdb.web.state import AppState, WebSettings
+from ratingdb.web.state import AppState, WebSettings, settled
 
 log = logging.getLogger("ratingdb.web")
 GC_YOUNGEST: Final = 10_000  # allocations between two collections of the youngest objects (_lifespan)
@@ -122,10 +122,12 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # CPU and the slowest requests (bench/RESULTS.md, issue 28, "collector").
     collecting = gc.get_threshold()
     gc.set_threshold(GC_YOUNGEST, *collecting[1:])
+    settled(None)  # what the app is made of set aside from the collector (state.settled says why)
     try:
         yield
     finally:
         gc.set_threshold(*collecting)
+        gc.unfreeze()
     database = app.state.ratingdb.database
     if database.in_greenlets:
         # The reader's asyncio connections are closed in the loop they were opened in (Database.dispose,

@@ -9,6 +9,7 @@ No route code here.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import threading
 from collections import OrderedDict
@@ -79,6 +80,21 @@ class WebSettings:
             secret=os.environ.get("RATINGDB_SECRET") or None,
             secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
         )
+
+
+def settled(value: V) -> V:
+    """`value`, something the app has just made to keep while it serves (a site's index, a list's lines, a
+    live list, the lists' columns), with Python's collector settled: one full collection, then everything
+    alive set aside from the collector (gc.freeze; the frozen objects are still freed when no longer
+    referenced, and the next settling collects them whole). Its passes over the oldest objects, which
+    the requests set off every fifteen seconds or so under load, then skip what the app keeps: each was a
+    pause of 60-100 ms (the served site's indexes), the slowest requests at 250 pages a second
+    (bench/RESULTS.md, issue 28, "collector"). A pause of that length once each time something is made
+    (at the first requests after a change of the data) instead."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return value
 
 
 class LRU(Generic[K, V]):
@@ -204,7 +220,7 @@ class AppState:
         # ever on a pool of one (tests/site/test_served_threads.py).
         reading = session()
         return self.sites.made_once(
-            (version, language), lambda: new_site(reading, self.options(language), served=True)
+            (version, language), lambda: settled(new_site(reading, self.options(language), served=True))
         )
 
     def list_lines(self, session: Session, list_id: int) -> list[ListLine]:
@@ -212,7 +228,7 @@ class AppState:
         from ratingdb.schema.models import RatingList
 
         return self.lines.made_once(
-            list_id, lambda: list(list_lines(session, session.get_one(RatingList, list_id)))
+            list_id, lambda: settled(list(list_lines(session, session.get_one(RatingList, list_id))))
         )
 
     def ranked(self, session: Session, list_id: int, *, as_shown: bool = True) -> RankedList:
@@ -222,7 +238,7 @@ class AppState:
 
         shown = self.list_shown(session, list_id) if as_shown else None
         return self.rankings.made_once(
-            (list_id, as_shown), lambda: ranked_list(self.list_lines(session, list_id), shown)
+            (list_id, as_shown), lambda: settled(ranked_list(self.list_lines(session, list_id), shown))
         )
 
     def list_shown(self, session: Session, list_id: int) -> ListShown:
@@ -255,7 +271,7 @@ class AppState:
                         lst.list_id: columns.get(lst.list_id) or list_columns(reading, lst.list_id)
                         for lst in current
                     }
-                    self.history_columns = columns = read
+                    self.history_columns = columns = settled(read)
         return [(lst, columns[lst.list_id]) for lst in current]
 
     def cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
@@ -272,7 +288,7 @@ class AppState:
             found = self.lives.get((version, rating_type))
             if found is None:
                 with self.database.live_session() as session:
-                    found = live_list(session, rating_type)
+                    found = settled(live_list(session, rating_type))
                 self.lives.put((found.as_of, rating_type), found)
                 self.lives.put((version, rating_type), found)
         return found

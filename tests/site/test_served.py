@@ -520,7 +520,8 @@ def test_a_player_page_shows_a_change_of_the_register_at_once(demo_sqlite_url: s
 
 def test_the_collector_runs_less_often_while_the_app_serves(demo_sqlite_url: str) -> None:
     # A server keeps large indexes that the collector's full passes go through: it collects less often
-    # while the app runs, and Python's settings are put back when it stops.
+    # while the app runs, what the app keeps is set aside from those passes (state.settled: the site's
+    # index made for the first page among it), and Python's settings are put back when it stops.
     import gc
 
     from ratingdb.web.app import GC_YOUNGEST
@@ -528,5 +529,10 @@ def test_the_collector_runs_less_often_while_the_app_serves(demo_sqlite_url: str
     before = gc.get_threshold()
     with client(demo_sqlite_url) as served:
         assert gc.get_threshold() == (GC_YOUNGEST, *before[1:])
+        assert gc.get_freeze_count() > 0
         assert served.get(f"/{DOYLE_PAGE}").status_code == 200
+        (site,) = served.app.state.ratingdb.sites.items.values()  # type: ignore[attr-defined]
+        assert not any(tracked is site for tracked in gc.get_objects())  # frozen: in no generation
+        assert gc.is_tracked(site)
     assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
