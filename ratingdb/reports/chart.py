@@ -208,7 +208,9 @@ def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENG
     def y(rating: float) -> float:
         return PLOT_BOTTOM - (rating - bottom) * y_scale
 
-    dates_shown = {d: d.isoformat() if lang == ENGLISH else lang.date(d) for d in dates}
+    english = lang == ENGLISH  # compared once: a dataclass's equality is not free (a tenth of the chart)
+    dates_shown = {d: d.isoformat() if english else lang.date(d) for d in dates}
+    xs = {d: _n(x(d)) for d in dates}  # each date's coordinate written once for every line through it
     series = []
     types = chart_types(rated)
     for rating_type, colour in types:
@@ -219,7 +221,7 @@ def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENG
             else:
                 runs[-1].append(h)
         # Each point's coordinates written once, for its line and its dot.
-        points = [[(_n(x(h.list_date)), _n(y(h.rating or 0)), h) for h in run] for run in runs]
+        points = [[(xs[h.list_date], _n(y(h.rating or 0)), h) for h in run] for run in runs]
         lines = [" ".join(f"{px},{py}" for px, py, _ in run) for run in points if len(run) > 1]
         word = lang.type_word(rating_type)
         dots = [
