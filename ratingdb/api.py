@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from ratingdb.reports.lists import (
-        CalcRecord,
         Calculation,
         EventRecord,
         GameRecord,
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
     from ratingdb.services.list_import import ListImportSummary
     from ratingdb.services.matching import MatchReport, Resolution
+    from ratingdb.services.rows import CalcPlayerRow
     from ratingdb.services.systems.base import CloseSummary, PlayerChange
 
 # The types of what a script receives (tests/integration/test_api.py finds every one of them from the
@@ -64,14 +64,14 @@ __getattr__ = on_first_use(
         "sqlalchemy": ("Engine",),
         "sqlalchemy.orm": ("Session",),
         "ratingdb.reports.lists": (
-            "CalcRecord", "Calculation", "EventRecord", "GameRecord", "HistoryLine", "ListLine",
-            "PublishedEntry",
+            "Calculation", "EventRecord", "GameRecord", "HistoryLine", "ListLine", "PublishedEntry",
         ),  # fmt: skip
         "ratingdb.schema.models": ("Player",),
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
         "ratingdb.services.list_import": ("ListImportSummary",),
         "ratingdb.services.matching": ("MatchReport", "Resolution"),
+        "ratingdb.services.rows": ("CalcPlayerRow",),
         "ratingdb.services.systems.base": ("CloseSummary", "PlayerChange"),
     },
 )
@@ -273,7 +273,7 @@ __all__ = [
     "Adjustment",
     "Period",
     # what it receives
-    "CalcRecord",
+    "CalcPlayerRow",
     "Calculation",
     "CloseCounts",
     "CloseSummary",

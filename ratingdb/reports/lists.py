@@ -37,6 +37,7 @@ from ratingdb.schema.models import (
     RatingList,
 )
 from ratingdb.services.lists import latest_list, list_version, require_list
+from ratingdb.services.rows import CalcPlayerRow
 from ratingdb.titles import shown_name
 
 if TYPE_CHECKING:
@@ -463,32 +464,9 @@ class Calculation:
     rating_type: str
     period: Period
     list_date: dt.date
-    record: CalcRecord | None
+    record: CalcPlayerRow | None  # read as values: making objects of the model cost more than the row
     entry: PublishedEntry | None
     events: list[EventRecord]
-
-
-class CalcRecord(NamedTuple):
-    """A player's record in a close's calculation: a row of calc_player (the model CalcPlayer), read as
-    values. Objects of the model cost more to make than the row to read: a tenth of a served player page
-    with calculations (bench/RESULTS.md, issue 28)."""
-
-    list_id: int
-    player_id: int
-    method: str
-    ro: int | None
-    k_base: int | None
-    k: int | None
-    n: int
-    score_x100: int
-    sum_dr_x100: int | None
-    k_sum_dr_x100: int | None
-    change: int | None
-    opponent_sum: int | None
-    p_x100: int | None
-    dp: int | None
-    new_rating: int | None
-    note: str | None
 
 
 class PublishedEntry(NamedTuple):
@@ -597,11 +575,11 @@ def _calculations(
     params = {"list": lists[0].id, "lists": list(by_id), "player": None if player is None else player.id}
     # Each record with the entry the close published for it (none for a player it dropped): one statement,
     # read as values on the connection.
-    records: dict[tuple[int, int], CalcRecord] = {}
+    records: dict[tuple[int, int], CalcPlayerRow] = {}
     entries: dict[tuple[int, int], PublishedEntry] = {}
-    width = len(CalcRecord._fields)
+    width = len(CalcPlayerRow._fields)
     for row in session.connection().execute(queries.records, params):
-        record = CalcRecord._make(row[:width])
+        record = CalcPlayerRow._make(row[:width])
         key = (record.list_id, record.player_id)
         records[key] = record
         if row[width]:  # the list published an entry for the player
@@ -692,7 +670,7 @@ def _calculation_queries(one_list: bool, one_player: bool, backend: Backend) -> 
     return _CalculationQueries(
         records=only(
             select(
-                *(CalcPlayer.__table__.c[name] for name in CalcRecord._fields),
+                *(CalcPlayer.__table__.c[name] for name in CalcPlayerRow._fields),
                 ListEntry.list_id.is_not(None),
                 *(ListEntry.__table__.c[name] for name in PublishedEntry._fields),
             ).outerjoin(

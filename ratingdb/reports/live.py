@@ -58,7 +58,7 @@ class LiveCalculation:
     summary: list[str]  # the sentences `ratingdb calculation` prints
     events: list[EventRecord]
     # The whole record, for a page that writes the sentences in its language: its record and new entry are
-    # values (reports.lists.CalcRecord, PublishedEntry), which the rollbacks leave as they were read.
+    # values (services.rows.CalcPlayerRow, PublishedEntry), which the rollbacks leave as they were read.
     calculation: Calculation
 
 
