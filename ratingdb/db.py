@@ -148,7 +148,10 @@ def _rolled_back(connection: Connection) -> Iterator[Session]:
         try:
             yield session
         finally:
-            session.rollback()
+            try:
+                engines.of(connection).end_read_only(connection)
+            finally:
+                session.rollback()
 
 
 def migrations_path() -> Path:

@@ -128,6 +128,10 @@ class Backend:
 
     # -- transactions and locks ------------------------------------------------------------------------
 
+    def end_read_only(self, connection: Connection) -> None:
+        """End the read-only transaction of `connection` before its session's rollback, where the engine
+        ends it otherwise (PostgreSQL's begun by hand); here the rollback ends it."""
+
     def begin_read_only(self, connection: Connection) -> None:
         """Make the transactions of `connection` read one consistent snapshot (db.read_transaction)."""
         connection.execution_options(isolation_level="REPEATABLE READ")

@@ -207,6 +207,27 @@ class PostgreSQL(Backend):
         finally:
             connection.close()
 
+    def end_read_only(self, connection: Connection) -> None:
+        # A transaction begun by hand (_snapshot) ends with COMMIT, sent by hand: it wrote nothing, so
+        # COMMIT ends it as ROLLBACK would, and the session's rollback then finds nothing to end. psycopg
+        # forgets every prepared statement of a connection at a ROLLBACK and sends DEALLOCATE ALL: ended so,
+        # no statement of a served page's transaction ever stayed prepared, each parsed and planned anew
+        # (the calculation's events 1.2 ms of the server's CPU a page: bench/RESULTS.md, issue 28).
+        import psycopg
+        from psycopg.pq import TransactionStatus
+
+        driver = connection.connection.driver_connection
+        if driver is None or not driver.autocommit:
+            return
+        if driver.info.transaction_status != TransactionStatus.INTRANS:
+            return
+        if isinstance(driver, psycopg.AsyncConnection):
+            from sqlalchemy.util import await_
+
+            await_(driver.execute("COMMIT"))
+        else:
+            driver.execute("COMMIT")
+
     def read_row(self, engine: Engine, query: Select[Any], params: Mapping[str, Any]) -> tuple[Any, ...]:
         # The read-only engine is in autocommit at the driver: the statement is sent alone, no BEGIN or
         # ROLLBACK around it. Its connection may be one the server has closed: as _connected, the pool is
