@@ -76,3 +76,29 @@ def test_a_read_snapshot_gives_the_data_version_its_transaction_sees(db_url: str
     finally:
         reader.dispose()
         writer.dispose()
+
+
+def test_a_statement_read_in_many_read_snapshots_stays_prepared_on_postgresql(db_url: str) -> None:
+    """psycopg prepares a statement sent five times on a connection, and forgets every prepared statement
+    of the connection at a ROLLBACK: the read transactions of the served site end with COMMIT instead
+    (nothing written), so a player page's statements are planned once per connection, not at each page."""
+    from sqlalchemy import bindparam
+
+    from ratingdb.reports.live import data_version_query
+
+    reader = db.read_only_engine(db_url)
+    if reader.dialect.name != "postgresql":
+        reader.dispose()
+        pytest.skip("prepared statements are psycopg's (PostgreSQL)")
+    query = select(AuditEntry.id).where(AuditEntry.id == bindparam("wanted"))
+    try:
+        for _ in range(7):  # one pooled connection, used in turn by each read
+            with db.read_snapshot(reader, data_version_query()) as (session, _version):
+                session.execute(query, {"wanted": 1}).all()
+        with db.read_snapshot(reader, data_version_query()) as (session, _version):
+            prepared = session.execute(
+                text("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%audit_log.id = $1%'")
+            ).scalar_one()
+        assert prepared == 1
+    finally:
+        reader.dispose()
