@@ -230,24 +230,12 @@ class PostgreSQL(Backend):
 
     def read_row(self, engine: Engine, query: Select[Any], params: Mapping[str, Any]) -> tuple[Any, ...]:
         # The read-only engine is in autocommit at the driver: the statement is sent alone, no BEGIN or
-        # ROLLBACK around it. Its connection may be one the server has closed: as _connected, the pool is
-        # emptied of the connections from before and the statement sent again on a new one.
-        import psycopg
-
-        for attempt in (1, 2):
-            raw = engine.raw_connection()
-            try:
-                return one_row(raw, engine.dialect, query, params)
-            except psycopg.OperationalError as exc:
-                closed = raw.driver_connection is not None and raw.driver_connection.broken
-                if closed:
-                    raw.invalidate(exc)
-                if not closed or attempt == 2:
-                    raise
-            finally:
-                raw.close()
-            engine.dispose()
-        raise AssertionError("unreachable: the second attempt returns or raises")
+        # ROLLBACK around it. Its connection may be one the server has closed: _connected.
+        connection, row = _connected(
+            engine, lambda connection: one_row(connection.connection, engine.dialect, query, params)
+        )
+        connection.close()
+        return row
 
     def hold_lock(self, session: Session, key: str, wait_seconds: int) -> bool:
         # A transaction-level advisory lock: the transaction's end lets go of it, whatever the pool does.
