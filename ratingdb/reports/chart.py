@@ -181,10 +181,10 @@ CHART_TEMPLATE: Final = "history_chart.svg"  # beside this module: the SVG's mar
 
 @functools.cache
 def _svg_template() -> Template:
-    from jinja2 import Environment
+    from ratingdb.templating import Templates
 
     source = resources.files("ratingdb.reports").joinpath(CHART_TEMPLATE).read_text("utf-8")
-    return Environment(autoescape=True, trim_blocks=True).from_string(source)
+    return Templates(autoescape=True, trim_blocks=True).from_string(source)
 
 
 def history_svg(history: Sequence[HistoryLine], title: str, lang: Language = ENGLISH) -> str:

@@ -61,6 +61,7 @@ from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import list_parameters
 from ratingdb.services.players import aliases_of
 from ratingdb.site.output import PublishResult, SiteFolder
+from ratingdb.templating import Templates
 
 if TYPE_CHECKING:
     from ratingdb.reports.glicko2 import Glicko2Calculation
@@ -236,7 +237,7 @@ def _page_gettext(lang: Language) -> Any:
 @lru_cache(maxsize=8)
 def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
     """The templates with the translations of `language` installed (one environment per language)."""
-    env = Environment(
+    env = Templates(
         loader=PackageLoader("ratingdb.site", "templates"),
         autoescape=True,  # names come from files anyone can write
         undefined=StrictUndefined,

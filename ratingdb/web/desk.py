@@ -36,6 +36,7 @@ from ratingdb.rating import Period
 from ratingdb.schema.models import WebUser
 from ratingdb.services import submissions as subs
 from ratingdb.services import users
+from ratingdb.templating import Templates
 from ratingdb.web.deps import State, language
 from ratingdb.web.state import AppState, WebSettings
 
@@ -157,7 +158,7 @@ def _templates(language: str = DEFAULT_LANGUAGE) -> Environment:
     as ratingdb.site.publish.environment; the texts are in the same catalogues)."""
     from ratingdb.formats.limits import TITLES
 
-    env = Environment(
+    env = Templates(
         loader=PackageLoader("ratingdb.web", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
