@@ -51,10 +51,11 @@ class WebSettings:
     max_body_bytes: int = 16 * 1024  # the public side takes no uploads: a larger body is refused (413)
     # What a worker keeps between requests, bounded by size as well as by count (bench/RESULTS.md, issue
     # 28: a worker ≤ 200 MB): the rendered pages by their bytes (a national player's page is 10–90 KB;
-    # 24 MB since the histories are kept too: visitors to 20,000 players find few pages cached whatever
-    # the size), the published lists read whole by their lines (about 460 bytes a line in memory).
+    # 16 MB, for the histories kept too: each MB of pages held about 1.4 MB of a worker's memory, and
+    # visitors to 20,000 players find few pages cached whatever the size — 6 % of random ones at 16 MB, 9 %
+    # at 24), the published lists read whole by their lines (about 460 bytes a line in memory).
     cached_pages: int = 2000
-    cached_page_bytes: int = 24 * 2**20
+    cached_page_bytes: int = 16 * 2**20
     cached_list_lines: int = 100_000
     # Every current list of the site's types in columns (ratingdb.reports.lists.ListColumns, about 13
     # bytes an entry): the players' histories, read from memory while the lists hold at most this many

@@ -536,3 +536,22 @@ def test_the_collector_runs_less_often_while_the_app_serves(demo_sqlite_url: str
         assert gc.is_tracked(site)
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_the_header_is_written_once_per_depth_and_the_search_page_keeps_what_was_searched(
+    demo_sqlite_url: str,
+) -> None:
+    # The site's header (newest lists, search box, live link) is alike on every page as deep in the site,
+    # so a site writes it once per depth (Site.shared); the search page's box holds the visitor's words
+    # and is written for that page alone, escaped.
+    with client(demo_sqlite_url) as served:
+        home, player = served.get("/").text, served.get(f"/{DOYLE_PAGE}").text
+        (site,) = served.app.state.ratingdb.sites.items.values()  # type: ignore[attr-defined]
+        assert {key for key in site.fragments if key[0] == "header"} == {("header", ""), ("header", "../")}
+        assert str(site.fragments[("header", "")]) in home
+        assert str(site.fragments[("header", "../")]) in player
+        assert 'action="../search"' in player and 'value=""' in player
+        searched = served.get("/search", params={"q": '<b>"Doyle'}).text
+        assert 'value="&lt;b&gt;&#34;Doyle"' in searched
+        assert len([key for key in site.fragments if key[0] == "header"]) == 2  # nothing kept for it
+        assert 'value=""' in served.get("/").text
