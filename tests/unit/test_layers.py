@@ -4,7 +4,8 @@ a circle, and one mechanism loads names late.
 The floors, lowest first (docs/development.md, "The layers", draws them and says where a change goes):
 
     plumbing      errors, lazy, command_line: the standard library only
-    pure          rating (the rules), formats (the readers), names, calculator, i18n, calc_notes: no database
+    pure          rating (the rules), formats (the readers), names, calculator, i18n, calc_notes,
+                  templating: no database
     schema        schema (models, CHECKs, triggers)
     engines       engines, db, db_errors, backup: connections and each engine's SQL
     services      services (and titles, accounts): use cases taking a session
@@ -38,6 +39,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "ratingdb.calculator",
         "ratingdb.i18n",
         "ratingdb.calc_notes",
+        "ratingdb.templating",
     ),
     ("ratingdb.schema",),
     ("ratingdb.engines", "ratingdb.db", "ratingdb.db_errors", "ratingdb.backup"),
