@@ -20,7 +20,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from ratingdb.errors import MissingList
+from ratingdb.errors import MissingList, UnknownEvent
 from ratingdb.rating import Period
 from ratingdb.reports.event import event_report
 from ratingdb.reports.events import find_events
@@ -837,7 +837,10 @@ def events(
 @router.get("/events/{event_id}", response_model=EventDetailOut, responses=ERRORS, tags=["events"])
 def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> EventDetailOut:
     """One event with every player's result and what the close made of it."""
-    report = event_report(view.session, event_id)
+    try:
+        report = event_report(view.session, event_id)
+    except UnknownEvent:  # the command line's sentence names its command: the API's names its call
+        raise UnknownEvent(f"there is no event {event_id}: /api/v1/events lists them") from None
     # Games and status as the event's rating system recorded them (a Glicko-2 close keeps no Elo record).
     system = types_shown(view.session, [report.rating_type])[report.rating_type]
     standings = system.event_standings(view.session, report)

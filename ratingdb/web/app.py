@@ -205,17 +205,37 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
             N_("'%(given)s' is not a rating period: write it as YYYY-MM, for example 2025-10"),
             given=given,
         )
+    if first.get("loc", ("",))[0] == "path" and not request.url.path.startswith(f"{API}/"):
+        # A page's address that does not parse (/events/abc.html) names no page, as any other such address.
+        return _translated(request, 404, NOTHING_AT, path=request.url.path)
+    limits = first.get("ctx") or {}
+    sentence = _VALIDATION_SENTENCES.get(kind if given != "" else "empty")
+    if sentence is not None and where:
+        limit = next((limits[k] for k in ("ge", "le", "max_length") if k in limits), "")
+        return _translated(request, 400, sentence, name=where, given=given, limit=limit)
     what = first.get("msg", "is not valid")
     return error_response(request, 400, f"{where or 'the request'}: {what}")
+
+
+NOTHING_AT: Final = N_("there is nothing at %(path)s — the home page links every page")
+# What a query parameter's value that FastAPI refuses means, by pydantic's kind of error (its own English
+# sentences name no remedy and are not in the catalogues): one sentence each, translated.
+_VALIDATION_SENTENCES: Final = {
+    "int_parsing": N_("%(name)s is '%(given)s', which is not a whole number — write digits only"),
+    "greater_than_equal": N_("%(name)s is %(given)s, less than %(limit)s — write %(limit)s or more"),
+    "less_than_equal": N_("%(name)s is %(given)s, more than %(limit)s — write %(limit)s or less"),
+    "string_too_long": N_("%(name)s is longer than %(limit)s characters — shorten it"),
+    "empty": N_("%(name)s is empty — give it a value"),
+    "bool_parsing": N_(
+        "%(name)s is '%(given)s', which is neither yes nor no — write %(name)s=1 or %(name)s=0"
+    ),
+}
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     found: dict[int, Translatable] = {
-        404: (
-            N_("there is nothing at %(path)s — the home page links every page"),
-            {"path": request.url.path},
-        ),
+        404: (NOTHING_AT, {"path": request.url.path}),
         405: (
             N_("%(method)s is not allowed here: the public site only reads (GET)"),
             {"method": request.method},

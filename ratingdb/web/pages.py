@@ -12,6 +12,7 @@ from typing import Annotated, Final
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BeforeValidator, Field
 from starlette.routing import Route
 
 from ratingdb.i18n import N_
@@ -29,6 +30,15 @@ HTML: Final = "text/html; charset=utf-8"
 PAGE_CACHE: Final = {"cache-control": "public, max-age=60"}
 # A list version's downloads never change once published.
 IMMUTABLE: Final = {"cache-control": "public, max-age=31536000, immutable"}
+
+
+# A bound of the list pages' rating filter. The filter form sends the field it shows even when it is left
+# empty (`rating_min=`): empty is no bound, as leaving the parameter out is.
+RatingBound = Annotated[
+    Annotated[int, Field(ge=0, le=4000)] | None,
+    BeforeValidator(lambda value: None if value == "" else value),
+    Query(),
+]
 
 
 def page(view: Served, body: bytes) -> HTMLResponse:
@@ -61,8 +71,8 @@ def list_page(
     federation: Annotated[str, Query(max_length=3)] = "",
     group: Annotated[str, Query(max_length=10)] = "",
     active: bool = False,
-    rating_min: Annotated[int | None, Query(ge=0, le=4000)] = None,
-    rating_max: Annotated[int | None, Query(ge=0, le=4000)] = None,
+    rating_min: RatingBound = None,
+    rating_max: RatingBound = None,
 ) -> HTMLResponse:
     query = ListQuery(
         page_number,

@@ -109,8 +109,12 @@ class Hardened:
             )
 
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
-        if len(scope.get("query_string", b"")) > self.max_query:
+        query = scope.get("query_string", b"")
+        if len(query) > self.max_query:
             return 414, f"the query is longer than {self.max_query} bytes — shorten it"
+        if b"%00" in query or "\x00" in scope.get("path", ""):
+            # No name, ID or page holds one, and PostgreSQL refuses it in any text it is handed.
+            return 400, NUL_REFUSED
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -142,6 +146,9 @@ class Hardened:
             return message
 
         return receive_limited
+
+
+NUL_REFUSED: Final = "the address holds a NUL character (%00), which no page, name or ID contains — remove it"
 
 
 class BodyTooLarge(Exception):

@@ -225,7 +225,7 @@ def test_errors_are_one_sentence_in_json(api: TestClient) -> None:
             404,
             "there is no standard list dated 2025-11-01 version 9: /api/v1/lists lists them",
         ),
-        "/api/v1/events/999": (404, "there is no event 999: `ratingdb events` lists them"),
+        "/api/v1/events/999": (404, "there is no event 999: /api/v1/events lists them"),
         "/api/v1/closes/standard/2025-13": (
             400,
             "'2025-13' is not a rating period: write it as YYYY-MM, for example 2025-10",
@@ -236,9 +236,14 @@ def test_errors_are_one_sentence_in_json(api: TestClient) -> None:
         ),
         "/api/v1/players/25900011/history?type=" + "x" * 30: (
             400,
-            "type: String should have at most 20 characters",
+            "type is longer than 20 characters — shorten it",
         ),
-        "/api/v1/players?q=": (400, "q: String should have at least 1 character"),
+        "/api/v1/players?q=": (400, "q is empty — give it a value"),
+        "/api/v1/lists/standard/2025-12-01?page=0": (400, "page is 0, less than 1 — write 1 or more"),
+        "/api/v1/players?q=doyle%00": (
+            400,
+            "the address holds a NUL character (%00), which no page, name or ID contains — remove it",
+        ),
         "/api/v1/live/bullet": (404, "this site has no bullet list, so no live ratings"),
     }
     for path, (status, message) in cases.items():

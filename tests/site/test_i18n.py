@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -296,3 +297,27 @@ def test_error_pages_are_in_the_visitor_s_language_and_the_api_s_errors_in_engli
         assert api.json() == {
             "error": "no player has FIDE ID or national ID '99999999': search by name on the home page"
         }
+
+
+def test_the_live_pages_name_their_periods_in_each_language(demo_sqlite_url: str, tmp_path: Path) -> None:
+    # With events imported for an open period the live pages say "period" or "periods" by how many
+    # periods are open — the number Babel's plural forms are chosen by (a German or French page failed
+    # when the date was taken for it).
+    path = tmp_path / "live.sqlite"
+    shutil.copyfile(demo_sqlite_url.removeprefix("sqlite:///"), path)
+    url = f"sqlite:///{path}"
+    reopen = ["--db", url, "reopen", "2025-11", "--type", "standard", "--reason", "live pages"]
+    assert CliRunner().invoke(cli, reopen).exit_code == 0  # one period open: its events are live
+    expected = {
+        "en": ("events of period 2025-11", "plus the events imported for period 2025-11:"),
+        "de": ("Turniere der Periode 2025-11", "für die Periode 2025-11 importierten Turniere:"),
+        "fr": ("tournois de la période 2025-11", "importés pour la période 2025-11 :"),
+    }
+    with client(url) as served:
+        for language, (index_words, page_words) in expected.items():
+            headers = {"accept-language": language}
+            index = served.get("/live/index.html", headers=headers)
+            page = served.get("/live/standard.html", headers=headers)
+            assert (index.status_code, page.status_code) == (200, 200), language
+            assert index_words in text_of(parse(index.content).find(".//main")), language  # type: ignore[arg-type]
+            assert page_words in text_of(parse(page.content).find(".//main")), language  # type: ignore[arg-type]
