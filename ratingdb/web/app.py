@@ -77,6 +77,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.ratingdb = state
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     app.include_router(api.router, prefix=API)
     app.include_router(pages.router)
     # First: the page most visited is then found without trying the API's and the pages' routes (their
@@ -97,6 +98,21 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         max_file_bytes=settings.max_upload_bytes,
     )
     return app
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's OpenAPI document without the 422 answer it adds to every call taking parameters: a value
+    FastAPI refuses is answered 400 with one sentence (`_invalid_request`), as each call's 400 says."""
+    if app.openapi_schema is None:
+        document = FastAPI.openapi(app)
+        for operations in document.get("paths", {}).values():
+            for operation in operations.values():
+                operation.get("responses", {}).pop("422", None)
+        schemas = document.get("components", {}).get("schemas", {})
+        for unused in ("HTTPValidationError", "ValidationError"):
+            schemas.pop(unused, None)
+        app.openapi_schema = document
+    return app.openapi_schema
 
 
 def _telemetry() -> TelemetryConfig:
