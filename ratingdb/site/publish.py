@@ -25,8 +25,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.calc_notes import shown_note
+from ratingdb.errors import MissingList
 from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
-from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, capfirst
+from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, capfirst, translatable
 from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports import norm_texts
 from ratingdb.reports.chart import history_svg
@@ -569,6 +570,10 @@ def list_page(
     matched = len(ranked)
     if query is not None:
         matched, rows = query_lines(ranked, query, lst.list_date.year, site.aliases)
+        if query.page > 1 and not rows:  # past the last page ("page 99 of 3" over no rows said nothing)
+            message = N_("there is no page %(page)s: the last page is %(pages)s")
+            values = {"page": query.page, "pages": max(1, -(-matched // query.per_page))}
+            raise translatable(MissingList(message % values), message, **values)
     # One plain tuple per row, in the table's column order; the system's cells after Games.
     table: list[tuple[object, ...]] = []
     cells, change, by_player = shown.figures.cells, shown.system.change, shown.figures.by_player()

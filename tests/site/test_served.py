@@ -205,6 +205,8 @@ def test_unknown_pages_and_bad_parameters_get_one_sentence_and_no_details(served
         ),
         "/lists/standard-2025-12-01.html?page=": (400, "Error: page is empty — give it a value"),
         "/lists/standard-2025-12-01.html?sort=evil": (400, "Error: 'evil' is not a column to sort by"),
+        "/lists/standard-2025-12-01.html?page=99": (404, "Error: there is no page 99: the last page is 3"),
+        f"{LIST}?page=2&name=zzzz": (404, "Error: there is no page 2: the last page is 1"),
         # An address whose number does not parse names no page.
         "/events/abc.html": (404, "Error: there is nothing at /events/abc.html"),
     }
