@@ -569,6 +569,14 @@ Key = Annotated[
 TypeQuery = Annotated[str | None, Query(alias="type", max_length=20, description="Only this rating type.")]
 
 
+def _of_site(view: Served, rating_type: str | None) -> str | None:
+    """`rating_type` (a TypeQuery's, or a path's), refused when the site has no such lists: a misspelt type
+    answered an empty result, as if nothing had been published."""
+    if rating_type is not None and rating_type not in view.site.options.rating_types:
+        raise MissingList(f"this site has no {rating_type} lists: /api/v1/lists lists the lists it has")
+    return rating_type
+
+
 @router.get("/players", response_model=SearchOut, responses=ERRORS, tags=["players"])
 def search(
     view: Served,
@@ -595,6 +603,7 @@ def player(view: Served, key: Key) -> PlayerDetailOut:
 @router.get("/players/{key}/history", response_model=HistoryOut, responses=ERRORS, tags=["players"])
 def history(view: Served, key: Key, rating_type: TypeQuery = None) -> HistoryOut:
     """The player's entry on every published list, oldest first (per type when `type` is given)."""
+    _of_site(view, rating_type)
     p = player_by_key(view.session, key)
     lines = player_history(view.session, p, rating_type)
     return HistoryOut(
@@ -607,6 +616,7 @@ def history(view: Served, key: Key, rating_type: TypeQuery = None) -> HistoryOut
 def calculations(view: Served, key: Key, rating_type: TypeQuery = None) -> CalculationsOut:
     """Every calculation of the player in the closes of this site, newest first, game by game (a Glicko-2
     close's in `glicko2_calculations`: Glickman's steps, the deviation and the provisional mark)."""
+    _of_site(view, rating_type)
     p = player_by_key(view.session, key)
     found = [
         c for c in player_calculations(view.session, view.site, p) if rating_type in (None, c.rating_type)
@@ -628,6 +638,7 @@ def calculations(view: Served, key: Key, rating_type: TypeQuery = None) -> Calcu
 @router.get("/players/{key}/live", response_model=PlayerLiveOut, responses=ERRORS, tags=["live"])
 def player_live(view: Served, key: Key, rating_type: TypeQuery = None) -> PlayerLiveOut:
     """The player's live ratings: provisional, not official (the list in force plus open periods' events)."""
+    _of_site(view, rating_type)
     p = player_by_key(view.session, key)
     types = [t for t in view.site.newest if rating_type in (None, t)]
     ratings = [r for t in types if (r := live_rating_out(view.state.live(t, view.version), p.id)) is not None]
@@ -637,9 +648,10 @@ def player_live(view: Served, key: Key, rating_type: TypeQuery = None) -> Player
 # --- lists --------------------------------------------------------------------------------------------------
 
 
-@router.get("/lists", response_model=ListsOut, tags=["lists"])
+@router.get("/lists", response_model=ListsOut, responses=ERRORS, tags=["lists"])
 def lists(view: Served, rating_type: TypeQuery = None) -> ListsOut:
     """Every published list version of the site, withdrawn ones included, newest first."""
+    _of_site(view, rating_type)
     shown = [v for v in reversed(view.site.lists) if rating_type in (None, v.rating_type)]
     shown.sort(key=lambda v: (v.list_date, v.rating_type, v.version), reverse=True)
     return ListsOut(lists=[version_out(v) for v in shown])
@@ -813,6 +825,7 @@ def events(
     period: Annotated[str | None, Query(pattern=PERIOD, description="YYYY-MM")] = None,
 ) -> EventsOut:
     """The imported events by start date, of one type or period if asked."""
+    _of_site(view, rating_type)
     found = find_events(view.session, period=_period(period), rating_type=rating_type)
     return EventsOut(
         events=[
@@ -874,9 +887,10 @@ def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> E
     )
 
 
-@router.get("/closes", response_model=ClosesOut, tags=["closes"])
+@router.get("/closes", response_model=ClosesOut, responses=ERRORS, tags=["closes"])
 def closes(view: Served, rating_type: TypeQuery = None) -> ClosesOut:
     """Every close (a period rated here), newest first."""
+    _of_site(view, rating_type)
     shown = [
         CloseOut(
             rating_type=v.rating_type,
@@ -904,8 +918,12 @@ def close(
     """What one close did: the events, the newly rated, the largest gains and losses."""
     parsed = _period(period)
     assert parsed is not None
-    if rating_type not in view.site.options.rating_types:
-        raise MissingList(f"this site has no {rating_type} lists")
+    _of_site(view, rating_type)
+    if not any(v.rating_type == rating_type and v.period == period for v in view.site.lists):
+        # else the report's own sentence, about the list the close would have published
+        raise MissingList(
+            f"period {period} of the {rating_type} lists is not closed: /api/v1/closes lists the closes"
+        )
     report = period_report(view.session, parsed, rating_type, top=10)
 
     def moves(found: list[object]) -> list[MoveOut]:

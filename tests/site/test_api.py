@@ -245,6 +245,19 @@ def test_errors_are_one_sentence_in_json(api: TestClient) -> None:
             "the address holds a NUL character (%00), which no page, name or ID contains — remove it",
         ),
         "/api/v1/live/bullet": (404, "this site has no bullet list, so no live ratings"),
+        # A misspelt type is refused, not answered with nothing found.
+        "/api/v1/players/25900011/history?type=standrad": (
+            404,
+            "this site has no standrad lists: /api/v1/lists lists the lists it has",
+        ),
+        "/api/v1/events?type=standrad": (
+            404,
+            "this site has no standrad lists: /api/v1/lists lists the lists it has",
+        ),
+        "/api/v1/closes/standard/2025-12": (
+            404,
+            "period 2025-12 of the standard lists is not closed: /api/v1/closes lists the closes",
+        ),
     }
     for path, (status, message) in cases.items():
         response = api.get(path)
