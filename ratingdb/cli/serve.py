@@ -77,6 +77,7 @@ def serve_command(
         rating_types=chosen,
     )
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
+    _check_address(host, port)
     typer.echo(f"Serving {title} at http://{host}:{port}/ (API: /api/v1/openapi.json; Ctrl-C stops).")
     log_config = _log_config()
     try:
@@ -100,6 +101,28 @@ def serve_command(
             )
     except OSError as exc:
         raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror} — choose another --port") from None
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refused in one line before "Serving …" is said: an address this machine does not have, or a port in
+    use (uvicorn reports a failed bind with its own lines after the app has started)."""
+    import socket
+
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror:
+        raise ConfigError(
+            f"cannot serve on {host}: no such address — give --host an address such as 127.0.0.1"
+        ) from None
+    with socket.socket(family, kind) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot serve on {host}:{port}: {exc.strerror} — stop what uses the port, or choose "
+                "another with --port"
+            ) from None
 
 
 def _log_config() -> dict[str, object]:

@@ -603,3 +603,22 @@ def test_an_address_with_a_nul_character_is_refused_before_anything_is_read(
         assert response.json() == {"error": sentence}
     else:
         assert response.text == f"Error: {sentence}\n"
+
+
+def test_serve_on_a_port_in_use_or_an_address_not_here_is_one_line(demo_sqlite_url: str) -> None:
+    # Said before "Serving …" (uvicorn said it in its own lines after starting the app).
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["--db", demo_sqlite_url, "serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: cannot serve on 127.0.0.1:{port}: Address already in use — stop what uses the port, or "
+        "choose another with --port\n"
+    )
+    result = CliRunner().invoke(cli, ["--db", demo_sqlite_url, "serve", "--host", "203.0.113.7"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot serve on 203.0.113.7:8000: Cannot assign requested address")
