@@ -621,4 +621,6 @@ def test_serve_on_a_port_in_use_or_an_address_not_here_is_one_line(demo_sqlite_u
     )
     result = CliRunner().invoke(cli, ["--db", demo_sqlite_url, "serve", "--host", "203.0.113.7"])
     assert result.exit_code == 1
-    assert result.output.startswith("Error: cannot serve on 203.0.113.7:8000: Cannot assign requested address")
+    assert result.output.startswith(
+        "Error: cannot serve on 203.0.113.7:8000: Cannot assign requested address"
+    )
