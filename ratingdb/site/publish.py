@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.calc_notes import shown_note
-from ratingdb.errors import MissingList
+from ratingdb.errors import MissingList, RatingDbError
 from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
 from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, capfirst, translatable
 from ratingdb.rating import RATING_TYPES, Period
@@ -233,6 +233,14 @@ def _page_gettext(lang: Language) -> Any:
         return text % variables  # always a format, as Jinja2's: "%%" is "%" even without values
 
     return gettext
+
+
+def not_found(kind: type[RatingDbError], message: str, **values: object) -> RatingDbError:
+    """A 404 whose sentence a page translates: the English sentence is the exception's text (what the API
+    answers and the log keeps), the catalogue message and its values ride along for the page."""
+    error = translatable(kind(message % values), message, **values)
+    assert isinstance(error, RatingDbError)
+    return error
 
 
 @lru_cache(maxsize=8)
@@ -571,9 +579,9 @@ def list_page(
     if query is not None:
         matched, rows = query_lines(ranked, query, lst.list_date.year, site.aliases)
         if query.page > 1 and not rows:  # past the last page ("page 99 of 3" over no rows said nothing)
+            pages = max(1, -(-matched // query.per_page))
             message = N_("there is no page %(page)s: the last page is %(pages)s")
-            values = {"page": query.page, "pages": max(1, -(-matched // query.per_page))}
-            raise translatable(MissingList(message % values), message, **values)
+            raise not_found(MissingList, message, page=query.page, pages=pages)
     # One plain tuple per row, in the table's column order; the system's cells after Games.
     table: list[tuple[object, ...]] = []
     cells, change, by_player = shown.figures.cells, shown.system.change, shown.figures.by_player()

@@ -17,7 +17,7 @@ from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
-from ratingdb.i18n import N_, translatable
+from ratingdb.i18n import N_
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery, RankedList
 from ratingdb.reports.lists import (
@@ -42,6 +42,7 @@ from ratingdb.site.publish import (
     event_page,
     home_page,
     list_path,
+    not_found,
     period_page,
     period_path,
     player_calculations,
@@ -56,14 +57,6 @@ ShownOf = Callable[[int], ListShown]  # how a list version is shown (its system,
 
 class PageNotFound(RatingDbError):
     """No page at this address (a 404, with the sentence)."""
-
-
-def not_found(kind: type[RatingDbError], message: str, **values: object) -> RatingDbError:
-    """A 404 whose sentence a page translates: the English sentence is the exception's text (what the API
-    answers and the log keeps), the catalogue message and its values ride along for the page."""
-    error = translatable(kind(message % values), message, **values)
-    assert isinstance(error, RatingDbError)
-    return error
 
 
 def home(session: Session, site: Site) -> bytes:

@@ -569,12 +569,11 @@ Key = Annotated[
 TypeQuery = Annotated[str | None, Query(alias="type", max_length=20, description="Only this rating type.")]
 
 
-def _of_site(view: Served, rating_type: str | None) -> str | None:
-    """`rating_type` (a TypeQuery's, or a path's), refused when the site has no such lists: a misspelt type
+def _of_site(view: Served, rating_type: str | None) -> None:
+    """Refuses `rating_type` (a TypeQuery's, or a path's) when the site has no such lists: a misspelt type
     answered an empty result, as if nothing had been published."""
     if rating_type is not None and rating_type not in view.site.options.rating_types:
         raise MissingList(f"this site has no {rating_type} lists: /api/v1/lists lists the lists it has")
-    return rating_type
 
 
 @router.get("/players", response_model=SearchOut, responses=ERRORS, tags=["players"])
