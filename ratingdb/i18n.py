@@ -145,6 +145,11 @@ class Language:
         -51 → -0.51 · -0,51; `signed` adds a + to zero and above: +0.64 · +0,64. None → —."""
         return _hundredths(self.code, x100, signed)
 
+    @property
+    def decimal_mark(self) -> str:
+        """The locale's decimal mark in points: . · ,"""
+        return self.hundredths(100)[1]
+
     def decimal(self, value: Decimal) -> str:
         """A computed figure with two decimals (Ra 2376.11 · 2376,11), rounded half to even, never grouped."""
         if self.code == DEFAULT_LANGUAGE:

@@ -44,6 +44,7 @@ from ratingdb.rating import (
     LOSS,
     WIN,
     RuleSet,
+    initial_working,
     round_half_away_from_zero,
 )
 
@@ -472,18 +473,14 @@ def _other_method_lines(initial: InitialCalc) -> list[str]:
     elif method.name == "fixed":
         text.append(f"{r.n} games: the rule set's start rating {method.start_rating}")
     else:
-        ra = _fraction2(r.ra_rounded.numerator * 100 // r.ra_rounded.denominator)
-        wins = _total_score(r.wins_x100)
-        text.append(f"Ra = Σ opponents / n = {r.opponent_sum} / {r.n} = {ra}")
-        if 2 * r.wins_x100 >= 100 * r.n:
-            text.append(
-                f"Score {wins} / {r.n}: 20 per half point above 50 % → {_signed_int(r.dp)} (2022 rules)"
-            )
-        else:
-            text.append(f"p = {wins} / {r.n} → {_expected(r.p)}; dp = {_signed_int(r.dp)} (table 8.1.1)")
-        assert r.unrounded is not None
-        whole = round_half_away_from_zero(r.unrounded.numerator, r.unrounded.denominator)
-        text.append(f"Ru = Ra + dp = {whole} (half away from zero)")
+        # The rule's own formula with its figures, as the calculation record writes it (rating.working).
+        method_name = "FIDE 2022" if method.name == "fide-2022" else method.name
+        text.append(
+            f"Method: {method_name} (Ra the opponents' average; 20 per half point above 50 %, else dp)"
+        )
+        text += initial_working(
+            method, n=r.n, opponent_sum=r.opponent_sum, score_x100=r.wins_x100, p_x100=r.p, dp=r.dp
+        ).lines()
     if r.status == "rated":
         text.append(f"Initial rating: {r.rating}")
     elif r.status == "below_floor":

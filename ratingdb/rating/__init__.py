@@ -80,6 +80,7 @@ from .tables import (
     expected_score_logistic,
     expected_score_logistic_hundredths,
 )
+from .working import Working, change_working, initial_working
 
 if TYPE_CHECKING:
     from .catalogue import RULE_SETS, fide_rule_file, rule_set_for
@@ -190,4 +191,7 @@ __all__ = [
     "round_half_away_from_zero",
     "rule_set_for",
     "without_cap",
+    "Working",
+    "change_working",
+    "initial_working",
 ]

@@ -11,7 +11,6 @@ from array import array
 from collections import defaultdict
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol, TextIO
 
@@ -21,8 +20,10 @@ from sqlalchemy.orm import Session
 from ratingdb import engines
 from ratingdb.calc_notes import shown_note
 from ratingdb.errors import ConfigError, MissingList
-from ratingdb.i18n import ENGLISH, Language
-from ratingdb.rating import Period
+from ratingdb.i18n import ENGLISH, N_, Language
+from ratingdb.rating import Period, RuleSet
+from ratingdb.rating.initial import InitialMethod
+from ratingdb.rating.working import change_working, initial_working
 from ratingdb.schema.models import (
     AuditEntry,
     CalcEvent,
@@ -38,6 +39,7 @@ from ratingdb.schema.models import (
 )
 from ratingdb.services.lists import latest_list, list_version, require_list
 from ratingdb.services.rows import CalcPlayerRow
+from ratingdb.services.rules import rules_of_lists
 from ratingdb.titles import shown_name
 
 if TYPE_CHECKING:
@@ -350,8 +352,12 @@ def list_columns(session: Session, list_id: int) -> ListColumns:
 def _columns_query() -> AnySelect:
     return (
         select(
-            ListEntry.player_id, ListEntry.rating, ListEntry.change,
-            ListEntry.games, ListEntry.k, ListEntry.flag,
+            ListEntry.player_id,
+            ListEntry.rating,
+            ListEntry.change,
+            ListEntry.games,
+            ListEntry.k,
+            ListEntry.flag,
         )  # fmt: skip
         .where(ListEntry.list_id == bindparam("list"))
         .order_by(ListEntry.player_id)
@@ -467,6 +473,8 @@ class Calculation:
     record: CalcPlayerRow | None  # read as values: making objects of the model cost more than the row
     entry: PublishedEntry | None
     events: list[EventRecord]
+    # The rule set the close ran under (services.rules.rules_of_lists): its write-up is in these rules' terms.
+    rules: RuleSet | None = None
 
 
 class PublishedEntry(NamedTuple):
@@ -596,16 +604,43 @@ def _calculations(
     events: dict[tuple[int, int], list[EventRecord]] = defaultdict(list)
     # Columns, not CalcEvent objects: a player's page reads two dozen of them, and making the objects cost
     # more than reading the rows (bench/RESULTS.md, issue 28); on the connection, without the ORM's steps.
-    for list_id, player_id, event_id, name, start, end, ratings_from, ro, rc, n, score, dr, k, k_dr, note in (
-        session.connection().execute(queries.events, params)
-    ):
+    for (
+        list_id,
+        player_id,
+        event_id,
+        name,
+        start,
+        end,
+        ratings_from,
+        ro,
+        rc,
+        n,
+        score,
+        dr,
+        k,
+        k_dr,
+        note,
+    ) in session.connection().execute(queries.events, params):
         events[(list_id, player_id)].append(
             EventRecord(
-                event_id, name, start, end, ratings_from, ro, rc, n, score, dr, k, k_dr, note,
+                event_id,
+                name,
+                start,
+                end,
+                ratings_from,
+                ro,
+                rc,
+                n,
+                score,
+                dr,
+                k,
+                k_dr,
+                note,
                 games.get((list_id, player_id, event_id), []),
             )  # fmt: skip
         )
     keys = sorted(records.keys() | events.keys())
+    rules = rules_of_lists(session, {list_id for list_id, _ in keys})
     if player is not None:
         players = {player.id: player}
     else:
@@ -614,8 +649,11 @@ def _calculations(
             for p in session.scalars(
                 select(Player).where(
                     Player.id.in_(
-                        _only(select(CalcPlayer.player_id), CalcPlayer.list_id, None, one_list, backend)
-                        .union(_only(select(CalcEvent.player_id), CalcEvent.list_id, None, one_list, backend))
+                        _only(
+                            select(CalcPlayer.player_id), CalcPlayer.list_id, None, one_list, backend
+                        ).union(
+                            _only(select(CalcEvent.player_id), CalcEvent.list_id, None, one_list, backend)
+                        )
                     )
                 ),
                 params,
@@ -630,6 +668,7 @@ def _calculations(
             records.get((list_id, pid)),
             entries.get((list_id, pid)),
             events.get((list_id, pid), []),
+            rules.get(list_id),
         )
         for list_id, pid in keys
     }
@@ -706,10 +745,21 @@ def _calculation_queries(one_list: bool, one_player: bool, backend: Backend) -> 
         ).execution_options(**({} if one_player else {"yield_per": 20_000})),
         events=only(
             select(
-                CalcEvent.list_id, CalcEvent.player_id, CalcEvent.event_id,
-                shown_name(), Event.start_date, Event.end_date, used.c.list_date,  # as EventRecord's fields
-                CalcEvent.ro, CalcEvent.rc_x100, CalcEvent.n, CalcEvent.score_x100, CalcEvent.sum_dr_x100,
-                CalcEvent.k, CalcEvent.k_sum_dr_x100, CalcEvent.note,
+                CalcEvent.list_id,
+                CalcEvent.player_id,
+                CalcEvent.event_id,
+                shown_name(),
+                Event.start_date,
+                Event.end_date,
+                used.c.list_date,  # as EventRecord's fields
+                CalcEvent.ro,
+                CalcEvent.rc_x100,
+                CalcEvent.n,
+                CalcEvent.score_x100,
+                CalcEvent.sum_dr_x100,
+                CalcEvent.k,
+                CalcEvent.k_sum_dr_x100,
+                CalcEvent.note,
             )  # fmt: skip
             .join(Event, Event.id == CalcEvent.event_id)
             .join(used, used.c.id == CalcEvent.ratings_list_id)
@@ -738,58 +788,89 @@ def signed_points(x100: int | None) -> str:
     return points(x100) if x100 < 0 else "+" + points(x100)
 
 
+_ROUNDINGS: Final = {
+    "half_away": N_("rounded once, half away from zero, §8.3.4"),
+    "down": N_("rounded once, down"),
+    "up": N_("rounded once, up"),
+}
+_INITIAL_METHODS: Final = {
+    "fide-2024": N_("§8.2.2, with two hypothetical draws against 1800"),
+    "fide-2022": N_("FIDE's 2022 method: 20 per half point above half the points, else dp"),
+    "fixed": N_("the rule set's start rating"),
+}
+
+
 def calculation_summary(calc: Calculation, lang: Language = ENGLISH) -> list[str]:
     """How the new entry was obtained, in the sentences `ratingdb calculation` prints under its heading
-    (in English; a page passes its language, whose catalogue translates them: ratingdb.i18n)."""
+    (in English; a page passes its language, whose catalogue translates them: ratingdb.i18n). The
+    arithmetic is the rule set's that computed it (rating.working): evaluated, it gives the published
+    figures."""
     _, pts = lang.gettext, lang.hundredths
     rec, entry = calc.record, calc.entry
     if rec is None:
         rating = _("unrated") if entry is None or entry.rating is None else entry.rating
         return [_("No rated games in this period; on the new list: %(rating)s.") % {"rating": rating}]
     lines: list[str] = []
+    mark = lang.decimal_mark
     if rec.method == "change":
         k_note = f"K {rec.k_base}" + (
             _(" → %(k)s by the 700 rule (%(n)s games)") % {"k": rec.k, "n": rec.n}
             if rec.k != rec.k_base
             else ""
         )
+        rounding = "half_away" if calc.rules is None else calc.rules.rounding
+        shown = change_working(
+            k=rec.k or 0, sum_dr_x100=rec.sum_dr_x100 or 0, k_sum_dr_x100=rec.k_sum_dr_x100 or 0,
+            change=rec.change or 0, ro=rec.ro or 0, sum_name=_("Σ(score − PD)"),
+        ).lines(mark)  # fmt: skip
         lines.append(
-            _(
-                "Ro %(ro)s, %(k_note)s; %(n)s games, Σ(score − PD) = %(sum)s, K × Σ = %(k_sum)s → change "
-                "%(change)s (rounded once) → %(new)s"
-            )
+            _("Ro %(ro)s, %(k_note)s; %(n)s games; %(change)s (%(rounding)s); %(new)s")
             % {
                 "ro": rec.ro,
                 "k_note": k_note,
                 "n": rec.n,
-                "sum": pts(rec.sum_dr_x100, signed=True),
-                "k_sum": pts(rec.k_sum_dr_x100, signed=True),
-                "change": f"{rec.change:+d}",
-                "new": rec.new_rating,
+                "change": shown[0],
+                "rounding": _(_ROUNDINGS[rounding]),
+                "new": shown[1],
             }
         )
     else:
-        ra = (Decimal(rec.opponent_sum or 0) + 3600) / (rec.n + 2)
         outcome = (
             _("first rating %(rating)s") % {"rating": rec.new_rating}
             if rec.new_rating is not None
             else _("no rating yet")
         )
-        lines.append(
-            _(
-                "Unrated: %(n)s pooled games, Ra = (%(sum)s + 2 × 1800) / %(n2)s = %(ra)s, "
-                "p = %(p)s, dp = %(dp)s → "
+        method: InitialMethod | None = None if calc.rules is None else calc.rules.initial
+        if method is None:  # an older list whose rule set is no longer known: the figures, no formula
+            lines.append(
+                _(
+                    "Unrated: %(n)s pooled games, Σ opponents %(sum)s, score %(score)s, p = %(p)s, "
+                    "dp = %(dp)s → "
+                )
+                % {
+                    "n": rec.n,
+                    "sum": rec.opponent_sum,
+                    "score": pts(rec.score_x100),
+                    "p": pts(rec.p_x100),
+                    "dp": rec.dp,
+                }
+                + outcome
             )
-            % {
-                "n": rec.n,
-                "sum": rec.opponent_sum,
-                "n2": rec.n + 2,
-                "ra": lang.decimal(ra),
-                "p": pts(rec.p_x100),
-                "dp": rec.dp,
-            }
-            + outcome
-        )
+        else:
+            working = initial_working(
+                method, n=rec.n, opponent_sum=rec.opponent_sum or 0, score_x100=rec.score_x100,
+                p_x100=rec.p_x100, dp=rec.dp,
+            )  # fmt: skip
+            steps = "; ".join(working.lines(mark))
+            lines.append(
+                _("Unrated: %(n)s pooled games (%(method)s): %(working)s; ")
+                % {"n": rec.n, "method": _(_INITIAL_METHODS[method.name]), "working": steps}
+                + outcome
+                if steps
+                else _("Unrated: %(n)s pooled games (%(method)s) → ")
+                % {"n": rec.n, "method": _(_INITIAL_METHODS[method.name])}
+                + outcome
+            )
     if rec.note:
         lines.append(_("Note: %(note)s") % {"note": shown_note(rec.note, lang)})
     if entry is not None:

@@ -9,6 +9,7 @@ type is. Must not import the CLI, the formats or the reports.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -24,7 +25,7 @@ from ratingdb.rating import (
     parse_rule_set,
     rule_set_for,
 )
-from ratingdb.schema.models import ListRuleSet, StoredRuleSet
+from ratingdb.schema.models import ListRuleSet, RatingList, StoredRuleSet
 from ratingdb.services.versions import record_change, withdraw
 
 CURRENT = StoredRuleSet.is_current.is_(True)
@@ -183,6 +184,32 @@ def list_rule_set(session: Session, list_id: int) -> StoredRuleSet | None:
         .join(ListRuleSet, ListRuleSet.rule_set_id == StoredRuleSet.id)
         .where(ListRuleSet.list_id == list_id)
     ).one_or_none()
+
+
+def rules_of_lists(session: Session, list_ids: Iterable[int]) -> dict[int, RuleSet | None]:
+    """The rule set each computed list was closed under: the stored version it records (list_rule_set),
+    else FIDE's set of its name; None for an imported list or a name no longer known. A write-up of a
+    list's figures is written by these rules, not by the set in force today (issue 51)."""
+    ids = list(dict.fromkeys(list_ids))
+    if not ids:
+        return {}
+    rows = session.execute(
+        select(RatingList.id, RatingList.rules, StoredRuleSet)
+        .outerjoin(ListRuleSet, ListRuleSet.list_id == RatingList.id)
+        .outerjoin(StoredRuleSet, StoredRuleSet.id == ListRuleSet.rule_set_id)
+        .where(RatingList.id.in_(ids))
+    ).all()
+    fide = {rules.name: rules for rules in RULE_SETS}
+    parsed: dict[int, RuleSet] = {}
+    found: dict[int, RuleSet | None] = {}
+    for list_id, name, stored in rows:
+        if stored is not None:
+            if stored.id not in parsed:
+                parsed[stored.id] = _parse(stored)
+            found[list_id] = parsed[stored.id]
+        else:
+            found[list_id] = fide.get(name) if name else None
+    return found
 
 
 def _overlap(a: RuleSet, b: RuleSet) -> bool:

@@ -130,7 +130,8 @@ def test_list_json_player_history_and_calculation_page(db_url: str, tmp_path: Pa
     # Szabo lost to 2210 (D −230 → .21), 2105 (−125 → .33), 2150 (−170 → .28): Σ −.82, × 40 = −32.8 → −33.
     assert (
         out[1]
-        == "Ro 1980, K 40; 3 games, Σ(score − PD) = -0.82, K × Σ = -32.80 → change -33 (rounded once) → 1947"
+        == "Ro 1980, K 40; 3 games; K × Σ(score − PD) = 40 × (−0.82) = −32.80 → −33 (rounded once, half away "
+        "from zero, §8.3.4); Rn = Ro + change = 1980 − 33 = 1947"
     )
     unknown = run(db_url, "calculation", "999", "2025-10")
     assert (unknown.exit_code, unknown.stderr) == (

@@ -128,10 +128,12 @@ def test_calc_writes_out_the_2022_initial_rating_under_the_2022_rules() -> None:
     result = runner.invoke(app, ["calc", "unrated", *games, "--rules", "standard-2022-01"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    start = lines.index("Ra = Σ opponents / n = 10000 / 5 = 2000.00")
-    assert lines[start : start + 4] == [
-        "Ra = Σ opponents / n = 10000 / 5 = 2000.00",
-        "Score 3 / 5: 20 per half point above 50 % → +20 (2022 rules)",
-        "Ru = Ra + dp = 2020 (half away from zero)",
+    # Written in the 2022 method's own terms, each step adding up: 20 × (2 × 3 − 5) = 20; 2000 + 20 = 2020.
+    start = lines.index("Ra = Σ / n = 10000 / 5 = 2000.00")
+    assert lines[start - 1 : start + 4] == [
+        "Method: FIDE 2022 (Ra the opponents' average; 20 per half point above 50 %, else dp)",
+        "Ra = Σ / n = 10000 / 5 = 2000.00",
+        "dp = 20 × (2 × W − n) = 20 × (2 × 3.00 − 5) = 20",
+        "Ru = Ra + dp = 10000 / 5 + 20 = 2020.00 → 2020",
         "Initial rating: 2020",
     ]

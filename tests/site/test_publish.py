@@ -198,8 +198,8 @@ def test_the_player_page_shows_the_calculation_as_the_calculation_command_does(
         shown[:2]
         == command[1:3]
         == [
-            "Ro 1846, K 20 → 17 by the 700 rule (39 games); 39 games, Σ(score − PD) = +3.26, "
-            "K × Σ = +55.42 → change +55 (rounded once) → 1901",
+            "Ro 1846, K 20 → 17 by the 700 rule (39 games); 39 games; K × Σ(score − PD) = 17 × 3.26 = 55.42 "
+            "→ +55 (rounded once, half away from zero, §8.3.4); Rn = Ro + change = 1846 + 55 = 1901",
             "New list: rating 1901, K 20, flag —, games 39",
         ]
     )

@@ -116,16 +116,16 @@ IN_LANGUAGE = {
         "search": "Spieler suchen",
         "live": "Live-Wertungszahl Standard: 1901 vorläufig — keine offizielle Wertungszahl",
         "in_force": "Die gültige Standard-Liste (01.10.2025) sagt 1846",
-        "calculation": "Ro 1846, K 20 → 17 nach der 700er-Regel (39 Partien); 39 Partien, "
-        "Σ(Punkte − PD) = +3,26",
+        "calculation": "Ro 1846, K 20 → 17 nach der 700er-Regel (39 Partien); 39 Partien; "
+        "K × Σ(Punkte − PD) = 17 × 3,26 = 55,42 → +55",
         "note": "D: die Wertungsdifferenz",
     },
     "fr": {
         "search": "Trouver un joueur",
         "live": "Classement standard en direct : 1901 provisoire — pas un classement officiel",
         "in_force": "La liste standard en vigueur (1 oct. 2025) indique 1846",
-        "calculation": "Ro 1846, K 20 → 17 par la règle des 700 (39 parties) ; 39 parties, "
-        "Σ(score − PD) = +3,26",
+        "calculation": "Ro 1846, K 20 → 17 par la règle des 700 (39 parties) ; 39 parties ; "
+        "K × Σ(score − PD) = 17 × 3,26 = 55,42 → +55",
         "note": "D : l’écart de classement",
     },
 }
