@@ -140,6 +140,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
     assert functions == [
         "calculation",
         "close_period",
+        "close_periods",
         "find_player",
         "import_list",
         "import_trf",
