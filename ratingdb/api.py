@@ -26,7 +26,7 @@ Must not import the CLI.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -146,32 +146,42 @@ def import_list(
     session: Session,
     path: str | Path,
     *,
-    list_date: dt.date,
-    rating_type: str = "standard",
+    list_date: dt.date | None = None,
+    rating_type: str | None = None,
     format: str | None = None,
+    update: bool = False,
     replace: bool = False,
     reason: str | None = None,
+    match: Mapping[int, str | int] | None = None,
+    new: Collection[int] = (),
+    accept_name: Collection[int] = (),
+    match_certain: bool = False,
 ) -> ListImportSummary:
     """Import a rating list file (CSV, FIDE TXT or XML; `format` or the file's contents say which) as the
-    `rating_type` list dated `list_date`, as `ratingdb import-list` does.
+    list dated `list_date`, as `ratingdb import-list` does (the same service).
 
-    `replace` loads a new full list even when it leaves out many players of the list it follows.
+    `rating_type` names the list's type; without it, standard, or all three types of a FIDE combined list.
+    A type rated by Glicko-2 (a stored rule set) is read with its deviations and volatilities. `update`
+    corrects the list in force (of `list_date`'s when given) with the file's rows: a new version, `reason`
+    required. `replace` loads a new full list even when it leaves out many players of the list it follows.
+    The rows refused for a decision are settled as `--match LINE=ID`, `--new LINE`, `--accept-name LINE`
+    and `--match-certain` settle them: `match` {line: ID}, `new`, `accept_name` (lines), `match_certain`.
     """
-    from ratingdb.formats import detect_list_format, read_list
-    from ratingdb.services.list_import import import_list as import_rows
+    from ratingdb.services.list_files import import_list_file
+    from ratingdb.services.list_matching import ListMatching
 
     file = Path(path)
-    detected = format or detect_list_format(file)
-    rows = read_list(file, format=detected, rating_types=[rating_type])  # type: ignore[arg-type]
-    return import_rows(
-        session,
-        rows,
-        list_date=list_date,
-        rating_types=[rating_type],
-        source=file.name,
-        replace=replace,
-        reason=reason,
+    matching = ListMatching(
+        file.name,
+        matches={line: str(ident) for line, ident in (match or {}).items()},
+        new=frozenset(new),
+        accept_names=frozenset(accept_name),
+        match_certain=match_certain,
     )
+    return import_list_file(
+        session, file, list_date=list_date, rating_type=rating_type, format=format, update=update,
+        replace=replace, reason=reason, matching=matching,
+    ).summary  # fmt: skip
 
 
 def close_period(
