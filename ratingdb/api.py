@@ -26,12 +26,12 @@ Must not import the CLI.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from ratingdb.db import UnitOfWork
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.lazy import on_first_use
 from ratingdb.rating import Adjustment, Period, RulesError
@@ -64,7 +64,12 @@ __getattr__ = on_first_use(
         "sqlalchemy": ("Engine",),
         "sqlalchemy.orm": ("Session",),
         "ratingdb.reports.lists": (
-            "Calculation", "EventRecord", "GameRecord", "HistoryLine", "ListLine", "PublishedEntry",
+            "Calculation",
+            "EventRecord",
+            "GameRecord",
+            "HistoryLine",
+            "ListLine",
+            "PublishedEntry",
         ),  # fmt: skip
         "ratingdb.schema.models": ("Player",),
         "ratingdb.services.counts": ("CloseCounts",),
@@ -77,38 +82,10 @@ __getattr__ = on_first_use(
 )
 
 
-class Database:
-    """An open ratingdb database: hands out transactions; `close` (or a `with` block) lets it go."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    @contextmanager
-    def transaction(self, *, dry_run: bool = False) -> Iterator[Session]:
-        """One transaction: committed when the block ends normally, rolled back when it raises.
-
-        With `dry_run` it is always rolled back: the block's work can be read inside it (a summary, the
-        rating changes of a close) and nothing is written; the IDs handed out are handed out again.
-        """
-        from ratingdb import db
-
-        with db.transaction(self.engine, dry_run=dry_run) as session:
-            yield session
-
-    @contextmanager
-    def read(self) -> Iterator[Session]:
-        """One transaction that only reads, from one consistent snapshot; writers are not held up.
-
-        It is rolled back when the block ends: use the rows and objects read inside the block.
-        """
-        from ratingdb import db
-
-        with db.read_transaction(self.engine) as session:
-            yield session
-
-    def close(self) -> None:
-        """Close the database's connections."""
-        self.engine.dispose()
+class Database(UnitOfWork):
+    """An open ratingdb database, the unit of work a script hands to the use cases that span transactions
+    (`close_period`, `close_periods`): hands out transactions and reads (ratingdb.db.UnitOfWork, the same
+    class the CLI and the desk use); `close` (or a `with` block) lets it go."""
 
     def __enter__(self) -> Database:
         return self
@@ -169,48 +146,99 @@ def import_list(
     session: Session,
     path: str | Path,
     *,
-    list_date: dt.date,
-    rating_type: str = "standard",
+    list_date: dt.date | None = None,
+    rating_type: str | None = None,
     format: str | None = None,
+    update: bool = False,
     replace: bool = False,
     reason: str | None = None,
+    match: Mapping[int, str | int] | None = None,
+    new: Collection[int] = (),
+    accept_name: Collection[int] = (),
+    match_certain: bool = False,
 ) -> ListImportSummary:
     """Import a rating list file (CSV, FIDE TXT or XML; `format` or the file's contents say which) as the
-    `rating_type` list dated `list_date`, as `ratingdb import-list` does.
+    list dated `list_date`, as `ratingdb import-list` does (the same service).
 
-    `replace` loads a new full list even when it leaves out many players of the list it follows.
+    `rating_type` names the list's type; without it, standard, or all three types of a FIDE combined list.
+    A type rated by Glicko-2 (a stored rule set) is read with its deviations and volatilities. `update`
+    corrects the list in force (of `list_date`'s when given) with the file's rows: a new version, `reason`
+    required. `replace` loads a new full list even when it leaves out many players of the list it follows.
+    The rows refused for a decision are settled as `--match LINE=ID`, `--new LINE`, `--accept-name LINE`
+    and `--match-certain` settle them: `match` {line: ID}, `new`, `accept_name` (lines), `match_certain`.
     """
-    from ratingdb.formats import detect_list_format, read_list
-    from ratingdb.services.list_import import import_list as import_rows
+    from ratingdb.services.list_files import import_list_file
+    from ratingdb.services.list_matching import ListMatching
 
     file = Path(path)
-    detected = format or detect_list_format(file)
-    rows = read_list(file, format=detected, rating_types=[rating_type])  # type: ignore[arg-type]
-    return import_rows(
-        session,
-        rows,
-        list_date=list_date,
-        rating_types=[rating_type],
-        source=file.name,
-        replace=replace,
-        reason=reason,
+    matching = ListMatching(
+        file.name,
+        matches={line: str(ident) for line, ident in (match or {}).items()},
+        new=frozenset(new),
+        accept_names=frozenset(accept_name),
+        match_certain=match_certain,
     )
+    return import_list_file(
+        session, file, list_date=list_date, rating_type=rating_type, format=format, update=update,
+        replace=replace, reason=reason, matching=matching,
+    ).summary  # fmt: skip
 
 
 def close_period(
-    session: Session,
+    database: Database | Session,
     period: str | Period,
     rating_type: str = "standard",
     *,
     adjustment: Adjustment | None = None,
+    dry_run: bool = False,
+    keep_copies: int | None = None,
 ) -> CloseSummary:
     """Rate the period's events and publish the next list with its calculation record (`close-period`).
 
-    Closing a closed period changes nothing (the summary says `already_closed`).
+    Given the `Database`, the close is a transaction of its own (`dry_run`: rolled back, and nothing is
+    copied); given a transaction's session, it is done in that transaction (a dry run is then a
+    `database.transaction(dry_run=True)`). Either way, as the CLI and the desk do, a close that will
+    publish on SQLite is preceded by a checked copy of the database in `<database>-backups/`, keeping the
+    newest `keep_copies` (None: the RATINGDB_BACKUPS setting; 0 or unset: none). Closing a closed period
+    changes nothing (the summary says `already_closed`).
     """
-    from ratingdb.services.close import close_period as close
+    from ratingdb.services.closing import close_in, close_periods
 
-    return close(session, _period(period), rating_type, adjustment=adjustment)
+    chosen = _period(period)
+    if isinstance(database, UnitOfWork):
+        closed = close_periods(
+            database, rating_type, [chosen], adjustment=adjustment, dry_run=dry_run, keep_copies=keep_copies
+        )
+        return closed[0].summary
+    if dry_run:
+        raise ConfigError(
+            "a dry run is a transaction of its own: pass the database, or open "
+            "database.transaction(dry_run=True)"
+        )
+    return close_in(database, chosen, rating_type, adjustment=adjustment, keep_copies=keep_copies).summary
+
+
+def close_periods(
+    database: Database,
+    first: str | Period,
+    through: str | Period,
+    rating_type: str = "standard",
+    *,
+    dry_run: bool = False,
+    keep_copies: int | None = None,
+) -> list[CloseSummary]:
+    """Close every period from `first` through `through`, in order, each in a transaction of its own
+    (`close-period FIRST --through LAST`), with the copy before each close of `close_period`.
+
+    A `dry_run` closes them all in one transaction that is rolled back. Interrupted (Ctrl-C), the
+    periods closed before stay closed; closing them again changes nothing.
+    """
+    from ratingdb.services.closing import close_periods as close
+    from ratingdb.services.closing import periods_through
+
+    periods = periods_through(_period(first), _period(through))
+    closed = close(database, rating_type, periods, dry_run=dry_run, keep_copies=keep_copies)
+    return [c.summary for c in closed]
 
 
 def read_list(
@@ -263,6 +291,7 @@ __all__ = [
     "Database",
     "calculation",
     "close_period",
+    "close_periods",
     "find_player",
     "import_list",
     "import_trf",

@@ -9,6 +9,7 @@ what it refuses (Backup, BackupFailed, refuse_target) are ratingdb/engines/copie
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 from ratingdb import db
@@ -49,6 +50,14 @@ def pre_close_copy(url: str, keep: int, label: str, *, now: dt.datetime | None =
     for old in copies[:-keep]:
         old.unlink()
     return made
+
+
+BACKUPS_ENV = "RATINGDB_BACKUPS"
+
+
+def copies_before_close() -> int:
+    """How many pre-close copies RATINGDB_BACKUPS keeps: what every front end's close follows."""
+    return backups_to_keep(os.environ.get(BACKUPS_ENV))
 
 
 def backups_to_keep(value: str | None) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from importlib import resources
@@ -83,6 +83,80 @@ def transaction(engine: Engine, *, dry_run: bool = False) -> Iterator[Session]:
 
 
 DRY_RUN: Final = "ratingdb.dry_run"
+
+
+class UnitOfWork:
+    """The one unit of work of every front end: the CLI, the desk and `ratingdb.api` hand it to the use
+    cases that span transactions (services.closing: a close of several periods with a copy before each).
+
+    `transaction` is one transaction (committed when the block ends normally, rolled back otherwise; with
+    `dry_run` always rolled back, ID counters put back: `transaction` above), `read` one that only reads
+    from one snapshot. Each transaction's session gets `info` (the desk's signed-in actor, read by
+    services.versions.record_change) and is shown to `on_begin` first (the CLI says there what the
+    connecting account may do). Inside one transaction, SQLAlchemy's Session is the unit of work.
+    The web app's Database extends it with its reader and snapshot; ratingdb.api's Database is it.
+    """
+
+    def __init__(
+        self,
+        engine: Engine | None = None,
+        *,
+        info: Mapping[str, object] | None = None,
+        on_begin: Callable[[Session], None] | None = None,
+    ) -> None:
+        self._engine = engine
+        self.info: dict[str, object] = dict(info or {})
+        self.on_begin = on_begin
+
+    @property
+    def engine(self) -> Engine:
+        """The engine the transactions run on (the web app's: its primary, made when first needed)."""
+        if self._engine is None:
+            raise ConfigError("this unit of work has no database")
+        return self._engine
+
+    @property
+    def url(self) -> str:
+        """The database's URL, password included (for the copies a use case makes: never print it)."""
+        return self.engine.url.render_as_string(hide_password=False)
+
+    def acting_as(self, actor: str) -> UnitOfWork:
+        """The same database, each change audited as `actor`'s (the desk's signed-in user)."""
+        return UnitOfWork(self.engine, info={**self.info, "actor": actor}, on_begin=self.on_begin)
+
+    @contextmanager
+    def transaction(self, *, dry_run: bool = False) -> Iterator[Session]:
+        """One transaction: committed when the block ends normally, rolled back when it raises.
+
+        With `dry_run` it is always rolled back: the block's work can be read inside it (a summary, the
+        rating changes of a close) and nothing is written; the IDs handed out are handed out again.
+        """
+        with transaction(self.engine, dry_run=dry_run) as session:
+            session.info.update(self.info)
+            if self.on_begin is not None:
+                self.on_begin(session)
+            yield session
+
+    @contextmanager
+    def dry_run(self) -> Iterator[Session]:
+        """`transaction(dry_run=True)`: a transaction that is always rolled back."""
+        with self.transaction(dry_run=True) as session:
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """One transaction that only reads, from one consistent snapshot; writers are not held up.
+
+        It is rolled back when the block ends: use the rows and objects read inside the block.
+        """
+        with read_transaction(self.engine) as session:
+            session.info.update(self.info)
+            yield session
+
+    def close(self) -> None:
+        """Close the database's connections."""
+        if self._engine is not None:
+            self._engine.dispose()
 
 
 def is_dry_run(session: Session) -> bool:

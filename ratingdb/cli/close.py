@@ -1,36 +1,34 @@
-"""CLI: `close-period` — rate a period and publish the next list, in one transaction."""
+"""CLI: `close-period` — rate periods and publish their lists: parses the options, calls the close of one
+or more periods (services.closing: each period one transaction, the copy before it, the dry run) and
+prints what it says."""
 
-import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext, redirect_stdout
+from contextlib import AbstractContextManager, contextmanager, nullcontext, redirect_stdout
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ratingdb.cli import collector
-from ratingdb.cli.app import MONTHLY, app, database_url
+from ratingdb.cli.app import MONTHLY, app
 from ratingdb.cli.common import (
     DryRunOption,
     TypeOption,
     check_type,
-    command_engine,
+    command_unit_of_work,
     dry_run_heading,
     parse_period,
     render_rows,
     stdout_console,
-    transaction,
     user_errors,
 )
 from ratingdb.cli.output import cell, echo
 from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
-    from sqlalchemy.orm import Session
-
     from ratingdb.rating import Adjustment, Period
     from ratingdb.services.close import CloseSummary, PlayerChange
+    from ratingdb.services.closing import ClosedPeriod, PreCloseCopy, WithdrawnDiff
     from ratingdb.services.systems.base import Progress
 
 
@@ -97,65 +95,57 @@ def close_period_command(
         raise ConfigError("--adjust applies to one close: close that period on its own")
     if fmt is not None and fmt not in ("table", "csv", "json"):
         raise ConfigError(f"'{fmt}' is not an output format: use table, csv or json")
-    periods = [first]
-    while periods[-1] < last:
-        periods.append(periods[-1].shift(1))
+    if dry_run:
+        fmt = fmt or "table"
+    adjustment = parse_adjustment(adjust) if adjust else None
     with collector.imports():  # SQLAlchemy, the ORM, the models: the costliest imports
-        from ratingdb.services.close import close_period, rule_sets_for_close
+        from ratingdb.services.closing import CloseInterrupted, close_periods, periods_through
 
-    with command_engine() as eng:
-        # Every period must have its rule set (FIDE's or a stored one) before any is closed, and before a
-        # pre-close copy is made for it. A close looks its own rule set up under its lock anyway, so one
-        # period without a copy needs no transaction of its own for that (about 10 ms at national).
-        if len(periods) > 1 or backups_wanted():
-            with transaction(on=eng) as session:
-                rule_sets_for_close(session, rating_type, periods)
-        if dry_run:
-            fmt = fmt or "table"
-        adjustment = parse_adjustment(adjust) if adjust else None
-        # CSV and JSON are data on stdout: the summary goes to stderr then.
-        summary_out = redirect_stdout(sys.stderr) if fmt in ("csv", "json") else nullcontext()
-        changes: list[tuple[object, ...]] = []
-        closed = False  # whether any of the periods was closed by this command (not closed before)
-        committed: list[Period] = []
-        # A dry run of several periods is one transaction, rolled back at the end: each close needs the list
-        # the one before it published. A real close commits period by period.
-        dry = transaction(dry_run=True, on=eng) if dry_run else nullcontext()
-        try:
-            with dry as dry_session:
-                for p in periods:
-                    if not dry_run:
-                        copy_before_close(p, rating_type, eng)
-                    one = nullcontext(dry_session) if dry_run else transaction(on=eng)
-                    with progress_line() as progress, one as session:
-                        assert session is not None
-                        summary = close_period(
-                            session, p, rating_type, progress=progress, adjustment=adjustment
-                        )
-                        corrected = _against_withdrawn(session, summary)
-                        closed = closed or not summary.already_closed
-                        if fmt is not None and not summary.already_closed:
-                            from ratingdb.reports.diff import close_changes
-
-                            changes += [(str(p), *line) for line in close_changes(session, rating_type, p)]
-                    if not dry_run:
-                        committed.append(p)
-                    with summary_out:
-                        if p == first:
-                            dry_run_heading(dry_run)
-                        print_summary(summary)
-                        for line in corrected:
-                            echo(line)
-        except KeyboardInterrupt:
-            for line in interrupted_lines(periods, committed, rating_type):
-                typer.echo(line, err=True)
-            raise typer.Exit(130) from None
+    periods = periods_through(first, last)
+    # CSV and JSON are data on stdout: the summary goes to stderr then.
+    printed = PrintedClose(dry_run, first, to_stderr=fmt in ("csv", "json"))
+    try:
+        with command_unit_of_work() as work:
+            done = close_periods(
+                work, rating_type, periods, adjustment=adjustment, dry_run=dry_run, changes=fmt is not None,
+                observer=printed,
+            )  # fmt: skip
+    except CloseInterrupted as stopped:
+        for line in interrupted_lines(stopped.periods, stopped.committed, rating_type):
+            typer.echo(line, err=True)
+        raise typer.Exit(130) from None
+    changes = [(str(c.summary.period), *line) for c in done for line in c.changes]
     if fmt == "table" and not changes:
-        if closed:
+        if any(not c.summary.already_closed for c in done):
             typer.echo("No rating changed.")
     elif fmt is not None:
         title = f"{len(changes)} rating change{'s' if len(changes) != 1 else ''} ({rating_type})"
         render_rows(CHANGE_COLUMNS, changes, fmt, title=title)
+
+
+class PrintedClose:
+    """The close's observer (services.closing.CloseObserver): each period's copy and summary printed as it
+    is closed, a spinner with its current step on a terminal."""
+
+    def __init__(self, dry_run: bool, first: "Period", *, to_stderr: bool) -> None:
+        self.dry_run, self.first, self.to_stderr = dry_run, first, to_stderr
+
+    def copied(self, copy: "PreCloseCopy") -> None:
+        typer.echo(
+            f"Copied the database to {copy.path} before the close (RATINGDB_BACKUPS keeps the newest "
+            f"{copy.keep})."
+        )
+
+    def closing(self, period: "Period") -> "AbstractContextManager[Progress | None]":
+        return progress_line()
+
+    def closed(self, closed: "ClosedPeriod") -> None:
+        with redirect_stdout(sys.stderr) if self.to_stderr else nullcontext():
+            if closed.summary.period == self.first:
+                dry_run_heading(self.dry_run)
+            print_summary(closed.summary)
+            for line in withdrawn_lines(closed.summary, closed.against_withdrawn):
+                echo(line)
 
 
 @contextmanager
@@ -199,23 +189,15 @@ def interrupted_lines(periods: "list[Period]", committed: "list[Period]", rating
     ]
 
 
-def _against_withdrawn(session: "Session", summary: "CloseSummary") -> list[str]:
+def withdrawn_lines(summary: "CloseSummary", diff: "WithdrawnDiff | None") -> list[str]:
     """After a reopen: how the new version of the list differs from the one it replaces."""
-    if summary.already_closed or summary.version == 1 or summary.list_id is None:
-        return []  # a first version: reports.diff is not imported
-    from ratingdb.reports.diff import version_diff, withdrawn_version
-    from ratingdb.schema.models import RatingList
-
-    current = session.get(RatingList, summary.list_id)
-    before = withdrawn_version(session, current) if current is not None else None
-    if current is None or before is None:
+    if diff is None:
         return []
-    changes = version_diff(session, before, current)
-    ratings = [c for c in changes if c.rating_before != c.rating_after]
+    ratings = diff.ratings
     lines = [
-        f"  against the withdrawn version {before.version}: {len(ratings)} rating"
-        f"{'s' if len(ratings) != 1 else ''} changed, {len(changes)} player"
-        f"{'s' if len(changes) != 1 else ''} with another rating, K or flag"
+        f"  against the withdrawn version {diff.version}: {len(ratings)} rating"
+        f"{'s' if len(ratings) != 1 else ''} changed, {len(diff.changes)} player"
+        f"{'s' if len(diff.changes) != 1 else ''} with another rating, K or flag"
     ]
     for c in ratings[:5]:
         lines.append(f"    {c.name}: {_shown(c.rating_before)} → {_shown(c.rating_after)}")
@@ -227,31 +209,6 @@ def _against_withdrawn(session: "Session", summary: "CloseSummary") -> list[str]
 
 SHOWN = 10  # players listed per kind (newly rated, below the floor); `report period` lists them all
 LATE_SHOWN = 5  # late events listed one a line; more are summarised in one line
-
-
-def backups_wanted() -> bool:
-    """Whether RATINGDB_BACKUPS is set (ratingdb.backup reads the value: 0 keeps none, others are checked)."""
-    return bool(os.environ.get("RATINGDB_BACKUPS"))
-
-
-def copy_before_close(period: "Period", rating_type: str, eng: "Engine | None" = None) -> None:
-    """RATINGDB_BACKUPS=N on SQLite: a checked copy of the database before a close that will publish."""
-    if not backups_wanted():
-        return  # ratingdb.backup is not imported
-    from ratingdb.backup import backups_to_keep, pre_close_copy
-    from ratingdb.services.lists import is_closed
-
-    keep = backups_to_keep(os.environ.get("RATINGDB_BACKUPS"))
-    if not keep:
-        return
-    with transaction(on=eng) as session:
-        if is_closed(session, rating_type, period):
-            return  # the close will change nothing: no copy, and the kept copies stay
-    copy = pre_close_copy(database_url(), keep, f"{period}-{rating_type}")
-    if copy is not None:
-        typer.echo(
-            f"Copied the database to {copy} before the close (RATINGDB_BACKUPS keeps the newest {keep})."
-        )
 
 
 def print_summary(summary: "CloseSummary") -> None:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
     from sqlalchemy.orm import Session
 
+    from ratingdb.db import UnitOfWork
     from ratingdb.rating import Period
 
 P = ParamSpec("P")
@@ -174,14 +175,27 @@ def warn_privileges(conn: Connection) -> None:
         typer.echo(f"Warning: {warning}", err=True)
 
 
+def unit_of_work(eng: Engine) -> UnitOfWork:
+    """The CLI's unit of work on `eng` (ratingdb.db.UnitOfWork, as the desk's and the API's): on a server,
+    the account's rights past the guards are said at the first connect (warn_privileges)."""
+    from ratingdb import db
+
+    return db.UnitOfWork(eng, on_begin=_say_privileges)
+
+
+def _say_privileges(session: Session) -> None:
+    if engines.of(session.get_bind()).has_accounts:  # SQLite: no accounts, and no early BEGIN IMMEDIATE
+        warn_privileges(session.connection())
+
+
 @contextmanager
-def command_engine() -> Iterator[Engine]:
-    """The engine of a command that runs several transactions (`transaction(on=...)`), made and its
-    schema checked once: each engine of its own costs a connection, the schema check and, on a server,
-    the dialect's first queries (about 0.1 s of `close-period` on PostgreSQL)."""
+def command_unit_of_work() -> Iterator[UnitOfWork]:
+    """The unit of work of a command that runs several transactions (a close of several periods), its
+    engine made and its schema checked once: each engine of its own costs a connection, the schema check
+    and, on a server, the dialect's first queries (about 0.1 s of `close-period` on PostgreSQL)."""
     eng = engine()
     try:
-        yield eng
+        yield unit_of_work(eng)
     finally:
         eng.dispose()
 
@@ -190,19 +204,16 @@ def command_engine() -> Iterator[Engine]:
 def transaction(
     *, require_schema: bool = True, dry_run: bool = False, on: Engine | None = None
 ) -> Iterator[Session]:
-    """One transaction for one command: committed when the command succeeds, rolled back otherwise.
-    On a server, the account's rights past the guards are said at connect (warn_privileges).
+    """One transaction for one command: committed when the command succeeds, rolled back otherwise
+    (the unit of work's, `unit_of_work`). On a server, the account's rights past the guards are said at
+    connect (warn_privileges).
 
     With `dry_run` (a command's --dry-run) it is always rolled back: see ratingdb.db.transaction. `on`: an
-    engine of `command_engine()`, kept open after the transaction; without it, an engine of its own.
+    engine kept open after the transaction; without it, an engine of its own.
     """
-    from ratingdb import db
-
     eng = engine(require_schema=require_schema) if on is None else on
     try:
-        with db.transaction(eng, dry_run=dry_run) as session:
-            if engines.of(eng).has_accounts:  # SQLite: no accounts, and no early BEGIN IMMEDIATE
-                warn_privileges(session.connection())
+        with unit_of_work(eng).transaction(dry_run=dry_run) as session:
             yield session
     finally:
         if on is None:
@@ -230,11 +241,9 @@ def dry_run_heading(dry_run: bool, *, err: bool = False) -> None:
 @contextmanager
 def read_transaction() -> Iterator[Session]:
     """One transaction that only reads, for a long read such as `publish`: writers are not held up."""
-    from ratingdb import db
-
     eng = engine()
     try:
-        with db.read_transaction(eng) as session:
+        with unit_of_work(eng).read() as session:
             yield session
     finally:
         eng.dispose()

@@ -1,5 +1,8 @@
-"""CLI: `import-trf`, `import-list`, `export-trf` — files in and out, each command one transaction."""
+"""CLI: `import-trf`, `import-list`, `export-trf` — files in and out, each command one transaction: the
+options parsed, one service called (services.events, services.list_files), what it did printed."""
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -32,12 +35,8 @@ from ratingdb.cli.output import ForceOption, OutputOption, check_output, echo, o
 from ratingdb.errors import ConfigError, NothingToUpdate
 
 if TYPE_CHECKING:
-    import datetime as dt
-
-    from sqlalchemy.orm import Session
-
-    from ratingdb.formats import ListFormat
     from ratingdb.services.events import EventImportSummary, ImportedEvent
+    from ratingdb.services.list_files import ListFileImport
 
 
 @app.command("import-trf", rich_help_panel=MONTHLY)
@@ -242,116 +241,66 @@ def import_list_command(
         raise ConfigError(f"{file}: no such file")
     if fmt is not None and fmt not in ("csv", "fide-txt", "fide-xml"):
         raise ConfigError(f"'{fmt}' is not a list format: use csv, fide-txt or fide-xml")
-    from ratingdb.formats import detect_list_format, read_list
-    from ratingdb.rating import RATING_TYPES
-
-    detected: ListFormat = fmt or detect_list_format(file)  # type: ignore[assignment]
     if rating_type is not None:
-        types: list[str] = [check_type(rating_type)]
-    elif detected == "fide-txt" and _is_combined(file):
-        types = list(RATING_TYPES)
-    else:
-        types = ["standard"]
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with collector.imports():  # as import-trf's
-        from ratingdb.services.list_import import ListAssumptions, import_list, update_list
-
+        check_type(rating_type)
     matching = list_matching_choices(
         file, match=match, new=new, accept_name=accept_name, match_certain=match_certain
     )
-    console = stdout_console()
-    assumed = ListAssumptions()
-    rows = assumed.watch(read_list(file, format=detected, rating_types=types))
+    with collector.imports():  # as import-trf's
+        from ratingdb.services.list_files import import_list_file
+
     try:
-        with (
-            Progress(
-                TextColumn("{task.description}", markup=False),
-                BarColumn(),
-                TextColumn("{task.completed:,} rows"),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-                disable=not console.is_terminal,
-            ) as progress,
-            transaction(dry_run=dry_run) as session,
-        ):
-            task = progress.add_task(terminal_text(f"importing {file.name}"), total=None)
-
-            def advance(done: int) -> None:
-                progress.update(task, completed=done)
-
-            glicko2 = types[0] not in RATING_TYPES and _rated_by_glicko2(session, types[0], list_date)
-            if glicko2 and update:
-                # A corrected Glicko-2 list: the file's rows with their figures, every other entry's
-                # rating, deviation and volatility kept from the version it replaces.
-                from ratingdb.services.glicko2_lists import update_glicko2_list
-
-                detected = "csv"
-                summary = update_glicko2_list(
-                    session,
-                    file,
-                    rating_type=types[0],
-                    reason=reason or "",
-                    list_date=list_date,
-                    progress=advance,
-                )
-            elif glicko2:
-                from ratingdb.services.glicko2_lists import import_glicko2_list
-
-                assert list_date is not None
-                detected = "csv"
-                summary = import_glicko2_list(
-                    session,
-                    file,
-                    list_date=list_date,
-                    rating_type=types[0],
-                    replace=replace_list,
-                    reason=reason,
-                    progress=advance,
-                )
-            elif update:
-                summary = update_list(
-                    session,
-                    rows,
-                    rating_types=types,
-                    source=file.name,
-                    reason=reason or "",
-                    list_date=list_date,
-                    progress=advance,
-                    matching=matching,
-                )
-            else:
-                assert list_date is not None
-                summary = import_list(
-                    session,
-                    rows,
-                    list_date=list_date,
-                    rating_types=types,
-                    source=file.name,
-                    replace=replace_list,
-                    reason=reason,
-                    progress=advance,
-                    matching=matching,
-                    survey=read_list(file, format=detected, rating_types=types) if match_certain else None,
-                )
+        with rows_progress(f"importing {file.name}") as advance, transaction(dry_run=dry_run) as session:
+            done = import_list_file(
+                session, file, list_date=list_date, rating_type=rating_type, format=fmt, update=update,
+                replace=replace_list, reason=reason, matching=matching, progress=advance,
+            )  # fmt: skip
     except NothingToUpdate as nothing:
         dry_run_heading(dry_run)
         echo(f"Nothing changed: {nothing}.")
         return
     dry_run_heading(dry_run)
-    for t in types:
+    print_list_import(done, file.name)
+
+
+@contextmanager
+def rows_progress(description: str) -> "Iterator[Callable[[int], None]]":
+    """On a terminal, a bar counting the rows done (transient); the callback to tell it how many."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = stdout_console()
+    with Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        TextColumn("{task.completed:,} rows"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as progress:
+        task = progress.add_task(terminal_text(description), total=None)
+
+        def advance(done: int) -> None:
+            progress.update(task, completed=done)
+
+        yield advance
+
+
+def print_list_import(done: "ListFileImport", source: str) -> None:
+    """What import-list did: each type's list, the players, the matching, what was assumed."""
+    summary, update, matching = done.summary, done.update, done.matching
+    for t in done.rating_types:
         if update:
             version = summary.versions[t]
             echo(
-                f"Updated the {t} list dated {summary.dates[t].isoformat()} from {file.name} ({detected}): "
+                f"Updated the {t} list dated {summary.dates[t].isoformat()} from {source} ({done.format}): "
                 f"version {version} replaces version {version - 1}; {summary.entries[t]} entries: "
                 f"{summary.entries[t] - summary.kept[t]} from the file ({summary.changed[t]} changed, "
                 f"{summary.added[t]} added), {summary.kept[t]} kept as they were."
             )
         else:
             echo(
-                f"Imported the {t} list dated {summary.list_date.isoformat()} from {file.name} ({detected}): "
+                f"Imported the {t} list dated {summary.list_date.isoformat()} from {source} ({done.format}): "
                 f"{summary.entries[t]} entries, {summary.rated[t]} rated."
             )
     typer.echo(f"Players: {summary.new_players} new, {summary.updated_players} updated.")
@@ -362,40 +311,26 @@ def import_list_command(
         )
         for line, row, registered in matching.possible:
             typer.echo(f"  line {line} {row}: {registered}")
-    if match_certain:
-        done = matching.matched_certain
+    if matching.match_certain:
+        certain = matching.matched_certain
         typer.echo(
-            f"Matched by name, birth year and federation (--match-certain): {_rows(len(done))}, "
-            "the row's ID recorded for the player" + (":" if done else ".")
+            f"Matched by name, birth year and federation (--match-certain): {_rows(len(certain))}, "
+            "the row's ID recorded for the player" + (":" if certain else ".")
         )
-        for line, ident, player in done:
+        for line, ident, player in certain:
             typer.echo(f"  line {line}: {player} — {ident} recorded")
     # An update keeps what the file does not give from the list in force: nothing is assumed then.
-    for t in () if update else types:
-        if n := assumed.established.get(t, 0):
+    for t in () if update else done.rating_types:
+        if n := done.assumed.established.get(t, 0):
             typer.echo(
                 f"Assumed: {_players(n)} rated on the {t} list {'has' if n == 1 else 'have'} no K and no "
                 f"games_total in the file: taken as established (30 or more rated games)."
             )
-        if n := assumed.from_k.get(t, 0):
+        if n := done.assumed.from_k.get(t, 0):
             typer.echo(
                 f"Derived from K: games toward 30 for {_players(n)} rated on the {t} list (K 40: fewer than "
                 "30; K 10 or 20: 30 or more), as the file has no games_total."
             )
-
-
-def _rated_by_glicko2(session: "Session", rating_type: str, list_date: "dt.date | None") -> bool:
-    """Whether the list is of a type rated by Glicko-2 (its rule set in the list's period, or now)."""
-    from ratingdb.rating import Period
-    from ratingdb.services.glicko2_lists import glicko2_parameters
-    from ratingdb.services.lists import latest_list
-
-    if list_date is None:
-        newest = latest_list(session, rating_type)
-        if newest is None:
-            return False
-        list_date = newest.list_date
-    return glicko2_parameters(session, rating_type, Period.of(list_date)) is not None
 
 
 @app.command("withdraw-list", rich_help_panel=MONTHLY)
@@ -468,12 +403,6 @@ def export_trf_command(
         with output_file(output, force=force) as fh:
             fh.write(text)
         echo(f"Wrote event {event_id} to {output}.")
-
-
-def _is_combined(file: Path) -> bool:
-    with file.open("rb") as fh:
-        header = fh.readline().decode("latin-1")
-    return "SRtng" in header and "RRtng" in header and "BRtng" in header
 
 
 @app.command("delete-event", rich_help_panel=MONTHLY)

@@ -33,10 +33,12 @@ from typing import TYPE_CHECKING, Final
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb.db import UnitOfWork
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedPlayers
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
+from ratingdb.services.closing import ClosedPeriod, close_periods
 from ratingdb.services.matching import Resolution
 from ratingdb.services.versions import record_change
 
@@ -473,12 +475,12 @@ def period_view(
     return view
 
 
-def close(session: Session, user: Actor, period: Period, rating_type: str) -> object:
-    """Close the period and publish its list: `ratingdb close-period` (the same service)."""
-    from ratingdb.services.close import close_period
-
+def close(work: UnitOfWork, user: Actor, period: Period, rating_type: str) -> ClosedPeriod:
+    """Close the period and publish its list, audited as `user`'s: `ratingdb close-period` (the same
+    service, services.closing, with its copy before the close), in a transaction of its own."""
     _require(user, "officer", "admin")
-    return close_period(session, period, rating_type)
+    acting = work if user is None else work.acting_as(f"web:{user.username}")
+    return close_periods(acting, rating_type, [period])[0]
 
 
 def open_periods(session: Session, user: Actor, rating_types: tuple[str, ...]) -> list[tuple[str, str, int]]:

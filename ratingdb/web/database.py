@@ -40,12 +40,14 @@ def read_only_engine(url: str, *, in_event_loop: bool = False) -> Engine:
     return db.read_only_engine(url, in_event_loop=in_event_loop)
 
 
-class Database:
+class Database(db.UnitOfWork):
     """The engines of one app: the reader (the primary, or a standby) and, made when first needed, the
-    primary for live ratings."""
+    primary for live ratings and the desk's writes. The unit of work of the desk (db.UnitOfWork: its
+    transactions and dry runs are on the primary), extended by the reader's reads and snapshots."""
 
     def __init__(self, url: str, read_url: str | None = None) -> None:
-        self.url = url
+        super().__init__()
+        self._url = url
         # How the public routes are answered (ratingdb.web.deps): in greenlets in the event loop, in its
         # reader_threads, or in the event loop itself.
         self.reader_backend = db.backend(read_url or url)
@@ -62,35 +64,41 @@ class Database:
         self._lock = threading.Lock()
 
     @property
+    def url(self) -> str:
+        """The primary's URL, as given (`--db`)."""
+        return self._url
+
+    @property
     def live(self) -> Engine:
         with self._lock:
             if self._live is None:
-                self._live = db.make_engine(self.url, pool_pre_ping=True)
+                self._live = db.make_engine(self._url, pool_pre_ping=True)
             return self._live
 
     @property
     def writer(self) -> Engine:
         with self._lock:
             if self._writer is None:
-                self._writer = db.make_engine(self.url, pool_pre_ping=True)
+                self._writer = db.make_engine(self._url, pool_pre_ping=True)
             return self._writer
+
+    @property
+    def engine(self) -> Engine:
+        """The unit of work's engine: the primary (`writer`)."""
+        return self.writer
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """One transaction on the primary: committed when the block ends normally, rolled back otherwise."""
-        with db.transaction(self.writer) as session:
-            yield session
-
-    @contextmanager
-    def dry_run(self) -> Iterator[Session]:
-        """A transaction on the primary that is always rolled back, its ID counters put back after it
-        (db.transaction's dry_run, as every CLI --dry-run): the desk's checks of a file and its dry-run
-        close, which must show what the real import or close will do, IDs included."""
-        with db.transaction(self.writer, dry_run=True) as session:
+        """One transaction on the primary: committed when the block ends normally, rolled back otherwise
+        (the unit of work's `transaction`). Its `dry_run` is always rolled back, its ID counters put back
+        after it, as every CLI --dry-run: the desk's checks of a file and its dry-run close, which must
+        show what the real import or close will do, IDs included."""
+        with self.transaction() as session:
             yield session
 
     @contextmanager
     def read(self) -> Iterator[Session]:
+        """A read transaction on the reader (not the primary, as the unit of work's own `read`)."""
         with db.read_transaction(self.plain) as session:
             yield session
 
@@ -118,6 +126,9 @@ class Database:
                 yield session
             finally:
                 session.rollback()
+
+    def close(self) -> None:
+        self.dispose()
 
     def dispose(self) -> None:
         self.plain.dispose()

@@ -514,7 +514,8 @@ def period_dry_run(request: Request, state: State, rating_type: str, period: str
 def period_close(request: Request, state: State, rating_type: str, period: str) -> Response:
     kind, chosen = _period(state, rating_type, period)
     with signed_in(request, state) as (session, user):
-        subs.close(session, user, chosen, kind)
+        subs.require_officer(user)
+    subs.close(state.database, user, chosen, kind)  # its own transaction, after the copy before it
     return _back(f"/desk/periods/{kind}/{chosen}")
 
 

@@ -12,6 +12,7 @@ The figures are worked by hand from table 8.1.2 (K 20 for all four players, from
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import subprocess
 import sys
@@ -140,6 +141,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
     assert functions == [
         "calculation",
         "close_period",
+        "close_periods",
         "find_player",
         "import_list",
         "import_trf",
@@ -188,3 +190,56 @@ def test_a_dry_run_transaction_writes_nothing_and_hands_out_the_same_ids_again(
             real_close = api.close_period(session, "2025-10")
     assert (dry_list, dry_event, dry_close.list_id) == (real_list, real_event, real_close.list_id)
     assert (dry_close.games_rated, dry_close.players_rated) == (real_close.games_rated, 4)
+
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+
+
+def test_the_api_imports_the_demos_glicko2_club_list_as_import_list_does(db_url: str) -> None:
+    # The demo's club type is rated by Glicko-2 (seeds/club-glicko.toml): its list carries each player's
+    # deviation and volatility, which the API refused ("column 'deviation' is not a list column") where
+    # `ratingdb import-list club-2025-09-01.csv --type club --date 2025-09-01` imports every row.
+    from sqlalchemy import select
+    from typer.testing import CliRunner
+
+    from ratingdb import db
+    from ratingdb.cli import app
+    from ratingdb.schema.models import Glicko2Entry, ListEntry, Player
+
+    added = CliRunner().invoke(app, ["--db", db_url, "rules", "add", str(SEEDS / "club-glicko.toml")])
+    assert added.exit_code == 0, added.output
+    with (SEEDS / "club-2025-09-01.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    with api.open_database(db_url) as database, database.transaction() as session:
+        summary = api.import_list(
+            session, SEEDS / "club-2025-09-01.csv", list_date=dt.date(2025, 9, 1), rating_type="club"
+        )
+    assert (summary.entries, summary.rated, summary.new_players) == ({"club": 292}, {"club": 292}, 292)
+    assert len(rows) == 292
+    engine = db.make_engine(db_url)
+    try:
+        with db.transaction(engine) as session:
+            figures = (ListEntry.rating, Glicko2Entry.deviation_x100, Glicko2Entry.volatility_x1e6)
+            stored = session.execute(
+                select(Player.name, *figures)
+                .join(ListEntry, ListEntry.player_id == Player.id)
+                .join(
+                    Glicko2Entry,
+                    (Glicko2Entry.list_id == ListEntry.list_id) & (Glicko2Entry.player_id == Player.id),
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    # Each row's figures as the file gives them: the rating, the deviation (hundredths) and the volatility
+    # (millionths).
+    assert sorted(stored) == sorted(
+        (r["name"], int(r["rating"]), round(float(r["deviation"]) * 100), round(float(r["volatility"]) * 1e6))
+        for r in rows
+    )
+
+
+def test_the_api_imports_a_fide_combined_list_as_three_lists_as_import_list_does(db_url: str) -> None:
+    combined = FIXTURES / "lists" / "fide_combined.txt"
+    with api.open_database(db_url) as database, database.transaction() as session:
+        summary = api.import_list(session, combined, list_date=dt.date(2025, 10, 1))
+    assert sorted(summary.entries) == ["blitz", "rapid", "standard"]
