@@ -216,14 +216,21 @@ class ImportOptions:
 
 def import_options(command: Callable[..., R]) -> Callable[..., R]:
     """Add ImportOptions' fields to `command`'s parameters; `command` receives them as `options=`."""
+    return with_import_options(command)
+
+
+def with_import_options(command: Callable[..., R], leave_out: tuple[str, ...] = ()) -> Callable[..., R]:
+    """import_options, without the fields named in `leave_out` (they keep their defaults): `submission
+    accept` reads a file kept in the database, which no --max-file-size concerns."""
     signature = inspect.signature(command)
     hints = get_type_hints(ImportOptions, include_extras=True)
     own = [p for name, p in signature.parameters.items() if name != "options"]
+    taken = [f for f in fields(ImportOptions) if f.name not in leave_out]
     added = [
         inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=hints[f.name], default=f.default)
-        for f in fields(ImportOptions)
+        for f in taken
     ]
-    names = [f.name for f in fields(ImportOptions)]
+    names = [f.name for f in taken]
 
     @wraps(command)
     def with_options(*args: Any, **kwargs: Any) -> R:
@@ -233,7 +240,7 @@ def import_options(command: Callable[..., R]) -> Callable[..., R]:
     with_options.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
     with_options.__annotations__ = {
         **{p.name: p.annotation for p in own},
-        **{f.name: hints[f.name] for f in fields(ImportOptions)},
+        **{f.name: hints[f.name] for f in taken},
         "return": signature.return_annotation,
     }
     return with_options

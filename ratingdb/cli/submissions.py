@@ -5,12 +5,15 @@ rights (whoever can run `import-trf` can run these); the audit log's actor is RA
 Organisers send files in through the site; everything the officer does there can be done here.
 """
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ratingdb.cli.app import MONTHLY, RatingDbTyper, app
-from ratingdb.cli.common import FormatOption, render_rows, transaction, user_errors
+from ratingdb.cli.common import FormatOption, dry_run_heading, render_rows, transaction, user_errors
+from ratingdb.cli.import_options import ImportOptions, with_import_options
 from ratingdb.cli.output import echo
 from ratingdb.errors import ConfigError
 
@@ -102,9 +105,9 @@ def show(
     """The submission and its check now (nothing is written): refusals with line and reason, or how each
     player line would be matched; with --id-field/--match/--new/--accept-name/--drop, checked with those
     choices."""
-    from ratingdb.services.submissions import for_review, recheck, status_of
+    from ratingdb.services.submissions import for_review, import_choices, recheck, status_of
 
-    chosen = _choices(match, new, accept_name, drop)
+    made = import_choices(_choices(match, new, accept_name, drop), None, id_field)
     with transaction() as session:
         sub = for_review(session, None, submission_id)
         echo(f"Submission {sub.id}: {sub.file_name} ({sub.rating_type}), {status_of(session, sub)}.")
@@ -112,7 +115,7 @@ def show(
             echo(f"Note: {sub.note}")
         if sub.officer_reason:
             echo(f"Reason given: {sub.officer_reason}")
-        check = recheck(session, None, submission_id, chosen, id_field) if sub.status == "submitted" else None
+        check = recheck(session, None, submission_id, made) if sub.status == "submitted" else None
     if check is None:
         return
     if check.ok:
@@ -126,29 +129,32 @@ def show(
             echo(f"  {refusal.text}")
 
 
+def _kept_file(command: Callable[..., None]) -> Callable[..., None]:
+    """import-trf's options but --max-file-size: the file is the one kept with the submission."""
+    return with_import_options(command, ("max_file_size",))
+
+
 @submission_app.command("accept")
 @user_errors
-def accept_command(
-    submission_id: IdArgument,
-    match: MatchOption = None,
-    new: NewOption = None,
-    accept_name: AcceptNameOption = None,
-    drop: DropOption = None,
-    id_field: IdFieldOption = None,
-) -> None:
-    """Import the submission as `import-trf` does, with the choices given, and link it to the event.
+@_kept_file
+def accept_command(submission_id: IdArgument, options: ImportOptions) -> None:
+    """Import the submission as `import-trf` does, with the options given (every option of import-trf:
+    the lines' choices, --id-field, --section, --distinct-event, --period, --closing-days, --official,
+    --type, --type-override), and link it to the event. --type: the organiser's type unless given.
 
     Examples:
       ratingdb submission accept 4
       ratingdb submission accept 5 --accept-name 3 --new 12
       ratingdb submission accept 6 --id-field national
+      ratingdb submission accept 7 --section Minor       (another section of a congress accepted before)
     """
     from ratingdb.services.submissions import accept
 
-    chosen = _choices(match, new, accept_name, drop)
-    with transaction() as session:
-        sub = accept(session, None, submission_id, chosen, id_field)
+    made = options.choices([Path("submission")])  # one file: RANK names its lines
+    with transaction(dry_run=options.dry_run) as session:
+        sub = accept(session, None, submission_id, made)
         event, choices = sub.event_id, sub.choices
+    dry_run_heading(options.dry_run)
     echo(
         f"Accepted submission {submission_id}: imported as event {event}"
         + (f" ({choices})." if choices else ".")

@@ -28,6 +28,7 @@ import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from dataclasses import replace as changed
 from typing import TYPE_CHECKING, Final
 
 from sqlalchemy import select
@@ -35,6 +36,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import UnitOfWork
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedPlayers
+from ratingdb.formats.limits import SECTION
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
@@ -102,11 +104,16 @@ def rolled_back(session: Session) -> Iterator[None]:
 
 
 def import_choices(
-    choices: Mapping[int, tuple[str, str]], rating_type: str, id_field: str | None = None
+    choices: Mapping[int, tuple[str, str]],
+    rating_type: str | None,
+    id_field: str | None = None,
+    settings: ImportChoices | None = None,
 ) -> ImportChoices:
     """The choices of `import-trf --type T` for a one-file import, from {rank: (choice, ID for "match")}:
     match (--match RANK=ID), new (--new RANK), accept-name (--accept-name RANK), drop (--drop RANK), and
-    what the ID column holds (--id-field fide|national; None: fide, the default)."""
+    what the ID column holds (--id-field fide|national; None: fide, the default). `settings`: the choices
+    about the file as a whole (file_settings: section, distinct event, period, closing days, official,
+    type and type override); its rating type, when it names one, is used instead of `rating_type`."""
     check_id_field(id_field)
     matches: dict[tuple[str | None, int], str] = {}
     new, accept, drop = set(), set(), set()
@@ -126,13 +133,61 @@ def import_choices(
             raise ConfigError(
                 f"rank {rank}: '{choice}' is not a choice — use match, new, accept-name or drop"
             )
-    return ImportChoices(
+    lines = ImportChoices(
         rating_type=rating_type,
         matches=matches,
         new=frozenset(new),
         accept_names=frozenset(accept),
         drops=frozenset(drop),
         id_field=id_field,
+    )
+    return (
+        lines
+        if settings is None
+        else changed(settings, rating_type=None).over(
+            changed(lines, rating_type=settings.rating_type or rating_type)
+        )
+    )
+
+
+def file_settings(
+    *,
+    rating_type: str | None = None,
+    type_override: bool | None = None,
+    official: bool | None = None,
+    closing_days: int | None = None,
+    period: str | None = None,
+    distinct: bool | None = None,
+    section: str | None = None,
+) -> ImportChoices:
+    """The choices about a file as a whole, as the officer's review page and `submission accept` give them
+    (import-trf's --type, --type-override, --official, --closing-days, --period, --distinct-event and
+    --section); each None or empty is not made. A malformed one is refused in one sentence."""
+    from ratingdb.rating import RATING_TYPES
+
+    if rating_type and rating_type not in RATING_TYPES:
+        raise ConfigError(f"'{rating_type}' is not a rating type — choose standard, rapid or blitz")
+    if closing_days is not None and not 0 <= closing_days <= 31:
+        raise ConfigError(f"{closing_days} closing days: give a number of days from 0 to 31")
+    late = None
+    if period and period.strip():
+        try:
+            late = Period.parse(period.strip())
+        except ValueError:
+            raise ConfigError(
+                f"'{period.strip()}' is not a rating period: write it as YYYY-MM, for example 2025-10"
+            ) from None
+    shown = None if section is None else " ".join(section.split())
+    if shown is not None and len(shown) > SECTION:
+        raise ConfigError(f"the section's name is longer than {SECTION} characters: give a short name")
+    return ImportChoices(
+        rating_type=rating_type or None,
+        type_override=type_override,
+        official=official,
+        closing_days=closing_days,
+        period=late,
+        distinct=distinct,
+        section=shown or None,
     )
 
 
@@ -141,16 +196,18 @@ def check_id_field(id_field: str | None) -> None:
         raise ConfigError(f"--id-field '{id_field}' is not fide or national")
 
 
-def choices_text(choices: Mapping[int, tuple[str, str]], id_field: str | None = None) -> str:
-    """The choices as import-trf's options, e.g. "--id-field national --match 3=25900012 --new 7" (kept
-    with the submission)."""
-    words = [f"--id-field {id_field}"] if id_field and id_field != "fide" else []
-    for rank, (choice, ident) in sorted(choices.items()):
-        if choice == "match":
-            words.append(f"--match {rank}={ident.strip()}")
-        elif choice:
-            words.append(f"--{choice} {rank}")
-    return " ".join(words)
+def choices_text(made: ImportChoices, rating_type: str | None = None) -> str:
+    """The choices as import-trf's options, e.g. "--id-field national --section Minor --match 3=25900012
+    --new 7" (kept with the submission); `rating_type`: the submission's, not written when --type names
+    it."""
+    words = [f"--type {made.rating_type}"] if made.rating_type and made.rating_type != rating_type else []
+    if made.official:
+        words.append("--official")
+    if made.period is not None:
+        words.append(f"--period {made.period}")
+    if made.section:
+        words.append(f"--section {made.section}")
+    return " ".join(words + made.as_options())
 
 
 def check_file(
@@ -158,10 +215,10 @@ def check_file(
     content: bytes,
     file_name: str,
     rating_type: str,
-    choices: Mapping[int, tuple[str, str]] | None = None,
-    id_field: str | None = None,
+    made: ImportChoices | None = None,
 ) -> Check:
-    """Read and import the file in a rolled-back SAVEPOINT; every refusal with its line and reason."""
+    """Read and import the file in a rolled-back SAVEPOINT; every refusal with its line and reason.
+    `made`: the officer's choices (import_choices); the organiser's rating type unless they name one."""
     from ratingdb.formats import parse_trf
     from ratingdb.services.events import import_events
 
@@ -173,7 +230,7 @@ def check_file(
         return check
     try:
         with rolled_back(session):
-            summary = import_events(session, [trf], import_choices(choices or {}, rating_type, id_field))
+            summary = import_events(session, [trf], _with_type(made, rating_type))
     except UnresolvedPlayers as exc:
         lines = {p.rank: p.line for p in trf.players}
         for problem in exc.problems:
@@ -362,27 +419,23 @@ def for_review(session: Session, user: Actor, submission_id: int) -> Submission:
     return submission_for(session, user, submission_id)
 
 
-def recheck(
-    session: Session,
-    user: Actor,
-    submission_id: int,
-    choices: Mapping[int, tuple[str, str]],
-    id_field: str | None = None,
-) -> Check:
-    """The check of a submission with the officer's matching choices (nothing is written)."""
-    check_id_field(id_field)
+def _with_type(made: ImportChoices | None, rating_type: str) -> ImportChoices:
+    """The choices, with the submission's rating type unless they name another (--type)."""
+    made = made or ImportChoices()
+    return changed(made, rating_type=made.rating_type or rating_type)
+
+
+def recheck(session: Session, user: Actor, submission_id: int, made: ImportChoices | None = None) -> Check:
+    """The check of a submission with the officer's choices (import_choices; nothing is written)."""
     sub = for_review(session, user, submission_id)
-    return check_file(session, sub.content, sub.file_name, sub.rating_type, choices, id_field)
+    return check_file(session, sub.content, sub.file_name, sub.rating_type, made)
 
 
 def accept(
-    session: Session,
-    user: Actor,
-    submission_id: int,
-    choices: Mapping[int, tuple[str, str]] | None = None,
-    id_field: str | None = None,
+    session: Session, user: Actor, submission_id: int, made: ImportChoices | None = None
 ) -> Submission:
-    """Import the submission as `ratingdb import-trf` does, with the choices; link it to the event."""
+    """Import the submission as `ratingdb import-trf` does, with the officer's choices (import_choices:
+    every choice of import-trf, lines and file); link it to the event."""
     from ratingdb.formats import parse_trf
     from ratingdb.services.events import import_events
 
@@ -390,15 +443,13 @@ def accept(
     sub = submission_for(session, user, submission_id)
     if sub.status != "submitted":
         raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be accepted")
-    chosen = dict(choices or {})
-    summary = import_events(
-        session, [parse_trf(sub.file_name, sub.content)], import_choices(chosen, sub.rating_type, id_field)
-    )
+    chosen = _with_type(made, sub.rating_type)
+    summary = import_events(session, [parse_trf(sub.file_name, sub.content)], chosen)
     sub.status = "accepted"
     sub.event_id = summary.events[0].id
     sub.decided_by = user.id if user is not None else None
     sub.decided_at = _now()
-    sub.choices = choices_text(chosen, id_field) or None
+    sub.choices = choices_text(chosen, sub.rating_type) or None
     record_change(
         session,
         "submission-accept",

@@ -233,13 +233,12 @@ def signed_in(
         yield session, user
 
 
-async def in_thread(request: Request, work: Callable[[Chosen, str | None], Response]) -> Response:
-    """`work` with the form's matching choices (and --id-field), run in the thread pool as the sync routes
-    are: the form is read here, asynchronously, since a sync route cannot await it."""
+async def in_thread(request: Request, work: Callable[[ReviewForm], Response]) -> Response:
+    """`work` with the review form (ReviewForm), run in the thread pool as the sync routes are: the form is
+    read here, asynchronously, since a sync route cannot await it."""
     from starlette.concurrency import run_in_threadpool
 
-    chosen, id_field = await _choices(request)
-    return await run_in_threadpool(work, chosen, id_field)
+    return await run_in_threadpool(work, await _review_form(request))
 
 
 def _back(path: str) -> RedirectResponse:
@@ -424,39 +423,82 @@ async def _choices(request: Request) -> tuple[Chosen, str | None]:
     return chosen, id_field if isinstance(id_field, str) and id_field else None
 
 
-def _review(
-    request: Request, state: AppState, submission_id: int, chosen: Chosen, id_field: str | None
-) -> HTMLResponse:
+# The review's controls for the choices about the file as a whole (import-trf's options of those names).
+SETTINGS: Final = ("type", "type_override", "official", "closing_days", "period", "distinct_event", "section")
+
+
+@dataclass(frozen=True)
+class ReviewForm:
+    """The review page's form: the lines' choices, the ID column and the choices about the whole file, as
+    sent (`settings`, shown again in the form) and as the service takes them (`made`, or the refusal of a
+    malformed one in `refused`)."""
+
+    chosen: Chosen
+    id_field: str | None
+    settings: dict[str, str]
+
+    def made(self) -> Any:
+        """The ImportChoices of import-trf these controls make (ConfigError for a malformed one)."""
+        from ratingdb.errors import ConfigError
+
+        days = self.settings.get("closing_days", "").strip()
+        if days and not days.isdigit():
+            raise ConfigError(f"closing days '{days}' is not a number of days")
+        on = {key: self.settings.get(key) == "yes" or None for key in ("type_override", "official")}
+        return subs.import_choices(
+            self.chosen,
+            None,
+            self.id_field,
+            subs.file_settings(
+                rating_type=self.settings.get("type") or None,
+                type_override=on["type_override"],
+                official=on["official"],
+                closing_days=int(days) if days else None,
+                period=self.settings.get("period") or None,
+                distinct=self.settings.get("distinct_event") == "yes" or None,
+                section=self.settings.get("section") or None,
+            ),
+        )
+
+
+async def _review_form(request: Request) -> ReviewForm:
+    form = await request.form()
+    chosen, id_field = await _choices(request)
+    settings = {key: value[:200] for key in SETTINGS if isinstance(value := form.get(key), str) and value}
+    return ReviewForm(chosen, id_field, settings)
+
+
+def _review(request: Request, state: AppState, submission_id: int, sent: ReviewForm) -> HTMLResponse:
     with signed_in(request, state, dry_run=True) as (session, user):
         sub = subs.for_review(session, user, submission_id)
         check = None
+        made = sent.made()
         if sub.status == "submitted":
-            check = subs.recheck(session, user, submission_id, chosen, id_field)
+            check = subs.recheck(session, user, submission_id, made)
         organiser = session.get(WebUser, sub.organiser_id)
         return render(
             request, "review.html", user, sub=sub, status_text=subs.status_of(session, sub), check=check,
-            chosen=chosen, id_field=id_field or "fide", organiser=organiser.username if organiser else "?",
-            choices_text=subs.choices_text(chosen, id_field),
+            chosen=sent.chosen, id_field=sent.id_field or "fide", settings=sent.settings,
+            organiser=organiser.username if organiser else "?", types=_types(state),
+            choices_text=subs.choices_text(made, sub.rating_type),
         )  # fmt: skip
 
 
 @router.get("/desk/queue/{submission_id}")
 def review_page(request: Request, state: State, submission_id: int) -> HTMLResponse:
-    return _review(request, state, submission_id, {}, None)
+    return _review(request, state, submission_id, ReviewForm({}, None, {}))
 
 
 @router.post("/desk/queue/{submission_id}/check")
 async def review_check(request: Request, state: State, submission_id: int) -> Response:
-    return await in_thread(
-        request, lambda chosen, id_field: _review(request, state, submission_id, chosen, id_field)
-    )
+    return await in_thread(request, lambda sent: _review(request, state, submission_id, sent))
 
 
 @router.post("/desk/queue/{submission_id}/accept")
 async def review_accept(request: Request, state: State, submission_id: int) -> Response:
-    def accept(chosen: Chosen, id_field: str | None) -> Response:
+    def accept(sent: ReviewForm) -> Response:
         with signed_in(request, state) as (session, user):
-            subs.accept(session, user, submission_id, chosen, id_field)
+            subs.accept(session, user, submission_id, sent.made())
         return _back("/desk/queue")
 
     return await in_thread(request, accept)

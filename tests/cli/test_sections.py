@@ -12,9 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy import Engine
+
+from ratingdb import db
+from ratingdb.services import submissions, users
 from tests.cli.test_dry_run import dry_then_real
 from tests.cli.test_export_trf_roundtrip import with_old_rules
 from tests.cli.test_matching_stories import FIXTURES, MINOR, ok, query, refused, run
+from tests.site.test_desk_permissions import PASSWORD, browser, csrf, sign_in
 from tests.site.web import client
 
 MASTERS = FIXTURES / "icu-bunratty_masters_2011.tab"  # a copy of /work/shared/data/trf-samples'
@@ -183,4 +188,81 @@ def test_event_edit_dry_run_writes_nothing_and_prints_what_the_edit_does(db_url:
     assert real == [
         "Event 1 is shown as 'Bunratty 2011 — Masters' (was 'Bunratty 2011'): no rating changes, the "
         "published lists are as they were."
+    ]
+
+
+def _two_sections_sent(db_url: str, engine: Engine, folder: Path) -> None:
+    """An organiser sends Bunratty's Masters and Minor (the same 012 name and start date) through the site,
+    and an officer is there to decide."""
+    with_old_rules(db_url, folder)
+    with db.transaction(engine) as session:
+        users.add_user(session, "bunratty", "organiser", PASSWORD)
+        users.add_user(session, "aoife", "officer", PASSWORD)
+    for file in (MASTERS, MINOR):
+        # Checked in a dry-run transaction, as the site does: the IDs the check used are put back.
+        with db.transaction(engine, dry_run=True) as session:
+            check = submissions.check_file(session, file.read_bytes(), file.name, "standard")
+        with db.transaction(engine) as session:
+            organiser = users.find_user(session, "bunratty")
+            submissions.submit(session, organiser, file.read_bytes(), file.name, "standard", check=check)
+
+
+def test_submission_accept_takes_a_section_and_distinct_event_as_import_trf_does(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    """The trial's block (issue 46, item 1): the second section of a congress was refused from the queue,
+    and `submission accept` had no --section nor --distinct-event. Now it has every option of import-trf."""
+    _two_sections_sent(db_url, engine, tmp_path)
+    assert ok(db_url, "submission", "accept", "1", "--id-field", "national").splitlines() == [
+        "Accepted submission 1: imported as event 1 (--id-field national)."
+    ]
+    assert refused(db_url, "submission", "accept", "2", "--id-field", "national").startswith(
+        "Error: icu-bunratty_minor_2011.tab has the name and start date of event 1 'Bunratty 2011'"
+    )
+    # --distinct-event is taken too (a dry run: nothing is written).
+    distinct = ok(
+        db_url, "submission", "accept", "2", "--id-field", "national", "--distinct-event", "--dry-run"
+    )
+    assert distinct.splitlines()[1] == (
+        "Accepted submission 2: imported as event 2 (--id-field national --distinct-event)."
+    )
+    assert query(db_url, "SELECT status FROM submission WHERE id = 2") == [("submitted",)]
+    out = ok(db_url, "submission", "accept", "2", "--id-field", "national", "--section", "Minor")
+    assert out.splitlines() == [
+        "Accepted submission 2: imported as event 2 (--section Minor --id-field national)."
+    ]
+    sections = "SELECT event_id, name, section FROM v_event ORDER BY event_id"
+    assert query(db_url, sections) == [(1, "Bunratty 2011", None), (2, "Bunratty 2011", "Minor")]
+
+
+def test_the_review_page_accepts_a_second_section_with_a_late_period_from_its_controls(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    """The same from the officer's review page: the section, and a later period (the Minor ends on
+    2011-02-27, period 2011-03; rated in 2011-04 instead, the second list after it, §9.1)."""
+    _two_sections_sent(db_url, engine, tmp_path)
+    ok(db_url, "submission", "accept", "1", "--id-field", "national")
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        page = officer.get("/desk/queue/2").text
+        for control in ('name="section"', 'name="distinct_event"', 'name="period"', 'name="closing_days"',
+                        'name="official"', 'name="type"', 'name="type_override"'):  # fmt: skip
+            assert control in page
+        form = {"csrftoken": csrf(officer), "id_field": "national", "section": "Minor", "period": "2011-04"}
+        checked = officer.post("/desk/queue/2/check", data=form).text
+        assert (
+            "The file can be imported: &#39;Bunratty 2011 — Minor&#39;: standard, period 2011-04" in checked
+        )
+        assert 'name="section" maxlength="80" value="Minor"' in checked
+        bad = officer.post("/desk/queue/2/check", data={**form, "period": "April"})
+        assert bad.status_code == 400
+        assert "Error: &#39;April&#39; is not a rating period: write it as YYYY-MM" in bad.text
+        done = officer.post("/desk/queue/2/accept", data=form, follow_redirects=False)
+        assert done.status_code == 303
+    assert query(db_url, "SELECT id, period, section FROM event ORDER BY id") == [
+        (1, "2011-03", None),
+        (2, "2011-04", "Minor"),
+    ]
+    assert query(db_url, "SELECT choices FROM submission WHERE id = 2") == [
+        ("--period 2011-04 --section Minor --id-field national",)
     ]
