@@ -52,6 +52,43 @@ class UnresolvedPlayers(AmbiguousPlayer):
         super().__init__(text)
 
 
+class IdColumnRefused(UnresolvedPlayers):
+    """A file whose ID column, read as FIDE IDs, holds values that cannot be FIDE IDs: refused whole before
+    anything is written, naming the other reading (`choice`: "national", `import-trf --id-field national`,
+    the desk's "The ID column of the player lines holds" control). The values say what was found: how many
+    of the file's IDs are implausible, and the first such line."""
+
+    def __init__(
+        self,
+        *,
+        source: str,
+        implausible: int,
+        with_ids: int,
+        line: int,
+        rank: int,
+        name: str,
+        value: str,
+        choice: str,
+    ) -> None:
+        self.source = source
+        self.implausible = implausible
+        self.with_ids = with_ids
+        self.line = line
+        self.rank = rank
+        self.name = name
+        self.value = value
+        self.choice = choice
+        super().__init__(
+            [
+                f"{source}: {implausible} of the file's {with_ids} IDs cannot be FIDE IDs (a FIDE ID has 6 "
+                f"to 9 "
+                f"digits and none of these is on an imported list; e.g. line {line} (rank {rank}) '{name}' "
+                f"{value}) — if the ID column holds national IDs, import again with --id-field {choice}; "
+                "if some IDs are wrong, correct them in the file"
+            ]
+        )
+
+
 class UnknownEvent(RatingDbError):
     """An event ID that the database does not know."""
 

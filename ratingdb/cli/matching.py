@@ -18,7 +18,7 @@ from ratingdb.errors import ConfigError
 
 if TYPE_CHECKING:
     from ratingdb.services.list_matching import ListMatching
-    from ratingdb.services.matching import Matching, MatchReport
+    from ratingdb.services.matching import Matching, MatchReport, RegisterDifference
 
 IdFieldOption = Annotated[
     str,
@@ -221,3 +221,50 @@ def print_matching(report: MatchReport) -> None:
         echo(f"  alias recorded: {alias}")
     for dropped in report.dropped:
         echo(f"  dropped: {dropped}")
+    print_differences(report)
+
+
+# `ratingdb player edit`'s option for each attribute a register difference is about.
+EDIT_OPTIONS = {
+    "federation": "--federation",
+    "sex": "--sex",
+    "birth_year": "--birth-year",
+    "title": "--title",
+}
+SHOWN_WORDS = {"federation": "federation", "sex": "sex", "birth_year": "born", "title": "title"}
+
+
+def difference_line(d: RegisterDifference) -> str:
+    """ "FILE line 15 (rank 1) 'NAME': federation IRL in the file, ROS registered — `ratingdb player
+    edit 4191 --federation IRL --reason TEXT` takes the file's" """
+    what = SHOWN_WORDS[d.attribute]
+    had = f"{d.registered} registered" if d.registered else "none registered"
+    return (
+        f"{d.file} line {d.line} (rank {d.rank}) '{d.name}' is {d.player}: {what} {d.in_file} in the file, "
+        f"{had} — `ratingdb player edit {d.ident} {EDIT_OPTIONS[d.attribute]} {d.in_file} --reason TEXT` "
+        "takes the file's"
+    )
+
+
+def print_differences(report: MatchReport) -> None:
+    """The files whose sex column was not taken, then the register differences (the register kept its)."""
+    for u in report.uniform_sex:
+        done = []
+        if u.registered:
+            done.append(f"{u.registered} player{'s' if u.registered != 1 else ''} registered without one")
+        if u.contradicted:
+            done.append(f"the register's kept for {u.contradicted} it contradicts")
+        echo(
+            f"  note: {u.file}: the sex column is {u.letter} on all {u.lines} lines, which says nothing "
+            f"about "
+            f"anyone's sex: {' and '.join(done)}"
+        )
+    if report.differences:
+        count = len(report.differences)
+        echo(
+            f"Register differences: {count} detail{'s' if count != 1 else ''} in the files "
+            f"{'differ' if count != 1 else 'differs'} from the register, which keeps its own (the lines are "
+            "imported):"
+        )
+        for d in report.differences:
+            echo(f"  {difference_line(d)}")

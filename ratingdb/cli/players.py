@@ -1,5 +1,7 @@
-"""CLI: the `player` group — show, find, add, edit, merge, duplicates; `ratingdb player ID` still shows."""
+"""CLI: the `player` group — show, find, add, edit, merge, duplicates, differences; `ratingdb player ID`
+still shows."""
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -16,6 +18,16 @@ from ratingdb.cli.common import (
     transaction,
     user_errors,
 )
+from ratingdb.cli.matching import (
+    AcceptNameOption,
+    DropOption,
+    IdFieldOption,
+    MatchOption,
+    NewOption,
+    matching_choices,
+    print_differences,
+)
+from ratingdb.errors import ConfigError
 
 
 class _PlayerGroup(RatingDbGroup):
@@ -270,6 +282,45 @@ def edit_command(
         )
     for spelling in done.aliases:
         typer.echo(f"Player {done.player_id} {done.name}: alias '{spelling}' added.")
+
+
+@player_app.command("differences")
+@user_errors
+def differences_command(
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE...", help="Tournament report files (TRF16 or TRF26).")
+    ],
+    id_field: IdFieldOption = "fide",
+    match: MatchOption = None,
+    new: NewOption = None,
+    accept_name: AcceptNameOption = None,
+    drop: DropOption = None,
+) -> None:
+    """The register differences of the files: where a line its ID and name identify gives another
+    federation, sex, birth year or title than the register, with the `player edit` that takes the file's.
+
+    Nothing is written. The lines are matched as `import-trf` matches them (same options); the register
+    keeps its own details on import, so these are what an officer may want to take from the files.
+
+    Examples:
+      ratingdb player differences galway-open.trf
+      ratingdb player differences bunratty-minor.tab --id-field national
+    """
+    from ratingdb.formats import read_trf
+    from ratingdb.services.matching import file_differences
+
+    for f in files:
+        if not f.is_file():
+            raise ConfigError(f"{f}: no such file")
+    matching = matching_choices(
+        files, id_field=id_field, match=match, new=new, accept_name=accept_name, drop=drop
+    )
+    parsed = [read_trf(f) for f in files]
+    with transaction(dry_run=True) as session:
+        report = file_differences(session, parsed, matching)
+    print_differences(report)
+    if not report.differences:
+        typer.echo("No register differences: every detail the files give agrees with the register.")
 
 
 def _shown(value: object) -> str:

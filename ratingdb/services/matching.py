@@ -24,10 +24,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb import engines
-from ratingdb.errors import ConfigError, UnknownPlayer, UnresolvedPlayers
+from ratingdb.errors import ConfigError, IdColumnRefused, UnknownPlayer, UnresolvedPlayers
 from ratingdb.formats import TrfEvent, TrfPlayer
 from ratingdb.names import name_key
-from ratingdb.schema.models import Player
+from ratingdb.schema.models import ListEntry, Player, RatingList
 from ratingdb.services.bulk import Driver
 from ratingdb.services.players import (
     NATIONAL_ID_START,
@@ -53,6 +53,13 @@ LOOKUP_CHUNK = 10_000
 # "Fitzsimons, Ciarán" 97; "Smith, David J." / "Smith, David" 92) and refuses another first name
 # ("Kelly, Darren" / "Kelly, David" 70) or another person ("Smith, David J." / "Jones, Gawain" 22).
 NAME_THRESHOLD = 90
+
+# What a FIDE ID looks like: a federation's block of one to three digits followed by five digits of its
+# own (England's 400041, Ireland's 2500035, India's 46616543), nine digits for players FIDE registers
+# itself (FIDE Online Arena): six to nine digits. National numbers are often shorter — the ICU's run from
+# 1 to 5 digits — so a file whose ID column holds them is told apart before they are stored as FIDE IDs.
+# docs/guide/matching.md, "Which kind of ID the column holds", gives the sources.
+FIDE_ID_DIGITS = (6, 9)
 
 # A line as the options name it: (file name, or None for "the only file"; starting rank).
 LineRef = tuple[str | None, int]
@@ -133,6 +140,10 @@ class NewPlayer:
         return self.details.sex
 
     @property
+    def title(self) -> str | None:
+        return self.details.title
+
+    @property
     def name_key(self) -> str:
         return name_key(self.details.name)
 
@@ -154,6 +165,35 @@ class Resolution:
     confidence: str
 
 
+@dataclass(frozen=True)
+class RegisterDifference:
+    """A line the ID and the name identify whose file gives one of the player's attributes otherwise than
+    the register: the line is imported and the register keeps its value; `attribute` is federation, sex,
+    birth_year or title (player edit's option, `--birth-year` for birth_year, takes the file's value)."""
+
+    file: str
+    line: int
+    rank: int
+    name: str  # the line's name
+    player: str  # the registered player, described
+    ident: str  # the registered player's FIDE ID or national ID (for `ratingdb player edit IDENT`)
+    attribute: str
+    in_file: str
+    registered: str  # "" when the register has none
+
+
+@dataclass(frozen=True)
+class UniformSex:
+    """A file whose sex column gives the same letter on every line: not evidence of anyone's sex, so the
+    players it registers get none recorded and no difference is listed."""
+
+    file: str
+    letter: str
+    lines: int
+    registered: int  # players the file registers (no sex recorded)
+    contradicted: int  # lines of registered players of the other sex (the register's kept)
+
+
 @dataclass
 class MatchReport:
     """What the matching step did, for the summary line and the lines worth a look."""
@@ -161,6 +201,8 @@ class MatchReport:
     resolutions: list[Resolution] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)  # "Smith, David J. for Jones, … (FIDE …)"
     dropped: list[str] = field(default_factory=list)
+    differences: list[RegisterDifference] = field(default_factory=list)
+    uniform_sex: list[UniformSex] = field(default_factory=list)
 
     def counts(self) -> Counter[str]:
         return Counter(r.how for r in self.resolutions)
@@ -269,6 +311,9 @@ class Entrants:
         self.files += 1
         source = trf.source_name
         players = [with_id_field(p, self.matching.id_field) for p in trf.players]
+        letter = uniform_sex(players)
+        if letter is not None:
+            players = [replace(p, sex=None) for p in players]
         ranks = {p.rank for p in players}
         by_rank = {p.rank: p for p in players}
         matched = self.matching.matched(source)
@@ -287,6 +332,8 @@ class Entrants:
         ):
             if both:
                 raise ConfigError(f"{a} and {b} both name rank {min(both)} of {source}: give one")
+
+        self._refuse_implausible_ids(trf, [p for p in players if p.rank not in matched])
 
         ids: dict[int, PlayerRef] = {}
         how: dict[int, tuple[str, str]] = {}
@@ -351,8 +398,9 @@ class Entrants:
                 how[p.rank] = ("new", "new player (ID not registered, no registered player of this name)")
                 continue
             score, spelling = self._name_score(p, found)
-            contradictions = _contradictions(p, self._candidate(found))
-            if score >= NAME_THRESHOLD and not contradictions:
+            # The ID and the name say who the line is; its federation, sex, birth year and title are
+            # the file's account of that player's details: listed where they differ, never a refusal.
+            if score >= NAME_THRESHOLD:
                 own_kind += 1
                 ids[p.rank] = found
                 kind = "FIDE ID" if p.fide_id else "national ID"
@@ -360,26 +408,18 @@ class Entrants:
                 how[p.rank] = ("id", f"{kind}, name {score:.0f}{via}")
                 if p.rank in accept and score < 100:
                     self._alias(found, p.name)
+                self._differences(source, p, self._candidate(found))
                 continue
-            if contradictions or p.rank not in accept:
-                what = (
-                    f"the names do not match (score {score:.0f}, below {NAME_THRESHOLD})"
-                    if score < NAME_THRESHOLD
-                    else ""
-                )
-                said = "; ".join(x for x in (what, *contradictions) if x)
-                accept_hint = (
-                    ""
-                    if contradictions
-                    else f", --accept-name {p.rank} (the same player, another spelling: kept as an alias)"
-                )
+            if p.rank not in accept:
                 problems.append(
                     _Problem(
                         p.rank,
                         f"{_where(source, p)} {_shown_id(p)}: that ID is registered to "
-                        f"{self._describe(found)}, but {said} — say which: --match {p.rank}="
+                        f"{self._describe(found)}, but the names do not match (score {score:.0f}, below "
+                        f"{NAME_THRESHOLD}) — say which: --match {p.rank}="
                         f"{_ident(self._candidate(found))} (this line is that player; or =ID of another "
-                        f"player), --new {p.rank} (a new player, registered without the ID){accept_hint}",
+                        f"player), --new {p.rank} (a new player, registered without the ID), --accept-name "
+                        f"{p.rank} (the same player, another spelling: kept as an alias)",
                     )
                 )
                 continue
@@ -387,6 +427,7 @@ class Entrants:
             ids[p.rank] = found
             self._alias(found, p.name)
             how[p.rank] = ("option", f"--accept-name {p.rank} (name {score:.0f}; alias recorded)")
+            self._differences(source, p, self._candidate(found))
 
         if other_kind and len(other_kind) >= own_kind:
             other = "national" if self.matching.id_field == "fide" else "fide"
@@ -493,7 +534,45 @@ class Entrants:
         for p in trf.players:
             kind, text = how[p.rank]
             self.report.resolutions.append(Resolution(source, p.line, p.rank, p.name, kind, text))
+        if letter is not None:
+            # Said where it mattered: players registered without a sex, or registered ones it contradicts.
+            contradicted = sum(
+                1 for ref in ids.values() if (c := self._candidate(ref)).sex and c.sex != letter
+            )
+            registered = sum(1 for ref in ids.values() if isinstance(ref, NewPlayer) and ref.file == file)
+            if contradicted or registered:
+                self.report.uniform_sex.append(
+                    UniformSex(source, letter, len(players), registered, contradicted)
+                )
         return ids
+
+    def _differences(self, source: str, p: TrfPlayer, c: Candidate) -> None:
+        self.report.differences.extend(
+            RegisterDifference(source, p.line, p.rank, p.name, describe(c), _ident(c), attribute, file, had)
+            for attribute, file, had in register_differences(p, c)
+        )
+
+    def _refuse_implausible_ids(self, trf: TrfEvent, lines: Sequence[TrfPlayer]) -> None:
+        """The file's ID column read as FIDE IDs (the default) must hold FIDE IDs: each ID that is not
+        plausible as one (`implausible_fide_ids`) refuses the file, before anything is written, naming
+        --id-field national; lines --match settles are not stored with their ID and are left out."""
+        with_ids = [p for p in lines if p.fide_id]
+        if self.matching.id_field != "fide" or not with_ids:
+            return
+        wrong = implausible_fide_ids(self.session, [p.fide_id for p in with_ids if p.fide_id])
+        if not wrong:
+            return
+        first = next(p for p in with_ids if p.fide_id in wrong)
+        raise IdColumnRefused(
+            source=trf.source_name,
+            implausible=sum(1 for p in with_ids if p.fide_id in wrong),
+            with_ids=len(with_ids),
+            line=first.line,
+            rank=first.rank,
+            name=first.name,
+            value=str(first.fide_id),
+            choice="national",
+        )
 
     # -- the batch ---------------------------------------------------------------------------------------
 
@@ -716,6 +795,40 @@ class Entrants:
         return [str(n) for n in range(first, first + count)]
 
 
+def file_differences(session: Session, parsed: Sequence[TrfEvent], matching: Matching) -> MatchReport:
+    """`ratingdb player differences FILE...`: how the files' lines would be matched, with the register
+    differences of the players they identify and the sex columns not taken — writing nothing (the players
+    new to the register are only counted). A line that needs a decision is refused as `import-trf` does."""
+    report = MatchReport()
+    parsed = [drop_lines(trf, matching, report) for trf in parsed]
+    entrants = Entrants(session, Driver(session), matching, parsed, report)
+    for trf in parsed:
+        entrants.match(trf)
+    return report
+
+
+def implausible_fide_ids(session: Session, fide_ids: Iterable[int]) -> set[int]:
+    """The IDs that cannot be FIDE IDs: not of FIDE_ID_DIGITS digits, unless a list imported into the
+    register (FIDE's, read with its IDs) has a player with that FIDE ID — the list is the better evidence."""
+    low, high = FIDE_ID_DIGITS
+    odd = sorted({i for i in fide_ids if not 10 ** (low - 1) <= i < 10**high})
+    if not odd:
+        return set()
+    listed: set[int] = set()
+    one_of = engines.of(session).one_of
+    for chunk in _chunks(odd, LOOKUP_CHUNK):
+        listed.update(
+            session.scalars(
+                select(Player.fide_id)
+                .join(ListEntry, ListEntry.player_id == Player.id)
+                .join(RatingList, RatingList.id == ListEntry.list_id)
+                .where(one_of(Player.fide_id, chunk), RatingList.origin == "imported")
+                .distinct()
+            )
+        )
+    return set(odd) - listed
+
+
 def _where(source: str, p: TrfPlayer) -> str:
     return f"{source} line {p.line} (rank {p.rank}) '{p.name}'"
 
@@ -774,16 +887,28 @@ def _agreeing(p: TrfPlayer) -> str:
     return f" ({' and '.join(known)} agreeing)" if known else ""
 
 
-def _contradictions(p: TrfPlayer, c: Candidate) -> list[str]:
-    """Where the line and the register both know the birth year, sex or federation and differ."""
+def register_differences(p: TrfPlayer, c: Candidate) -> list[tuple[str, str, str]]:
+    """(attribute, the file's value, the register's or "") where the line gives a federation, sex, birth
+    year or title that the register does not have for the player."""
     out = []
-    if p.birth_year and c.birth_year and p.birth_year != c.birth_year:
-        out.append(f"born {p.birth_year} in the file, {c.birth_year} registered")
-    if p.sex and c.sex and p.sex != c.sex:
-        out.append(f"sex {p.sex} in the file, {c.sex} registered")
-    if p.federation and c.federation and p.federation != c.federation:
-        out.append(f"federation {p.federation} in the file, {c.federation} registered")
+    for attribute, file, had in (
+        ("federation", p.federation, c.federation),
+        ("sex", p.sex, c.sex),
+        ("birth_year", p.birth_year, c.birth_year),
+        ("title", p.title, c.title),
+    ):
+        if file and file != had:
+            out.append((attribute, str(file), "" if had is None else str(had)))
     return out
+
+
+def uniform_sex(players: Sequence[TrfPlayer]) -> str | None:
+    """The letter every line's sex column gives, if every line of a file of two or more gives the same
+    one: a column filled in by default (the Bunratty files' M, …), not an account of who is a woman."""
+    given = {p.sex for p in players}
+    if len(players) < 2 or len(given) != 1 or None in given:
+        return None
+    return next(iter(given))
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:

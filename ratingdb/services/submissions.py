@@ -41,7 +41,7 @@ from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.closing import ClosedPeriod, close_periods
-from ratingdb.services.matching import Resolution
+from ratingdb.services.matching import RegisterDifference, Resolution, UniformSex
 from ratingdb.services.versions import record_change
 
 if TYPE_CHECKING:
@@ -80,6 +80,8 @@ class Check:
     event: str = ""  # "'Galway Open': standard, period 2025-11; 34 players, 85 pairings"
     lines: list[Resolution] = field(default_factory=list)
     new_players: list[str] = field(default_factory=list)
+    differences: list[RegisterDifference] = field(default_factory=list)  # the register keeps its own
+    uniform_sex: list[UniformSex] = field(default_factory=list)  # a sex column not taken
 
     @property
     def ok(self) -> bool:
@@ -250,6 +252,8 @@ def check_file(
     )
     check.lines = list(summary.matching.resolutions)
     check.new_players = list(summary.new_players)
+    check.differences = list(summary.matching.differences)
+    check.uniform_sex = list(summary.matching.uniform_sex)
     return check
 
 

@@ -97,8 +97,8 @@ def test_a_national_id_correction_rates_the_corrected_winner_up_and_the_loser_do
 
 
 def test_an_option_given_to_replace_event_replaces_the_stored_choice(db_url: str, tmp_path: Path) -> None:
-    """--id-field fide on the correction is the officer's word: the lines are then FIDE IDs, no one has
-    them, and the ID column holds national IDs of registered players — refused, naming the option."""
+    """--id-field fide on the correction is the officer's word: the lines are then FIDE IDs, and ICU
+    numbers of four digits cannot be FIDE IDs (six to nine) — refused, naming the option."""
     with_old_rules(db_url, tmp_path)
     (tmp_path / "list.csv").write_text(LIST, encoding="utf-8")
     ok(db_url, "import-list", tmp_path / "list.csv", "--date", "2011-07-01", "--type", "standard")
@@ -106,10 +106,10 @@ def test_an_option_given_to_replace_event_replaces_the_stored_choice(db_url: str
     result = run(db_url, "replace-event", "1", corrected(tmp_path), "--id-field", "fide")
     assert result.exit_code == 1  # type: ignore[attr-defined]
     assert result.stderr.splitlines() == [  # type: ignore[attr-defined]
-        "Error: quad-corrected.tab: 4 of the file's 4 IDs are national IDs of registered players of the "
-        "same name (e.g. line 15 (rank 1) 'Finnegan, Mark' 4191: Finnegan, Mark (national 4191, born 1967, "
-        "IRL)) and 0 are FIDE IDs of theirs — the ID column holds national IDs: import again with "
-        "--id-field national; nothing was written"
+        "Error: quad-corrected.tab: 4 of the file's 4 IDs cannot be FIDE IDs (a FIDE ID has 6 to 9 digits "
+        "and none of these is on an imported list; e.g. line 15 (rank 1) 'Finnegan, Mark' 4191) — if the ID "
+        "column holds national IDs, import again with --id-field national; if some IDs are wrong, correct "
+        "them in the file; nothing was written"
     ]
 
 

@@ -141,25 +141,31 @@ def test_a_typo_in_an_id_is_refused_naming_the_registered_player(register: str, 
 
 
 def test_a_forgotten_id_field_is_refused_suggesting_the_right_one_with_the_count(register: str) -> None:
-    # The Bunratty Minor carries ICU numbers too; three of its players played the Junior Championships.
+    # The Bunratty Minor carries ICU numbers too (1 to 5 digits: no FIDE ID has fewer than 6).
     assert refused(register, "import-trf", MINOR, "--type", "standard") == (
-        "Error: icu-bunratty_minor_2011.tab: 3 of the file's 85 IDs are national IDs of registered players "
-        "of the same name (e.g. line 25 (rank 12) 'O Muireagain, Colm' 12275: Ó Muireagáin, Colm (national "
-        "12275, born 1966, IRL)) and 0 are FIDE IDs of theirs — the ID column holds national IDs: import "
-        "again with --id-field national; nothing was written\n"
+        "Error: icu-bunratty_minor_2011.tab: 85 of the file's 85 IDs cannot be FIDE IDs (a FIDE ID has 6 "
+        "to 9 "
+        "digits and none of these is on an imported list; e.g. line 14 (rank 1) 'O'Brien, Pat' 12057) — if "
+        "the ID column holds national IDs, import again with --id-field national; if some IDs are wrong, "
+        "correct them in the file; nothing was written\n"
     )
-    # With --id-field national the three are found, and the Minor's own quirks show: everyone is M and
-    # the federation column holds club codes, so each of the three contradicts the register.
+    # With --id-field national, three of its players played the Junior Championships: their IDs and names
+    # agree, so they are those players; the Minor's own quirks (M for both women, club codes in the
+    # federation column) are register differences, listed, and the register keeps its values (issue 47).
     args = ("import-trf", MINOR, "--type", "standard", "--id-field", "national")
-    problems = refused(register, *args).splitlines()
-    assert problems[0] == "Error: 3 player lines need a decision; nothing was written:"
-    assert problems[1].startswith(
-        "  icu-bunratty_minor_2011.tab line 25 (rank 12) 'O Muireagain, Colm' national 12275: that ID is "
-        "registered to Ó Muireagáin, Colm (national 12275, born 1966, IRL), but federation ROS in the file, "
-        "IRL registered — say which: --match 12=12275"
-    )
-    out = ok(register, *args, *[f"--match={p.split('--match ')[1].split(' ')[0]}" for p in problems[1:]])
-    assert "Players: 0 matched by ID, 0 by name, 100 new, 3 resolved by options." in out
+    out = ok(register, *args)
+    assert "Players: 3 matched by ID, 0 by name, 100 new, 0 resolved by options." in out
+    assert (
+        "  icu-bunratty_minor_2011.tab line 43 (rank 30) 'Ni Mhuireagain, Eibhia' is Ní Mhuireagáin, Eibhia "
+        "(national 12368, born 2000, IRL): sex M in the file, F registered — `ratingdb player edit 12368 "
+        "--sex "
+        "M --reason TEXT` takes the file's"
+    ) in out.splitlines()
+    assert query(
+        register,
+        "SELECT national_id, sex, federation FROM player WHERE national_id IN ('12275', '12368') "
+        "ORDER BY national_id",
+    ) == [("12275", "M", "IRL"), ("12368", "F", "IRL")]
 
 
 def test_one_player_on_two_lines_is_refused_and_drop_or_match_resolves_it(

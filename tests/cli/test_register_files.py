@@ -1,0 +1,162 @@
+"""A register that real files cannot quietly spoil (issue 47): the ID column is never guessed, and a
+file's attributes of a player the ID and name identify are differences to list, not identity questions.
+
+Each story runs on the real Irish files (copies of /work/shared/data/trf-samples' in tests/fixtures/trf):
+the Bunratty Minor 2011 carries ICU numbers (1 to 5 digits) in the FIDE ID column; the Irish Junior
+Championships 2011 too, with IRL and `m`/`w` in their columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_export_trf_roundtrip import with_old_rules
+from tests.cli.test_matching_stories import FIXTURES, JUNIOR, MINOR, ok, query, refused
+
+MASTERS = FIXTURES / "icu-bunratty_masters_2011.tab"
+
+
+@pytest.fixture
+def empty(db_url: str, tmp_path: Path) -> str:
+    """A register with no player, and a rule set covering 2011."""
+    return with_old_rules(db_url, tmp_path)
+
+
+def test_the_minor_with_the_default_id_column_into_an_empty_register_is_refused_naming_id_field_national(
+    empty: str,
+) -> None:
+    # Rank 1 of the real file: O'Brien, Pat, ICU 12057 — five digits, and a FIDE ID has six to nine.
+    assert refused(empty, "import-trf", MINOR, "--type", "standard") == (
+        "Error: icu-bunratty_minor_2011.tab: 85 of the file's 85 IDs cannot be FIDE IDs (a FIDE ID has 6 "
+        "to 9 "
+        "digits and none of these is on an imported list; e.g. line 14 (rank 1) 'O'Brien, Pat' 12057) — if "
+        "the ID column holds national IDs, import again with --id-field national; if some IDs are wrong, "
+        "correct them in the file; nothing was written\n"
+    )
+    out = ok(empty, "import-trf", MINOR, "--type", "standard", "--id-field", "national")
+    assert "Players: 0 matched by ID, 0 by name, 103 new, 0 resolved by options." in out
+    assert query(empty, "SELECT COUNT(*) FROM player WHERE fide_id IS NOT NULL") == [(0,)]
+    assert query(empty, "SELECT fide_id, national_id FROM player WHERE name = 'O''Brien, Pat'") == [
+        (None, "12057")
+    ]
+
+
+def test_one_short_id_among_real_fide_ids_refuses_the_file_before_writing(empty: str, tmp_path: Path) -> None:
+    # The Masters has no IDs; give rank 1 (Short, Nigel) his real FIDE ID 400041 and rank 2 a five-digit one.
+    lines = MASTERS.read_bytes().decode("latin-1").split("\r\n")
+    for i, line in enumerate(lines):
+        if line.startswith("001    1 "):
+            lines[i] = line[:57] + f"{400041:>11}" + line[68:]
+        if line.startswith("001    2 "):
+            lines[i] = line[:57] + f"{12345:>11}" + line[68:]
+    path = tmp_path / "masters_ids.tab"
+    path.write_bytes("\r\n".join(lines).encode("latin-1"))
+    error = refused(empty, "import-trf", path, "--type", "standard")
+    assert error.startswith(
+        "Error: masters_ids.tab: 1 of the file's 2 IDs cannot be FIDE IDs (a FIDE ID has 6 to 9 digits and "
+        "none of these is on an imported list; e.g. line 15 (rank 2) 'Kosten, Tony' 12345)"
+    )
+
+
+def test_a_short_id_on_an_imported_list_is_a_fide_id(empty: str, tmp_path: Path) -> None:
+    # The list is the better evidence: a five-digit ID that an imported list gives a player is taken.
+    listed = tmp_path / "list.csv"
+    listed.write_text('fide_id,name,federation,rating\n12057,"O\'Brien, Pat",IRL,1500\n')
+    ok(empty, "import-list", listed, "--type", "standard", "--date", "2011-01-01")
+    error = refused(empty, "import-trf", MINOR, "--type", "standard")
+    assert error.startswith("Error: icu-bunratty_minor_2011.tab: 84 of the file's 85 IDs cannot be FIDE IDs")
+    assert "e.g. line 15 (rank 2) 'Dineen, Tim' 12252" in error
+
+
+def junior_variant(folder: Path, name: str, change: Callable[[int, str], str]) -> Path:
+    """The Junior Championships as another tournament (record 012 `name`), each player line changed by
+    `change(rank, line)`."""
+    out = []
+    for line in JUNIOR.read_bytes().decode("latin-1").split("\r\n"):
+        if line.startswith("012 "):
+            line = f"012 {name}"
+        if line.startswith("001 "):
+            line = change(int(line[4:8]), line)
+        out.append(line)
+    path = folder / f"{name.lower().replace(' ', '_')}.tab"
+    path.write_bytes("\r\n".join(out).encode("latin-1"))
+    return path
+
+
+def everyone_m(rank: int, line: str) -> str:
+    return line[:9] + "m" + line[10:]
+
+
+NATIONAL = ("--type", "standard", "--id-field", "national")
+WOMEN = "SELECT COUNT(*) FROM player WHERE sex = 'F'"
+NO_SEX = "SELECT COUNT(*) FROM player WHERE sex IS NULL"
+
+
+def test_a_file_with_m_for_everyone_records_no_sex_and_a_later_file_lists_the_differences(
+    empty: str, tmp_path: Path
+) -> None:
+    # The real file has 8 women (`w`); the same file with `m` on all 34 lines says nothing about sex.
+    all_m = junior_variant(tmp_path, "Spring Open", everyone_m)
+    out = ok(empty, "import-trf", all_m, *NATIONAL)
+    assert (
+        "  note: spring_open.tab: the sex column is M on all 34 lines, which says nothing about anyone's "
+        "sex: 34 players registered without one"
+    ) in out.splitlines()
+    assert query(empty, NO_SEX) == [(34,)]
+    # The real file (IRL, `m` and `w`) is imported, not refused: the 34 sexes it gives are listed.
+    out = ok(empty, "import-trf", JUNIOR, *NATIONAL)
+    assert "Players: 34 matched by ID, 0 by name, 0 new, 0 resolved by options." in out
+    assert "Register differences: 34 details in the files differ from the register" in out
+    assert (
+        "  icu-irish_junior_champs_2011.tab line 23 (rank 9) 'Cormican, Ruth E' is Cormican, Ruth E "
+        "(national "
+        "6524, born 1994, IRL): sex F in the file, none registered — `ratingdb player edit 6524 --sex F "
+        "--reason TEXT` takes the file's"
+    ) in out.splitlines()
+    assert query(empty, NO_SEX) == [(34,)]  # the register keeps its own until the officer takes them
+
+
+def test_a_registered_f_is_never_overwritten_by_a_file_with_m_for_everyone(
+    empty: str, tmp_path: Path
+) -> None:
+    ok(empty, "import-trf", JUNIOR, *NATIONAL)
+    assert query(empty, WOMEN) == [(8,)]
+    out = ok(empty, "import-trf", junior_variant(tmp_path, "Spring Open", everyone_m), *NATIONAL)
+    assert (
+        "  note: spring_open.tab: the sex column is M on all 34 lines, which says nothing about anyone's "
+        "sex: the register's kept for 8 it contradicts"
+    ) in out.splitlines()
+    assert "Register differences" not in out
+    assert query(empty, WOMEN) == [(8,)]
+
+
+def test_a_birth_year_difference_on_a_matching_id_and_name_is_listed_not_refused(
+    empty: str, tmp_path: Path
+) -> None:
+    ok(empty, "import-trf", JUNIOR, *NATIONAL)
+
+    def born_1968(rank: int, line: str) -> str:  # Finnegan, Mark (rank 1) is born 1967/09/12 in the file
+        return line[:69] + "1968" + line[73:] if rank == 1 else line
+
+    later = junior_variant(tmp_path, "Summer Open", born_1968)
+    expected = (
+        "  summer_open.tab line 15 (rank 1) 'Finnegan, Mark' is Finnegan, Mark (national 4191, born 1967, "
+        "IRL): born 1968 in the file, 1967 registered — `ratingdb player edit 4191 --birth-year 1968 "
+        "--reason "
+        "TEXT` takes the file's"
+    )
+    # `player differences` says so before the import, writing nothing.
+    shown = ok(empty, "player", "differences", later, "--id-field", "national")
+    assert shown.splitlines() == [
+        "Register differences: 1 detail in the files differs from the register, which keeps its own (the "
+        "lines are imported):",
+        expected,
+    ]
+    assert query(empty, "SELECT COUNT(*) FROM event") == [(1,)]
+    out = ok(empty, "import-trf", later, *NATIONAL)
+    assert "Players: 34 matched by ID, 0 by name, 0 new, 0 resolved by options." in out
+    assert expected in out.splitlines()
+    assert query(empty, "SELECT birth_year FROM player WHERE national_id = '4191'") == [(1967,)]
