@@ -263,7 +263,8 @@ def edit_command(
     """Correct a player's details (a new version; the reason is kept).
 
     Published lists keep showing the details they were published with; the next close uses the new
-    ones (a corrected birth year changes K from the next list on).
+    ones (a corrected birth year changes K from the next list on). A changed name keeps the old one as
+    an alias, so files that still spell it so are matched.
     """
     from ratingdb.services.register import check_alias, correct_player
 
@@ -280,6 +281,8 @@ def edit_command(
             + ", ".join(f"{c} {_shown(before)} → {_shown(after)}" for c, before, after in done.changed)
             + "."
         )
+    if done.kept_alias:
+        typer.echo(f"Player {done.player_id} {done.name}: the old name '{done.kept_alias}' kept as an alias.")
     for spelling in done.aliases:
         typer.echo(f"Player {done.player_id} {done.name}: alias '{spelling}' added.")
 
@@ -344,8 +347,9 @@ def merge_command(
     """Merge duplicate registrations into the player kept (the last ID), all in one transaction.
 
     Each duplicate's events of open periods move to KEEP, its IDs find KEEP from now on, and its name is
-    kept as an alias of KEEP. Refused (nothing merged) when a duplicate and KEEP played in one event or a
-    duplicate has games in a closed period.
+    kept as an alias of KEEP. KEEP takes the higher title of the two, and the duplicate's birth year and
+    FIDE ID if it has none; each line says what was taken. Refused (nothing merged) when a duplicate and
+    KEEP played in one event or a duplicate has games in a closed period.
 
     Examples:
       ratingdb player merge 10301 25900012 --reason "registered twice"
@@ -356,8 +360,8 @@ def merge_command(
     with transaction(dry_run=dry_run) as session:
         details = merge_into(session, ids[:-1], ids[-1], reason)
     dry_run_heading(dry_run)
-    for detail in details:
-        typer.echo(f"Done: {detail}.")
+    for merged in details:
+        typer.echo(f"Done: {merged.detail}.")
 
 
 @player_app.command("duplicates")

@@ -20,6 +20,7 @@ from ratingdb import engines
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
 from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
 from ratingdb.rating import Period
+from ratingdb.rating.titles import higher_title
 from ratingdb.schema.models import (
     AuditEntry,
     CalcPlayer,
@@ -734,7 +735,8 @@ def edit_player(
     """Give `player` a new version of its details with `changes`; returns (before, after).
 
     Lists published before keep showing the earlier version; the next close uses the new details (a
-    corrected birth year changes K from the next list on).
+    corrected birth year changes K from the next list on). A name changed (other than in accents, case,
+    punctuation or word order) keeps the old one as an alias.
     """
     if player.merged_into is not None:
         raise DuplicatePlayer(
@@ -761,13 +763,52 @@ def edit_player(
     finally:
         driver.restore()
     session.expire(player)
+    if name_key(after.name) != name_key(before.name):
+        # The name it had stays a spelling of the player's: the next file that spells it so (FIDE's list
+        # after a national spelling was chosen, say) is matched without a question.
+        add_alias(session, player, before.name, audit_id)
     return before, after
 
 
-def merge_players(session: Session, duplicate: Player, keep: Player, reason: str) -> str:
+_TAKEN = {"title": "title", "birth_year": "birth year", "fide_id": "FIDE ID"}
+
+
+@dataclass(frozen=True)
+class Merged:
+    """What one merge did: who into whom (as described before it), the events re-pointed, the details the
+    player kept took from the duplicate (detail, value: the higher title, a birth year or FIDE ID it
+    lacked), and the spellings recorded as its aliases (the duplicate's name and aliases)."""
+
+    duplicate_id: int
+    duplicate: str
+    keep_id: int
+    keep: str
+    events: int
+    taken: list[tuple[str, object]]  # (column of Details, value)
+    aliases: list[str]
+    reason: str
+
+    @property
+    def detail(self) -> str:
+        """The merge in one line of English (the audit's detail)."""
+        took = ", ".join(f"{_TAKEN[column]} {value}" for column, value in self.taken)
+        return (
+            f"merged player {self.duplicate_id} {self.duplicate} into player {self.keep_id} {self.keep}; "
+            f"{self.events} event(s) re-pointed"
+            + (f"; took {took}" if took else "")
+            + "".join(f"; alias '{a}' kept" for a in self.aliases)
+            + f"; reason: {self.reason}"
+        )
+
+
+def merge_players(session: Session, duplicate: Player, keep: Player, reason: str) -> Merged:
     """Merge `duplicate` into `keep`: its events of open periods are re-pointed to `keep`, its IDs resolve
     to `keep` from now on. Refused when both played in one event, when the duplicate has games in a
     closed period (those explain a published list), or when it is on a list `keep` is not on.
+
+    What is known of the person is kept: `keep` takes the higher of the two titles, and the duplicate's
+    birth year and FIDE ID when it has none (a new version of its details; the FIDE ID moves, so the
+    duplicate's version loses it); the duplicate's name and aliases become aliases of `keep`.
     """
     if duplicate.id == keep.id:
         raise ConfigError(f"{describe(keep)} cannot be merged into itself")
@@ -826,18 +867,46 @@ def merge_players(session: Session, duplicate: Player, keep: Player, reason: str
             session.execute(
                 update(Game).where(Game.event_id.in_(ids), column == duplicate.id).values({column: keep.id})
             )
-    detail = (
-        f"merged player {duplicate.id} {describe(duplicate)} into player {keep.id} {describe(keep)}; "
-        f"{len(ids)} event(s) re-pointed; reason: {reason}"
+    before, gone = details_of(keep), details_of(duplicate)
+    after = before._replace(title=higher_title(before.title, gone.title))
+    if after.birth_year is None and gone.birth_year is not None:
+        after = after._replace(birth_year=gone.birth_year)
+    if after.fide_id is None and gone.fide_id is not None:
+        after = after._replace(fide_id=gone.fide_id)
+    taken: list[tuple[str, object]] = [
+        (column, getattr(after, column))
+        for column in ("title", "birth_year", "fide_id")
+        if getattr(after, column) != getattr(before, column)
+    ]
+    spellings = [duplicate.name, *aliases_of(session, [duplicate.id]).get(duplicate.id, [])]
+    known = {keep.name_key, *(name_key(a) for a in aliases_of(session, [keep.id]).get(keep.id, []))}
+    new_spellings = []  # those add_alias records (a key not known yet), in order
+    for spelling in spellings:
+        if name_key(spelling) not in known:
+            known.add(name_key(spelling))
+            new_spellings.append(spelling)
+    merged = Merged(
+        duplicate.id, describe(duplicate), keep.id, describe(keep), len(ids), taken, new_spellings, reason
     )
-    audit = record_change(session, "player-merge", detail, reason=reason)
+    audit = record_change(session, "player-merge", merged.detail, reason=reason)
+    if after != before:
+        # The duplicate gives its FIDE ID up first: a FIDE ID belongs to one player row.
+        changes = [(keep.id, after)]
+        if after.fide_id != before.fide_id:
+            changes.insert(0, (duplicate.id, gone._replace(fide_id=None)))
+        driver = Driver(session)
+        try:
+            change_players(driver, changes, audit.id)
+        finally:
+            driver.restore()
+        session.expire_all()
     # The duplicate's name and aliases stay known as spellings of the player kept: files that use them
     # are matched to it.
-    for spelling in [duplicate.name, *aliases_of(session, [duplicate.id]).get(duplicate.id, [])]:
+    for spelling in spellings:
         add_alias(session, keep, spelling, audit.id)
     session.execute(update(Player).where(Player.id == duplicate.id).values(merged_into=keep.id))
     session.expire_all()
-    return detail
+    return merged
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
 from ratingdb.formats import limits
-from ratingdb.services.players import add_alias_by_hand, edit_player, find_by_id, merge_players
+from ratingdb.names import name_key
+from ratingdb.services.players import Merged, add_alias_by_hand, edit_player, find_by_id, merge_players
 
 # What `player edit` may change, as its options name them.
 CHANGEABLE = (
@@ -95,12 +96,14 @@ def check_alias(value: str) -> str:
 
 @dataclass
 class Correction:
-    """What a correction did: each changed detail (column, before, after) and the aliases added."""
+    """What a correction did: each changed detail (column, before, after), the aliases added, and the old
+    name kept as an alias when the name changed."""
 
     player_id: int
     name: str  # the player's name after it
     changed: list[tuple[str, object, object]] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)
+    kept_alias: str | None = None  # the name before a change of name, kept as an alias
 
 
 def correct_player(
@@ -121,6 +124,8 @@ def correct_player(
             for c in before._fields
             if getattr(before, c) != getattr(after, c)
         ]
+        if name_key(before.name) != name_key(after.name):
+            done.kept_alias = before.name
     for spelling in aliases:
         if not add_alias_by_hand(session, player, spelling, reason.strip()):
             raise ConfigError(
@@ -132,14 +137,14 @@ def correct_player(
     return done
 
 
-def merge_into(session: Session, duplicates: Sequence[str], keep: str, reason: str) -> list[str]:
+def merge_into(session: Session, duplicates: Sequence[str], keep: str, reason: str) -> list[Merged]:
     """`ratingdb player merge DUPLICATE... KEEP`: each duplicate merged into the player kept, in order;
-    what each merge did."""
+    what each merge did (and took from each duplicate)."""
     if not duplicates:
         raise ConfigError("player merge needs DUPLICATE... KEEP: at least two IDs, the player to keep last")
     if not reason.strip():
         raise ConfigError("--reason is empty: say why the two are one person")
-    details: list[str] = []
+    details: list[Merged] = []
     for ident in duplicates:
         details.append(
             merge_players(session, find_by_id(session, ident), find_by_id(session, keep), reason.strip())

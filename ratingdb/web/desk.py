@@ -791,12 +791,13 @@ def player_merge(
     duplicates: Annotated[str, Form(max_length=400)] = "",
     reason: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
-    """`ratingdb player merge DUPLICATE... KEEP --reason TEXT`, this player kept."""
+    """`ratingdb player merge DUPLICATE... KEEP --reason TEXT`, this player kept: its page, with what each
+    merge took from the duplicate (as the command's lines say)."""
     from ratingdb.services.register import merge_into
 
     with signed_in(request, state, officer=True) as (session, user):
-        merge_into(session, duplicates.replace(",", " ").split(), ident, reason)
-    return _back(f"/desk/players/{ident}")
+        merged = merge_into(session, duplicates.replace(",", " ").split(), ident, reason)
+        return render(request, "desk_player.html", user, merged=merged, **_player_view(session, ident))
 
 
 @router.get("/desk/periods")

@@ -223,6 +223,7 @@ def test_published_lists_stay_byte_identical_after_edits_merges_and_raw_updates(
     assert out == (
         "Player 1 Adams-Smith, Ann: name Adams, Ann → Adams-Smith, Ann, federation IRL → ENG, "
         "title — → WFM, birth_year 1980 → 1981.\n"
+        "Player 1 Adams-Smith, Ann: the old name 'Adams, Ann' kept as an alias.\n"
     )
     ok(db_url, "player", "add", "--name", "Byrne, Aoife", "--birth-year", "2012", "--federation", "IRL")
     ok(db_url, "player", "merge", "2", "1", "--reason", "registered twice")
@@ -369,7 +370,8 @@ def test_merge_moves_open_period_games_and_is_refused_in_the_two_cases_named(
     out = ok(db_url, "player", "merge", "2", "1", "--reason", "William is Liam")
     assert out == (
         "Done: merged player 8 Walsh, William (national 2, born 2011, IRL) into player 7 Walsh, Liam "
-        "(national 1, born 2011, IRL); 1 event(s) re-pointed; reason: William is Liam.\n"
+        "(national 1, born 2011, IRL); 1 event(s) re-pointed; alias 'Walsh, William' kept; "
+        "reason: William is Liam.\n"
     )
     assert query(db_url, "SELECT white_id FROM game WHERE event_id = 2 AND round = 1 AND rated = TRUE") == [
         (7,)
@@ -483,9 +485,10 @@ def test_duplicates_never_pairs_a_player_with_itself_when_a_fide_id_is_another_p
         "ratingdb player merge 10586 national:10586 --reason '...'"
     ]
     ok(db_url, "player", "merge", "10586", "national:10586", "--reason", "registered twice")
+    # The player kept had no FIDE ID: it takes the duplicate's (issue 47), which the duplicate gives up.
     assert query(db_url, "SELECT fide_id, national_id, merged_into FROM player ORDER BY id") == [
-        (None, "10586", None),
-        (10586, None, 1),
+        (10586, "10586", None),
+        (None, None, 1),
     ]
 
 

@@ -113,7 +113,8 @@ def test_the_officer_finds_corrects_and_merges_players_as_the_cli_does(
     db_url: str, engine: Engine, tmp_path: Path
 ) -> None:
     closed_quad(db_url, engine, tmp_path)
-    ok(db_url, "player", "add", "--name", "Finegan, Mark", "--national-id", "99999", "--birth-year", "1967")
+    ok(db_url, "player", "add", "--name", "Finegan, Mark", "--national-id", "99999", "--birth-year", "1967",
+       "--title", "FM")  # fmt: skip
     with browser(db_url) as officer:
         assert sign_in(officer, "aoife") == 303
         found = text_of(officer.get("/desk/players", params={"q": "finnegan"}))
@@ -136,12 +137,17 @@ def test_the_officer_finds_corrects_and_merges_players_as_the_cli_does(
         merged = post(
             officer, "/desk/players/national:4191/merge", duplicates="99999", reason="registered twice"
         )
-        assert merged.status_code == 303  # type: ignore[attr-defined]
+        # The page says what the merge took from the duplicate, as the command's line does.
+        assert merged.status_code == 200  # type: ignore[attr-defined]
+        assert (
+            "Merged Finegan, Mark (national 99999, born 1967) into this player. Taken from it: title FM. "
+            "Its name 'Finegan, Mark' is kept as an alias."
+        ) in text_of(merged)
         again = post(officer, "/desk/players/national:4191/merge", duplicates="99999", reason="again")
         assert again.status_code == 400  # type: ignore[attr-defined]
     with db.transaction(engine) as session:
         kept = find_by_id(session, "99999")  # the duplicate's ID finds the player kept
-        assert (kept.national_id, kept.birth_year) == ("4191", 1968)
+        assert (kept.national_id, kept.birth_year, kept.title) == ("4191", 1968, "FM")
         spellings = {a.name for a, _ in alias_history(session, kept.id)}
         assert spellings == {"Finnegan, M.", "Finegan, Mark"}
 
