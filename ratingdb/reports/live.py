@@ -31,7 +31,7 @@ from ratingdb.reports.lists import (
     list_calculations,
     list_lines,
 )
-from ratingdb.schema.models import AuditEntry, Event, ListEntry
+from ratingdb.schema.models import Event, ListEntry, PublicChange
 from ratingdb.services.bulk import no_cycle_collection
 from ratingdb.services.close import close_period
 from ratingdb.services.lists import latest_list, list_on
@@ -93,7 +93,7 @@ class LiveList:
     periods: list[str]  # the open periods whose events are included, oldest first
     events: list[LiveEvent]
     entries: list[LiveEntry]
-    as_of: int  # the audit log's newest entry when computed: anything new makes it stale
+    as_of: int  # the data version when computed (data_version): a public change makes it stale
 
     @cached_property
     def _by_player(self) -> dict[int, LiveEntry]:
@@ -104,7 +104,9 @@ class LiveList:
 
 
 def data_version(session: Session) -> int:
-    """The newest audit entry: every import, close, correction and edit writes one (a cache key)."""
+    """The public data version (a cache key): the newest public change (schema.models.PublicChange), which
+    every import, close, correction, register and rule-set edit writes and no submission, sign-in or desk
+    view does (issue 54: keyed on the audit log, each upload made every page be made again)."""
     return int(session.connection().scalar(data_version_query()) or 0)
 
 
@@ -113,7 +115,7 @@ def data_version_query() -> Select[tuple[int]]:
     """The query of data_version, built once: every served request asks it, as its read transaction's
     first statement (db.read_snapshot), and building the statement, finding its compiled form by its cache
     key and the ORM's handling cost more than the query (issue 28)."""
-    return select(func.coalesce(func.max(AuditEntry.id), 0))
+    return select(func.coalesce(func.max(PublicChange.id), 0))
 
 
 def live_list(session: Session, rating_type: str) -> LiveList:

@@ -546,6 +546,19 @@ class AuditEntry(Base):
     __table_args__ = ({"sqlite_autoincrement": True},)
 
 
+class PublicChange(Base):
+    """One change the public sees (an import, a close, a correction, a register or rule-set edit): the
+    newest id is the served site's data version (migration 0026; ratingdb.services.versions.public_change).
+    Submissions, sign-ins and accounts never write one, so they never make a public page be made again."""
+
+    __tablename__ = "public_change"
+
+    id: Mapped[intpk]
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+
 class StoredRuleSet(Versioned, Base):
     """A federation's rule set as added with `ratingdb rules add`: the file's text kept verbatim, hashed.
 
@@ -662,6 +675,9 @@ class Submission(Base):
     replaces_id: Mapped[int | None] = mapped_column(ForeignKey("submission.id"))
     choices: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+    # The whole check made when the file came, as JSON (migration 0026): shown by every view of the
+    # submission, run again only by the officer's "check again" (None: sent before 0026).
+    check_json: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         CheckConstraint(

@@ -41,7 +41,7 @@ from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
 from ratingdb.services.matching import Entrants, MatchReport, PlayerRef, drop_lines, with_id_field
 from ratingdb.services.players import remove_unreferenced_players
 from ratingdb.services.rules import rule_set_in_force, stored_rule_sets, uncovered_advice
-from ratingdb.services.versions import record_change, withdraw
+from ratingdb.services.versions import public_change, record_change, withdraw
 from ratingdb.titles import event_title, shown_section, shown_section_of, title_of
 
 
@@ -157,6 +157,7 @@ def read_events(
         driver.flush()
     finally:
         driver.restore()
+    public_change(session)  # new events of open periods: the live ratings change
     notes = _rating_notes(
         session, [(a.trf, a.event.rating_type, ids) for a, ids in zip(accepted, player_ids, strict=True)]
     )

@@ -21,6 +21,9 @@ CURRENT = RatingList.is_current.is_(True)
 # How long a close or an import waits for another one of the same rating type to finish (where the
 # engine's lock can time out: MySQL's GET_LOCK).
 LOCK_WAIT_SECONDS = 3600
+# Set in a Session's info by a check that is rolled back whatever happens (services.submissions
+# .check_file): it neither waits for nor holds the close lock, which an upload or a close needs.
+NO_PERIOD_LOCK = "ratingdb-no-period-lock"
 
 
 def list_on(session: Session, rating_type: str, list_date: dt.date) -> RatingList | None:
@@ -172,6 +175,8 @@ def lock_periods(session: Session, rating_type: str) -> None:
     and let go of is the engine's (ratingdb.engines, hold_lock): SQLite's write lock from BEGIN IMMEDIATE,
     PostgreSQL's advisory lock, MySQL's named lock.
     """
+    if session.info.get(NO_PERIOD_LOCK):
+        return  # a check of a file (services.submissions.check_file): rolled back, it need not wait
     if not engines.of(session).hold_lock(session, f"ratingdb-close-{rating_type}", LOCK_WAIT_SECONDS):
         raise LockWaitTimeout(
             f"another close or import of {rating_type} ratings has held the lock for "

@@ -23,24 +23,28 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import re
 import secrets
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from dataclasses import replace as changed
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import delete, event, func, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import UnitOfWork
 from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedPlayers
 from ratingdb.formats.limits import SECTION
+from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.closing import ClosedPeriod, close_periods
+from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import RegisterDifference, Resolution, UniformSex
 from ratingdb.services.versions import record_change
 
@@ -53,6 +57,9 @@ OPEN: Final = ("submitted", "changes_requested")  # the organiser may still with
 CHOICES: Final = ("match", "new", "accept-name", "drop")  # as the options of import-trf
 ID_FIELDS: Final = ("fide", "national")  # import-trf --id-field: what the player lines' ID column holds
 _RANK = re.compile(r"\(rank (\d+)\)")
+# How long a file's check may take (issue 54: a 9,998-player file took 6 to 53 s, and views ran it again
+# and again): past it the check stops and says so, and the transaction it ran in ends.
+CHECK_SECONDS: Final = 20.0
 
 
 class UnknownSubmission(RatingDbError):
@@ -61,6 +68,106 @@ class UnknownSubmission(RatingDbError):
 
 class NotAllowed(RatingDbError):
     """A signed-in user whose role does not allow the action."""
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    """What one organiser may send (issue 54, M4: with no bound, one organiser stored some 36 MB a second
+    and kept every refused file): at most `per_hour` files an hour, at most `quota_bytes` bytes of files
+    kept that no officer has accepted yet (open, sent back, withdrawn or replaced), and a file whose check
+    refused it kept `refused_days` days (then deleted, whatever its status but accepted). The served
+    site's settings (ratingdb.web.state.WebSettings) give them; these are the defaults."""
+
+    per_hour: int = 30
+    quota_bytes: int = 20_000_000
+    refused_days: int = 30
+
+
+class UploadRefused(RatingDbError):
+    """An upload refused before anything is checked or stored: not a tournament report, too many files
+    this hour, or past the organiser's quota. Carries its catalogue message (i18n.translatable)."""
+
+
+def _refused(message: str, **values: object) -> UploadRefused:
+    return translatable(UploadRefused(message % values), message, **values)  # type: ignore[return-value]
+
+
+# The bytes a text file holds besides printable ones: tab, line feed, form feed, carriage return and the
+# DOS end-of-file mark. Any other control byte (a NUL above all: every PNG, PDF, ZIP or Word file has
+# them in its first bytes) says the file is not a tournament report; bytes from 0x80 are the letters of
+# UTF-8, CP1252 or Latin-1 (formats.trf reads all three).
+_TEXT_CONTROLS: Final = b"\t\n\x0b\x0c\r\x1a"
+_NOT_TEXT: Final = bytes(b for b in range(32) if b not in _TEXT_CONTROLS) + b"\x7f"
+_ALL_BUT_NOT_TEXT: Final = bytes(b for b in range(256) if b not in _NOT_TEXT)
+
+
+def is_text(content: bytes) -> bool:
+    """Whether `content` could be a tournament report: text, no control bytes but line ends and tabs."""
+    return not content.translate(None, _ALL_BUT_NOT_TEXT)  # what is left: the control bytes
+
+
+def admit(session: Session, user: WebUser, content: bytes, limits: UploadLimits) -> None:
+    """Refuse, before anything is checked or stored, a file that is not a tournament report, an upload
+    past the organiser's rate, or one past their quota (UploadRefused, in plain words)."""
+    if content and not is_text(content):
+        raise _refused(N_("this is not a tournament report file — send the tournament's TRF file"))
+    since = _now() - dt.timedelta(hours=1)
+    sent = session.scalar(
+        select(func.count())
+        .select_from(Submission)
+        .where(Submission.organiser_id == user.id, Submission.created_at >= since)
+    )
+    if (sent or 0) >= limits.per_hour:
+        raise _refused(
+            N_(
+                "you have sent %(count)s files in the last hour, as many as this site takes — "
+                "send this one later"
+            ),
+            count=limits.per_hour,
+        )
+    kept = session.scalar(
+        select(func.coalesce(func.sum(Submission.size), 0)).where(
+            Submission.organiser_id == user.id, Submission.status != "accepted"
+        )
+    )
+    if int(kept or 0) + len(content) > limits.quota_bytes:
+        raise _refused(
+            N_(
+                "your files waiting here would hold more than the %(bytes)s bytes this site keeps for you — "
+                "withdraw the ones you no longer need, or ask the officer"
+            ),
+            bytes=f"{limits.quota_bytes:,}",
+        )
+
+
+def forget_refused(session: Session, refused_days: int) -> int:
+    """Delete the submissions whose check refused them, older than `refused_days` days and not accepted
+    (their files are kept no longer); the number deleted."""
+    cutoff = _now() - dt.timedelta(days=refused_days)
+    old = (
+        select(Submission.id)
+        .where(
+            Submission.check_ok.is_(False), Submission.status != "accepted", Submission.created_at < cutoff
+        )
+        .scalar_subquery()
+    )
+    ids = list(session.scalars(select(Submission.id).where(Submission.id.in_(old))))
+    if not ids:
+        return 0
+    session.execute(update(Submission).where(Submission.replaces_id.in_(ids)).values(replaces_id=None))
+    session.execute(delete(Submission).where(Submission.id.in_(ids)))
+    return len(ids)
+
+
+class CheckTooLong(RatingDbError):
+    """A file's check ran past its time limit (`seconds`)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(
+            f"the check of this file took longer than {seconds:g} seconds and was stopped — send a smaller "
+            "file, or ask the officer to import it with `ratingdb import-trf`"
+        )
 
 
 @dataclass(frozen=True)
@@ -92,6 +199,48 @@ class Check:
         if self.ok:
             return f"would import {self.event}; {len(self.new_players)} new players"
         return "; ".join(r.text for r in self.refusals)
+
+    def to_json(self) -> str:
+        """The whole check, as kept with the submission (Submission.check_json)."""
+        return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Check:
+        data: dict[str, Any] = json.loads(text)
+        return cls(
+            refusals=[Refusal(**r) for r in data.get("refusals", [])],
+            event=data.get("event", ""),
+            lines=[Resolution(**r) for r in data.get("lines", [])],
+            new_players=list(data.get("new_players", [])),
+        )
+
+
+def stored_check(sub: Submission) -> Check:
+    """The check made when the file came, as kept with it: no view runs it again (only the officer's
+    "check again", `recheck`). A submission sent before the whole check was kept has its paragraph."""
+    if sub.check_json:
+        return Check.from_json(sub.check_json)
+    if sub.check_ok:
+        return Check(event=sub.check_text.removeprefix("would import ").rsplit(";", 1)[0])
+    return Check(refusals=[Refusal(sub.check_text)])
+
+
+@contextmanager
+def time_limited(session: Session, seconds: float) -> Iterator[None]:
+    """Stop the block with CheckTooLong at its first statement after `seconds` (the caller's transaction,
+    or SAVEPOINT, is then rolled back: nothing is left behind)."""
+    connection = session.connection()
+    deadline = time.monotonic() + seconds
+
+    def check_deadline(*_args: object) -> None:
+        if time.monotonic() > deadline:
+            raise CheckTooLong(seconds)
+
+    event.listen(connection, "before_cursor_execute", check_deadline)
+    try:
+        yield
+    finally:
+        event.remove(connection, "before_cursor_execute", check_deadline)
 
 
 @contextmanager
@@ -218,9 +367,14 @@ def check_file(
     file_name: str,
     rating_type: str,
     made: ImportChoices | None = None,
+    *,
+    seconds: float = CHECK_SECONDS,
 ) -> Check:
     """Read and import the file in a rolled-back SAVEPOINT; every refusal with its line and reason.
-    `made`: the officer's choices (import_choices); the organiser's rating type unless they name one."""
+    `made`: the officer's choices (import_choices); the organiser's rating type unless they name one.
+
+    At most CHECK_SECONDS (`seconds`), and without the close lock (services.lists.lock_periods): a check
+    writes nothing, so it need not wait for a close or an import, and none waits for it."""
     from ratingdb.formats import parse_trf
     from ratingdb.services.events import import_events
 
@@ -230,8 +384,9 @@ def check_file(
     except FormatError as exc:
         check.refusals.append(Refusal(str(exc), exc.line))
         return check
+    session.info[NO_PERIOD_LOCK] = True
     try:
-        with rolled_back(session):
+        with rolled_back(session), time_limited(session, seconds):
             summary = import_events(session, [trf], _with_type(made, rating_type))
     except UnresolvedPlayers as exc:
         lines = {p.rank: p.line for p in trf.players}
@@ -246,6 +401,8 @@ def check_file(
     except RatingDbError as exc:
         check.refusals.append(Refusal(str(exc)))
         return check
+    finally:
+        session.info.pop(NO_PERIOD_LOCK, None)
     ev = summary.events[0]
     check.event = (
         f"'{ev.name}': {ev.rating_type}, period {ev.period}; {ev.players} players, {ev.games} pairings"
@@ -327,13 +484,17 @@ def submit(
     replaces: int | None = None,
     max_bytes: int = MAX_UPLOAD_BYTES,
     check: Check | None = None,
+    limits: UploadLimits = UploadLimits(),
 ) -> tuple[Submission, Check]:
     """Store a file an organiser sends, checked at once; `replaces` withdraws one of theirs still open.
     `check`: the file's check_file, when the caller ran it in a dry-run transaction of its own (the served
-    site does, so the check leaves no gap in the IDs); None: checked here, in a rolled-back SAVEPOINT."""
+    site does, so the check leaves no gap in the IDs); None: checked here, in a rolled-back SAVEPOINT.
+    `limits`: the organiser's rate and quota (`admit`); refused files older than their days are deleted."""
     from ratingdb.rating import RATING_TYPES
 
     _require(user, "organiser", "officer", "admin")
+    admit(session, user, content, limits)
+    forget_refused(session, limits.refused_days)
     old = submission_for(session, user, replaces) if replaces is not None else None
     if old is not None:
         if old.organiser_id != user.id:
@@ -370,7 +531,9 @@ def submit(
         status="submitted",
         check_ok=check.ok,
         check_text=check.text()[:20000],
+        check_json=check.to_json(),
         replaces_id=old.id if old else None,
+        created_at=_now(),  # the rate counts by it (`admit`), in UTC as _now
     )
     session.add(sub)
     session.flush()
@@ -444,7 +607,18 @@ def accept(
     from ratingdb.services.events import import_events
 
     _require(user, "officer", "admin")
+    # The row locked first (and read again): of two officers accepting at once, the second waits here and
+    # then finds it accepted, instead of importing the file a second time (a 500 on the servers, L2).
+    session.execute(
+        select(Submission.id)
+        .where(Submission.id == submission_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
     sub = submission_for(session, user, submission_id)
+    session.refresh(sub)
+    if sub.status == "accepted":
+        raise ConfigError(f"submission {sub.id} is already accepted, as event {sub.event_id}")
     if sub.status != "submitted":
         raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be accepted")
     chosen = _with_type(made, sub.rating_type)

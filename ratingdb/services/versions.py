@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import getpass
 import os
+from typing import Final
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.command_line import current_command
-from ratingdb.schema.models import AuditEntry, RatingList, Versioned
+from ratingdb.schema.models import AuditEntry, PublicChange, RatingList, Versioned
+
+# The audit actions of what the public never sees: accounts and submissions (a submission becomes public
+# only when accepted, by its import). Every other audited change is a public change.
+PRIVATE_ACTIONS: Final = ("user-", "submission")
 
 
 def actor() -> str:
@@ -36,8 +41,19 @@ def record_change(session: Session, action: str, detail: str, *, reason: str | N
     who = session.info.get("actor") or actor()
     entry = AuditEntry(action=action, detail=detail, reason=reason, actor=who, command=current_command.get())
     session.add(entry)
+    if not action.startswith(PRIVATE_ACTIONS):
+        session.add(PublicChange())
     session.flush()
     return entry
+
+
+def public_change(session: Session) -> None:
+    """Record that what the public sees changes with this transaction (a new data version for the served
+    site's pages and live ratings: ratingdb.reports.live.data_version). record_change does it for every
+    audited change but those of accounts and submissions; an import that registers nobody writes no audit
+    entry and calls this itself."""
+    session.add(PublicChange())
+    session.flush()
 
 
 def withdraw(session: Session, row: Versioned, change: AuditEntry) -> None:

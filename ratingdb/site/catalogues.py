@@ -37,6 +37,7 @@ METHOD_MAP: Final = [
     ("reports/norm_texts.py", "python"),
     ("reports/systems/**.py", "python"),  # how each rating system's lists and closes are shown
     ("services/event_warnings.py", "python"),
+    ("services/submissions.py", "python"),  # an upload's refusals (UploadRefused), worded by the desk
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {

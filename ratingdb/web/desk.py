@@ -18,6 +18,7 @@ the database, none by a handler's good behaviour:
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,7 +32,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import RatingDbError
-from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language
+from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, translatable
 from ratingdb.rating import Period
 from ratingdb.schema.models import WebUser
 from ratingdb.services import submissions as subs
@@ -110,6 +111,32 @@ async def csrf_checked(request: Request) -> None:
         raise CsrfRefused from None
 
 
+# What no form field or file name holds: the control characters but tab, line feed and carriage return
+# (a NUL above all, which PostgreSQL refuses in any text: a 500 there, issue 54 L1).
+REFUSED_IN_FIELDS: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+FIELD_REFUSED: Final = N_(
+    "a field of the form holds a control character (such as NUL), which no name, note or ID contains — "
+    "remove it and send the form again"
+)
+
+
+class FieldRefused(RatingDbError):
+    """A form field or file name with a refused character (REFUSED_IN_FIELDS): 400, one sentence."""
+
+
+async def fields_checked(request: Request) -> None:
+    """Every field of a desk form, and the name of every file sent, is free of refused characters, checked
+    here for every route of the router (the address and query are checked by web.security.Hardened)."""
+    if request.method in ("GET", "HEAD"):
+        return
+    form = await request.form()  # parsed once (Starlette keeps it), as csrf_checked reads it
+    for key, value in form.multi_items():
+        text = value if isinstance(value, str) else (value.filename or "")
+        if REFUSED_IN_FIELDS.search(key) or REFUSED_IN_FIELDS.search(text):
+            await form.close()  # its files, which no route will read
+            raise translatable(FieldRefused(FIELD_REFUSED), FIELD_REFUSED)
+
+
 def _csrf_key(request: Request) -> str:
     """The key that signs the CSRF tokens of this browser's session: the site's secret with the SHA-256 of
     the session cookie (before signing in, of no cookie). Signing in, out or a new session changes it, so
@@ -136,7 +163,7 @@ def _csrf_token(request: Request) -> tuple[str, str | None]:
     return token, signed
 
 
-router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf_checked)])
+router = APIRouter(include_in_schema=False, dependencies=[Depends(fields_checked), Depends(csrf_checked)])
 
 
 # The words the pages print for a role and a submission's status, in the visitor's language.
@@ -334,12 +361,20 @@ def _upload(request: Request, state: AppState, form: SubmissionForm, replaces: i
     content = form.file.file.read(state.settings.max_upload_bytes + 1)
     name = form.file.filename or "upload.trf"
     rating_type, note = form.rating_type, form.note
-    check = None
+    limits = state.settings.upload_limits
+    check = refused = None
     if 0 < len(content) <= state.settings.max_upload_bytes:  # else submit refuses it, unchecked
         with signed_in(request, state, dry_run=True) as (session, user):
-            check = subs.check_file(session, content, name, rating_type)
+            try:  # a file refused by its kind, the rate or the quota is not checked (issue 54)
+                subs.admit(session, user, content, limits)
+            except subs.UploadRefused as exc:
+                refused = exc
+            else:
+                check = subs.check_file(session, content, name, rating_type)
     with signed_in(request, state) as (session, user):
         try:
+            if refused is not None:
+                raise refused
             with session.begin_nested():
                 sub, check = subs.submit(
                     session,
@@ -351,16 +386,28 @@ def _upload(request: Request, state: AppState, form: SubmissionForm, replaces: i
                     replaces=replaces,
                     max_bytes=state.settings.max_upload_bytes,
                     check=check,
+                    limits=limits,
                 )
         except (subs.NotAllowed, subs.UnknownSubmission):
             raise
         except RatingDbError as exc:
             mine = [(s, subs.status_of(session, s)) for s in subs.submissions_of(session, user)]
             return render(
-                request, "submissions.html", user, status=400, error=f"Error: {exc}", submissions=mine,
-                types=_types(state),
+                request, "submissions.html", user, status=400, error=_worded(request, exc),
+                submissions=mine, types=_types(state),
             )  # fmt: skip
         return render(request, "submission.html", user, sub=sub, status_text=sub.status, check=check)
+
+
+def _worded(request: Request, exc: Exception) -> str:
+    """The refusal's line for the page, in the page's language where the refusal carries its catalogue
+    message (i18n.translatable)."""
+    found = getattr(exc, "page_message", None)
+    if found is None:
+        return f"Error: {exc}"
+    message, values = found
+    lang = Language(language(request))
+    return lang.gettext(N_("Error: %(message)s")) % {"message": lang.gettext(message) % values}
 
 
 @router.post("/desk/submissions")
@@ -370,13 +417,10 @@ def upload(request: Request, state: State, form: Sent) -> HTMLResponse:
 
 @router.get("/desk/submissions/{submission_id}")
 def submission_page(request: Request, state: State, submission_id: int) -> HTMLResponse:
-    with signed_in(request, state, dry_run=True) as (session, user):
+    with signed_in(request, state) as (session, user):
         sub = subs.submission_for(session, user, submission_id)
-        check = (
-            subs.check_file(session, sub.content, sub.file_name, sub.rating_type)
-            if sub.status in subs.OPEN
-            else None
-        )
+        # The check made when the file came (issue 54: each view ran it again, up to a minute a view)
+        check = subs.stored_check(sub) if sub.status in subs.OPEN else None
         return render(
             request, "submission.html", user, sub=sub, status_text=subs.status_of(session, sub), check=check,
             types=_types(state),
@@ -468,13 +512,16 @@ async def _review_form(request: Request) -> ReviewForm:
     return ReviewForm(chosen, id_field, settings)
 
 
-def _review(request: Request, state: AppState, submission_id: int, sent: ReviewForm) -> HTMLResponse:
-    with signed_in(request, state, dry_run=True) as (session, user):
+def _review(
+    request: Request, state: AppState, submission_id: int, sent: ReviewForm, *, again: bool = True
+) -> HTMLResponse:
+    with signed_in(request, state, dry_run=again) as (session, user):
         sub = subs.for_review(session, user, submission_id)
         check = None
         made = sent.made()
         if sub.status == "submitted":
-            check = subs.recheck(session, user, submission_id, made)
+            # The stored check, run again only by "Check again" (`again`): a view runs nothing.
+            check = subs.recheck(session, user, submission_id, made) if again else subs.stored_check(sub)
         organiser = session.get(WebUser, sub.organiser_id)
         return render(
             request, "review.html", user, sub=sub, status_text=subs.status_of(session, sub), check=check,
@@ -486,7 +533,7 @@ def _review(request: Request, state: AppState, submission_id: int, sent: ReviewF
 
 @router.get("/desk/queue/{submission_id}")
 def review_page(request: Request, state: State, submission_id: int) -> HTMLResponse:
-    return _review(request, state, submission_id, ReviewForm({}, None, {}))
+    return _review(request, state, submission_id, ReviewForm({}, None, {}), again=False)
 
 
 @router.post("/desk/queue/{submission_id}/check")

@@ -23,11 +23,13 @@ from sqlalchemy.orm import Session
 from sqlalchemy.util import await_
 from sqlalchemy.util.concurrency import in_greenlet
 
+from ratingdb.errors import ConfigError
 from ratingdb.i18n import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from ratingdb.reports.list_query import RankedList
 from ratingdb.reports.lists import ListColumns, ListLine, ListVersionLine, list_columns, list_lines
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.reports.systems import ListShown
+from ratingdb.services.submissions import UploadLimits
 from ratingdb.site.publish import Site, SiteOptions, new_site
 from ratingdb.web.database import Database
 
@@ -68,6 +70,10 @@ class WebSettings:
     max_upload_bytes: int = 2_000_000
     secure_cookies: bool = True
     secret: str | None = None
+    # What one organiser may send (services.submissions.UploadLimits, issue 54): files an hour
+    # (RATINGDB_UPLOADS_PER_HOUR), bytes kept not yet accepted (RATINGDB_UPLOAD_QUOTA_BYTES), and the days a
+    # file refused by its check is kept (RATINGDB_REFUSED_DAYS).
+    upload_limits: UploadLimits = UploadLimits()
 
     @classmethod
     def from_environment(cls) -> WebSettings:
@@ -80,7 +86,22 @@ class WebSettings:
             rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else (),
             secret=os.environ.get("RATINGDB_SECRET") or None,
             secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
+            upload_limits=UploadLimits(
+                per_hour=_whole("RATINGDB_UPLOADS_PER_HOUR", UploadLimits.per_hour),
+                quota_bytes=_whole("RATINGDB_UPLOAD_QUOTA_BYTES", UploadLimits.quota_bytes),
+                refused_days=_whole("RATINGDB_REFUSED_DAYS", UploadLimits.refused_days),
+            ),
         )
+
+
+def _whole(name: str, default: int) -> int:
+    """A setting given as a whole number in the environment variable `name`, else `default`."""
+    given = os.environ.get(name, "").strip()
+    if not given:
+        return default
+    if not given.isdigit():
+        raise ConfigError(f"{name} is '{given}': give a whole number (the default is {default})")
+    return int(given)
 
 
 def settled(value: V) -> V:
