@@ -20,6 +20,7 @@ from ratingdb.cli.common import (
     render_rows,
     stdout_console,
     user_errors,
+    warn_privileges,
 )
 from ratingdb.errors import ConfigError
 
@@ -54,13 +55,27 @@ def serve_command(
         ),
     ] = None,
     language: LanguageOption = "en",
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="IPS",
+            help="Take the visitor's address from X-Forwarded-For only when the request comes from one of "
+            "these proxy addresses (comma-separated, e.g. 127.0.0.1); by default from no one.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the federation's site live: the pages `publish` writes, a search box, live (provisional)
     ratings and a JSON API under /api/v1 (OpenAPI at /api/v1/openapi.json).
 
-    The public side only reads (a read-only connection). Behind a reverse proxy with TLS for the internet;
-    `uvicorn ratingdb.web:app` serves the same app, configured by RATINGDB_URL and RATINGDB_READ_URL.
+    The public side only reads (a read-only connection). Behind a reverse proxy with TLS for the internet,
+    with --forwarded-allow-ips naming the proxy; `uvicorn ratingdb.web:app` serves the same app,
+    configured by RATINGDB_URL and RATINGDB_READ_URL. RATINGDB_SECRET and RATINGDB_INSECURE_COOKIES are
+    read with one worker as with many; without RATINGDB_SECRET the workers share one made at start.
     """
+    import secrets
+    from dataclasses import replace
+
     import uvicorn
 
     from ratingdb.i18n import check_language
@@ -69,7 +84,11 @@ def serve_command(
 
     # None chosen: every type the database defines (create_app reads them), a club list's too.
     chosen = tuple(dict.fromkeys(check_type(t) for t in rating_types)) if rating_types else ()
-    settings = WebSettings(
+    if not os.environ.get("RATINGDB_SECRET"):
+        # One key for every worker: a form one worker made is checked by another (issue 54, L9).
+        os.environ["RATINGDB_SECRET"] = secrets.token_urlsafe(32)
+    settings = replace(
+        WebSettings.from_environment(),  # the secret and RATINGDB_INSECURE_COOKIES, as each worker reads them
         url=database_url(),
         read_url=read_url,
         title=title,
@@ -77,12 +96,25 @@ def serve_command(
         rating_types=chosen,
     )
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
+    _warn_about_account()
     _check_address(host, port)
     typer.echo(f"Serving {title} at http://{host}:{port}/ (API: /api/v1/openapi.json; Ctrl-C stops).")
     log_config = _log_config()
+    # uvicorn would take X-Forwarded-For from 127.0.0.1 by default: every visitor behind a proxy that
+    # passes it could choose their own address (and so escape the sign-in limits), behind one that does
+    # not, all would share the proxy's (issue 54, M2). From the proxies named only.
+    trusted = forwarded_allow_ips or ""
     try:
         if workers == 1:
-            uvicorn.run(web_app, host=host, port=port, access_log=False, log_config=log_config)
+            uvicorn.run(
+                web_app,
+                host=host,
+                port=port,
+                access_log=False,
+                log_config=log_config,
+                proxy_headers=bool(trusted),
+                forwarded_allow_ips=trusted,
+            )
         else:
             # Each worker makes its own app from the environment, as `uvicorn ratingdb.web:app` does.
             os.environ["RATINGDB_URL"] = database_url()
@@ -98,9 +130,22 @@ def serve_command(
                 workers=workers,
                 access_log=False,
                 log_config=log_config,
+                proxy_headers=bool(trusted),
+                forwarded_allow_ips=trusted,
             )
     except OSError as exc:
         raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror} — choose another --port") from None
+
+
+def _warn_about_account() -> None:
+    """What the account of --db may do past the guards, said as every writing command says it (the desk
+    writes with it: issue 54, L7)."""
+    eng = engine()
+    try:
+        with eng.connect() as conn:
+            warn_privileges(conn)
+    finally:
+        eng.dispose()
 
 
 def _check_address(host: str, port: int) -> None:

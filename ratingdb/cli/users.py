@@ -70,15 +70,17 @@ def add(
 @user_app.command("list")
 @user_errors
 def list_command(fmt: FormatOption = "table") -> None:
-    """Every account: name, role, whether disabled or locked, failed logins in a row."""
-    from ratingdb.services.users import list_users
+    """Every account: name, role, whether disabled, until when it waits after failed logins (UTC), failed
+    logins in a row."""
+    from ratingdb.services.users import list_users, waits_until
 
     with transaction() as session:
-        rows: list[list[object]] = [
-            [u.username, u.role, "disabled" if u.disabled else "active", "locked" if u.locked else "",
-             u.failed_logins]
-            for u in list_users(session)
-        ]  # fmt: skip
+        rows: list[list[object]] = []
+        for u in list_users(session):
+            until = waits_until(u)
+            lockout = "" if until is None else f"until {until:%Y-%m-%d %H:%M:%S} UTC"
+            state = "disabled" if u.disabled else "active"
+            rows.append([u.username, u.role, state, lockout, u.failed_logins])
     render_rows(["name", "role", "state", "lockout", "failed_logins"], rows, fmt, title=None)
 
 
@@ -136,14 +138,15 @@ def reset_password_command(name: NameArgument, password_stdin: PasswordStdinOpti
 @user_app.command("unlock")
 @user_errors
 def unlock_command(
-    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="The locked account.")] = None,
+    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="The waiting account.")] = None,
     address: Annotated[
         str | None,
         typer.Option("--address", metavar="ADDRESS", help="Lift the login limit of this network address."),
     ] = None,
 ) -> None:
-    """Lift a lockout: of an account (locked after 5 failed logins in a row) or, with --address, of an
-    address (refused for 15 minutes after 20 failed logins).
+    """End a wait now: of an account (which waits 1 s after 5 failed logins in a row, doubling with each
+    further one up to 15 minutes, and its count of failures) or, with --address, of an address (the same
+    after 20 failed logins in half an hour).
 
     Examples:
       ratingdb user unlock mary

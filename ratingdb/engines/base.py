@@ -250,6 +250,16 @@ class Backend:
         """The statement that drops the temporary table `name` if it exists (without a commit)."""
         return f"DROP TABLE IF EXISTS {name}"
 
+    def count_up(self, table: str, key: Sequence[str], counter: str, also: Sequence[str]) -> str:
+        """One statement that adds a row of `table` with `counter` at 1 or, where the row of the same `key`
+        columns is there, adds 1 to its `counter`; both set the `also` columns. Each column is bound by its
+        own name. One statement, so that writers at the same moment cannot lose a count (a read, then a
+        write, can) nor deadlock (an UPDATE, then an INSERT where it found nothing, can)."""
+        return (
+            f"{counting_insert(table, key, counter, also)} ON CONFLICT ({', '.join(key)}) "
+            f"DO UPDATE SET {counting_set(table, counter, also)}"
+        )
+
     def hash_joins(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The statements run before and after a bulk INSERT … SELECT whose lists the planner may not know
         yet (rows written in this transaction or since the statistics were last gathered): none here."""
@@ -504,3 +514,17 @@ def one_row(
         raise MultipleResultsFound("Multiple rows were found when exactly one was required")
     row: tuple[Any, ...] = found.row._make(rows[0])
     return row
+
+
+def counting_insert(table: str, key: Sequence[str], counter: str, also: Sequence[str]) -> str:
+    """The INSERT of Backend.count_up, without what it does on a conflict."""
+    columns = [*key, *also]
+    return (
+        f"INSERT INTO {table} ({', '.join([*columns, counter])}) "
+        f"VALUES ({', '.join([*(f':{c}' for c in columns), '1'])})"
+    )
+
+
+def counting_set(table: str, counter: str, also: Sequence[str]) -> str:
+    """What Backend.count_up sets in a row that was there."""
+    return ", ".join([f"{counter} = {table}.{counter} + 1", *(f"{c} = :{c}" for c in also)])

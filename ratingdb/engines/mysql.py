@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy import URL, Engine, create_engine, event, text
 
 from ratingdb.engines import adhoc
-from ratingdb.engines.base import Backend, IdCounters
+from ratingdb.engines.base import Backend, IdCounters, counting_insert, counting_set
 from ratingdb.errors import ConfigError, RatingDbError
 
 if TYPE_CHECKING:
@@ -238,6 +238,10 @@ class MySQL(Backend):
 
     def drop_temporary_table(self, name: str) -> str:
         return f"DROP TEMPORARY TABLE IF EXISTS {name}"  # DROP TABLE would commit the transaction
+
+    def count_up(self, table: str, key: Sequence[str], counter: str, also: Sequence[str]) -> str:
+        inserted = counting_insert(table, key, counter, also)
+        return f"{inserted} ON DUPLICATE KEY UPDATE {counting_set(table, counter, also)}"
 
     def allow_deep_recursion(self, session: Session) -> None:
         # MySQL stops a recursive query after 1,000 rows by default (MariaDB does not).

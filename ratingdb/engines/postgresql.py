@@ -26,6 +26,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ratingdb.engines import adhoc
 from ratingdb.engines.base import Backend, IdCounters, Rows, column_list, one_row
+from ratingdb.engines.copies import private_file
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.schema import guards
 
@@ -417,6 +418,8 @@ class PostgreSQL(Backend):
                 f"they are: {shown} (restore with pg_restore)"
             )
         partial = target.with_name(f".{target.name}.partial")
+        partial.unlink(missing_ok=True)
+        private_file(partial)  # pg_dump writes into it, keeping its mode (0600)
         args[2] = f"--file={partial}"
         env = dict(os.environ, PGCONNECT_TIMEOUT="10")
         if parsed.password:

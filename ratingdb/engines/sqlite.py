@@ -26,6 +26,7 @@ from sqlalchemy.pool import QueuePool
 
 from ratingdb.engines import adhoc
 from ratingdb.engines.base import Backend, Rows, column_list
+from ratingdb.engines.copies import private_file
 from ratingdb.errors import ConfigError, RatingDbError
 
 if TYPE_CHECKING:
@@ -126,6 +127,12 @@ class SQLite(Backend):
         # check_same_thread off: the bulk driver's writer thread uses the transaction's own connection
         # (services/bulk.py), never at the same time as the thread that opened it.
         engine = create_engine(parsed, connect_args={"timeout": 60, "check_same_thread": False}, **kwargs)
+        path = self.database_file(parsed)
+
+        @event.listens_for(engine, "do_connect")
+        def _private(*_: Any) -> None:
+            if path is not None and not path.exists() and path.parent.is_dir():
+                private_file(path)  # SQLite would make it 0644, and its WAL as the database
 
         # pysqlite's own transaction handling breaks savepoints; take control of BEGIN ourselves.
         @event.listens_for(engine, "connect")
@@ -602,6 +609,7 @@ def backup_file(source: Path, target: Path, head: str | None) -> Backup:
         raise ConfigError(f"the SQLite database {source} does not exist — check the path")
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)
+    private_file(partial)
     try:
         with _closing(sqlite3.connect(source, timeout=60)) as src:
             with _closing(sqlite3.connect(partial)) as dst:

@@ -616,7 +616,8 @@ class WebUser(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
-    locked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Refused until then after its failures (ratingdb.services.users: a delay that doubles, then ends).
+    locked_until: Mapped[dt.datetime | None] = mapped_column(DateTime)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
 
     __table_args__ = (
@@ -639,16 +640,16 @@ class WebSession(Base):
     address: Mapped[str | None] = mapped_column(String(64))
 
 
-class LoginAttempt(Base):
-    """One attempt to sign in, by address and the name typed: what the login limits count."""
+class LoginFailure(Base):
+    """The failed sign-ins from one address in one window (ratingdb.services.users.ADDRESS_WINDOW): one
+    row counted up in place, what the address's delay reads; old rows are pruned."""
 
-    __tablename__ = "login_attempt"
+    __tablename__ = "login_failure"
 
-    id: Mapped[intpk]
-    address: Mapped[str] = mapped_column(String(64), index=True)
-    username: Mapped[str] = mapped_column(String(64))
-    succeeded: Mapped[bool] = mapped_column(Boolean)
-    at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    window_start: Mapped[dt.datetime] = mapped_column(DateTime, primary_key=True, index=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
 class Submission(Base):

@@ -8,10 +8,19 @@ login page calls `log_in`, `session_user` and `log_out`.
   RFC 9106 "low memory" profile); only the hash is stored, and no function logs or returns a password.
 - A session is a random token in the browser's cookie and the SHA-256 of it in `web_session`: logout,
   disabling, a role change and a new password delete the rows, which ends the session at the next request.
-- Login limits: an account is locked after MAX_ACCOUNT_FAILURES failures in a row (an admin lifts it:
-  `user unlock NAME`), an address is refused for ADDRESS_WINDOW after MAX_ADDRESS_FAILURES failures in
-  it (`user unlock --address ADDR` lifts it). Every refusal says the same sentence (LOGIN_REFUSED), for a
-  wrong password, an unknown name, a disabled or a locked account alike: no account can be found out.
+- Login limits that strangers cannot turn against a user (issue 54): each failure adds 1 to the account's
+  `failed_logins` in the database (one UPDATE: concurrent guesses lose no count) and to its address's row
+  of the window (`login_failure`, one row per address and ADDRESS_WINDOW, counted up in place and pruned
+  after KEPT_FAILURES). Past ACCOUNT_FREE_FAILURES failures in a row the account waits (`locked_until`),
+  past ADDRESS_FREE_FAILURES in two windows the address waits: 1 s, doubling with each further failure,
+  at most LONGEST_DELAY, and then it ends by itself. A guess while the account waits is counted but does
+  not move the end, so no one can keep it shut by guessing on; open sessions go on (a wait refuses new
+  sign-ins only). `user unlock` ends a wait at once. Every refusal says the same sentence (LOGIN_REFUSED),
+  for a wrong password, an unknown name, a disabled or a waiting account alike: no account can be found
+  out, and an unknown name costs the same hash as a known one.
+- A sign-in is three steps so that the front end can run the slow one, argon2 at 64 MiB, in a bounded pool
+  outside any transaction (ratingdb.web.desk): `begin_log_in` reads, `password_matches` hashes,
+  `finish_log_in` records; `log_in` is the three in one session.
 
 Takes a Session, never commits. No web or CLI imports.
 """
@@ -25,11 +34,13 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import DateTime, bindparam, delete, func, select, text, update
 from sqlalchemy.orm import Session
 
+from ratingdb import engines
 from ratingdb.errors import ConfigError
-from ratingdb.schema.models import WEB_ROLES, LoginAttempt, WebSession, WebUser
+from ratingdb.i18n import N_, translatable
+from ratingdb.schema.models import WEB_ROLES, LoginFailure, WebSession, WebUser
 from ratingdb.services.versions import record_change
 
 if TYPE_CHECKING:
@@ -37,9 +48,11 @@ if TYPE_CHECKING:
 
 MIN_PASSWORD: Final = 10
 MAX_PASSWORD: Final = 1000  # argon2 takes any length; a megabyte "password" is a denial of service
-MAX_ACCOUNT_FAILURES: Final = 5
-MAX_ADDRESS_FAILURES: Final = 20
+ACCOUNT_FREE_FAILURES: Final = 5  # the 5th failure in a row makes the account wait 1 s, the 6th 2 s, …
+ADDRESS_FREE_FAILURES: Final = 20  # the same for an address, counted over this window and the one before
 ADDRESS_WINDOW: Final = dt.timedelta(minutes=15)
+LONGEST_DELAY: Final = dt.timedelta(minutes=15)
+KEPT_FAILURES: Final = dt.timedelta(days=1)  # an address's windows older than this are deleted
 SESSION_LIFETIME: Final = dt.timedelta(hours=8)
 LOGIN_REFUSED: Final = (
     "the name or password is not right, or the account may not sign in now — try again, or ask an admin"
@@ -136,8 +149,36 @@ def end_sessions(session: Session, user: WebUser) -> int:
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
+class LastAdmin(ConfigError):
+    """Disabling or demoting the only active admin: no one could manage the accounts afterwards."""
+
+    def __init__(self, username: str) -> None:
+        super().__init__(LAST_ADMIN % {"name": username})
+        self.username = username
+        translatable(self, LAST_ADMIN, name=username)
+
+
+LAST_ADMIN: Final = N_(
+    "%(name)s is the only active admin — make another account an admin first, so that someone can still "
+    "manage the accounts"
+)
+
+
+def _keep_an_admin(session: Session, user: WebUser) -> None:
+    others = session.scalar(
+        select(func.count())
+        .select_from(WebUser)
+        .where(WebUser.role == "admin", WebUser.disabled.is_(False), WebUser.id != user.id)
+    )
+    if user.role == "admin" and not user.disabled and not others:
+        raise LastAdmin(user.username)
+
+
 def set_disabled(session: Session, username: str, disabled: bool) -> WebUser:
+    """Disable or enable an account; the only active admin is not disabled (LastAdmin)."""
     user = find_user(session, username)
+    if disabled:
+        _keep_an_admin(session, user)
     user.disabled = disabled
     if disabled:
         end_sessions(session, user)
@@ -147,9 +188,12 @@ def set_disabled(session: Session, username: str, disabled: bool) -> WebUser:
 
 
 def set_role(session: Session, username: str, role: str) -> tuple[WebUser, str]:
-    """The user's new role and the old one; their sessions end (a role is read at sign-in)."""
+    """The user's new role and the old one; their sessions end (a role is read at sign-in). The only
+    active admin keeps the role (LastAdmin)."""
     user = find_user(session, username)
     check_role(role)
+    if role != "admin":
+        _keep_an_admin(session, user)
     before = user.role
     user.role = role
     end_sessions(session, user)
@@ -163,7 +207,7 @@ def reset_password(session: Session, username: str, password: str) -> WebUser:
     user = find_user(session, username)
     user.password_hash = hash_password(password)
     user.failed_logins = 0
-    user.locked = False
+    user.locked_until = None
     end_sessions(session, user)
     record_change(session, "user-password", f"new password for user {user.username}")
     session.flush()
@@ -177,29 +221,14 @@ def unlock(session: Session, username: str | None = None, address: str | None = 
     if username is not None:
         user = find_user(session, username)
         user.failed_logins = 0
-        user.locked = False
+        user.locked_until = None
         record_change(session, "user-unlock", f"user {user.username}")
         session.flush()
         return f"user {user.username}"
     assert address is not None
-    session.execute(
-        delete(LoginAttempt).where(LoginAttempt.address == address, LoginAttempt.succeeded.is_(False))
-    )
+    session.execute(delete(LoginFailure).where(LoginFailure.address == address[:64]))
     record_change(session, "user-unlock", f"address {address}")
     return f"address {address}"
-
-
-def address_blocked(session: Session, address: str) -> bool:
-    failures = session.scalar(
-        select(func.count())
-        .select_from(LoginAttempt)
-        .where(
-            LoginAttempt.address == address,
-            LoginAttempt.succeeded.is_(False),
-            LoginAttempt.at >= now() - ADDRESS_WINDOW,
-        )
-    )
-    return int(failures or 0) >= MAX_ADDRESS_FAILURES
 
 
 @dataclass(frozen=True)
@@ -213,32 +242,103 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """A sign-in begun (`begin_log_in`): the hash its password is checked against and what to record."""
+
+    name: str
+    address: str
+    at: dt.datetime
+    user_id: int | None  # None: no such account
+    stored_hash: str | None  # None: the address waits, so no password is checked (no hash is spent)
+    refused: bool  # refused whatever the password: no such account, disabled, waiting
+
+
+def window_of(at: dt.datetime) -> dt.datetime:
+    """The start of the ADDRESS_WINDOW holding `at` (windows start at midnight)."""
+    midnight = at.replace(hour=0, minute=0, second=0, microsecond=0)
+    return midnight + ((at - midnight) // ADDRESS_WINDOW) * ADDRESS_WINDOW
+
+
+def delay(failures: int, free: int) -> dt.timedelta:
+    """How long sign-in waits after `failures` failures in a row, the first `free - 1` of them costing no
+    wait: 1 s after the `free`-th, doubling with each further one, at most LONGEST_DELAY."""
+    if failures < free:
+        return dt.timedelta(0)
+    return min(LONGEST_DELAY, dt.timedelta(seconds=2 ** min(failures - free, 30)))
+
+
+def address_waits_until(session: Session, address: str, at: dt.datetime) -> dt.datetime | None:
+    """When `address` may try again, if it must wait at `at`: its failures of this window and the one
+    before (two rows at most, found by their key; no attempt is counted)."""
+    found = session.execute(
+        select(func.sum(LoginFailure.failures), func.max(LoginFailure.last_at)).where(
+            LoginFailure.address == address[:64],
+            LoginFailure.window_start >= window_of(at) - ADDRESS_WINDOW,
+        )
+    ).one()
+    if found[0] is None:
+        return None
+    until = found[1] + delay(int(found[0]), ADDRESS_FREE_FAILURES)
+    return until if until > at else None
+
+
+def waits_until(user: WebUser, at: dt.datetime | None = None) -> dt.datetime | None:
+    """When the account may sign in again, if it waits out its delay now."""
+    at = at or now()
+    return user.locked_until if user.locked_until is not None and user.locked_until > at else None
+
+
+def begin_log_in(session: Session, username: str, address: str) -> Attempt:
+    """The first step of a sign-in: what the password is to be checked against (reads only)."""
+    at = now()
+    address = address[:64]
+    name = username.strip().lower()[:64]
+    user = session.execute(
+        select(WebUser.id, WebUser.password_hash, WebUser.disabled, WebUser.locked_until).where(
+            WebUser.username == name
+        )
+    ).first()
+    user_id = None if user is None else int(user.id)
+    if address_waits_until(session, address, at) is not None:
+        return Attempt(name, address, at, user_id, None, True)
+    if user is None:
+        return Attempt(name, address, at, None, _dummy_hash(), True)  # as long as a known name takes
+    waiting = user.locked_until is not None and user.locked_until > at
+    return Attempt(name, address, at, user_id, str(user.password_hash), bool(user.disabled) or waiting)
+
+
+def password_matches(attempt: Attempt, password: str) -> bool:
+    """The second step: argon2's check of the password (slow and memory-hungry by design; no database).
+    The hash is computed for a refused attempt too, so that a refusal takes as long as a wrong password."""
+    if attempt.stored_hash is None or len(password) > MAX_PASSWORD:
+        return False
+    return _verify(attempt.stored_hash, password) and not attempt.refused
+
+
+def finish_log_in(session: Session, attempt: Attempt, matched: bool) -> NewSession | None:
+    """The last step: a new session when the password matched (and the account has not changed since the
+    first step), else the failure counted for the account and the address; None is LOGIN_REFUSED."""
+    if matched and attempt.user_id is not None:
+        user = session.get(WebUser, attempt.user_id)
+        if user is not None and not user.disabled and user.password_hash == attempt.stored_hash:
+            return _open_session(session, user, attempt)
+    _count_failure(session, attempt)
+    return None
+
+
 def log_in(session: Session, username: str, password: str, address: str) -> NewSession | None:
     """A new session for the right name and password, or None (LOGIN_REFUSED is the one answer to give).
 
-    The attempt is recorded either way, so the caller commits after a refusal too: the limits count it.
+    A failure is recorded, so the caller commits after a refusal too: the limits count it.
     """
-    address = address[:64]
-    name = username.strip().lower()[:64]
-    attempt = LoginAttempt(address=address, username=name, succeeded=False, at=now())
-    session.add(attempt)
-    session.flush()
-    user = session.scalar(select(WebUser).where(WebUser.username == name))
-    if len(password) > MAX_PASSWORD or address_blocked(session, address):
-        return None
-    if user is None:
-        _verify(_dummy_hash(), password)  # as long as a known name takes
-        return None
-    if not _verify(user.password_hash, password):
-        user.failed_logins += 1
-        if user.failed_logins >= MAX_ACCOUNT_FAILURES:
-            user.locked = True
-        session.flush()
-        return None
-    if user.disabled or user.locked:
-        return None
-    attempt.succeeded = True
-    user.failed_logins = 0
+    attempt = begin_log_in(session, username, address)
+    return finish_log_in(session, attempt, password_matches(attempt, password))
+
+
+def _open_session(session: Session, user: WebUser, attempt: Attempt) -> NewSession:
+    user.failed_logins = 0  # constants, not a count read and written back
+    user.locked_until = None
     token = secrets.token_urlsafe(32)
     started = now()
     expires = started + SESSION_LIFETIME
@@ -248,16 +348,57 @@ def log_in(session: Session, username: str, password: str, address: str) -> NewS
             user_id=user.id,
             created_at=started,
             expires_at=expires,
-            address=address,
+            address=attempt.address,
         )
     )
     session.flush()
     return NewSession(token, user, expires)
 
 
+def _count_failure(session: Session, attempt: Attempt) -> None:
+    """One failure more for the address's window and the account, each added in the database (a count
+    read, then written back, lost 43 of 48 concurrent guesses: issue 54, L3)."""
+    window = window_of(attempt.at)
+    count_up = engines.of(session).count_up(
+        "login_failure", ("address", "window_start"), "failures", ("last_at",)
+    )
+    values = {"address": attempt.address, "window_start": window, "last_at": attempt.at}
+    session.execute(text(count_up).bindparams(*_STAMPS), values)
+    counted = session.scalar(
+        select(LoginFailure.failures).where(
+            LoginFailure.address == attempt.address, LoginFailure.window_start == window
+        )
+    )
+    if counted == 1:  # the address's first failure of the window: a moment to forget the old ones
+        session.execute(delete(LoginFailure).where(LoginFailure.window_start < attempt.at - KEPT_FAILURES))
+    if attempt.user_id is None:
+        return
+    session.execute(
+        update(WebUser)
+        .where(WebUser.id == attempt.user_id)
+        .values(failed_logins=WebUser.failed_logins + 1)
+        .execution_options(synchronize_session=False)
+    )
+    failures, until = session.execute(
+        select(WebUser.failed_logins, WebUser.locked_until).where(WebUser.id == attempt.user_id)
+    ).one()
+    wait = delay(int(failures), ACCOUNT_FREE_FAILURES)
+    # A failure while the account waits does not move the wait's end: guessing on cannot keep it shut.
+    if wait and (until is None or until <= attempt.at):
+        session.execute(
+            update(WebUser)
+            .where(WebUser.id == attempt.user_id)
+            .values(locked_until=attempt.at + wait)
+            .execution_options(synchronize_session=False)
+        )
+
+
+_STAMPS: Final = (bindparam("window_start", type_=DateTime()), bindparam("last_at", type_=DateTime()))
+
+
 def session_user(session: Session, token: str | None) -> WebUser | None:
     """The signed-in user of a cookie's token, or None (no token, an unknown or expired one, a disabled
-    or locked account)."""
+    account; a waiting one's sessions go on)."""
     if not token or len(token) > 200:
         return None
     row = session.scalar(select(WebSession).where(WebSession.token_hash == token_hash(token)))
@@ -268,7 +409,7 @@ def session_user(session: Session, token: str | None) -> WebUser | None:
         session.flush()
         return None
     user = session.get(WebUser, row.user_id)
-    if user is None or user.disabled or user.locked:
+    if user is None or user.disabled:  # a wait refuses new sign-ins only: open sessions go on
         return None
     return user
 

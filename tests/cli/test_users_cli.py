@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
+import pytest
 from sqlalchemy import Engine, select, text
 from typer.testing import CliRunner
 
@@ -12,6 +15,7 @@ from ratingdb.services import users
 
 runner = CliRunner()
 PASSWORD = "correct horse battery"
+T0 = dt.datetime(2026, 12, 7, 12, 0, 0)
 
 
 def run(db_url: str, *args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
@@ -96,25 +100,32 @@ def test_disable_set_role_and_reset_password_end_the_users_sessions(db_url: str,
     assert not still_signed_in(token)
 
 
-def test_five_wrong_passwords_lock_the_account_until_an_admin_unlocks_it(db_url: str, engine: Engine) -> None:
+def test_five_wrong_passwords_make_the_account_wait_a_second_or_until_an_admin_unlocks_it(
+    db_url: str, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
     add(db_url, "olga", "organiser")
-    for _ in range(users.MAX_ACCOUNT_FAILURES):
+    monkeypatch.setattr(users, "now", lambda: T0)  # the service's clock, stopped
+    for _ in range(users.ACCOUNT_FREE_FAILURES):
         with db.transaction(engine) as session:
             assert users.log_in(session, "olga", "wrong password", "192.0.2.1") is None
     with db.transaction(engine) as session:
-        assert users.log_in(session, "olga", PASSWORD, "192.0.2.2") is None  # the right one, but locked
+        assert users.log_in(session, "olga", PASSWORD, "192.0.2.2") is None  # the right one, but it waits
+    # The fifth failure's wait is 2**(5 - 5) = 1 s; the right password while it waited was the sixth.
     assert (
         run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1]
-        == "olga,organiser,active,locked,5"
+        == "olga,organiser,active,until 2026-12-07 12:00:01 UTC,6"
     )
     assert run(db_url, "user", "unlock", "olga").stdout == "Unlocked user olga.\n"
     with db.transaction(engine) as session:
         assert users.log_in(session, "olga", PASSWORD, "192.0.2.2") is not None
 
 
-def test_an_address_with_twenty_failures_is_refused_until_unlocked(db_url: str, engine: Engine) -> None:
+def test_an_address_with_twenty_failures_waits_unless_unlocked(
+    db_url: str, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
     add(db_url, "olga", "organiser")
-    for i in range(users.MAX_ADDRESS_FAILURES):
+    monkeypatch.setattr(users, "now", lambda: T0)
+    for i in range(users.ADDRESS_FREE_FAILURES):
         with db.transaction(engine) as session:
             users.log_in(session, f"nobody{i}", "wrong password", "198.51.100.9")
     with db.transaction(engine) as session:
@@ -126,6 +137,18 @@ def test_an_address_with_twenty_failures_is_refused_until_unlocked(db_url: str, 
     )
     with db.transaction(engine) as session:
         assert users.log_in(session, "olga", PASSWORD, "198.51.100.9") is not None
+
+
+def test_the_only_active_admin_keeps_the_role_and_stays_enabled(db_url: str) -> None:
+    add(db_url, "mary", "admin")
+    sentence = (
+        "Error: mary is the only active admin — make another account an admin first, so that someone can "
+        "still manage the accounts\n"
+    )
+    for args in (("disable", "mary"), ("set-role", "mary", "organiser")):
+        result = run(db_url, "user", *args)
+        assert (result.exit_code, result.stderr) == (1, sentence)
+    assert run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1] == "mary,admin,active,,0"
 
 
 def test_unknown_users_and_a_missing_target_are_one_line(db_url: str) -> None:
