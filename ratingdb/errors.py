@@ -136,6 +136,19 @@ class ListFormatError(FormatError):
     """A rating-list file (CSV, FIDE text or XML) that is refused."""
 
 
+class DeviationAboveLimit(ListFormatError):
+    """A rated row of a Glicko-2 list whose deviation is above what the rule set allows: its maximum
+    deviation, or without one its initial deviation (`limit` names which, `rules` the set)."""
+
+    def __init__(self, file: str, line: int, column: int | None, deviation: str, limit: float, kind: str,
+                 rules: str) -> None:  # fmt: skip
+        self.deviation, self.limit, self.kind, self.rules = deviation, limit, kind, rules
+        super().__init__(
+            file, line, column,
+            f"deviation {deviation} is above {limit:g}, the {kind} deviation of rule set '{rules}'",
+        )  # fmt: skip
+
+
 class InvalidRuleFile(RatingDbError):
     """A rule file that cannot be used: names the file, the key and the reason."""
 

@@ -9,7 +9,6 @@ ratingdb.rating.glicko2.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final
 
 from ratingdb.calculator.glicko2 import MINUS, Glicko2Calculation
@@ -36,7 +35,8 @@ def lines(calculation: Glicko2Calculation) -> list[str]:
     before = u.before
     text = [
         f"Rules: {calculation.rules_name} ({calculation.rules_reason}); Glicko-2, τ = {p.tau:g}, newcomers "
-        f"{p.initial_rating:g} / {p.initial_deviation:g} / {p.initial_volatility:g}",
+        f"{p.initial_rating:g} / {p.initial_deviation:g} / {p.initial_volatility:g}; "
+        f"{maximum_text(p.maximum_deviation)}",
         'System: Glicko-2 (Glickman, "Example of the Glicko-2 system"): computed unrounded, shown to '
         "4 decimals; the list rounds r and RD to hundredths, σ to millionths",
     ]
@@ -49,14 +49,12 @@ def lines(calculation: Glicko2Calculation) -> list[str]:
     )
     text.append(f"Step 2: μ = (r − 1500) / {SCALE} = {_f(u.mu)}; φ = RD / {SCALE} = {_f(u.phi)}")
     if not u.played:
-        widened = math.sqrt(u.phi * u.phi + before.volatility * before.volatility)
-        cap = f" = {_f(widened)}, capped at the initial deviation {p.initial_deviation:g} / {SCALE}"
         text += [
             "No games: rating and volatility stay; the deviation widens (Step 6)",
-            f"Step 6: φ′ = φ* = √(φ² + σ²) = √({_f(u.phi)}² + {_f(before.volatility)}²)"
-            f"{cap if u.phi_star_capped else ''} = {_f(u.phi_star)}",
-            f"Step 8: RD′ = {SCALE} × φ′ = {_f(u.after.deviation, 2)}",
+            f"Step 6: φ′ = φ* = √(φ² + σ²) = √({_f(u.phi)}² + {_f(before.volatility)}²) = {_f(u.phi_star)}",
+            f"Step 8: RD′ = {SCALE} × φ′ = {_f(SCALE * u.new_phi, 2)}",
         ]
+        text += _maximum_lines(calculation)
         text.append(_new_line(calculation))
         return text
     assert u.v is not None and u.delta is not None
@@ -80,20 +78,16 @@ def lines(calculation: Glicko2Calculation) -> list[str]:
         f"Step 5: σ′ by the Illinois algorithm on f(x), a = ln σ², τ = {p.tau:g}, ε = {EPSILON:.6f} "
         f"({u.iterations} iteration{'s' * (u.iterations != 1)}): σ′ = {_f(u.sigma, 6)}"
     )
-    widened = math.sqrt(u.phi * u.phi + u.sigma * u.sigma)
-    cap = f" = {_f(widened)}, capped at the initial deviation {p.initial_deviation:g} / {SCALE}"
-    text.append(
-        f"Step 6: φ* = √(φ² + σ′²) = √({_f(u.phi)}² + {_f(u.sigma, 6)}²)"
-        f"{cap if u.phi_star_capped else ''} = {_f(u.phi_star)}"
-    )
+    text.append(f"Step 6: φ* = √(φ² + σ′²) = √({_f(u.phi)}² + {_f(u.sigma, 6)}²) = {_f(u.phi_star)}")
     text.append(
         f"Step 7: φ′ = 1 / √(1/φ*² + 1/v) = {_f(u.new_phi)}; μ′ = μ + φ′² Σ g(φj)(s − E) "
         f"= {_f(u.mu)} + {_f(u.new_phi)}² × {_f(improvement)} = {_f(u.new_mu)}"
     )
     text.append(
         f"Step 8: r′ = {SCALE} × μ′ + 1500 = {SCALE} × {_f(u.new_mu, 6)} + 1500 = {_f(u.after.rating)}; "
-        f"RD′ = {SCALE} × φ′ = {_f(u.after.deviation)}"
+        f"RD′ = {SCALE} × φ′ = {_f(SCALE * u.new_phi)}"
     )
+    text += _maximum_lines(calculation)
     text.append(_new_line(calculation))
     # Glickman's example converts its printed (four-decimal) μ′ and φ′, so it prints 1464.06 where the
     # exact arithmetic gives 1464.0507; both paths are written out, the list publishes the exact one.
@@ -113,6 +107,25 @@ def lines(calculation: Glicko2Calculation) -> list[str]:
             f"σ {shown.volatility_x1e6 / 10**6:.6f}"
         )
     return text
+
+
+def maximum_text(maximum: float | None) -> str:
+    """The rule set's maximum deviation as the first line names it."""
+    if maximum is None:
+        return "no maximum deviation (the paper's)"
+    return f"maximum deviation {maximum:g} (the final RD′ clamped to it, as lichess does)"
+
+
+def _maximum_lines(calculation: Glicko2Calculation) -> list[str]:
+    """What the rule set's maximum deviation did to RD′ (nothing is written when it did nothing)."""
+    p, u = calculation.params, calculation.result
+    if not u.clamped:
+        return []
+    assert p.maximum_deviation is not None
+    return [
+        f"Maximum deviation: RD′ {_f(SCALE * u.new_phi)} is above the rule set's maximum "
+        f"{p.maximum_deviation:g}: clamped to {p.maximum_deviation:g} (the rating is Step 8's)"
+    ]
 
 
 def _new_line(calculation: Glicko2Calculation) -> str:
@@ -167,7 +180,8 @@ def as_dict(calculation: Glicko2Calculation) -> dict[str, Any]:
         "new_volatility": u.sigma,
         "iterations": u.iterations,
         "phi_star": u.phi_star,
-        "phi_star_capped": u.phi_star_capped,
+        "maximum_deviation": p.maximum_deviation,
+        "clamped": u.clamped,
         "new_phi": u.new_phi,
         "new_mu": u.new_mu,
         "new_rating_unrounded": u.after.rating,

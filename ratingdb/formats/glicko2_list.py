@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import TextIO
 
+from ratingdb.errors import DeviationAboveLimit
 from ratingdb.formats import limits
 from ratingdb.formats.lists import ListRating, ListRow, _csv_field, _Fields
 
@@ -51,11 +52,23 @@ def _decimal(fields: _Fields, text: str, line: int, column: int, what: str, plac
     return int(scaled)
 
 
-def read_glicko2_list(path: Path, rating_type: str) -> Iterator[tuple[ListRow, Glicko2Figures | None]]:
+@dataclass(frozen=True)
+class DeviationLimit:
+    """The most a listed deviation may be: the rule set's maximum deviation, or its initial deviation."""
+
+    deviation: float
+    kind: str  # "maximum" or "initial"
+    rules: str  # the rule set's name
+
+
+def read_glicko2_list(
+    path: Path, rating_type: str, limit: DeviationLimit | None = None
+) -> Iterator[tuple[ListRow, Glicko2Figures | None]]:
     """Stream the rows of a Glicko-2 CSV list with their figures (None: unrated); ListFormatError else.
 
     Each ListRow carries the whole-point rating (half away from zero) for `rating_type`, so the list
-    reads like any list everywhere a rating is shown.
+    reads like any list everywhere a rating is shown. A deviation above `limit` is refused with its row
+    (DeviationAboveLimit): the close would otherwise shrink it (or widen it past what a newcomer has).
     """
     fields = _Fields(path.name)
     try:
@@ -94,7 +107,18 @@ def read_glicko2_list(path: Path, rating_type: str) -> Iterator[tuple[ListRow, G
                 )
             for i, value in enumerate(record):
                 fields.plain(value, line, i + 1)
-            yield _row(fields, {c: (record[i].strip(), i + 1) for c, i in index.items()}, line, rating_type)
+            found = _row(fields, {c: (record[i].strip(), i + 1) for c, i in index.items()}, line, rating_type)
+            figures = found[1]
+            if (
+                limit is not None
+                and figures is not None
+                and figures.deviation_x100 > round(limit.deviation * 100)
+            ):
+                raise DeviationAboveLimit(
+                    fields.name, line, index["deviation"] + 1, record[index["deviation"]].strip(),
+                    limit.deviation, limit.kind, limit.rules,
+                )  # fmt: skip
+            yield found
     except UnicodeDecodeError as e:
         raise fields.error(
             None, None, f"the Glicko-2 list is not UTF-8 ({e.reason} at byte {e.start})"

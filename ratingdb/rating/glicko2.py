@@ -16,6 +16,11 @@ paper, so a reader can put the two side by side:
 A player who does not play in the period keeps μ and σ, and the deviation widens to φ′ = √(φ² + σ²)
 (the paper's last paragraph), once per rating period missed.
 
+The paper sets no limit on a deviation, and neither does this module unless the rule set asks for one:
+`Glicko2Parameters.maximum_deviation` clamps the *final* RD′ of Step 8 (and the widened RD of a player
+without games) as lichess clamps its deviations, after the update; Steps 6 and 7 are the paper's, never
+capped, so μ′ is computed from the unclamped φ′ as lichess computes it.
+
 Arithmetic: IEEE floats throughout (the paper's own figures are rounded floats). The sums of steps 3, 4
 and 7 use `math.fsum`, which is correctly rounded and therefore independent of the order of the games,
 so the order of a period's games cannot change a single bit of the result. Nothing here rounds: the
@@ -23,10 +28,8 @@ published list rounds once, in `published` (rating and deviation to hundredths, 
 millionths, half away from zero), and the next period starts from the published figures, as an Elo
 list's next period starts from its published whole-number ratings.
 
-Reading taken where the paper is silent: the deviation never exceeds the initial (newcomer's)
-deviation. Glickman's Glicko-1 paper caps RD at 350, the newcomer's value; lichess caps its Glicko-2
-deviation at its newcomer's 500. Here φ* (for players who play and players who do not) is capped at
-the initial deviation, so a player long absent is as uncertain as a newcomer and never more.
+Before December 2026 (issue 48) this module capped φ* of Step 6 at the initial deviation for every
+player, which the paper does not do; lists closed then keep their published figures (they are sealed).
 """
 
 from __future__ import annotations
@@ -58,7 +61,9 @@ class Glicko2Parameters:
     τ constrains how much the volatility changes over time; Glickman suggests 0.3 to 1.2 and uses 0.5
     in the example. The paper's newcomer is 1500 / 350 / 0.06 (lichess: 1500 / 500 / 0.09).
     `provisional_deviation`: a rating whose deviation is above this is shown as provisional (a list's
-    rule, not the paper's; None: never). One rating period is one month closed (a ratingdb period).
+    rule, not the paper's; None: never). `maximum_deviation`: the most a published deviation may be,
+    applied to the final RD′ as lichess applies its 500 (None: no limit, as in the paper). One rating
+    period is one month closed (a ratingdb period).
     """
 
     tau: float = 0.5
@@ -67,6 +72,7 @@ class Glicko2Parameters:
     initial_volatility: float = 0.06
     provisional_deviation: float | None = 110.0
     epsilon: float = EPSILON
+    maximum_deviation: float | None = None
 
     def __post_init__(self) -> None:
         for name, value in (
@@ -79,6 +85,25 @@ class Glicko2Parameters:
                 raise RulesError(f"Glicko-2 {name} must be a positive number, not {value!r}")
         if not math.isfinite(self.initial_rating):
             raise RulesError(f"Glicko-2 initial_rating must be a number, not {self.initial_rating!r}")
+        if self.maximum_deviation is not None and not (
+            math.isfinite(self.maximum_deviation) and self.maximum_deviation >= self.initial_deviation
+        ):
+            raise RulesError(
+                "Glicko-2 maximum_deviation must be at least the initial deviation "
+                f"{self.initial_deviation:g}, not {self.maximum_deviation!r}"
+            )
+
+    @property
+    def deviation_limit(self) -> float:
+        """The most a listed deviation may be: the maximum, or without one the initial deviation (a list
+        imported with a larger one would start players as less known than a newcomer)."""
+        return self.initial_deviation if self.maximum_deviation is None else self.maximum_deviation
+
+    def clamp(self, deviation: float) -> tuple[float, bool]:
+        """RD′ limited to the maximum deviation as lichess limits it, and whether the limit applied."""
+        if self.maximum_deviation is not None and deviation > self.maximum_deviation:
+            return self.maximum_deviation, True
+        return deviation, False
 
     @property
     def newcomer(self) -> Glicko2Rating:
@@ -155,11 +180,11 @@ class Glicko2Update:
     v: float | None  # None: no games (v is infinite; only φ widens)
     delta: float | None
     sigma: float  # σ′ (the old σ when no games)
-    phi_star: float  # Step 6, after the cap at the initial deviation
-    phi_star_capped: bool
-    new_phi: float
+    phi_star: float  # Step 6, as the paper has it (never capped)
+    new_phi: float  # Step 7's φ′ (φ* when no games), before the maximum deviation
     new_mu: float
     iterations: int  # Step 5's Illinois iterations (0: no games)
+    clamped: bool = False  # the final RD′ was limited to the rule set's maximum deviation
 
     @property
     def played(self) -> bool:
@@ -227,22 +252,17 @@ def new_volatility(sigma: float, phi: float, v: float, delta: float, tau: float,
     return math.exp(big_a / 2.0), iterations
 
 
-def pre_period_deviation(
-    phi: float, sigma: float, params: Glicko2Parameters, periods: int = 1
-) -> tuple[float, bool]:
-    """Step 6: φ* = √(φ² + σ²) per rating period, capped at the initial deviation (this module's reading).
-
-    Returns (φ*, whether the cap applied). `periods` rating periods without a game widen it `periods` times.
-    """
+def pre_period_deviation(phi: float, sigma: float, periods: int = 1) -> float:
+    """Step 6: φ* = √(φ² + σ²), once per rating period (`periods` periods without a game widen it that
+    many times). The paper caps nothing here; a rule set's maximum applies to the final RD′ only."""
     if periods < 0:
         raise RulesError(f"the number of rating periods cannot be negative, got {periods}")
-    widened = math.sqrt(phi * phi + periods * sigma * sigma)
-    cap = params.initial_deviation / SCALE
-    return (cap, True) if widened > cap else (widened, False)
+    return math.sqrt(phi * phi + periods * sigma * sigma)
 
 
 def update(player: Glicko2Rating, games: Sequence[Glicko2Game], params: Glicko2Parameters) -> Glicko2Update:
-    """Steps 2–8: the player's rating after one rating period with `games` (none: only φ widens).
+    """Steps 2–8: the player's rating after one rating period with `games` (none: only φ widens), then
+    the final RD′ limited to the rule set's maximum deviation if it sets one.
 
     The opponents' ratings and deviations are theirs before the period (the paper rates a whole period
     at once), so a period's games may be given in any order.
@@ -250,12 +270,12 @@ def update(player: Glicko2Rating, games: Sequence[Glicko2Game], params: Glicko2P
     mu, phi = to_glicko2_scale(player.rating, player.deviation)
     sigma = player.volatility
     if not games:
-        phi_star, capped = pre_period_deviation(phi, sigma, params)
+        phi_star = pre_period_deviation(phi, sigma)
         r, rd = from_glicko2_scale(mu, phi_star)
-        rd = params.initial_deviation if capped else rd  # exactly the cap, not its round trip through φ
+        rd, clamped = params.clamp(rd)
         return Glicko2Update(
             before=player, after=Glicko2Rating(r, rd, sigma), mu=mu, phi=phi, games=(), v=None, delta=None,
-            sigma=sigma, phi_star=phi_star, phi_star_capped=capped, new_phi=phi_star, new_mu=mu, iterations=0,
+            sigma=sigma, phi_star=phi_star, new_phi=phi_star, new_mu=mu, iterations=0, clamped=clamped,
         )  # fmt: skip
     steps = []
     for game in games:
@@ -267,14 +287,15 @@ def update(player: Glicko2Rating, games: Sequence[Glicko2Game], params: Glicko2P
     improvement = math.fsum(s.g * (s.score - s.e) for s in steps)  # Σ g(φⱼ)(sⱼ − E)
     delta = v * improvement
     new_sigma, iterations = new_volatility(sigma, phi, v, delta, params.tau, params.epsilon)
-    phi_star, capped = pre_period_deviation(phi, new_sigma, params)
+    phi_star = pre_period_deviation(phi, new_sigma)
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
-    new_mu = mu + new_phi * new_phi * improvement
+    new_mu = mu + new_phi * new_phi * improvement  # from the unclamped φ′, as lichess computes it
     r, rd = from_glicko2_scale(new_mu, new_phi)
+    rd, clamped = params.clamp(rd)
     return Glicko2Update(
         before=player, after=Glicko2Rating(r, rd, new_sigma), mu=mu, phi=phi, games=tuple(steps), v=v,
-        delta=delta, sigma=new_sigma, phi_star=phi_star, phi_star_capped=capped, new_phi=new_phi,
-        new_mu=new_mu, iterations=iterations,
+        delta=delta, sigma=new_sigma, phi_star=phi_star, new_phi=new_phi, new_mu=new_mu,
+        iterations=iterations, clamped=clamped,
     )  # fmt: skip
 
 
@@ -358,6 +379,7 @@ def paper_rounded(result: Glicko2Update) -> Glicko2Rating:
         return result.after
     mu, phi = round(result.new_mu, PAPER_PLACES), round(result.new_phi, PAPER_PLACES)
     r, rd = from_glicko2_scale(mu, phi)
+    rd = result.after.deviation if result.clamped else rd  # the maximum applies to both paths alike
     return Glicko2Rating(r, rd, math.floor(result.sigma * 10**5) / 10**5)
 
 

@@ -232,10 +232,18 @@ def _glicko2(
     deviation = table.number("initial_deviation", low=1, high=1000)
     volatility = table.number("initial_volatility", low=0.0001, high=1)
     provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
+    # Optional (files written before it keep their meaning: no maximum, the paper's reading).
+    maximum = None
+    if "maximum_deviation" in table.data:
+        maximum = table.number("maximum_deviation", low=1, high=1000, none=True)
+        if maximum is not None and deviation is not None and maximum < deviation:
+            reason = f"{maximum:g} is below initial_deviation {deviation:g}: a newcomer would start above it"
+            raise table.error("maximum_deviation", reason)
+    table.read.add("maximum_deviation")
     table.done()
     top.done()
     assert tau is not None and rating is not None and deviation is not None and volatility is not None
-    params = Glicko2Parameters(tau, rating, deviation, volatility, provisional)
+    params = Glicko2Parameters(tau, rating, deviation, volatility, provisional, maximum_deviation=maximum)
     return glicko2_rule_set(name, rating_type, effective_from, effective_to, params)
 
 

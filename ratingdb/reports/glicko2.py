@@ -61,6 +61,20 @@ class Glicko2Calculation:
     entry: Glicko2Entry | None  # None: unrated on the new list
     games: list[Glicko2GameRecord]
 
+    @property
+    def clamped_to(self) -> float | None:
+        """The rule set's maximum deviation if the close clamped RD′ to it; None: it did not.
+
+        Read from the record, not stored: Step 7's φ′ (unclamped) above the maximum, and the list
+        publishing the maximum. A record of the earlier reading (φ* capped, `phi_star_capped`) is not this.
+        """
+        rec, entry, maximum = self.record, self.entry, self.params.maximum_deviation
+        if rec is None or entry is None or maximum is None or rec.phi_star_capped:
+            return None
+        if SCALE * rec.new_phi > maximum and entry.deviation_x100 == round(maximum * 100):
+            return maximum
+        return None
+
 
 def glicko2_list(
     session: Session, rating_type: str, period: Period
@@ -168,6 +182,7 @@ def glicko2_summary(calc: Glicko2Calculation) -> list[str]:
         f"σ {rec.volatility_x1e6 / 1e6:.6f}" + (" (a newcomer: Step 1)" if rec.newcomer else "")
     )
     lines = [before, f"Step 2: μ = {_f(rec.mu)}, φ = {_f(rec.phi)}"]
+    # A record closed before issue 48 capped φ* at the initial deviation (Step 6); it says so.
     cap = f", capped at the initial deviation {p.initial_deviation:g}" if rec.phi_star_capped else ""
     if rec.games == 0:
         lines.append(
@@ -187,6 +202,11 @@ def glicko2_summary(calc: Glicko2Calculation) -> list[str]:
             f"Step 8: r′ = {SCALE} × μ′ + 1500 = {_f(SCALE * rec.new_mu + 1500)}; "
             f"RD′ = {SCALE} × φ′ = {_f(SCALE * rec.new_phi)}",
         ]
+    if calc.clamped_to is not None:
+        lines.append(
+            f"Maximum deviation: RD′ {_f(SCALE * rec.new_phi, 2)} is above the rule set's maximum "
+            f"{calc.clamped_to:g}: clamped to {calc.clamped_to:g}"
+        )
     if rec.note:
         lines.append(f"Note: {rec.note}")
     if entry is not None:

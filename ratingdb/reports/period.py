@@ -99,6 +99,8 @@ class PeriodReport:
     warnings: list[str] = field(default_factory=list)  # events rated little, or longer than one event may be
     system: str = "elo"  # the rating system of the close (ratingdb.reports.systems shows it by this)
     deviations_widened: int = 0  # a system with deviations: the rated players without a game (Step 6)
+    # ... of those, the deviations the rule set's maximum held (already at it) or lowered (listed above it)
+    deviations_at_maximum: int = 0
 
     @property
     def glicko2(self) -> bool:
@@ -190,7 +192,11 @@ def period_report(
         if games:
             played.append(move)
         elif before is not None and move.deviation_before is not None:
-            report.deviations_widened += 1  # as the close's note counts them: widened up to the cap
+            # Widened (Step 6), unless the rule set's maximum deviation held it or lowered it to the maximum
+            if move.deviation_after is not None and move.deviation_after <= move.deviation_before:
+                report.deviations_at_maximum += 1
+            else:
+                report.deviations_widened += 1
         if before is None and after is not None:
             report.newly_rated.append(move)
         elif before is not None and after is None:

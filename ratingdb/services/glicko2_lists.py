@@ -22,7 +22,7 @@ from ratingdb.schema.models import Glicko2CalcPlayer, Glicko2Entry, RatingList
 
 if TYPE_CHECKING:
     from ratingdb.formats import ListRow
-    from ratingdb.formats.glicko2_list import Glicko2Figures
+    from ratingdb.formats.glicko2_list import DeviationLimit, Glicko2Figures
     from ratingdb.services.list_import import ListImportSummary
 
 ENTRY_COLUMNS = ("list_id", "player_id", "rating_x100", "deviation_x100", "volatility_x1e6")
@@ -37,6 +37,23 @@ def glicko2_parameters(session: Session, rating_type: str, period: Period) -> Gl
     except RulesError:
         return None
     return rules.glicko2 if isinstance(rules, Glicko2RuleSet) else None
+
+
+def deviation_limit(session: Session, rating_type: str, period: Period) -> DeviationLimit | None:
+    """The most a deviation of a `rating_type` list of `period` may be (its rule set's maximum deviation,
+    or its initial deviation without one); None: the type is not rated by Glicko-2 then."""
+    from ratingdb.formats.glicko2_list import DeviationLimit
+    from ratingdb.services.rules import rule_set_in_force
+
+    try:
+        rules = rule_set_in_force(session, rating_type, period).rules
+    except RulesError:
+        return None
+    if not isinstance(rules, Glicko2RuleSet):
+        return None
+    params = rules.glicko2
+    kind = "initial" if params.maximum_deviation is None else "maximum"
+    return DeviationLimit(params.deviation_limit, kind, rules.name)
 
 
 def list_parameters(session: Session, lst: RatingList) -> Glicko2Parameters | None:
@@ -122,7 +139,8 @@ def import_glicko2_list(
     from ratingdb.services.bulk import Driver
     from ratingdb.services.list_import import import_list
 
-    if glicko2_parameters(session, rating_type, Period.of(list_date)) is None:
+    limit = deviation_limit(session, rating_type, Period.of(list_date))
+    if limit is None:
         raise ConfigError(
             f"the {rating_type} list dated {list_date.isoformat()} is not rated by Glicko-2 (no rule set "
             f'with system = "glicko2" covers {Period.of(list_date)}): import it without deviations'
@@ -130,7 +148,7 @@ def import_glicko2_list(
     figures: dict[tuple[str, object], Glicko2Figures] = {}
 
     def rows() -> Iterator[ListRow]:
-        for row, found in read_glicko2_list(path, rating_type):
+        for row, found in read_glicko2_list(path, rating_type, limit):
             if found is not None:
                 figures[_key(row.fide_id, row.national_id)] = found
             yield row
@@ -195,9 +213,11 @@ def update_glicko2_list(
     from ratingdb.services.rows import LIST_ENTRY_COLUMNS
 
     figures: dict[tuple[str, object], Glicko2Figures] = {}
+    # The rule set of the corrected list's period (the list in force: this period's).
+    limit = deviation_limit(session, rating_type, Period.of(list_date or dt.date.today()))
 
     def rows() -> Iterator[ListRow]:
-        for row, found in read_glicko2_list(path, rating_type):
+        for row, found in read_glicko2_list(path, rating_type, limit):
             if found is not None:
                 figures[_key(row.fide_id, row.national_id)] = found
             yield row

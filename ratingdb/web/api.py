@@ -183,10 +183,18 @@ class Glicko2CalculationOut(BaseModel):
     delta: float | None = Field(description="Step 4; null in a period without games.")
     new_sigma: float
     phi_star: float
-    phi_star_capped: bool = Field(description="φ* capped at the initial deviation.")
+    phi_star_capped: bool = Field(
+        description="φ* capped at the initial deviation: lists closed before ratingdb followed the paper "
+        "(Step 6 uncapped); false since."
+    )
     new_phi: float
     new_mu: float
     iterations: int
+    deviation_clamped_to: float | None = Field(
+        default=None,
+        description="The rule set's maximum deviation when the new RD (173.7178 φ′) was above it and "
+        "clamped to it; null: not clamped.",
+    )
     note: str | None
     rating: float | None = Field(description="On the new list (hundredths); null: unrated.")
     deviation: float | None
@@ -489,6 +497,7 @@ def glicko2_calculation_out(c: Glicko2Calculation) -> Glicko2CalculationOut:
         new_sigma=rec.new_sigma,
         phi_star=rec.phi_star,
         phi_star_capped=rec.phi_star_capped,
+        deviation_clamped_to=c.clamped_to,
         new_phi=rec.new_phi,
         new_mu=rec.new_mu,
         iterations=rec.iterations,

@@ -46,7 +46,7 @@ def test_the_papers_example_is_written_out_step_by_step() -> None:
     # here; v 1.7790 and Δ −0.4839 are the unrounded values of the paper's 1.7785 and −0.4834.
     assert result.stdout.splitlines() == [
         "Rules: glicko2 (Glickman's example values, no rule set, τ from --tau); Glicko-2, τ = 0.5, "
-        "newcomers 1500 / 350 / 0.06",
+        "newcomers 1500 / 350 / 0.06; no maximum deviation (the paper's)",
         'System: Glicko-2 (Glickman, "Example of the Glicko-2 system"): computed unrounded, shown to 4 '
         "decimals; the list rounds r and RD to hundredths, σ to millionths",
         "Rating: r = 1500, RD = 200, σ = 0.06",
@@ -107,15 +107,43 @@ def test_a_period_without_games_widens_the_deviation() -> None:
     ]
 
 
-def test_an_unrated_player_starts_as_the_newcomer_and_the_deviation_is_capped() -> None:
+def test_an_unrated_player_starts_as_the_newcomer_and_step_6_is_the_papers_uncapped() -> None:
     result = calc("unrated", "--system", "glicko2", "--game", "1400:30:1")
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
     assert out[2] == "Rating: unrated: Step 1 gives the newcomer's r = 1500, RD = 350, σ = 0.06"
-    assert (
-        "Step 6: φ* = √(φ² + σ′²) = √(2.0148² + 0.059999²) = 2.0157, capped at the initial deviation "
-        "350 / 173.7178 = 2.0148"
-    ) in out
+    # By hand: φ = 350 / 173.7178 = 2.014762; v = 1 / (0.9955² × 0.6395 × 0.3605) = 4.3768;
+    # φ* = √(2.014762² + 0.059999²) = 2.015655 (above 350 / 173.7178: the paper caps nothing);
+    # φ′ = 1 / √(1 / 2.015655² + 1 / 4.3768) = 1.4515 → RD′ = 173.7178 × 1.451550 = 252.16.
+    assert "Step 6: φ* = √(φ² + σ′²) = √(2.0148² + 0.059999²) = 2.0157" in out
+    assert out[-3] == "New rating: 1631.37 (+131.37), RD 252.16, σ 0.059999; provisional (RD above 110)"
+    assert not any("capped" in line or "clamped" in line for line in out)
+
+
+def test_a_rule_set_with_a_maximum_clamps_the_final_deviation_and_says_so(
+    tmp_path: Path, db_url: str
+) -> None:
+    rule_file = tmp_path / "club-glicko.toml"
+    rule_file.write_text(CLUB_RULES + "maximum_deviation = 350\n", encoding="utf-8")
+    assert runner.invoke(app, ["--db", db_url, "rules", "add", str(rule_file)]).exit_code == 0
+    result = runner.invoke(app, ["--db", db_url, "calc", "1500", "--rules", "club-glicko", "--rd", "349.9"])
+    assert result.exit_code == 0, result.output
+    # No games: φ′ = √((349.9 / 173.7178)² + 0.06²) → RD′ = √(349.9² + (0.06 × 173.7178)²) = 350.0552,
+    # above the maximum 350: the list would publish 350.00.
+    assert result.stdout.splitlines() == [
+        "Rules: club-glicko (from --rules); Glicko-2, τ = 0.3, newcomers 1500 / 350 / 0.06; maximum "
+        "deviation 350 (the final RD′ clamped to it, as lichess does)",
+        'System: Glicko-2 (Glickman, "Example of the Glicko-2 system"): computed unrounded, shown to 4 '
+        "decimals; the list rounds r and RD to hundredths, σ to millionths",
+        "Rating: r = 1500, RD = 349.9, σ = 0.06 (the initial volatility: give yours with --volatility)",
+        "Step 2: μ = (r − 1500) / 173.7178 = 0.0000; φ = RD / 173.7178 = 2.0142",
+        "No games: rating and volatility stay; the deviation widens (Step 6)",
+        "Step 6: φ′ = φ* = √(φ² + σ²) = √(2.0142² + 0.0600²) = 2.0151",
+        "Step 8: RD′ = 173.7178 × φ′ = 350.06",
+        "Maximum deviation: RD′ 350.0552 is above the rule set's maximum 350: clamped to 350 "
+        "(the rating is Step 8's)",
+        "New rating: 1500.00 (+0.00), RD 350.00, σ 0.060000; provisional (RD above 110)",
+    ]
 
 
 def test_a_stored_glicko2_rule_set_gives_tau_and_its_type_chooses_glicko2(
@@ -132,7 +160,7 @@ def test_a_stored_glicko2_rule_set_gives_tau_and_its_type_chooses_glicko2(
     assert by_type.exit_code == 0, by_type.output
     assert by_type.stdout.splitlines()[0] == (
         "Rules: club-glicko (in force in 2026-01, from --rules); Glicko-2, τ = 0.3, "
-        "newcomers 1500 / 350 / 0.06"
+        "newcomers 1500 / 350 / 0.06; no maximum deviation (the paper's)"
     )
     by_name = runner.invoke(app, ["--db", db_url, "calc", "1500", "--rules", "club-glicko", *game])
     assert by_name.exit_code == 0 and by_name.stdout.splitlines()[0].startswith(

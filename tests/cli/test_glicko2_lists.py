@@ -100,6 +100,69 @@ def test_a_starting_list_refuses_a_row_that_leaves_out_the_deviation(db_url: str
     ]
 
 
+def test_a_deviation_above_the_rule_sets_limit_is_refused_naming_the_row(db_url: str, tmp_path: Path) -> None:
+    ok(db_url, "rules", "add", RULES)  # initial deviation 350, no maximum: a list's RD is at most 350
+    header = START.read_text(encoding="utf-8").splitlines()[0]
+    bad = tmp_path / "club.csv"
+    bad.write_text(
+        f'{header}\n200101,"Example, Paper",IRL,M,1980,1500,200,0.06\n200102,"Opponent, Aoife",IRL,M,1980,'
+        "1400,400,0.06\n",
+        "utf-8",
+    )
+    assert refused(db_url, "import-list", bad, "--type", "club", "--date", "2025-10-01") == (
+        "Error: club.csv line 3 col 7: deviation 400 is above 350, the initial deviation of rule set "
+        "'club-glicko'\n"
+    )
+    assert ok(db_url, "lists", "--format", "csv") == [
+        "type,date,version,state,origin,period,rules,players,withdrawn_at,reason"
+    ]
+    # A rule set with a maximum deviation (of another type, here) takes deviations up to it.
+    limited = tmp_path / "club-glicko-500.toml"
+    limited.write_text(
+        RULES.read_text(encoding="utf-8").replace('name = "club-glicko"', 'name = "club-glicko-500"')
+        .replace('rating_type = "club"', 'rating_type = "club2"') + "maximum_deviation = 500\n",
+        "utf-8",
+    )  # fmt: skip
+    ok(db_url, "rules", "add", limited)
+    assert ok(db_url, "import-list", bad, "--type", "club2", "--date", "2025-10-01")[0].startswith(
+        "Imported the club2 list dated 2025-10-01"
+    )
+    bad.write_text(f'{header}\n200102,"Opponent, Aoife",IRL,M,1980,1400,500.01,0.06\n', "utf-8")
+    assert refused(db_url, "import-list", bad, "--type", "club2", "--update", "--reason", "RD") == (
+        "Error: club.csv line 2 col 7: deviation 500.01 is above 500, the maximum deviation of rule set "
+        "'club-glicko-500'\n"
+    )
+
+
+def test_a_close_under_a_maximum_says_which_deviations_widened_and_which_it_held(
+    db_url: str, tmp_path: Path
+) -> None:
+    limited = tmp_path / "club-glicko.toml"
+    limited.write_text(RULES.read_text(encoding="utf-8") + "maximum_deviation = 400\n", "utf-8")
+    ok(db_url, "rules", "add", limited)
+    header = START.read_text(encoding="utf-8").splitlines()[0]
+    start = tmp_path / "club.csv"
+    start.write_text(
+        f'{header}\n200101,"Example, Paper",IRL,M,1980,1500,200,0.06\n200102,"Opponent, Aoife",IRL,M,1980,'
+        "1400,400,0.06\n",
+        "utf-8",
+    )
+    ok(db_url, "import-list", start, "--type", "club", "--date", "2025-10-01")
+    closed = ok(db_url, "close-period", "2025-10", "--type", "club")
+    # No games: Paper widens to √(200² + (0.06 × 173.7178)²) = 200.27; Aoife's √(400² + 10.42²) = 400.14
+    # is above the maximum 400 and stays at 400.
+    assert "    note: 1 rated player without games: deviation widened (Glicko-2 Step 6)" in closed
+    assert (
+        "    note: 1 rated player without games: deviation at the rule set's maximum 400 "
+        "(it widens no further)" in closed
+    )
+    listed = ok(db_url, "list", "2025-11-01", "--type", "club", "--format", "csv")
+    assert '200101,,"Example, Paper",IRL,M,,1980,1500,200.27,0.06' in listed
+    assert '200102,,"Opponent, Aoife",IRL,M,,1980,1400,400,0.06' in listed
+    counts = ok(db_url, "report", "period", "2025-10", "--type", "club", "--format", "json")
+    assert '"deviations_widened": 1' in "".join(counts) and '"deviations_at_maximum": 1' in "".join(counts)
+
+
 def close_october(db_url: str) -> list[str]:
     start(db_url)
     ok(db_url, "import-trf", EVENT, "--type", "club")
@@ -211,7 +274,9 @@ def test_each_close_widens_the_players_who_do_not_play_and_rates_newcomers_from_
     closed = ok(db_url, "close-period", "2025-11", "--type", "club")
     assert "  players on the list: 6; players rated: 2" in closed
     assert "  newly rated: 1" in closed
-    assert "    newly rated: Newcomer, Nora unrated → 1659 (RD 259.64)" in closed  # Step 1's 350 → 259.64
+    # Step 1's 350 → 259.71: Step 6's φ* = √(2.014762² + 0.059999²) = 2.015655, as the paper has it (until
+    # issue 48 ratingdb capped it at 350 / 173.7178 = 2.014762 and published 1658.61, RD 259.64).
+    assert "    newly rated: Newcomer, Nora unrated → 1659 (RD 259.71)" in closed
     assert "    note: 4 rated players without games: deviation widened (Glicko-2 Step 6)" in closed
     listed = ok(db_url, "list", "2025-12-01", "--type", "club", "--format", "csv")
     # Ida again: √(80.68² + 10.42²) = 81.35 (from the published 80.68), still σ 0.06.
@@ -221,8 +286,8 @@ def test_each_close_widens_the_players_who_do_not_play_and_rates_newcomers_from_
     paper = Glicko2Rating(1464.05, 151.52, 0.059996)
     nora = published(update(params.newcomer, [Glicko2Game(1464.05, 151.52, WIN)], params).after)
     lost = published(update(paper, [Glicko2Game(1500, 350, LOSS)], params).after)
-    assert (nora.rating_x100, nora.deviation_x100, nora.volatility_x1e6) == (165861, 25964, 59999)
-    assert '200106,,"Newcomer, Nora",IRL,F,,1990,1658.61,259.64,0.059999' in listed
+    assert (nora.rating_x100, nora.deviation_x100, nora.volatility_x1e6) == (165869, 25971, 59999)
+    assert '200106,,"Newcomer, Nora",IRL,F,,1990,1658.69,259.71,0.059999' in listed
     assert (lost.rating_x100, lost.deviation_x100, lost.volatility_x1e6) == (142594, 14580, 59996)
     assert '200101,,"Example, Paper",IRL,M,,1980,1425.94,145.8,0.059996' in listed
     calc = ok(db_url, "calculation", "200106", "2025-11", "--type", "club")

@@ -158,8 +158,11 @@ def test_the_player_page_writes_out_each_glicko2_calculation(club_site: Path) ->
 
 def test_a_newcomers_calculation_says_so_and_marks_the_rating_provisional(club_site: Path) -> None:
     # Saoirse Ní Mhurchú (national ID 10016) is not on the September club list: Step 1's 1500 / 350 /
-    # 0.06, five games: 1655.42, RD 154.79, σ 0.059998 on the October list (as `ratingdb list 2025-10-01
-    # --type club` prints them), the RD above the threshold 110.
+    # 0.06, five games: 1655.44, RD 154.80, σ 0.059998 on the October list (as `ratingdb list 2025-10-01
+    # --type club` prints them), the RD above the threshold 110. The paper's steps (tests/unit/rating/
+    # test_glicko2_reference.py) on her games — 1580/60 won, 1540/60 drawn, 1620/60 lost, 1500/120 won,
+    # 1500/350 won — give 1655.4440, RD 154.7990 (Step 6 uncapped: φ* = 2.0157, not the 2.0148 of the
+    # cap at 350 ratingdb applied before issue 48, which published 1655.42, RD 154.79).
     page = parse((club_site / "players/10016.html").read_bytes())
     september = [text_of(p) for p in _calculations(page)["2025-09"].iterfind("p")]  # type: ignore[attr-defined]
     assert september[0] == (
@@ -167,7 +170,7 @@ def test_a_newcomers_calculation_says_so_and_marks_the_rating_provisional(club_s
         "in force: the newcomer's figures, Glickman's Step 1)"
     )
     assert any(
-        p.endswith("rating 1655.42, RD 154.79, volatility σ 0.059998 — provisional: RD above 110")
+        p.endswith("rating 1655.44, RD 154.80, volatility σ 0.059998 — provisional: RD above 110")
         for p in september
     ), september
 
@@ -185,7 +188,7 @@ def test_the_api_gives_the_glicko2_calculations_with_deviation_and_mark(demo_url
         1500.0, 350.0, 0.06
     )  # fmt: skip
     assert (september["deviation"], september["provisional"], september["provisional_deviation"]) == (
-        154.79, True, 110.0
+        154.8, True, 110.0
     )  # fmt: skip
     assert september["summary"][0].startswith("Before: r 1500.00, RD 350.00")
     game = september["games"][0]

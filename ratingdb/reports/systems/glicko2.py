@@ -91,6 +91,17 @@ def _counts(report: PeriodReport, lang: Language) -> list[str]:
         % {"played": n(c.games_played), "rated": n(c.games_rated), "changing": n(c.games_changing_a_rating)},
         lang.gettext("%(widened)s deviations widened: rated players without a game (Glickman's Step 6)")
         % {"widened": n(report.deviations_widened)},
+        *(
+            [
+                lang.gettext(
+                    "%(held)s deviations of rated players without a game held at the rule set's maximum "
+                    "deviation (or lowered to it: listed above it)"
+                )
+                % {"held": n(report.deviations_at_maximum)}
+            ]
+            if report.deviations_at_maximum
+            else []
+        ),
         lang.gettext("%(events)s events (%(late)s late)")
         % {"events": n(len(report.events)), "late": n(len(report.late_events))},
     ]
@@ -100,6 +111,7 @@ def _count_figures(report: PeriodReport) -> dict[str, int]:
     return {
         **close_figures(report),
         "deviations_widened": report.deviations_widened,
+        "deviations_at_maximum": report.deviations_at_maximum,
         "events": len(report.events),
         "late_events": len(report.late_events),
     }

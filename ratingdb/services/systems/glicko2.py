@@ -18,6 +18,7 @@ Readings taken, each also in the README's Glicko-2 section:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from ratingdb import calc_notes
@@ -121,6 +122,10 @@ class Glicko2:
         }
         return (p.rating_x100, p.deviation_x100, p.volatility_x1e6)
 
+    # phi_star_capped is False since Step 6 follows the paper (issue 48); a lists' record closed before
+    # keeps its True where φ* was capped at the initial deviation. The maximum deviation's clamp of RD′ is
+    # the record's new_phi (Step 7, unclamped) against the published deviation (glicko2_entry).
+
     def rate_rated(self) -> None:
         """Every player with games (newcomers from Step 1), and every rated player without, widened."""
         close = self.close
@@ -150,7 +155,7 @@ class Glicko2:
             is_new = self.entries[player_id][0] is None and self.entries[player_id][1] is None
             player_rows.append(
                 (list_id, player_id, len(games), is_new, r100, d100, s1e6, u.mu, u.phi, u.v, u.delta, u.sigma,
-                 u.phi_star, u.phi_star_capped, u.new_phi, u.new_mu, u.iterations, self.notes.get(player_id))
+                 u.phi_star, False, u.new_phi, u.new_mu, u.iterations, self.notes.get(player_id))
             )  # fmt: skip
             for (game_id, event_id, opponent, score), step in zip(sides, u.games, strict=True):
                 o100, od100, _os = self.start[opponent]
@@ -201,9 +206,43 @@ class Glicko2:
         driver.flush()
         driver.drain()
         close.summary.players_on_list = len(self.entries)
-        widened = sum(1 for player_id, u in self.updates.items() if not u.played)
-        if widened:
-            close.summary.notes.append(
-                f"{widened} rated player{'s' * (widened != 1)} without games: "
-                "deviation widened (Glicko-2 Step 6)"
-            )
+        close.summary.notes += deviation_notes(self.updates.values(), self.params)
+
+
+def deviation_notes(updates: Iterable[Glicko2Update], params: Glicko2Parameters) -> list[str]:
+    """What happened to the deviations of the period, in the close's words: widened (Step 6), clamped to
+    the maximum after widening or after the period's games, lowered to it (listed above it)."""
+    widened = clamped_idle = lowered = clamped_played = 0
+    for u in updates:
+        if u.played:
+            clamped_played += u.clamped
+        elif u.after.deviation < u.before.deviation:
+            lowered += 1  # a deviation listed above the maximum (imported before it was refused)
+        elif u.clamped:
+            clamped_idle += 1
+        elif u.after.deviation > u.before.deviation:
+            widened += 1
+    maximum = f"{params.maximum_deviation:g}" if params.maximum_deviation is not None else ""
+    notes = []
+    if widened:
+        notes.append(f"{_players(widened)} without games: deviation widened (Glicko-2 Step 6)")
+    if clamped_idle:
+        notes.append(
+            f"{_players(clamped_idle)} without games: deviation at the rule set's maximum {maximum} "
+            "(it widens no further)"
+        )
+    if lowered:
+        notes.append(
+            f"{_players(lowered)} without games: deviation listed above the rule set's maximum {maximum}, "
+            f"lowered to it"
+        )
+    if clamped_played:
+        notes.append(
+            f"{_players(clamped_played, 'player')}: the new deviation clamped to the rule set's maximum "
+            f"{maximum}"
+        )
+    return notes
+
+
+def _players(n: int, what: str = "rated player") -> str:
+    return f"{n} {what}{'s' * (n != 1)}"

@@ -130,11 +130,46 @@ def test_a_player_who_does_not_play_widens_by_the_volatility() -> None:
     assert result.v is None and not result.played
 
 
-def test_the_deviation_is_capped_at_the_initial_one() -> None:
+def test_without_a_maximum_the_deviation_widens_past_the_initial_one_as_the_paper_has_it() -> None:
+    # The paper caps nothing: 349.9 widens to √(349.9² + (0.06 × 173.7178)²) = √(122430.01 + 108.6413)
+    # = 350.0552 (ratingdb before issue 48 capped it at the initial 350).
     nearly_new = Glicko2Rating(1500, 349.9, 0.06)
-    assert update(nearly_new, [], PAPER).after.deviation == pytest.approx(350)
-    phi, capped = pre_period_deviation(349.9 / SCALE, 0.06, PAPER)
-    assert capped and phi == 350 / SCALE
+    result = update(nearly_new, [], PAPER)
+    assert round(result.after.deviation, 4) == 350.0552 and not result.clamped
+    assert pre_period_deviation(349.9 / SCALE, 0.06) == pytest.approx(350.0552 / SCALE, abs=1e-7)
+
+
+def test_a_maximum_clamps_the_widened_deviation_of_a_player_without_games() -> None:
+    capped = Glicko2Parameters(tau=0.5, maximum_deviation=350)
+    result = update(Glicko2Rating(1500, 349.9, 0.06), [], capped)
+    assert result.after.deviation == 350 and result.clamped
+    assert round(SCALE * result.new_phi, 4) == 350.0552  # the paper's widening, kept in the record
+
+
+def test_a_maximum_clamps_the_final_deviation_only_and_the_rating_is_the_papers() -> None:
+    # A newcomer (1500/350/0.06) who loses once to a 1500 with RD 350. The paper's steps by hand:
+    # φ = φⱼ = 350 / 173.7178 = 2.014762; g = 1 / √(1 + 3 × 2.014762² / π²) = 0.669069, E = 0.5;
+    # v = 1 / (0.669069² × 0.25) = 8.935475; φ* ≈ √(2.014762² + 0.06²) = 2.015655 (σ′ ≈ 0.06);
+    # φ′ = 1 / √(1 / 2.015655² + 1 / 8.935475) = 1.671210 → RD′ = 290.32, below 350: nothing to clamp,
+    # so a maximum of 350 changes nothing here; a player at RD 900 (listed above it) is clamped.
+    newcomer = Glicko2Rating(1500, 350, 0.06)
+    loss = [Glicko2Game(1500, 350, LOSS)]
+    free, limited = (
+        update(newcomer, loss, PAPER),
+        update(newcomer, loss, Glicko2Parameters(maximum_deviation=350)),
+    )
+    assert round(free.after.deviation, 2) == 290.32 and free.after == limited.after and not limited.clamped
+    far = Glicko2Rating(1500, 900, 0.06)
+    free, limited = update(far, loss, PAPER), update(far, loss, Glicko2Parameters(maximum_deviation=350))
+    assert free.after.deviation > 350 and not free.clamped
+    assert limited.clamped and limited.after.deviation == 350
+    # μ′ comes from the unclamped φ′ (as lichess computes it): the ratings agree to the bit.
+    assert limited.after.rating == free.after.rating and limited.new_phi == free.new_phi
+
+
+def test_a_maximum_below_the_initial_deviation_is_refused() -> None:
+    with pytest.raises(RulesError, match="maximum_deviation must be at least the initial deviation 350"):
+        Glicko2Parameters(maximum_deviation=300)
 
 
 def test_rate_period_rates_both_sides_against_pre_period_ratings() -> None:
@@ -183,19 +218,24 @@ games = st.builds(Glicko2Game, st.floats(800, 2800), st.floats(30, 350), results
 game_lists = st.lists(games, min_size=1, max_size=30)
 
 
-@given(params, st.data())
-def test_a_player_who_does_not_play_grows_in_deviation_up_to_the_initial_one(
-    parameters: Glicko2Parameters, data: st.DataObject
+@given(params, st.floats(0, 300), st.data())
+def test_a_player_who_does_not_play_grows_in_deviation_up_to_the_maximum(
+    parameters: Glicko2Parameters, above: float, data: st.DataObject
 ) -> None:
+    maximum = parameters.initial_deviation + above
+    limited = Glicko2Parameters(
+        parameters.tau, parameters.initial_rating, parameters.initial_deviation,
+        parameters.initial_volatility, maximum_deviation=maximum,
+    )  # fmt: skip
     player = data.draw(players(deviation_max=parameters.initial_deviation))
     deviations = [player.deviation]
     for _ in range(data.draw(st.integers(1, 40))):
-        player = update(player, [], parameters).after
+        player = update(player, [], limited).after
         deviations.append(player.deviation)
     assert all(later >= earlier for earlier, later in zip(deviations, deviations[1:], strict=False))
-    assert all(d <= parameters.initial_deviation for d in deviations)
-    # Strictly wider while below the cap.
-    assert deviations[1] > deviations[0] or deviations[1] == pytest.approx(parameters.initial_deviation)
+    assert all(d <= maximum for d in deviations)
+    # Strictly wider while below the maximum.
+    assert deviations[1] > deviations[0] or deviations[1] == maximum
 
 
 @given(params, players(), game_lists)

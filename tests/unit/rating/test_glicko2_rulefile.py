@@ -51,6 +51,21 @@ def test_no_provisional_threshold_is_written_none() -> None:
     assert not rules.glicko2.is_provisional(350)
 
 
+def test_a_maximum_deviation_is_optional_and_left_out_means_the_papers_none() -> None:
+    rules = parse_rule_set(CLUB)
+    assert isinstance(rules, Glicko2RuleSet) and rules.glicko2.maximum_deviation is None
+    assert rules.glicko2.deviation_limit == 350  # an imported list's deviations: at most the initial one
+    limited = parse_rule_set(
+        _edit("provisional_deviation = 110", "provisional_deviation = 110\nmaximum_deviation = 500")
+    )
+    assert isinstance(limited, Glicko2RuleSet) and limited.glicko2.maximum_deviation == 500
+    assert limited.glicko2.deviation_limit == 500
+    off = parse_rule_set(
+        _edit("provisional_deviation = 110", 'provisional_deviation = 110\nmaximum_deviation = "none"')
+    )
+    assert isinstance(off, Glicko2RuleSet) and off.glicko2.maximum_deviation is None
+
+
 def test_an_elo_file_without_system_is_elo() -> None:
     from importlib import resources
 
@@ -76,6 +91,10 @@ def test_an_elo_file_without_system_is_elo() -> None:
         ('effective_from = "2025-01"', 'effective_from = "2025-01"\nrounding = "half_away"',
          'rounding: an Elo rule: a system = "glicko2" rule set has none (see the [glicko2] keys)'),
         ("[glicko2]", "[glicko]", "glicko2: missing: write a [glicko2] table"),
+        ("provisional_deviation = 110", "provisional_deviation = 110\nmaximum_deviation = 300",
+         "glicko2.maximum_deviation: 300 is below initial_deviation 350: a newcomer would start above it"),
+        ("provisional_deviation = 110", "provisional_deviation = 110\nmaximum_deviation = 0",
+         'glicko2.maximum_deviation: 0 is out of range: write a number from 1 to 1000 or "none"'),
     ],
 )  # fmt: skip
 def test_a_bad_glicko2_file_is_refused_naming_the_key(old: str, new: str, message: str) -> None:
