@@ -4,8 +4,10 @@ Everything a script needs is named in `__all__` here — the functions, what the
 everything they return, down to a calculation's games (the types load when first asked for); every
 other module of ratingdb is private (its names may change between releases). The rules of the CLI
 hold: a function that writes takes the session of a transaction the script opens
-(`Database.transaction`) and never commits, so a script's block of work is all or nothing; a refusal
-is a `RatingDbError` whose message is one sentence saying what to do. Nothing happens at import time.
+(`Database.transaction`) and never commits, so a script's block of work is all or nothing; a use case
+that spans transactions (closing periods with the copy before each close) takes the `Database` itself,
+the unit of work the CLI and the desk use too (ratingdb.db.UnitOfWork). A refusal is a `RatingDbError`
+whose message is one sentence saying what to do. Nothing happens at import time.
 
     import datetime as dt
     from ratingdb import api
@@ -57,7 +59,8 @@ if TYPE_CHECKING:
     from ratingdb.services.systems.base import CloseSummary, PlayerChange
 
 # The types of what a script receives (tests/integration/test_api.py finds every one of them from the
-# functions' results), loaded when first asked for (ratingdb.lazy): importing the API costs almost nothing.
+# functions' results), loaded when first asked for (ratingdb.lazy): importing the API loads SQLAlchemy's core
+# (ratingdb.db, for the unit of work), not the ORM, the models or the services.
 __getattr__ = on_first_use(
     __name__,
     {
