@@ -37,6 +37,7 @@ METHOD_MAP: Final = [
     ("reports/norm_texts.py", "python"),
     ("reports/systems/**.py", "python"),  # how each rating system's lists and closes are shown
     ("services/event_warnings.py", "python"),
+    ("services/users.py", "python"),  # the accounts page's refusals (LastAdmin)
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {
