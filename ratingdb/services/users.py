@@ -2,7 +2,7 @@
 
 Not database accounts (ratingdb.accounts is about those). One service for both front ends: `ratingdb user
 add|list|disable|enable|set-role|reset-password|unlock` and the admin pages call these functions, and the
-login page calls `log_in`, `session_user` and `log_out`.
+login page calls `begin_log_in`, `password_matches`, `finish_log_in`, `session_user` and `log_out`.
 
 - Passwords are hashed with argon2id (argon2-cffi, the reference implementation's bindings, at its
   RFC 9106 "low memory" profile); only the hash is stored, and no function logs or returns a password.
@@ -11,9 +11,9 @@ login page calls `log_in`, `session_user` and `log_out`.
 - Login limits that strangers cannot turn against a user (issue 54): each failure adds 1 to the account's
   `failed_logins` in the database (one UPDATE: concurrent guesses lose no count) and to its address's row
   of the window (`login_failure`, one row per address and ADDRESS_WINDOW, counted up in place and pruned
-  after KEPT_FAILURES). Past ACCOUNT_FREE_FAILURES failures in a row the account waits (`locked_until`),
-  past ADDRESS_FREE_FAILURES in two windows the address waits: 1 s, doubling with each further failure,
-  at most LONGEST_DELAY, and then it ends by itself. A guess while the account waits is counted but does
+  after KEPT_FAILURES). From its ACCOUNT_FREE_FAILURES-th failure in a row the account waits
+  (`locked_until`), from its ADDRESS_FREE_FAILURES-th in two windows the address: 1 s, doubling with each
+  further failure, at most LONGEST_DELAY, and then it ends by itself. A guess while the account waits is counted but does
   not move the end, so no one can keep it shut by guessing on; open sessions go on (a wait refuses new
   sign-ins only). `user unlock` ends a wait at once. Every refusal says the same sentence (LOGIN_REFUSED),
   for a wrong password, an unknown name, a disabled or a waiting account alike: no account can be found

@@ -38,6 +38,7 @@ METHOD_MAP: Final = [
     ("reports/systems/**.py", "python"),  # how each rating system's lists and closes are shown
     ("services/event_warnings.py", "python"),
     ("services/submissions.py", "python"),  # an upload's refusals (UploadRefused), worded by the desk
+    ("services/users.py", "python"),  # the accounts page's refusals (LastAdmin)
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {
