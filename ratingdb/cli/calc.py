@@ -131,12 +131,18 @@ def calc_command(
         typer.Option(
             "--system",
             metavar="SYSTEM",
-            help="Rating system: elo (FIDE's) or glicko2. Default: the rule set's (elo for FIDE's types).",
+            help="Rating system: elo (FIDE's), glicko2 or glicko. Default: the rule set's (elo for FIDE's "
+            "types).",
         ),
     ] = None,
     deviation: Annotated[
         float | None,
-        typer.Option("--deviation", "--rd", metavar="RD", help="Glicko-2: your rating deviation."),
+        typer.Option(
+            "--deviation",
+            "--rd",
+            metavar="RD",
+            help="Glicko-2: your rating deviation; Glicko: your RD at the onset of the period.",
+        ),  # fmt: skip
     ] = None,
     volatility: Annotated[
         float | None, typer.Option("--volatility", metavar="SIGMA", help="Glicko-2: your volatility σ.")
@@ -169,9 +175,18 @@ def calc_command(
 
     if output_format not in OUTPUT_FORMATS:
         raise ConfigError(f"'{output_format}' is not an output format: use text or json")
-    if system not in (None, "elo", "glicko2"):
-        raise ConfigError(f"'{system}' is not a rating system: use elo or glicko2")
+    if system not in (None, "elo", "glicko2", "glicko"):
+        raise ConfigError(f"'{system}' is not a rating system: use elo, glicko2 or glicko")
     glicko_only = {"--deviation": deviation, "--volatility": volatility, "--tau": tau}
+    if system == "glicko" or (system is None and _is_glicko_type(rating_type, rules)):
+        from ratingdb.cli.calc_glicko import glicko_calc
+
+        others = [name for name, value in {**glicko_only, "--deviation": None}.items() if value is not None]
+        others += ["--player"] if player is not None else []
+        if others:
+            raise ConfigError(f"{', '.join(others)}: not an option of Glicko (see calc --help)")
+        glicko_calc(rating, game or [], rating_type, rules, deviation, output_format)
+        return
     if system == "glicko2" or (system is None and _is_glicko2_type(rating_type, rules)):
         from ratingdb.cli.calc_glicko2 import glicko2_calc
 
@@ -269,6 +284,17 @@ def _is_glicko2_type(rating_type: str, rules: str | None) -> bool:
     from ratingdb.cli.calc_glicko2 import glicko2_rules
 
     return glicko2_rules(rating_type, rules) is not None
+
+
+def _is_glicko_type(rating_type: str, rules: str | None) -> bool:
+    """Whether the rule set `--type`/`--rules` choose rates by Glicko (FIDE's three types never do)."""
+    from ratingdb.rating import RATING_TYPES
+
+    if rating_type in RATING_TYPES and (rules is None or PERIOD_TEXT.fullmatch(rules.strip())):
+        return False
+    from ratingdb.cli.calc_glicko import glicko_rules
+
+    return glicko_rules(rating_type, rules) is not None
 
 
 def _formula(text: str) -> "Formula":

@@ -191,7 +191,7 @@ def test_mistakes_are_refused_with_one_sentence() -> None:
     )
     assert (
         error("1500", "--system", "glicko3")
-        == "Error: 'glicko3' is not a rating system: use elo or glicko2\n"
+        == "Error: 'glicko3' is not a rating system: use elo, glicko2 or glicko\n"
     )
     assert error("1500", "--system", "glicko2", "--rd", "-5") == (
         "Error: a Glicko-2 deviation must be a positive number, not -5.0\n"

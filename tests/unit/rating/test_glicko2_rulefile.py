@@ -78,8 +78,8 @@ def test_an_elo_file_without_system_is_elo() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ('system = "glicko2"', 'system = "glicko"',
-         "system: 'glicko' is not one of the choices: write \"elo\" or \"glicko2\""),
+        ('system = "glicko2"', 'system = "glicko3"',
+         "system: 'glicko3' is not one of the choices: write \"elo\" or \"glicko2\" or \"glicko\""),
         ("tau = 0.5", "tau = 0", "glicko2.tau: 0 is out of range: write a number from 0.01 to 10"),
         ("tau = 0.5", 'tau = "half"',
          "glicko2.tau: 'half' is not a number: write a number from 0.01 to 10"),
