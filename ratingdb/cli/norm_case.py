@@ -1,6 +1,7 @@
 """A norm case as JSON (`ratingdb norm check`): read it into the rules' types, and a check as a JSON document.
 
 Reading refuses the whole case at the first bad field and names it (`games[3].result`); nothing is guessed.
+A field given as null is a field not given: its default when it is optional, "is missing" when required.
 Imports the rules and the error types only: no database. (Not in ratingdb.formats, whose readers import
 nothing of the rules; this one builds the rules' own types, as the CLI's option parsing does for `calc`.)
 """
@@ -45,7 +46,7 @@ class NormCase:
 _APPLICANT_FIELDS = {"federation", "sex", "title"}
 _EVENT_FIELDS = {
     "rounds", "system", "team", "national_championship", "national_team_championship", "zonal",
-    "swiss_1_4_3d", "min_games", "players",
+    "swiss_1_4_3d", "min_games", "players", "federation", "fid_as_one_federation",
 }  # fmt: skip
 _GAME_FIELDS = {
     "round", "opponent_rating", "opponent_title", "opponent_federation", "result", "forfeit", "bye",
@@ -119,7 +120,7 @@ class _Reader:
     def case(self, document: Any) -> NormCase:
         top = self.object(document, "", {"norm", "applicant", "event", "games"})
         for name in ("applicant", "event", "games"):
-            if name not in top:
+            if top.get(name) is None:
                 raise self.fail(name, "is required")
         norm = self.text(top.get("norm"), "norm", choices=NORMS)
         a = self.object(top["applicant"], "applicant", _APPLICANT_FIELDS)
@@ -129,12 +130,13 @@ class _Reader:
             title=self.text(a.get("title"), "applicant.title", choices=TITLES),
         )
         e = self.object(top["event"], "event", _EVENT_FIELDS)
-        if "rounds" not in e:
+        if e.get("rounds") is None:
             raise self.fail("event.rounds", "is required")
         rounds = self.whole(e["rounds"], "event.rounds") or 0
         if rounds < 1:
             raise self.fail("event.rounds", f"must be at least 1, not {rounds}")
-        min_games = self.whole(e.get("min_games", 9), "event.min_games") or 0
+        min_games = self.whole(e.get("min_games"), "event.min_games", optional=True)
+        min_games = 9 if min_games is None else min_games
         if min_games not in (7, 8, 9):
             raise self.fail("event.min_games", f"must be 9, 7 (1.4.1b) or 8 (World Cup), not {min_games}")
         event = NormEvent(
@@ -149,6 +151,8 @@ class _Reader:
             swiss_1_4_3d=self.flag(e.get("swiss_1_4_3d"), "event.swiss_1_4_3d"),
             min_games=min_games,
             players=self.whole(e.get("players"), "event.players", optional=True),
+            federation=self.text(e.get("federation"), "event.federation", length=3),
+            fid_as_one_federation=self.flag(e.get("fid_as_one_federation"), "event.fid_as_one_federation"),
         )
         if not isinstance(top["games"], list):
             raise self.fail("games", "must be a list of games")
@@ -163,7 +167,7 @@ class _Reader:
     def game(self, value: Any, where: str, rounds: int) -> NormGame:
         g = self.object(value, where, _GAME_FIELDS)
         for name in ("round", "result"):
-            if name not in g:
+            if g.get(name) is None:
                 raise self.fail(f"{where}.{name}", "is required")
         rnd = self.whole(g["round"], f"{where}.round") or 0
         if not 1 <= rnd <= rounds:

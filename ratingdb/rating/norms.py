@@ -12,6 +12,13 @@ Readings of the regulation that are ours (the docs say them too):
 - 1.4.5f (double round robin): the event has at least 6 players and half the games, rounded up, are against
   opponents with the required titles (each opponent is met twice, so half the games is half the opponents).
 - The 35 % minimum score (1.4.8) is compared exactly (score × 100 ≥ 35 × games), not after rounding p.
+- 1.4.3a/b exempt the host federation's players only ("for home players"): an applicant of another
+  federation meets 1.4.3–1.4.4 as in any event. A national event whose host federation is not given is
+  taken to have none, so it exempts no one; the check says so.
+- FID players are no federation for 1.4.3 (never a foreign federation). Whether the 2/3 cap of 1.4.4
+  counts them together as one federation no ruling we know settles: by default they are not counted
+  (B.03 1.6 makes FID the players "without a Federation"; the spec's QC clarification: "not as a
+  federation for 1.4.3–1.4.4"); `NormEvent.fid_as_one_federation` counts them as one for the 2/3 cap.
 """
 
 from __future__ import annotations
@@ -87,6 +94,8 @@ class NormEvent:
     swiss_1_4_3d: bool = False  # 1.4.3d: every round had the foreign rated and titled players it asks
     min_games: int = 9  # 1.4.1a; 7 by 1.4.1b (team championships of 7–9 rounds); 8 at the World Cup
     players: int | None = None  # players in the event: 1.4.5f needs it for a double round robin
+    federation: str | None = None  # the host federation (TRF 032): 1.4.3a/b exempt its players only
+    fid_as_one_federation: bool = False  # count FID opponents as one federation for the 2/3 cap (1.4.4)
 
 
 @dataclass(frozen=True)
@@ -425,11 +434,33 @@ def _floor_raised(games: list[CountedGame], floor: int) -> tuple[list[CountedGam
     return [raised if i == lowest else g for i, g in enumerate(games)], raised
 
 
-def _exemption(event: NormEvent) -> str | None:
-    if event.national_championship:
-        return "1.4.3a"
-    if event.national_team_championship:
-        return "1.4.3b"
+def _exemption(event: NormEvent, applicant: Applicant) -> tuple[str | None, str | None]:
+    """The paragraph of 1.4.3a–d that exempts this applicant, and a note when a national event's
+    exemption does not (1.4.3a/b are for the host federation's players)."""
+    note = None
+    for flagged, paragraph in (
+        (event.national_championship, "1.4.3a"),
+        (event.national_team_championship, "1.4.3b"),
+    ):
+        if not flagged:
+            continue
+        what = EXEMPTIONS[paragraph]
+        if event.federation is None:
+            note = (
+                f"{paragraph}: the {what} has no host federation given: assumed none, so it exempts no "
+                "one and 1.4.3–1.4.4 apply (give the event's federation)"
+            )
+        elif applicant.federation != event.federation:
+            note = (
+                f"{paragraph}: the {what} exempts the players of its host federation {event.federation} "
+                f"only; the applicant's is {applicant.federation or 'not known'}: 1.4.3–1.4.4 apply"
+            )
+        else:
+            return paragraph, None
+    return _other_exemption(event), note
+
+
+def _other_exemption(event: NormEvent) -> str | None:
     if event.zonal:
         return "1.4.3c"
     if event.swiss_1_4_3d:
@@ -502,8 +533,20 @@ def _evaluate(
     own_games = (real.get(own, 0) if own not in (None, FIDE_PLAYERS) else 0) + unknown
     max_own = OWN_FEDERATION_SHARE[0] * n // OWN_FEDERATION_SHARE[1]
     max_one = ONE_FEDERATION_SHARE[0] * n // ONE_FEDERATION_SHARE[1]
-    largest = max(real.values(), default=0)
-    exemption = _exemption(event)
+    fid_games = per_federation.get(FIDE_PLAYERS, 0)
+    largest = max([*real.values(), *([fid_games] if event.fid_as_one_federation else [])], default=0)
+    if fid_games:
+        notes.append(
+            f"{fid_games} FID opponent(s): no federation for 1.4.3; for the 2/3 cap of 1.4.4 "
+            + (
+                "counted together as one federation (the case's fid_as_one_federation)"
+                if event.fid_as_one_federation
+                else "not counted as a federation (no ruling settles it; fid_as_one_federation counts them)"
+            )
+        )
+    exemption, not_exempt = _exemption(event, applicant)
+    if not_exempt is not None:
+        notes.append(not_exempt)
     if exemption is not None:
         rules.append(
             RuleCheck(exemption, "opponents' federations", f"exempt: {EXEMPTIONS[exemption]}", "", "", True)

@@ -264,6 +264,7 @@ def event_norms(
         swiss_1_4_3d=options.swiss_1_4_3d,
         min_games=options.min_games,
         players=len(entrants),
+        federation=event.federation,  # the TRF's 032 record: 1.4.3a/b exempt its players only
     )
     try:
         check_norms(Applicant(None, "M"), norm_event, [], ["GM"])  # the options, before any player

@@ -84,15 +84,16 @@ class ImportChoices:
         if not text:
             return cls()
         data = json.loads(text)
+        # A field given as null is a field not given (issue 51): its default, as when it is left out.
         return cls(
             type_override=data.get("type_override"),
             closing_days=data.get("closing_days"),
             distinct=data.get("distinct_event"),
             id_field=data.get("id_field"),
-            matches={(None, int(rank)): ident for rank, ident in data.get("match", {}).items()},
-            new=frozenset((None, rank) for rank in data.get("new", ())),
-            accept_names=frozenset((None, rank) for rank in data.get("accept_name", ())),
-            drops=frozenset((None, rank) for rank in data.get("drop", ())),
+            matches={(None, int(rank)): ident for rank, ident in (data.get("match") or {}).items()},
+            new=frozenset((None, rank) for rank in data.get("new") or ()),
+            accept_names=frozenset((None, rank) for rank in data.get("accept_name") or ()),
+            drops=frozenset((None, rank) for rank in data.get("drop") or ()),
         )
 
     def as_options(self) -> list[str]:

@@ -137,3 +137,37 @@ def test_a_missing_file_and_a_bad_norm_are_refused(tmp_path: Path) -> None:
     )
     bad = run(worked_case(SEVEN), "--norm", "FM", tmp_path=tmp_path)
     assert (bad.exit_code, bad.stderr) == (1, "Error: 'FM' is not a norm: use GM, IM, WGM or WIM\n")
+
+
+def french_team_championship(applicant: str) -> dict[str, Any]:
+    """Issue 51: eleven French GMs of 2500 at a French national team championship, 8 wins and 3 losses."""
+    return {
+        "norm": "GM",
+        "applicant": {"federation": applicant, "sex": "M"},
+        "event": {"rounds": 11, "system": "round_robin", "team": True, "national_team_championship": True,
+                  "federation": "FRA", "min_games": None},
+        "games": [
+            {"round": i + 1, "opponent_rating": 2500, "opponent_title": "GM", "opponent_federation": "FRA",
+             "result": 1 if i < 8 else 0}
+            for i in range(11)
+        ],
+    }  # fmt: skip
+
+
+def test_a_usa_applicant_at_a_french_national_team_championship_is_not_exempt(tmp_path: Path) -> None:
+    # By hand: Ra 27500 / 11 = 2500; 8/11 = 72.7 → 73 % → dp 175 → Rp 2675 ≥ 2600; but FRA is one foreign
+    # federation (< 2, 1.4.3) and 11 of one federation > 7 (2/3 of 11, 1.4.4). 1.4.3b exempts home players.
+    usa = json.loads(run(french_team_championship("USA"), "--format", "json", tmp_path=tmp_path).stdout)
+    gm = usa["norms"][0]
+    assert (gm["met"], gm["exemption"], gm["performance"]) == (False, None, 2675)
+    assert gm["failed_rules"] == [
+        "1.4.3: foreign federations 1 < 2",
+        "1.4.4: one federation 11 > 7 (2/3 of 11)",
+    ]
+    text = run(french_team_championship("USA"), tmp_path=tmp_path).stdout
+    assert (
+        "1.4.3b: the national team championship (home players) exempts the players of its host federation "
+        "FRA only; the applicant's is USA: 1.4.3–1.4.4 apply" in text
+    )
+    french = json.loads(run(french_team_championship("FRA"), "--format", "json", tmp_path=tmp_path).stdout)
+    assert (french["norms"][0]["met"], french["norms"][0]["exemption"]) == (True, "1.4.3b")

@@ -233,3 +233,42 @@ def test_an_event_without_a_list_in_force_is_refused(db_url: str, tmp_path: Path
         "Error: there is no standard list in the database: a norm needs the ratings of the list in force at "
         "the event's start — import it with `ratingdb import-list`\n"
     )
+
+
+@pytest.mark.parametrize(("host", "exemption"), [("GER", "1.4.3b"), ("FRA", None)])
+def test_the_file_s_032_federation_decides_whom_a_national_team_championship_exempts(
+    db_url: str, tmp_path: Path, host: str, exemption: str | None
+) -> None:
+    # The same event with 032 naming its host federation (issue 51): 1.4.3b exempts the host's players only.
+    # Uwira (GER) has the IM norm either way (the figures by hand above, the mix met without exemption); at a
+    # German championship by 1.4.3b, at a French one by the normal rule, with the paragraph saying why.
+    with_old_rules(db_url, tmp_path)
+    _list_from_the_file(tmp_path / "list-2005-07.csv")
+    cli(
+        db_url,
+        "import-list",
+        str(tmp_path / "list-2005-07.csv"),
+        "--date",
+        "2005-07-01",
+        "--type",
+        "standard",
+    )
+    hosted = tmp_path / f"hosted-{host}.trf"
+    lines = FIDE_EXAMPLE.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[2].rstrip() == "032"
+    hosted.write_text("".join([*lines[:2], f"032 {host}\n", *lines[3:]]), encoding="utf-8")
+    cli(db_url, "import-trf", str(hosted), "--type", "standard")
+    flags = (*NORM_FLAGS, "--national-team-championship", "--format", "json")
+    document = json.loads(cli(db_url, "report", "norms", "1", *flags))
+    uwira = next(p for p in document["players"] if p["fide_id"] == int(UWIRA))
+    im = next(n for n in uwira["norms"] if n["norm"] == "IM")
+    assert (im["met"], im["exemption"], im["average_rating"], im["performance"]) == (
+        True,
+        exemption,
+        2290,
+        2599,
+    )
+    not_home = (
+        "1.4.3b: the national team championship (home players) exempts the players of its host federation"
+    )
+    assert any(note.startswith(not_home) for note in im["notes"]) is (host != "GER")

@@ -225,9 +225,59 @@ def test_an_exempt_event_needs_no_foreign_opponents(flag: dict[str, bool], parag
         "1.4.4: own federation 9 > 5 (3/5 of 9)",
         "1.4.4: one federation 9 > 6 (2/3 of 9)",
     ]
-    check = _mix(["ENG"] * 9, seven, NormEvent(9, system="round_robin", **flag))
+    check = _mix(["ENG"] * 9, seven, NormEvent(9, system="round_robin", federation="ENG", **flag))
     assert (check.met, check.exemption, check.meets_normal_mix) == (True, paragraph, False)
     assert any("1.4.3e" in note for note in check.notes)
+
+
+# A USA applicant at a French national event, all eleven opponents French GMs of 2500, 8/11 (issue 51).
+# By hand: Ra = 27500 / 11 = 2500 ≥ 2380; p = 800 / 11 = 72.7 → 73 % → dp 175; Rp 2675 ≥ 2600; 11 titled ≥ 6;
+# 11 GMs ≥ 4 (1/3 of 11, rounded up). The mix: one foreign federation (FRA) < 2 (1.4.3); own (USA) 0 ≤ 6
+# (3/5 of 11, rounded down); one federation 11 > 7 (2/3 of 11, rounded down). Only the host's players are
+# exempt (1.4.3a/b): the French player with the same games has the norm, the American has not.
+ELEVEN_FRENCH = games(*[(2500, "GM", "FRA", s) for s in [W] * 8 + [L] * 3])
+
+
+@pytest.mark.parametrize(
+    ("flag", "paragraph"),
+    [
+        ({"national_team_championship": True, "team": True}, "1.4.3b"),
+        ({"national_championship": True}, "1.4.3a"),
+    ],
+)
+def test_a_foreign_applicant_at_a_national_event_is_not_exempt(flag: dict[str, bool], paragraph: str) -> None:
+    event = NormEvent(11, system="round_robin", federation="FRA", **flag)
+    usa = check_norm("GM", Applicant("USA", "M"), event, ELEVEN_FRENCH)
+    assert (usa.met, usa.exemption, usa.average_rating, usa.percentage, usa.performance) == (
+        False, None, 2500, 73, 2675,
+    )  # fmt: skip
+    assert failed(usa) == ["1.4.3: foreign federations 1 < 2", "1.4.4: one federation 11 > 7 (2/3 of 11)"]
+    assert any(
+        note.startswith(f"{paragraph}: the ") and "host federation FRA only; the applicant's is USA" in note
+        for note in usa.notes
+    )
+    french = check_norm("GM", Applicant("FRA", "M"), event, ELEVEN_FRENCH)
+    assert (french.met, french.exemption, french.performance) == (True, paragraph, 2675)
+
+
+def test_a_national_event_without_a_host_federation_says_it_assumed_none() -> None:
+    event = NormEvent(11, system="round_robin", national_championship=True)
+    check = check_norm("GM", Applicant("FRA", "M"), event, ELEVEN_FRENCH)
+    assert (check.met, check.exemption) == (False, None)
+    assert any("no host federation given: assumed none" in note for note in check.notes)
+
+
+def test_fid_opponents_count_as_one_federation_for_the_two_thirds_cap_only_when_the_case_says_so() -> None:
+    # ENG applicant, 9 GMs of 2550 in a round robin: 7 FID (draws), GER and FRA (wins): 5½/9 → 61 % → dp 80,
+    # Rp 2630. 1.4.3: GER and FRA are 2 foreign federations (FID is none). 1.4.4: 2/3 of 9 = 6; the
+    # largest real federation has 1 game; counted together, the seven FID opponents are 7 > 6.
+    feds = ["FID"] * 7 + ["GER", "FRA"]
+    default = _mix(feds)
+    assert default.met
+    assert any("not counted as a federation (no ruling settles it" in note for note in default.notes)
+    together = _mix(feds, event=NormEvent(9, system="round_robin", fid_as_one_federation=True))
+    assert not together.met
+    assert failed(together) == ["1.4.4: one federation 7 > 6 (2/3 of 9)"]
 
 
 def test_the_swiss_exemption_of_1_4_3d() -> None:
