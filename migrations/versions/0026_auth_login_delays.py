@@ -1,7 +1,7 @@
 """sign-in delays: an account's lock expires (`web_user.locked_until`), failures kept per address and window
 
 Revision ID: 0026_auth
-Revises: 0025
+Revises: 0026_public
 Create Date: 2026-12-07
 
 Issue 54 (M1, L3, L4). An account was locked for good after five wrong passwords (`web_user.locked`, lifted
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0026_auth"
-down_revision = "0025"
+down_revision = "0026_public"
 branch_labels = None
 depends_on = None
 
