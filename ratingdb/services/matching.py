@@ -338,9 +338,7 @@ class Entrants:
                 typo = [c for c in self._named(name_key(p.name)) if _agrees(p, c)]
                 if typo:
                     problems.append(
-                        _line(
-                            source, p, ID_TYPO, ("match", "new"), candidates=typo, detail=_agreeing(p)
-                        )
+                        _line(source, p, ID_TYPO, ("match", "new"), candidates=typo, detail=_agreeing(p))
                     )
                     continue
                 new_lines.append((p, ""))
