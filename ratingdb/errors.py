@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 
 class RatingDbError(Exception):
     """Base of every error the CLI prints as `Error: <sentence>` with a non-zero exit code."""
@@ -35,20 +38,128 @@ class AmbiguousPlayer(RatingDbError):
     """A player line without an ID matches several registered players; --match settles it."""
 
 
+@dataclass(frozen=True)
+class LineCandidate:
+    """A registered player a refused line may be: the ID that names them and how they are described
+    ("Finnegan, Mark (national 4191, born 1967, IRL)")."""
+
+    ident: str
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class OtherLine:
+    """Another line of the same file a refused line conflicts with."""
+
+    line: int
+    rank: int
+    name: str
+
+
+# What can be wrong with a player line (UnresolvedLine.problem), and the choices that can settle each.
+SAME_ID = "same-id"  # the ID of another line of the file
+ID_TYPO = "id-typo"  # an unregistered ID, and a registered player of this name
+NAME_DIFFERS = "name-differs"  # a registered ID whose player has another name, birth year, sex or federation
+OTHER_KIND = "other-kind"  # an unregistered ID that is a registered player's ID of the other kind
+NO_ID = "no-id"  # no ID, and several registered players of this name
+SAME_PLAYER = "same-player"  # two lines resolved to one player
+ID_COLUMN = "id-column"  # the whole file: its ID column holds the other kind of ID
+
+
+@dataclass(frozen=True)
+class UnresolvedLine:
+    """A player line matching cannot settle without a decision, as data: each front end words it for its
+    reader (the terminal as options: `as_options`; the officer's desk as controls; the organiser in plain
+    words). `choices`: what settles it ("match", "new", "accept-name", "drop", or "id-field" for the whole
+    file's ID column, with `id_field` the kind it seems to hold)."""
+
+    source: str
+    line: int
+    rank: int
+    name: str
+    ids: str  # the line's ID as read ("FIDE 2500123", "national 4191"), "" if it has none
+    problem: str
+    choices: tuple[str, ...]
+    candidates: tuple[LineCandidate, ...] = ()
+    conflict: OtherLine | None = None  # the other line (SAME_ID, SAME_PLAYER)
+    drop: int | None = None  # SAME_ID: the rank without games that can be left out
+    detail: str = ""  # in the terminal's words: why (names' score, contradictions, agreeing fields, counts)
+    id_field: str | None = None  # ID_COLUMN: what the column seems to hold (fide | national)
+
+    def as_options(self) -> str:
+        """The refusal as the terminal says it: the line, why, and the options that settle it."""
+        where = f"{self.source} line {self.line} (rank {self.rank}) '{self.name}'"
+        r = self.rank
+        first = self.candidates[0] if self.candidates else None
+        if self.problem == SAME_ID and self.conflict is not None:
+            c = self.conflict
+            drop = (
+                f"--drop {self.drop} (rank {self.drop} has no games)"
+                if self.drop is not None
+                else "--drop is not possible: every one of these lines has games"
+            )
+            return (
+                f"{where} {self.ids}: the same ID as line {c.line} (rank {c.rank}) '{c.name}' — one person, "
+                f"two lines: {drop}; or, if rank {r} is someone else, --match {r}=ID or --new {r}"
+            )
+        if self.problem == ID_TYPO and first is not None:
+            listed = "; ".join(c.text for c in self.candidates)
+            return (
+                f"{where} {self.ids}: no player has that ID, but {listed} has this name{self.detail} — a "
+                f"typo in the ID? --match {r}={first.ident} (this line is {first.name}) or "
+                f"--new {r} (a new player, registered with {self.ids})"
+            )
+        if self.problem == NAME_DIFFERS and first is not None:
+            accept = (
+                f", --accept-name {r} (the same player, another spelling: kept as an alias)"
+                if "accept-name" in self.choices
+                else ""
+            )
+            return (
+                f"{where} {self.ids}: that ID is registered to {first.text}, but {self.detail} — say which: "
+                f"--match {r}={first.ident} (this line is that player; or =ID of another player), --new {r} "
+                f"(a new player, registered without the ID){accept}"
+            )
+        if self.problem == OTHER_KIND and first is not None:
+            kind = "national" if self.ids.startswith("FIDE") else "FIDE"
+            return (
+                f"{where} {self.ids}: no player has that ID, but it is the {kind} ID of {first.text} — "
+                f"--match {r}={first.ident} (this line is that player) or --new {r}"
+            )
+        if self.problem == NO_ID:
+            listed = "; ".join(c.text for c in self.candidates)
+            return (
+                f"{where} (no ID) could be any of: {listed} — --match {r}=ID names the right one, --new {r} "
+                "registers a new player"
+            )
+        if self.problem == SAME_PLAYER and self.conflict is not None and first is not None:
+            c = self.conflict
+            return (
+                f"{where} and line {c.line} (rank {c.rank}) '{c.name}' are both {first.text} — one person, "
+                "two lines: --drop RANK for a line without games, or --match RANK=ID / --new RANK for the "
+                "other"
+            )
+        if self.problem == ID_COLUMN:
+            return f"{self.source}: {self.detail}: import again with --id-field {self.id_field}"
+        return f"{where}: {self.detail}"
+
+
 class UnresolvedPlayers(AmbiguousPlayer):
     """Player lines of a file that matching cannot resolve without a decision (ratingdb.services.matching):
-    each problem names the file, line, name, ID, the registered candidates and the option that settles it.
-    """
+    each is an UnresolvedLine (`lines`), worded for the terminal in `problems` (UnresolvedLine.as_options);
+    a plain sentence stands for what is not a line (as "… and 3 more lines like these")."""
 
-    def __init__(self, problems: list[str], *, lines: int | None = None) -> None:
+    def __init__(self, problems: Sequence[str | UnresolvedLine], *, lines: int | None = None) -> None:
         # `lines`: how many lines need a decision when `problems` shows only some (and counts the rest).
-        self.problems = problems
+        self.lines = [p for p in problems if isinstance(p, UnresolvedLine)]
+        self.problems = [p.as_options() if isinstance(p, UnresolvedLine) else p for p in problems]
         total = len(problems) if lines is None else lines
         if len(problems) == 1:
-            text = f"{problems[0]}; nothing was written"
+            text = f"{self.problems[0]}; nothing was written"
         else:
             need = "player line needs" if total == 1 else "player lines need"
-            text = f"{total} {need} a decision; nothing was written:\n  " + "\n  ".join(problems)
+            text = f"{total} {need} a decision; nothing was written:\n  " + "\n  ".join(self.problems)
         super().__init__(text)
 
 

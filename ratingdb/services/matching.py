@@ -24,7 +24,22 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb import engines
-from ratingdb.errors import ConfigError, IdColumnRefused, UnknownPlayer, UnresolvedPlayers
+from ratingdb.errors import (
+    ID_COLUMN,
+    ID_TYPO,
+    NAME_DIFFERS,
+    NO_ID,
+    OTHER_KIND,
+    SAME_ID,
+    SAME_PLAYER,
+    ConfigError,
+    IdColumnRefused,
+    LineCandidate,
+    OtherLine,
+    UnknownPlayer,
+    UnresolvedLine,
+    UnresolvedPlayers,
+)
 from ratingdb.formats import TrfEvent, TrfPlayer
 from ratingdb.names import name_key
 from ratingdb.schema.models import ListEntry, Player, RatingList
@@ -260,12 +275,6 @@ def drop_lines(trf: TrfEvent, matching: Matching, report: MatchReport | None = N
     )
 
 
-@dataclass
-class _Problem:
-    rank: int
-    text: str
-
-
 class Entrants:
     """The register as the batch's files see it: what the database holds plus what earlier files add."""
 
@@ -337,7 +346,7 @@ class Entrants:
 
         ids: dict[int, PlayerRef] = {}
         how: dict[int, tuple[str, str]] = {}
-        problems: list[_Problem] = []
+        problems: list[UnresolvedLine] = []
         new_lines: list[tuple[TrfPlayer, str]] = []  # (line, the ID left out and why)
         for rank, ident in sorted(matched.items()):
             ids[rank] = self._by_ident(ident)
@@ -352,20 +361,13 @@ class Entrants:
                 first = others[0]
                 games = {q.rank: _played(trf, q.rank) for q in others}
                 without = [q.rank for q in others if games[q.rank] == 0]
-                drop = (
-                    f"--drop {without[-1]} (rank {without[-1]} has no games)"
-                    if without
-                    else "--drop is not possible: every one of these lines has games"
-                )
                 problems.append(
-                    _Problem(
-                        p.rank,
-                        f"{_where(source, p)} {_shown_id(p)}: the same ID as "
-                        f"line {first.line} (rank {first.rank}) '{first.name}' — one person, two lines: "
-                        f"{drop}; or, if rank {p.rank} is someone else, --match {p.rank}=ID or "
-                        f"--new {p.rank}",
+                    _line(
+                        source, p, SAME_ID, ("drop", "match", "new") if without else ("match", "new"),
+                        conflict=OtherLine(first.line, first.rank, first.name),
+                        drop=without[-1] if without else None,
                     )
-                )
+                )  # fmt: skip
         repeated = {q.rank for group in twice.values() if len(group) > 1 for q in group}
 
         other_kind: list[tuple[TrfPlayer, Candidate]] = []  # ID column value = the other kind's ID
@@ -383,15 +385,8 @@ class Entrants:
                     continue
                 typo = [c for c in self._named(name_key(p.name)) if _agrees(p, c)]
                 if typo:
-                    listed = "; ".join(describe(c) for c in typo)
                     problems.append(
-                        _Problem(
-                            p.rank,
-                            f"{_where(source, p)} {_shown_id(p)}: no player has "
-                            f"that ID, but {listed} has this name{_agreeing(p)} — a typo in the ID? "
-                            f"--match {p.rank}={_ident(typo[0])} (this line is {typo[0].name}) or "
-                            f"--new {p.rank} (a new player, registered with {_shown_id(p)})",
-                        )
+                        _line(source, p, ID_TYPO, ("match", "new"), candidates=typo, detail=_agreeing(p))
                     )
                     continue
                 new_lines.append((p, ""))
@@ -412,16 +407,12 @@ class Entrants:
                 continue
             if p.rank not in accept:
                 problems.append(
-                    _Problem(
-                        p.rank,
-                        f"{_where(source, p)} {_shown_id(p)}: that ID is registered to "
-                        f"{self._describe(found)}, but the names do not match (score {score:.0f}, below "
-                        f"{NAME_THRESHOLD}) — say which: --match {p.rank}="
-                        f"{_ident(self._candidate(found))} (this line is that player; or =ID of another "
-                        f"player), --new {p.rank} (a new player, registered without the ID), --accept-name "
-                        f"{p.rank} (the same player, another spelling: kept as an alias)",
+                    _line(
+                        source, p, NAME_DIFFERS, ("match", "new", "accept-name"),
+                        candidates=[self._candidate(found)],
+                        detail=f"the names do not match (score {score:.0f}, below {NAME_THRESHOLD})",
                     )
-                )
+                )  # fmt: skip
                 continue
             own_kind += 1
             ids[p.rank] = found
@@ -434,25 +425,19 @@ class Entrants:
             p, twin = other_kind[0]
             held = "FIDE IDs" if other == "fide" else "national IDs"
             with_ids = sum(1 for q in players if _has_id(q))
+            said = (
+                f"{len(other_kind)} of the file's {with_ids} IDs are {held} of registered "
+                f"players of the same name (e.g. line {p.line} (rank {p.rank}) '{p.name}' "
+                f"{_column_value(p)}: "
+                f"{describe(twin)}) and {own_kind} {'is' if own_kind == 1 else 'are'} "
+                f"{'FIDE' if other == 'national' else 'national'} IDs of theirs — the ID column holds "
+                f"{held}"
+            )
             raise UnresolvedPlayers(
-                [
-                    f"{source}: {len(other_kind)} of the file's {with_ids} IDs are {held} of registered "
-                    f"players of the same name (e.g. line {p.line} (rank {p.rank}) '{p.name}' "
-                    f"{_column_value(p)}: "
-                    f"{describe(twin)}) and {own_kind} {'is' if own_kind == 1 else 'are'} "
-                    f"{'FIDE' if other == 'national' else 'national'} IDs of theirs — the ID column holds "
-                    f"{held}: import again with --id-field {other}"
-                ]
+                [_line(source, p, ID_COLUMN, ("id-field",), candidates=[twin], detail=said, id_field=other)]
             )
         for p, twin in other_kind:
-            problems.append(
-                _Problem(
-                    p.rank,
-                    f"{_where(source, p)} {_shown_id(p)}: no player has that "
-                    f"ID, but it is the {'national' if p.fide_id else 'FIDE'} ID of {describe(twin)} — "
-                    f"--match {p.rank}={_ident(twin)} (this line is that player) or --new {p.rank}",
-                )
-            )
+            problems.append(_line(source, p, OTHER_KIND, ("match", "new"), candidates=[twin]))
 
         for p in open_lines:
             if _has_id(p):
@@ -467,14 +452,7 @@ class Entrants:
                 new_lines.append((p, ""))
                 how[p.rank] = ("new", "new player (no ID, no registered player of this name)")
             else:
-                listed = "; ".join(describe(c) for c in candidates)
-                problems.append(
-                    _Problem(
-                        p.rank,
-                        f"{_where(source, p)} (no ID) could be any of: {listed} — "
-                        f"--match {p.rank}=ID names the right one, --new {p.rank} registers a new player",
-                    )
-                )
+                problems.append(_line(source, p, NO_ID, ("match", "new"), candidates=candidates))
         for rank in sorted(new_ranks):
             p = by_rank[rank]
             kept_ids = self._taken(p, players, rank)
@@ -498,17 +476,16 @@ class Entrants:
                 first = by_rank[seen[key_id]]
                 p = by_rank[rank]
                 problems.append(
-                    _Problem(
-                        rank,
-                        f"{_where(source, p)} and line {first.line} (rank {first.rank}) '{first.name}' are "
-                        f"both {self._describe(ref)} — one person, two lines: --drop RANK for a line "
-                        "without games, or --match RANK=ID / --new RANK for the other",
+                    _line(
+                        source, p, SAME_PLAYER, ("drop", "match", "new"),
+                        candidates=[self._candidate(ref)],
+                        conflict=OtherLine(first.line, first.rank, first.name),
                     )
-                )
+                )  # fmt: skip
             seen[key_id] = rank
         if problems:
             problems.sort(key=lambda x: x.rank)
-            raise UnresolvedPlayers([x.text for x in problems])
+            raise UnresolvedPlayers(problems)
 
         assigned = iter(self._free_national_ids(sum(1 for p, _ in new_lines if not _has_id(p))))
         for p, taken in new_lines:
@@ -827,6 +804,26 @@ def implausible_fide_ids(session: Session, fide_ids: Iterable[int]) -> set[int]:
             )
         )
     return set(odd) - listed
+
+
+def _line(
+    source: str,
+    p: TrfPlayer,
+    problem: str,
+    choices: tuple[str, ...],
+    *,
+    candidates: Sequence[Any] = (),
+    conflict: OtherLine | None = None,
+    drop: int | None = None,
+    detail: str = "",
+    id_field: str | None = None,
+) -> UnresolvedLine:
+    """A refused line as data (errors.UnresolvedLine): each front end words it."""
+    return UnresolvedLine(
+        source, p.line, p.rank, p.name, _shown_id(p) if _has_id(p) else "", problem, choices,
+        tuple(LineCandidate(_ident(c), c.name, describe(c)) for c in candidates), conflict, drop, detail,
+        id_field,
+    )  # fmt: skip
 
 
 def _where(source: str, p: TrfPlayer) -> str:

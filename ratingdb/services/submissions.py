@@ -24,7 +24,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import re
 import secrets
 import time
 from collections.abc import Iterator, Mapping
@@ -37,7 +36,7 @@ from sqlalchemy import delete, event, func, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import UnitOfWork
-from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedPlayers
+from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedLine, UnresolvedPlayers
 from ratingdb.formats.limits import SECTION
 from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
@@ -56,7 +55,6 @@ MAX_UPLOAD_BYTES: Final = 2_000_000  # a tournament report has kilobytes; the se
 OPEN: Final = ("submitted", "changes_requested")  # the organiser may still withdraw or replace it
 CHOICES: Final = ("match", "new", "accept-name", "drop")  # as the options of import-trf
 ID_FIELDS: Final = ("fide", "national")  # import-trf --id-field: what the player lines' ID column holds
-_RANK = re.compile(r"\(rank (\d+)\)")
 # How long a file's check may take (issue 54: a 9,998-player file took 6 to 53 s, and views ran it again
 # and again): past it the check stops and says so, and the transaction it ran in ends.
 CHECK_SECONDS: Final = 20.0
@@ -172,11 +170,23 @@ class CheckTooLong(RatingDbError):
 
 @dataclass(frozen=True)
 class Refusal:
-    """One reason the file would be refused: the line (and rank) it is about, when it names one."""
+    """One reason the file would be refused: the line (and rank) it is about, when it names one, and for a
+    player line that needs a decision the line as data (`unresolved`: its name, IDs, what it conflicts
+    with, the candidates, the choices that settle it), which each page words for its reader. `text`: the
+    terminal's words (for the queue's record and the CLI)."""
 
     text: str
     line: int | None = None
     rank: int | None = None
+    unresolved: UnresolvedLine | None = None
+
+
+def refusals_of(exc: UnresolvedPlayers) -> list[Refusal]:
+    """The refusals of the lines that need a decision, each with its line as data; then any sentence
+    that is not about one line."""
+    found = [Refusal(u.as_options(), u.line, u.rank, u) for u in exc.lines]
+    worded = {r.text for r in found}
+    return found + [Refusal(text) for text in exc.problems if text not in worded]
 
 
 @dataclass
@@ -389,11 +399,7 @@ def check_file(
         with rolled_back(session), time_limited(session, seconds):
             summary = import_events(session, [trf], _with_type(made, rating_type))
     except UnresolvedPlayers as exc:
-        lines = {p.rank: p.line for p in trf.players}
-        for problem in exc.problems:
-            found = _RANK.search(problem)
-            rank = int(found.group(1)) if found else None
-            check.refusals.append(Refusal(problem, lines.get(rank) if rank else None, rank))
+        check.refusals.extend(refusals_of(exc))
         return check
     except FormatError as exc:
         check.refusals.append(Refusal(str(exc), exc.line))
@@ -848,11 +854,7 @@ def check_replacement(
         trf, made = _replacement(user, content, file_name, choices, id_field, switches)
         found.replacement = replace_event(session, event_id, trf, reason=reason or None, choices=made)
     except UnresolvedPlayers as exc:
-        lines = {p.rank: p.line for p in trf.players}
-        for problem in exc.problems:
-            rank_found = _RANK.search(problem)
-            rank = int(rank_found.group(1)) if rank_found else None
-            found.refusals.append(Refusal(problem, lines.get(rank) if rank else None, rank))
+        found.refusals.extend(refusals_of(exc))
     except FormatError as exc:
         found.refusals.append(Refusal(str(exc), exc.line))
     return found

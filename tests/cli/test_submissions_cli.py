@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import Engine, select
 from typer.testing import CliRunner
 
 from ratingdb import db
 from ratingdb.cli import app
+from ratingdb.errors import NAME_DIFFERS, LineCandidate, UnresolvedLine
 from ratingdb.schema.models import AuditEntry, Submission
 from ratingdb.services import submissions, users
 from tests.site.test_desk_month import LIST, MONTH_FILE
 
 runner = CliRunner()
+KEVIN = "Mac Aodha, Kevin (FIDE 25900230, national 10230, born 1993, IRL)"  # seeds/standard-2025-09-01.csv
 
 
 def test_the_queue_from_the_terminal_accepts_with_the_choices_and_refuses_without(
@@ -51,3 +55,35 @@ def test_the_queue_from_the_terminal_accepts_with_the_choices_and_refuses_withou
         assert session.scalars(select(Submission.decided_by)).one() is None  # the terminal, not an account
         accepted = session.scalars(select(AuditEntry).where(AuditEntry.action == "submission-accept")).one()
     assert accepted.actor is not None and not accepted.actor.startswith("web:")  # RATINGDB_USER or the login
+
+
+def test_a_refused_line_is_data_the_terminal_words_as_options(db_url: str, engine: Engine) -> None:
+    """Issue 46: the check recovered a refused line's rank from the error text with a regex. The refusal
+    is a value now — the line, its name and ID, the registered player it conflicts with, the choices that
+    settle it — and the terminal's sentence is made from it (UnresolvedLine.as_options)."""
+    result = runner.invoke(app, ["--db", db_url, "import-list", str(LIST), "--date", "2025-09-01"])
+    assert result.exit_code == 0, result.output
+    with db.transaction(engine, dry_run=True) as session:
+        check = submissions.check_file(session, MONTH_FILE.read_bytes(), MONTH_FILE.name, "standard")
+    [refusal] = check.refusals
+    assert refusal.unresolved == UnresolvedLine(
+        source="web-month-dublin-open.trf",
+        line=12,
+        rank=3,
+        name="Mac Aodha, Caoimhin",
+        ids="FIDE 25900230",
+        problem=NAME_DIFFERS,
+        choices=("match", "new", "accept-name"),
+        candidates=(LineCandidate("25900230", "Mac Aodha, Kevin", KEVIN),),
+        detail="the names do not match (score 73, below 90)",
+    )
+    assert (refusal.line, refusal.rank) == (12, 3)
+    assert refusal.text == (
+        f"web-month-dublin-open.trf line 12 (rank 3) 'Mac Aodha, Caoimhin' FIDE 25900230: that ID is "
+        f"registered to {KEVIN}, but the names do not match (score 73, below 90) — say which: --match "
+        "3=25900230 (this line is that player; or =ID of another player), --new 3 (a new player, registered "
+        "without the ID), --accept-name 3 (the same player, another spelling: kept as an alias)"
+    )
+    refused = runner.invoke(app, ["--db", db_url, "import-trf", str(MONTH_FILE)])
+    assert refused.stderr == f"Error: {refusal.text}; nothing was written\n"
+    assert "\nimport re\n" not in Path(submissions.__file__).read_text(encoding="utf-8")

@@ -188,7 +188,7 @@ def test_the_officer_switches_off_a_stored_switch_on_the_replace_page(
         page = text_of(officer.get("/desk/events/1/replace"))
         # What a browser sends unless the officer changes it: the ID column as imported (it sent fide).
         chosen = page.split('id="id_field">')[1].split("</select>")[0]
-        assert '<option value="" selected>as the event was imported (--id-field national)</option>' in chosen
+        assert '<option value="" selected>as the event was imported (national IDs)</option>' in chosen
         assert '<option value="fide" >' in chosen
         assert '<option value="" selected>as imported: on</option>' in page.split('id="official"')[1]
         assert '<option value="" selected>as imported: off</option>' in page.split('id="distinct_event"')[1]

@@ -38,3 +38,29 @@ def test_the_signed_in_pages_are_in_the_visitor_s_language(db_url: str, engine: 
         english = c.get("/desk/periods")
         assert "<h1>Open periods</h1>" in english.text
         assert csrf(c)
+
+
+def test_a_refused_line_is_said_in_plain_words_with_no_terminal_option_on_german_and_french_pages(
+    db_url: str, engine: Engine
+) -> None:
+    """Issue 46: organisers were told to type terminal options ("--match 3=…"), untranslated. The refusal
+    is data now; the organiser's and the officer's pages word it in the page's language."""
+    from tests.site.test_desk_month import prepare, text_of, upload
+
+    prepare(db_url, engine)
+    with browser(db_url) as organiser:
+        assert sign_in(organiser, "galway-open") == 303
+        upload(organiser)
+        for lang, said in (
+            ("de", "Die ID FIDE 25900230 von Zeile 12 (Mac Aodha, Caoimhin) gehört zu Mac Aodha, Kevin"),
+            ("fr", "L’identifiant FIDE 25900230 de la ligne 12 (Mac Aodha, Caoimhin) est celui de Mac Aodha"),
+        ):  # fmt: skip
+            page = text_of(organiser.get("/desk/submissions/1", headers={"accept-language": lang}))
+            assert said in page
+            assert "--" not in page.split("<main>")[1]
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        for lang in ("de", "fr"):
+            page = text_of(officer.get("/desk/queue/1", headers={"accept-language": lang}))
+            assert 'name="choice_3"' in page and "Mac Aodha, Kevin (FIDE 25900230" in page
+            assert "--" not in page.split("<main>")[1]

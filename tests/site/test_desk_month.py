@@ -79,10 +79,12 @@ def test_a_month_in_the_browser_ends_with_the_list_the_cli_publishes(
         assert sign_in(organiser, "galway-open") == 303
         page = upload(organiser)
         assert "The file cannot be imported as it is:" in page
+        # In plain words, with what to fix in the file: no terminal options for an organiser.
         assert (
-            "line 12 (rank 3) 'Mac Aodha, Caoimhin' FIDE 25900230: that ID is registered to Mac Aodha, Kevin"
-            in page
+            "The ID FIDE 25900230 of line 12 (Mac Aodha, Caoimhin) belongs to Mac Aodha, Kevin (FIDE "
+            "25900230" in page
         )
+        assert "--" not in page.split("<main>")[1]
         again = organiser.post(
             "/desk/submissions",
             data={"csrftoken": csrf(organiser), "rating_type": "standard"},
@@ -100,6 +102,11 @@ def test_a_month_in_the_browser_ends_with_the_list_the_cli_publishes(
         assert "needs a decision or a fix" in text_of(officer.get("/desk/queue"))
         review = text_of(officer.get("/desk/queue/1"))
         assert 'name="choice_3"' in review and 'id="accept"' not in review
+        # The decision table names the line and the candidate, whose ID is filled in for "is the player".
+        decide = review.split('<table class="choices">')[1]
+        assert "line 12 (Mac Aodha, Caoimhin) · FIDE 25900230" in decide
+        assert '<span class="candidate">Mac Aodha, Kevin (FIDE 25900230' in decide
+        assert 'name="id_3" id="id_3" maxlength="20" size="10" value="25900230"' in decide
         checked = text_of(
             officer.post(
                 "/desk/queue/1/check",
