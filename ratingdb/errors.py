@@ -200,6 +200,45 @@ class IdColumnRefused(UnresolvedPlayers):
         )
 
 
+class FederationColumnRefused(RatingDbError):
+    """A file whose federation column holds values that are not FIDE federation codes: refused whole
+    before anything is written, since ratingdb never guesses what they are. `choices` are the readings
+    (`import-trf --federation-column clubs|mixed`): every value a club, or the FIDE codes federations and
+    the rest clubs. `clubs` and `federations` count the values of each kind, most frequent first."""
+
+    def __init__(
+        self,
+        *,
+        source: str,
+        clubs: list[tuple[str, int]],
+        federations: list[tuple[str, int]],
+        choices: tuple[str, ...] = ("clubs", "mixed"),
+    ) -> None:
+        self.source = source
+        self.clubs = clubs
+        self.federations = federations
+        self.choices = choices
+
+        def listed(values: list[tuple[str, int]]) -> str:
+            shown = ", ".join(f"{code} {n}" for code, n in values[:8])
+            return shown + (f", … ({len(values)} codes)" if len(values) > 8 else "")
+
+        lines = sum(n for _, n in clubs)
+        text = (
+            f"{source}: the federation column holds values that are not FIDE federations on {lines} "
+            f"line{'s' if lines != 1 else ''} ({listed(clubs)})"
+        )
+        if federations:
+            text += (
+                f" beside FIDE codes ({listed(federations)}) — if the column holds clubs, import again with "
+                "--federation-column clubs; if the FIDE codes are federations and the rest clubs, with "
+                "--federation-column mixed (check the FIDE codes: a club may write one, as BRA is Brazil's)"
+            )
+        else:
+            text += " — if the column holds clubs, import again with --federation-column clubs"
+        super().__init__(text + "; nothing was written")
+
+
 class UnknownEvent(RatingDbError):
     """An event ID that the database does not know."""
 

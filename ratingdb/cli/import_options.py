@@ -90,6 +90,16 @@ class ImportOptions:
             f"national IDs ({AS_IMPORTED}).",
         ),
     ] = None
+    federation_column: Annotated[
+        str | None,
+        typer.Option(
+            "--federation-column",
+            metavar="clubs|mixed|federations",
+            help="What the federation column of the player lines (cols 54–56) holds: FIDE federations (the "
+            "default; any other value refuses the file), clubs, or mixed (FIDE codes are federations, the "
+            f"rest clubs) ({AS_IMPORTED}).",
+        ),
+    ] = None
     match: Annotated[
         list[str] | None,
         typer.Option(
@@ -206,6 +216,7 @@ class ImportOptions:
             distinct=self.distinct_event,
             section=section,
             id_field=self.id_field,
+            federation_column=self.federation_column,
             matches=matching.matches if self.match else None,
             new=matching.new if self.new else None,
             accept_names=matching.accept_names if self.accept_name else None,

@@ -55,6 +55,9 @@ class TrfPlayer:
     points: Decimal | None
     national_federation: str | None = None  # the code that opens the national-rating line
     final_rank: int | None = None  # the rank column (86–89): the player's place in the final standings
+    # Not a TRF column: the club an import reads from the federation column when the file writes clubs
+    # there (ratingdb.services.matching.split_federation_column); the reader never sets it.
+    club: str | None = None
 
 
 @dataclass(frozen=True)

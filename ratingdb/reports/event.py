@@ -51,6 +51,7 @@ class EventLine:
     new_rating: int | None  # the rating on the list the close published; None: unrated, or not closed
     player_id: int
     title: str | None
+    club: str | None = None  # the club the file's federation column named (import-trf --federation-column)
 
 
 @dataclass(frozen=True)
@@ -148,9 +149,15 @@ def event_report(session: Session, event_id: int) -> EventReport:
             ratings_from = session.get(RatingList, first.ratings_list_id).list_date  # type: ignore[union-attr]
 
     lines = []
-    for start_rank, player_id, fide_id, national_id, name, title in session.execute(
+    for start_rank, player_id, fide_id, national_id, name, title, club in session.execute(
         select(
-            EventPlayer.start_rank, Player.id, Player.fide_id, Player.national_id, Player.name, Player.title
+            EventPlayer.start_rank,
+            Player.id,
+            Player.fide_id,
+            Player.national_id,
+            Player.name,
+            Player.title,
+            EventPlayer.club,
         )
         .join(Player, Player.id == EventPlayer.player_id)
         .where(EventPlayer.event_id == event_id)
@@ -163,7 +170,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
                     start_rank, fide_id, national_id, name, ro=None, rc_x100=None, games=0, score_x100=None,
                     k=None, k_sum_dr_x100=None, performance=None,
                     status="not rated yet" if rated_by is None else "not rated",
-                    new_rating=published.get(player_id), player_id=player_id, title=title,
+                    new_rating=published.get(player_id), player_id=player_id, title=title, club=club,
                 )
             )  # fmt: skip
             continue
@@ -177,7 +184,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
                 performance=performance_rating(played, record.score_x100).rating if played else None,
                 status=STATUS[method],
                 new_rating=published.get(player_id),
-                player_id=player_id, title=title,
+                player_id=player_id, title=title, club=club,
             )
         )  # fmt: skip
     return EventReport(

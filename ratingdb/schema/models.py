@@ -326,6 +326,8 @@ class EventPlayer(Base):
     final_rank: Mapped[int | None] = mapped_column(Integer)  # the 001 line's rank column (86–89)
     national_rating: Mapped[int | None] = mapped_column(Integer)  # its TRF26 national-rating line
     national_federation: Mapped[str | None] = mapped_column(String(3))  # the code opening that line
+    # The club the federation column named, read as clubs (import-trf --federation-column, issue 47).
+    club: Mapped[str | None] = mapped_column(String(10))
 
     __table_args__ = (
         UniqueConstraint("event_id", "player_id", name="uq_event_player_event_player"),

@@ -30,6 +30,7 @@ class ImportChoices:
     distinct: bool | None = None  # --distinct-event
     section: str | None = None  # --section; "" is no section (an empty --section clears a stored one)
     id_field: str | None = None  # --id-field: fide | national
+    federation_column: str | None = None  # --federation-column: federations | clubs | mixed
     matches: Mapping[LineRef, str] | None = None  # --match RANK=ID
     new: frozenset[LineRef] | None = None  # --new RANK
     accept_names: frozenset[LineRef] | None = None  # --accept-name RANK
@@ -45,6 +46,7 @@ class ImportChoices:
         """The matching step's choices (ratingdb.services.matching)."""
         return Matching(
             id_field=self.id_field or "fide",
+            federation_column=self.federation_column or "federations",
             matches=dict(self.matches or {}),
             new=self.new or frozenset(),
             accept_names=self.accept_names or frozenset(),
@@ -66,6 +68,7 @@ class ImportChoices:
                 "closing_days": self.closing_days if self.closing_days is not None else CLOSING_DAYS,
                 "distinct_event": bool(self.distinct),
                 "id_field": self.id_field or "fide",
+                "federation_column": self.federation_column or "federations",
                 "match": {
                     str(rank): ident
                     for (file, rank), ident in sorted((self.matches or {}).items(), key=lambda i: i[0][1])
@@ -90,6 +93,7 @@ class ImportChoices:
             closing_days=data.get("closing_days"),
             distinct=data.get("distinct_event"),
             id_field=data.get("id_field"),
+            federation_column=data.get("federation_column"),
             matches={(None, int(rank)): ident for rank, ident in (data.get("match") or {}).items()},
             new=frozenset((None, rank) for rank in data.get("new") or ()),
             accept_names=frozenset((None, rank) for rank in data.get("accept_name") or ()),
@@ -101,6 +105,8 @@ class ImportChoices:
         shown: list[str] = []
         if self.id_field and self.id_field != "fide":
             shown.append(f"--id-field {self.id_field}")
+        if self.federation_column and self.federation_column != "federations":
+            shown.append(f"--federation-column {self.federation_column}")
         if self.type_override:
             shown.append("--type-override")
         if self.closing_days is not None and self.closing_days != CLOSING_DAYS:
@@ -124,6 +130,7 @@ DEFAULTS = ImportChoices(
     closing_days=CLOSING_DAYS,
     distinct=False,
     id_field="fide",
+    federation_column="federations",
     matches={},
     new=frozenset(),
     accept_names=frozenset(),

@@ -227,6 +227,7 @@ def _not_given(option: str, given: ImportChoices) -> bool:
     name = option.split()[0]
     made = {
         "--id-field": given.id_field,
+        "--federation-column": given.federation_column,
         "--type-override": given.type_override,
         "--closing-days": given.closing_days,
         "--distinct-event": given.distinct,

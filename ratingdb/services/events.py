@@ -38,7 +38,14 @@ from ratingdb.schema.models import (
 from ratingdb.services.bulk import Driver
 from ratingdb.services.choices import DEFAULTS, ImportChoices
 from ratingdb.services.lists import ensure_period_open, is_closed, lock_periods
-from ratingdb.services.matching import Entrants, MatchReport, PlayerRef, drop_lines, with_id_field
+from ratingdb.services.matching import (
+    Entrants,
+    MatchReport,
+    PlayerRef,
+    check_columns,
+    drop_lines,
+    with_id_field,
+)
 from ratingdb.services.players import remove_unreferenced_players
 from ratingdb.services.rules import rule_set_in_force, stored_rule_sets, uncovered_advice
 from ratingdb.services.versions import public_change, record_change, withdraw
@@ -127,7 +134,7 @@ def read_events(
     rating_type = choices.rating_type
     summary = EventImportSummary()
     matching = choices.matching(", ".join(trf.source_name for trf in parsed))
-    parsed = [drop_lines(trf, matching, summary.matching) for trf in parsed]
+    parsed = [check_columns(session, drop_lines(trf, matching, summary.matching), matching) for trf in parsed]
     stored = _StoredEvents(session, parsed, rating_type, replacing.event.id if replacing else None)
     for kind in dict.fromkeys(k for trf in parsed if (k := rating_type or trf.rating_type)):
         lock_periods(session, kind)
@@ -492,7 +499,7 @@ def _queue_content(driver: Driver, event_id: int, trf: TrfEvent, ids: dict[int, 
         [
             (
                 event_id, p.rank, ids[p.rank], p.fide_rating, _tenths(p.points), p.final_rank,
-                p.national_rating, p.national_federation,
+                p.national_rating, p.national_federation, p.club,
             )
             for p in trf.players
         ],
@@ -635,7 +642,7 @@ def _duplicate_or_correction(
 
 EVENT_PLAYER_COLUMNS = (
     "event_id", "start_rank", "player_id", "file_rating", "points_x10", "final_rank", "national_rating",
-    "national_federation",
+    "national_federation", "club",
 )  # fmt: skip
 EVENT_RECORD_COLUMNS = ("event_id", "seq", "text")
 GAME_COLUMNS = (
@@ -684,6 +691,7 @@ def event_as_trf(session: Session, event_id: int) -> TrfEvent:
             birth_year=p.birth_year,
             points=None if ep.points_x10 is None else Decimal(ep.points_x10) / 10,
             national_federation=ep.national_federation,
+            club=ep.club,
             final_rank=ep.final_rank,
         )
         for ep, p in rows

@@ -5,7 +5,10 @@ each line is resolved by ID, else by name, with a confidence a person can read; 
 disagree, whose unregistered ID looks like a typo of a registered player's, whose ID appears twice in the
 file, or whose file seems to hold the other kind of ID, is refused whole, naming the candidates and the
 option that settles it (`--match RANK=ID`, `--new RANK`, `--accept-name RANK`, `--drop RANK`, or
-`--id-field`). docs/guide/matching.md explains every rule with a worked example.
+`--id-field`). Before that, `check_columns` refuses a file whose ID column cannot hold FIDE IDs or whose
+federation column holds clubs, unless the import says so. A line the ID and the name identify is that
+player: its other details are register differences, listed, never refusals (issue 47).
+docs/guide/matching.md explains every rule with a worked example.
 
 Takes a Session, never commits. Every file's lines are looked up at once (one query per ID kind and one
 by name) and the players new to the register are written together when the batch is accepted; a later
@@ -33,6 +36,7 @@ from ratingdb.errors import (
     SAME_ID,
     SAME_PLAYER,
     ConfigError,
+    FederationColumnRefused,
     IdColumnRefused,
     LineCandidate,
     OtherLine,
@@ -40,6 +44,7 @@ from ratingdb.errors import (
     UnresolvedLine,
     UnresolvedPlayers,
 )
+from ratingdb.federations import FIDE_FEDERATIONS
 from ratingdb.formats import TrfEvent, TrfPlayer
 from ratingdb.names import name_key
 from ratingdb.schema.models import ListEntry, Player, RatingList
@@ -91,6 +96,7 @@ class Matching:
     """
 
     id_field: str = "fide"  # fide | national: the register the 001 line's ID column (cols 58–68) refers to
+    federation_column: str = "federations"  # federations | clubs | mixed (FEDERATION_COLUMNS)
     matches: Mapping[LineRef, str] = field(default_factory=dict)
     new: frozenset[LineRef] = frozenset()
     accept_names: frozenset[LineRef] = frozenset()
@@ -342,8 +348,6 @@ class Entrants:
             if both:
                 raise ConfigError(f"{a} and {b} both name rank {min(both)} of {source}: give one")
 
-        self._refuse_implausible_ids(trf, [p for p in players if p.rank not in matched])
-
         ids: dict[int, PlayerRef] = {}
         how: dict[int, tuple[str, str]] = {}
         problems: list[UnresolvedLine] = []
@@ -527,28 +531,6 @@ class Entrants:
         self.report.differences.extend(
             RegisterDifference(source, p.line, p.rank, p.name, describe(c), _ident(c), attribute, file, had)
             for attribute, file, had in register_differences(p, c)
-        )
-
-    def _refuse_implausible_ids(self, trf: TrfEvent, lines: Sequence[TrfPlayer]) -> None:
-        """The file's ID column read as FIDE IDs (the default) must hold FIDE IDs: each ID that is not
-        plausible as one (`implausible_fide_ids`) refuses the file, before anything is written, naming
-        --id-field national; lines --match settles are not stored with their ID and are left out."""
-        with_ids = [p for p in lines if p.fide_id]
-        if self.matching.id_field != "fide" or not with_ids:
-            return
-        wrong = implausible_fide_ids(self.session, [p.fide_id for p in with_ids if p.fide_id])
-        if not wrong:
-            return
-        first = next(p for p in with_ids if p.fide_id in wrong)
-        raise IdColumnRefused(
-            source=trf.source_name,
-            implausible=sum(1 for p in with_ids if p.fide_id in wrong),
-            with_ids=len(with_ids),
-            line=first.line,
-            rank=first.rank,
-            name=first.name,
-            value=str(first.fide_id),
-            choice="national",
         )
 
     # -- the batch ---------------------------------------------------------------------------------------
@@ -777,11 +759,36 @@ def file_differences(session: Session, parsed: Sequence[TrfEvent], matching: Mat
     differences of the players they identify and the sex columns not taken — writing nothing (the players
     new to the register are only counted). A line that needs a decision is refused as `import-trf` does."""
     report = MatchReport()
-    parsed = [drop_lines(trf, matching, report) for trf in parsed]
+    parsed = [check_columns(session, drop_lines(trf, matching, report), matching) for trf in parsed]
     entrants = Entrants(session, Driver(session), matching, parsed, report)
     for trf in parsed:
         entrants.match(trf)
     return report
+
+
+def check_columns(session: Session, trf: TrfEvent, matching: Matching) -> TrfEvent:
+    """The file with its columns read as the import's choices say, or the refusal naming the choice,
+    before anything is written: the ID column read as FIDE IDs must hold plausible FIDE IDs
+    (`implausible_fide_ids`; lines --match settles are not stored with their ID and are left out), and
+    the federation column is read by `split_federation_column`."""
+    settled = {r for r, i in matching.matched(trf.source_name).items() if i.strip().lower() != "new"}
+    with_ids = [
+        p for p in trf.players if p.rank not in settled and with_id_field(p, matching.id_field).fide_id
+    ]
+    wrong = implausible_fide_ids(session, [p.fide_id for p in with_ids if p.fide_id])
+    if wrong:
+        first = next(p for p in with_ids if p.fide_id in wrong)
+        raise IdColumnRefused(
+            source=trf.source_name,
+            implausible=sum(1 for p in with_ids if p.fide_id in wrong),
+            with_ids=len(with_ids),
+            line=first.line,
+            rank=first.rank,
+            name=first.name,
+            value=str(first.fide_id),
+            choice="national",
+        )
+    return split_federation_column(trf, matching.federation_column)
 
 
 def implausible_fide_ids(session: Session, fide_ids: Iterable[int]) -> set[int]:
@@ -824,6 +831,38 @@ def _line(
         tuple(LineCandidate(_ident(c), c.name, describe(c)) for c in candidates), conflict, drop, detail,
         id_field,
     )  # fmt: skip
+
+
+# What the 001 line's federation column (cols 54–56) holds: FIDE federation codes (the TRF's meaning,
+# the default), clubs (every value a club: the Bunratty Minor), or both (mixed: a FIDE code is a
+# federation, any other value a club: the Bunratty Masters' ENG players beside Irish clubs).
+FEDERATION_COLUMNS = ("federations", "clubs", "mixed")
+
+
+def split_federation_column(trf: TrfEvent, reading: str) -> TrfEvent:
+    """The file with its federation column read as `reading` says: each line's federation a FIDE code or
+    nothing, and its club the value that is not a federation. Read as federations (the default), a value
+    that is not a FIDE code refuses the file (FederationColumnRefused), naming the readings."""
+    if reading not in FEDERATION_COLUMNS:
+        raise ConfigError(f"--federation-column '{reading}' is not one of {', '.join(FEDERATION_COLUMNS)}")
+    values = [(p, (p.federation or "").strip().upper()) for p in trf.players]
+    if reading == "federations":
+        clubs = Counter(v for _, v in values if v and v not in FIDE_FEDERATIONS)
+        if clubs:
+            feds = Counter(v for _, v in values if v in FIDE_FEDERATIONS)
+            raise FederationColumnRefused(
+                source=trf.source_name, clubs=clubs.most_common(), federations=feds.most_common()
+            )
+        return trf
+
+    def read(p: TrfPlayer, value: str) -> TrfPlayer:
+        if not value:
+            return replace(p, federation=None, club=None)
+        if reading == "mixed" and value in FIDE_FEDERATIONS:
+            return replace(p, federation=value, club=None)
+        return replace(p, federation=None, club=(p.federation or "").strip())
+
+    return replace(trf, players=tuple(read(p, v) for p, v in values))
 
 
 def _where(source: str, p: TrfPlayer) -> str:

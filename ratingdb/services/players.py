@@ -1021,3 +1021,17 @@ def likely_duplicates(session: Session, *, limit: int = 200) -> list[LikelyDupli
                 LikelyDuplicate(a, b, f"similar names ({score:.0f}%), same federation and birth year")
             )
     return _directed(session, found[:limit])
+
+
+def club_of(session: Session, player_id: int) -> tuple[str, str] | None:
+    """The player's club in the register: (club, event name) of the latest current event whose line names
+    one (a file read with --federation-column clubs or mixed); None if no file named one. A club is not a
+    federation: it is kept with each event line, never in the player's versioned details (issue 47)."""
+    row = session.execute(
+        select(EventPlayer.club, Event.name)
+        .join(Event, Event.id == EventPlayer.event_id)
+        .where(EventPlayer.player_id == player_id, EventPlayer.club.is_not(None), Event.is_current.is_(True))
+        .order_by(Event.end_date.desc(), Event.id.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else (str(row[0]), str(row[1]))

@@ -798,11 +798,12 @@ def players_page(request: Request, state: State, q: str = "") -> HTMLResponse:
 
 
 def _player_view(session: Session, ident: str) -> dict[str, Any]:
-    from ratingdb.services.players import alias_history, find_by_id, player_ident, versions
+    from ratingdb.services.players import alias_history, club_of, find_by_id, player_ident, versions
 
     player = find_by_id(session, ident)
     return {
         "player": player,
+        "club": club_of(session, player.id),
         "ident": player_ident(session, player),
         "versions": versions(session, player.id),
         "aliases": alias_history(session, player.id),

@@ -41,8 +41,9 @@ def _samples() -> list[Path]:
 SAMPLES = _samples()
 # The Irish files carry ICU numbers in the FIDE ID column (1 to 5 digits, which no FIDE ID has): they
 # are imported with --id-field national, or refused. The Junior Championships and the Bunratty Minor
-# (imported first) share three players whose sex and federation they give differently (the Minor writes
-# club codes as the federation): listed as register differences, not refused.
+# (imported first) share three players whose sex the two give differently: listed as register
+# differences, not refused. The Bunratty files write Irish club codes in the federation column (the
+# Masters beside ENG, FIN and BRA players): read as clubs, and as mixed.
 # The made-up fixtures club_autumn.trf and trf26_national.trf give FIDE IDs 300001, 300002 and 300004 to
 # different people (other names, birth years, federations): those lines of the second are new players.
 # The national IDs the register gives players without one start above the ICU's own numbers (which the
@@ -51,7 +52,8 @@ MADE_UP = ("--national-id-start", "900001")
 NATIONAL = ("--id-field", "national")
 CONFIRMED = {
     "icu-armstrong_2012_with_bom.tab": NATIONAL,
-    "icu-bunratty_minor_2011.tab": NATIONAL,
+    "icu-bunratty_masters_2011.tab": ("--federation-column", "mixed"),
+    "icu-bunratty_minor_2011.tab": (*NATIONAL, "--federation-column", "clubs"),
     "icu-irish_junior_champs_2011.tab": NATIONAL,
     "icu-junior-quad-2011.tab": NATIONAL,
     "trf26_national.trf": ("--new", "1", "--new", "2", "--new", "4"),

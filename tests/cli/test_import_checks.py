@@ -170,7 +170,8 @@ def test_an_event_no_rule_set_covers_is_refused_naming_the_rule_sets(db_url: str
         for r in RULE_SETS
         if r.rating_type == "standard"
     )
-    result = run(db_url, "import-trf", FIXTURES / "icu-bunratty_masters_2011.tab", "--type", "standard")
+    masters = FIXTURES / "icu-bunratty_masters_2011.tab"
+    result = run(db_url, "import-trf", masters, "--type", "standard", "--federation-column", "mixed")
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: icu-bunratty_masters_2011.tab: no standard rule set covers period 2011-03, so the event "

@@ -150,9 +150,18 @@ def test_a_forgotten_id_field_is_refused_suggesting_the_right_one_with_the_count
         "correct them in the file; nothing was written\n"
     )
     # With --id-field national, three of its players played the Junior Championships: their IDs and names
-    # agree, so they are those players; the Minor's own quirks (M for both women, club codes in the
-    # federation column) are register differences, listed, and the register keeps its values (issue 47).
-    args = ("import-trf", MINOR, "--type", "standard", "--id-field", "national")
+    # agree, so they are those players; the Minor's own quirk (M for both women) is a register
+    # difference, listed, and the register keeps its values; its club codes are clubs (issue 47).
+    args = (
+        "import-trf",
+        MINOR,
+        "--type",
+        "standard",
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+    )
     out = ok(register, *args)
     assert "Players: 3 matched by ID, 0 by name, 100 new, 0 resolved by options." in out
     assert (

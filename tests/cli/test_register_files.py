@@ -8,11 +8,16 @@ Championships 2011 too, with IRL and `m`/`w` in their columns.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
+from ratingdb import db
+from ratingdb.federations import FIDE_FEDERATIONS
+from ratingdb.reports.event import event_report
 from tests.cli.test_export_trf_roundtrip import with_old_rules
 from tests.cli.test_matching_stories import FIXTURES, JUNIOR, MINOR, ok, query, refused
 
@@ -36,7 +41,17 @@ def test_the_minor_with_the_default_id_column_into_an_empty_register_is_refused_
         "the ID column holds national IDs, import again with --id-field national; if some IDs are wrong, "
         "correct them in the file; nothing was written\n"
     )
-    out = ok(empty, "import-trf", MINOR, "--type", "standard", "--id-field", "national")
+    out = ok(
+        empty,
+        "import-trf",
+        MINOR,
+        "--type",
+        "standard",
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+    )
     assert "Players: 0 matched by ID, 0 by name, 103 new, 0 resolved by options." in out
     assert query(empty, "SELECT COUNT(*) FROM player WHERE fide_id IS NOT NULL") == [(0,)]
     assert query(empty, "SELECT fide_id, national_id FROM player WHERE name = 'O''Brien, Pat'") == [
@@ -160,3 +175,72 @@ def test_a_birth_year_difference_on_a_matching_id_and_name_is_listed_not_refused
     assert "Players: 34 matched by ID, 0 by name, 0 new, 0 resolved by options." in out
     assert expected in out.splitlines()
     assert query(empty, "SELECT birth_year FROM player WHERE national_id = '4191'") == [(1967,)]
+
+
+FIDE_CODE_OR_EMPTY = "SELECT COUNT(*) FROM player WHERE federation IS NOT NULL AND federation NOT IN ({})"
+
+
+def not_fide_federations(url: str) -> int:
+    codes = ", ".join(f"'{c}'" for c in sorted(FIDE_FEDERATIONS))
+    return int(query(url, FIDE_CODE_OR_EMPTY.format(codes))[0][0])
+
+
+def test_club_codes_in_the_federation_column_are_refused_naming_clubs_or_mixed_and_become_clubs(
+    empty: str,
+) -> None:
+    # The real Masters: 7 ENG, 2 BRA, 1 FIN beside Irish club codes (KIL 4, GON 3, COR 3, …).
+    assert refused(empty, "import-trf", MASTERS, "--type", "standard") == (
+        "Error: icu-bunratty_masters_2011.tab: the federation column holds values that are not FIDE "
+        "federations on 22 lines (KIL 4, GON 3, COR 3, ELM 2, DUB 2, RAT 2, ENN 1, ADA 1, … (12 codes)) "
+        "beside "
+        "FIDE codes (ENG 7, BRA 2, FIN 1) — if the column holds clubs, import again with --federation-column "
+        "clubs; if the FIDE codes are federations and the rest clubs, with --federation-column mixed (check "
+        "the FIDE codes: a club may write one, as BRA is Brazil's); nothing was written\n"
+    )
+    ok(empty, "import-trf", MASTERS, "--type", "standard", "--federation-column", "mixed")
+    # The Minor: every value a club (its BRA, CHA, PHI too).
+    minor = ("import-trf", MINOR, "--type", "standard", "--id-field", "national", "--section", "Minor")
+    assert "the federation column holds values that are not FIDE federations on 79 lines" in refused(
+        empty, *minor
+    )
+    ok(empty, *minor, "--federation-column", "clubs")
+    assert not_fide_federations(empty) == 0
+    assert query(
+        empty,
+        "SELECT federation, COUNT(*) FROM player WHERE federation IS NOT NULL GROUP BY federation "
+        "ORDER BY federation",
+    ) == [("BRA", 2), ("ENG", 7), ("FIN", 1)]
+    # Short, Nigel (ENG) has no club; Baburin, Alexander's club is KIL; the Minor's O'Brien, Pat RAT.
+    assert query(
+        empty,
+        "SELECT p.name, p.federation, ep.club FROM event_player ep JOIN player p ON p.id = ep.player_id "
+        "WHERE p.name IN ('Short, Nigel', 'Baburin, Alexander', 'O''Brien, Pat') ORDER BY p.name",
+    ) == [("Baburin, Alexander", None, "KIL"), ("O'Brien, Pat", None, "RAT"), ("Short, Nigel", "ENG", None)]
+    # The choice is kept with the event's other import choices.
+    stored = query(empty, "SELECT import_choices FROM event ORDER BY id")
+    assert [json.loads(s)["federation_column"] for (s,) in stored] == ["mixed", "clubs"]
+
+
+def test_a_club_code_never_overwrites_a_registered_federation(empty: str) -> None:
+    ok(empty, "import-trf", JUNIOR, *NATIONAL)
+    out = ok(empty, "import-trf", MINOR, *NATIONAL, "--federation-column", "clubs")
+    # Ó Muireagáin (ROS in the Minor) and Cormican, Fiona (GAL): IRL kept, no federation difference.
+    assert "federation" not in "".join(line for line in out.splitlines() if "Register differences" in line)
+    assert not any("federation ROS" in line or "federation GAL" in line for line in out.splitlines())
+    assert query(
+        empty,
+        "SELECT national_id, federation FROM player WHERE national_id IN ('12275', '12194') "
+        "ORDER BY national_id",
+    ) == [("12194", "IRL"), ("12275", "IRL")]
+    assert query(
+        empty,
+        "SELECT ep.club FROM event_player ep JOIN player p ON p.id = ep.player_id "
+        "WHERE p.national_id = '12275' AND ep.event_id = 2",
+    ) == [("ROS",)]
+
+
+def test_the_event_report_shows_each_lines_club(empty: str, engine: Engine) -> None:
+    ok(empty, "import-trf", MASTERS, "--type", "standard", "--federation-column", "mixed")
+    with db.transaction(engine, dry_run=True) as session:
+        lines = {line.name: line.club for line in event_report(session, 1).lines}
+    assert (lines["Baburin, Alexander"], lines["Short, Nigel"]) == ("KIL", None)

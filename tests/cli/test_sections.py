@@ -29,8 +29,8 @@ def test_a_second_section_is_refused_as_a_section_and_imported_with_its_section(
     db_url: str, tmp_path: Path
 ) -> None:
     with_old_rules(db_url, tmp_path)
-    ok(db_url, "import-trf", MASTERS, "--id-field", "national")
-    error = refused(db_url, "import-trf", MINOR, "--id-field", "national")
+    ok(db_url, "import-trf", MASTERS, "--id-field", "national", "--federation-column", "mixed")
+    error = refused(db_url, "import-trf", MINOR, "--id-field", "national", "--federation-column", "clubs")
     assert error.splitlines() == [
         "Error: icu-bunratty_minor_2011.tab has the name and start date of event 1 'Bunratty 2011' (period "
         "2011-03, not rated yet) but only 0 of the file's 103 players played in it (a corrected file keeps "
@@ -38,7 +38,17 @@ def test_a_second_section_is_refused_as_a_section_and_imported_with_its_section(
         "'Bunratty 2011 — NAME'), or with --distinct-event if it is another tournament; to show event 1 with "
         "its section too: `ratingdb event edit 1 --section NAME --reason TEXT`"
     ]
-    out = ok(db_url, "import-trf", MINOR, "--id-field", "national", "--section", "Minor")
+    out = ok(
+        db_url,
+        "import-trf",
+        MINOR,
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+        "--section",
+        "Minor",
+    )
     assert out.splitlines()[0] == (
         "Imported icu-bunratty_minor_2011.tab as event 2 'Bunratty 2011 — Minor': standard, period 2011-03; "
         "103 players, 320 pairings (298 played games)."
@@ -64,7 +74,15 @@ def test_a_second_section_is_refused_as_a_section_and_imported_with_its_section(
     )
     # The Minor again, with its section: the same tournament, so the correction check applies.
     assert refused(
-        db_url, "import-trf", MINOR, "--id-field", "national", "--section", "minor"
+        db_url,
+        "import-trf",
+        MINOR,
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+        "--section",
+        "minor",
     ).splitlines() == [
         "Error: icu-bunratty_minor_2011.tab was imported before as event 2 'Bunratty 2011 — Minor' (from "
         "icu-bunratty_minor_2011.tab); an event is imported once"
@@ -90,10 +108,28 @@ def test_a_file_sharing_most_players_is_offered_replace_event_and_keeps_the_sect
     db_url: str, tmp_path: Path
 ) -> None:
     with_old_rules(db_url, tmp_path)
-    ok(db_url, "import-trf", MINOR, "--id-field", "national", "--section", "Minor")
+    ok(
+        db_url,
+        "import-trf",
+        MINOR,
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+        "--section",
+        "Minor",
+    )
     fixed = corrected_minor(tmp_path)
     assert refused(
-        db_url, "import-trf", fixed, "--id-field", "national", "--section", "Minor"
+        db_url,
+        "import-trf",
+        fixed,
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+        "--section",
+        "Minor",
     ).splitlines() == [
         "Error: minor-corrected.tab looks like a corrected version of event 1 'Bunratty 2011 — Minor' "
         "(period 2011-03, not rated yet; 103 of the file's 103 players played in it): `ratingdb "
@@ -105,7 +141,7 @@ def test_a_file_sharing_most_players_is_offered_replace_event_and_keeps_the_sect
     assert out.splitlines()[:3] == [
         "Replaced event 1 'Bunratty 2011 — Minor' (period 2011-03) with minor-corrected.tab: the corrected "
         "tournament is event 2; event 1 is kept as its withdrawn version.",
-        "  read as event 1 was imported: --id-field national",
+        "  read as event 1 was imported: --id-field national --federation-column clubs",
         "  result changed: round 2: O'Brien, Pat – Man, Yee Shing 0-1 → 1-0",
     ]
     # The corrected version is shown as the event was: its section and the edited city.
@@ -119,7 +155,7 @@ def test_event_edit_changes_only_how_a_rated_event_is_shown(db_url: str, tmp_pat
     with_old_rules(db_url, tmp_path)
     (tmp_path / "list.csv").write_text('national_id,name,rating\nX1,"Idle, Ida",1500\n', encoding="utf-8")
     ok(db_url, "import-list", tmp_path / "list.csv", "--date", "2011-03-01", "--type", "standard")
-    ok(db_url, "import-trf", MASTERS, "--id-field", "national")
+    ok(db_url, "import-trf", MASTERS, "--id-field", "national", "--federation-column", "mixed")
     ok(db_url, "close-period", "2011-03")
     published = ok(db_url, "list", "2011-04-01", "--format", "csv")
     before = query(db_url, "SELECT * FROM event")
@@ -157,7 +193,7 @@ def test_event_edit_changes_only_how_a_rated_event_is_shown(db_url: str, tmp_pat
 
 def test_event_edit_refusals_are_one_line_and_write_nothing(db_url: str, tmp_path: Path) -> None:
     with_old_rules(db_url, tmp_path)
-    ok(db_url, "import-trf", MASTERS, "--id-field", "national")
+    ok(db_url, "import-trf", MASTERS, "--id-field", "national", "--federation-column", "mixed")
     cases = {
         ("event", "edit", "1", "--reason", "x"): "Error: nothing to change: give --name, --section or --city",
         ("event", "edit", "9", "--name", "X", "--reason", "x"): (
@@ -183,7 +219,7 @@ def test_event_edit_refusals_are_one_line_and_write_nothing(db_url: str, tmp_pat
 
 def test_event_edit_dry_run_writes_nothing_and_prints_what_the_edit_does(db_url: str, tmp_path: Path) -> None:
     with_old_rules(db_url, tmp_path)
-    ok(db_url, "import-trf", MASTERS, "--id-field", "national")
+    ok(db_url, "import-trf", MASTERS, "--id-field", "national", "--federation-column", "mixed")
     real = dry_then_real(db_url, "event", "edit", "1", "--section", "Masters", "--reason", "its section")
     assert real == [
         "Event 1 is shown as 'Bunratty 2011 — Masters' (was 'Bunratty 2011'): no rating changes, the "

@@ -1,0 +1,30 @@
+"""event_player.club: the club a file's federation column names, kept apart from federations
+
+Revision ID: 0026_register
+Revises: 0025
+Create Date: 2026-12-07
+
+Issue 47: national files (the ICU's Bunratty files) write club codes where the TRF has the federation,
+and the register took them as federations (COR 18, ST. 17 … and IRL 7). A player's federation is now a
+FIDE code or nothing; a file whose federation column holds other values is read as clubs (or mixed) only
+when the import says so, and each line keeps its club here. The register's club of a player is the club
+of their latest event line (ratingdb.services.players), so no versioned table changes. The same
+statement on SQLite, PostgreSQL and MariaDB; SQLite adds the column without rebuilding the table.
+"""
+
+from __future__ import annotations
+
+from alembic import op
+
+revision = "0026_register"
+down_revision = "0025"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.execute("ALTER TABLE event_player ADD COLUMN club VARCHAR(10)")
+
+
+def downgrade() -> None:
+    op.execute("ALTER TABLE event_player DROP COLUMN club")
