@@ -21,6 +21,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from ratingdb.errors import MissingList, UnknownEvent
+from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
 from ratingdb.rating import Period
 from ratingdb.reports.event import event_report
 from ratingdb.reports.events import find_events
@@ -57,6 +58,10 @@ DESCRIPTION: Final = (
 router = APIRouter(route_class=ServedRoute)
 IMMUTABLE: Final = "public, max-age=31536000, immutable"
 # A rating period, YYYY-MM, years 1000 to 9998 (ratingdb.rating.Period's range).
+# What a text parameter may hold: anything but the control characters (a NUL is refused before the app
+# sees it, web.security.Hardened, and no name, key or type holds any): said by the OpenAPI document, so a
+# client (or schemathesis) knows what the API takes (issue 54).
+TEXT: Final = r"^[^\x00-\x1f\x7f]*$"
 PERIOD: Final = r"^(1[0-9]{3}|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-(0[1-9]|1[0-2])$"
 SHORT: Final = "public, max-age=60"
 
@@ -573,9 +578,17 @@ def live_rating_out(live: LiveList, player_id: int) -> LiveRatingOut | None:
 # --- players ------------------------------------------------------------------------------------------------
 
 Key = Annotated[
-    str, Path(max_length=40, description="A player's `key` (national ID, fide-<FIDE ID>, id<N>) or FIDE ID.")
+    str,
+    Path(
+        max_length=40,
+        pattern=TEXT,
+        description="A player's `key` (national ID, fide-<FIDE ID>, id<N>) or FIDE ID.",
+    ),
 ]
-TypeQuery = Annotated[str | None, Query(alias="type", max_length=20, description="Only this rating type.")]
+TypeQuery = Annotated[
+    str | None, Query(alias="type", max_length=20, pattern=TEXT, description="Only this rating type.")
+]
+TypePath = Annotated[str, Path(max_length=20, pattern=TEXT, description="A rating type of the site.")]
 
 
 def _of_site(view: Served, rating_type: str | None) -> None:
@@ -589,7 +602,10 @@ def _of_site(view: Served, rating_type: str | None) -> None:
 def search(
     view: Served,
     q: Annotated[
-        str, Query(min_length=1, max_length=100, description="Part of a name, a FIDE or national ID.")
+        str,
+        Query(
+            min_length=1, max_length=100, pattern=TEXT, description="Part of a name, a FIDE or national ID."
+        ),
     ],
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> SearchOut:
@@ -704,7 +720,7 @@ def _cache_headers(version: int | None, etag: str) -> dict[str, str]:
 def list_page(
     request: Request,
     view: Served,
-    rating_type: Annotated[str, Path(max_length=20)],
+    rating_type: TypePath,
     list_date: dt.date,
     version: Annotated[
         int | None, Query(ge=1, le=1000, description="A version; the current one if absent.")
@@ -777,7 +793,12 @@ def _glicko2_fields(figures: dict[int, Glicko2Shown] | None, player_id: int) -> 
         **ERRORS,
         200: {
             "content": {"text/csv": {}},
-            "description": "The list as `ratingdb list --format csv` writes it.",
+            "description": (
+                "The list as `ratingdb list --format csv` writes it, but for a text cell that a spreadsheet "
+                "would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return), "
+                "which starts with `'` here. The exact round-trip file, to import again: `ratingdb list "
+                "--format csv` on the database."
+            ),
         },
         304: {"description": "Not modified."},
     },
@@ -787,11 +808,13 @@ def _glicko2_fields(figures: dict[int, Glicko2Shown] | None, player_id: int) -> 
 def list_csv(
     request: Request,
     view: Served,
-    rating_type: Annotated[str, Path(max_length=20)],
+    rating_type: TypePath,
     list_date: dt.date,
     version: Annotated[int | None, Query(ge=1, le=1000)] = None,
 ) -> Response:
-    """One list version as CSV, the file that re-imports to the same entries."""
+    """One list version as CSV, made safe for spreadsheets: a text cell a spreadsheet would run as a
+    formula starts with `'` (as the site's download; `ratingdb list --format csv` writes the round-trip
+    file)."""
     lst = _version(view, rating_type, list_date, version)
     etag = _etag("csv", lst.list_id)
     headers = _cache_headers(version, etag)
@@ -807,7 +830,9 @@ def list_csv(
         write_list_file(
             view.state.list_lines(view.session, lst.list_id), text, "csv", lst.rating_type, lst.list_date
         )
-    return Response(text.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
+    # Opened in spreadsheets: =HYPERLINK(…) is text there, as in the site's download (issue 54, L5)
+    safe = spreadsheet_safe_csv(text.getvalue())
+    return Response(safe, media_type="text/csv; charset=utf-8", headers=headers)
 
 
 # --- events and closes -----------------------------------------------------------------------------------
@@ -920,7 +945,7 @@ def closes(view: Served, rating_type: TypeQuery = None) -> ClosesOut:
 )
 def close(
     view: Served,
-    rating_type: Annotated[str, Path(max_length=20)],
+    rating_type: TypePath,
     period: Annotated[str, Path(pattern=PERIOD, description="YYYY-MM")],
 ) -> CloseDetailOut:
     """What one close did: the events, the newly rated, the largest gains and losses."""
@@ -968,7 +993,7 @@ def close(
 @router.get("/live/{rating_type}", response_model=LiveListOut, responses=ERRORS, tags=["live"])
 def live_list(
     view: Served,
-    rating_type: Annotated[str, Path(max_length=20)],
+    rating_type: TypePath,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = PER_PAGE,
 ) -> LiveListOut:

@@ -241,6 +241,8 @@ _VALIDATION_SENTENCES: Final = {
     "greater_than_equal": N_("%(name)s is %(given)s, less than %(limit)s — write %(limit)s or more"),
     "less_than_equal": N_("%(name)s is %(given)s, more than %(limit)s — write %(limit)s or less"),
     "string_too_long": N_("%(name)s is longer than %(limit)s characters — shorten it"),
+    # The only pattern but a period's (api.TEXT): no control characters
+    "string_pattern_mismatch": N_("%(name)s holds a control character, which no %(name)s has — remove it"),
     "empty": N_("%(name)s is empty — give it a value"),
     "bool_parsing": N_(
         "%(name)s is '%(given)s', which is neither yes nor no — write %(name)s=1 or %(name)s=0"

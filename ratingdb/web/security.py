@@ -78,7 +78,7 @@ class Hardened:
                 status = message["status"]
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 message["headers"] = [
-                    *message.get("headers", []),
+                    *(_relative(n, v) for n, v in message.get("headers", [])),
                     *((n, v) for n, v in SECURITY_HEADERS if n not in names),
                 ]
             elif message["type"] == "http.response.body":
@@ -146,6 +146,17 @@ class Hardened:
             return message
 
         return receive_limited
+
+
+def _relative(name: bytes, value: bytes) -> tuple[bytes, bytes]:
+    """A header, its Location made relative: the site redirects only to itself, and an absolute address
+    would be built from the request's Host header (Starlette's trailing-slash redirect), which a client
+    chooses (issue 54, L6)."""
+    if name.lower() == b"location" and value.startswith((b"http://", b"https://")):
+        path = value.split(b"/", 3)[3] if value.count(b"/") >= 3 else b""
+        # One leading slash: "//host" or "/\\host" would be another site's address to a browser.
+        return name, b"/" + path.lstrip(b"/\\")
+    return name, value
 
 
 NUL_REFUSED: Final = "the address holds a NUL character (%00), which no page, name or ID contains — remove it"

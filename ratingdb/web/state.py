@@ -73,7 +73,9 @@ class WebSettings:
     # What one organiser may send (services.submissions.UploadLimits, issue 54): files an hour
     # (RATINGDB_UPLOADS_PER_HOUR), bytes kept not yet accepted (RATINGDB_UPLOAD_QUOTA_BYTES), and the days a
     # file refused by its check is kept (RATINGDB_REFUSED_DAYS).
-    upload_limits: UploadLimits = UploadLimits()
+    # Read from the environment when not given, so that every way of making the app (`serve`, with one
+    # worker or several, `uvicorn ratingdb.web:app`) honours them.
+    upload_limits: UploadLimits = field(default_factory=lambda: upload_limits_from_environment())
 
     @classmethod
     def from_environment(cls) -> WebSettings:
@@ -86,12 +88,17 @@ class WebSettings:
             rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else (),
             secret=os.environ.get("RATINGDB_SECRET") or None,
             secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
-            upload_limits=UploadLimits(
-                per_hour=_whole("RATINGDB_UPLOADS_PER_HOUR", UploadLimits.per_hour),
-                quota_bytes=_whole("RATINGDB_UPLOAD_QUOTA_BYTES", UploadLimits.quota_bytes),
-                refused_days=_whole("RATINGDB_REFUSED_DAYS", UploadLimits.refused_days),
-            ),
         )
+
+
+def upload_limits_from_environment() -> UploadLimits:
+    """The upload limits RATINGDB_UPLOADS_PER_HOUR, RATINGDB_UPLOAD_QUOTA_BYTES and RATINGDB_REFUSED_DAYS
+    give, each else its default (services.submissions.UploadLimits)."""
+    return UploadLimits(
+        per_hour=_whole("RATINGDB_UPLOADS_PER_HOUR", UploadLimits.per_hour),
+        quota_bytes=_whole("RATINGDB_UPLOAD_QUOTA_BYTES", UploadLimits.quota_bytes),
+        refused_days=_whole("RATINGDB_REFUSED_DAYS", UploadLimits.refused_days),
+    )
 
 
 def _whole(name: str, default: int) -> int:

@@ -27,7 +27,16 @@ def checked(operation: Any) -> Callable[[], None]:
     excluded = [positive_data_acceptance] if operation.path.endswith("/players") else []
 
     @given(case=operation.as_strategy())
-    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    # derandomize: the same examples every run (a seed drawn anew each run once found a value the document
+    # allowed and the API refused, a NUL in `type` — issue 54: CI must not depend on a random seed). The
+    # document now says what each text may hold (web.api.TEXT), so no seed can draw such a value.
+    @settings(
+        max_examples=25,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+        derandomize=True,
+    )
     def answers(case: schemathesis.Case) -> None:
         case.call_and_validate(excluded_checks=excluded)
 
