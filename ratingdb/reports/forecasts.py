@@ -4,8 +4,8 @@ expected score the type's rating system gave before the period (log-loss and Bri
 For each rating type and each closed period from `first` to `last`: the list the close rated from (the
 list in force on the period's first day) and its rating system (ratingdb.reports.systems.list_shown);
 every rated game of the period between two players rated on that list, from white's side, with the
-expected score of that system — Elo: the rule set's table at the capped difference (§8.1.2, §8.3.1);
-Glicko-2: Glickman's E(μ, μⱼ, φⱼ) with the opponent's deviation. A game with an unrated player is left
+expected score of that system (its forecaster in ratingdb.reports.systems.FORECASTERS: Elo's table at the
+capped difference, Glickman's E with the opponent's deviation, ...). A game with an unrated player is left
 out (Elo gives it no expected score). Read-only; takes a Session.
 """
 
@@ -21,19 +21,12 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, MissingList
 from ratingdb.rating import Period, RulesError
 from ratingdb.rating.forecast import Forecasts, band
-from ratingdb.rating.glicko2 import expected_score as glicko2_expected
-from ratingdb.rating.glicko2 import to_glicko2_scale
-from ratingdb.rating.rules import capped_difference, expected_score_under
 from ratingdb.reports.lists import computed_list, require_list
-from ratingdb.reports.systems import list_shown
-from ratingdb.schema.models import Event, Game, Glicko2Entry, ListEntry, RatingList
-from ratingdb.services.rules import rule_set_in_force
+from ratingdb.reports.systems import FORECASTERS, list_shown
+from ratingdb.schema.models import Event, Game
 
 SCORES = {"1": 1.0, "=": 0.5, "0": 0.0}
 ALL_BANDS = "all"
-
-# (white id, black id) → white's expected score, for the games of one period rated from one list.
-Forecaster = Callable[[Session, RatingList, str, Period], Callable[[int, int], tuple[float, float] | None]]
 
 
 @dataclass(frozen=True)
@@ -46,53 +39,6 @@ class ForecastLine:
     games: int
     log_loss: float | None
     brier: float | None
-
-
-def _elo(
-    session: Session, lst: RatingList, rating_type: str, period: Period
-) -> Callable[[int, int], tuple[float, float] | None]:
-    rules = rule_set_in_force(session, rating_type, period).rules
-    ratings = dict(
-        session.execute(
-            select(ListEntry.player_id, ListEntry.rating).where(
-                ListEntry.list_id == lst.id, ListEntry.rating.is_not(None)
-            )
-        ).all()
-    )
-
-    def forecast(white: int, black: int) -> tuple[float, float] | None:
-        rw, rb = ratings.get(white), ratings.get(black)
-        if rw is None or rb is None:
-            return None
-        return expected_score_under(capped_difference(rw, rb, rules), rules) / 100, (rw + rb) / 2
-
-    return forecast
-
-
-def _glicko2(
-    session: Session, lst: RatingList, rating_type: str, period: Period
-) -> Callable[[int, int], tuple[float, float] | None]:
-    figures = {
-        player_id: (r100 / 100, d100 / 100)
-        for player_id, r100, d100 in session.execute(
-            select(Glicko2Entry.player_id, Glicko2Entry.rating_x100, Glicko2Entry.deviation_x100).where(
-                Glicko2Entry.list_id == lst.id
-            )
-        )
-    }
-
-    def forecast(white: int, black: int) -> tuple[float, float] | None:
-        w, b = figures.get(white), figures.get(black)
-        if w is None or b is None:
-            return None
-        mu, _phi = to_glicko2_scale(*w)
-        mu_j, phi_j = to_glicko2_scale(*b)
-        return glicko2_expected(mu, mu_j, phi_j), (w[0] + b[0]) / 2
-
-    return forecast
-
-
-FORECASTERS: dict[str, Forecaster] = {"elo": _elo, "glicko2": _glicko2}
 
 
 def period_games(session: Session, rating_type: str, period: Period) -> list[tuple[int, int, float]]:

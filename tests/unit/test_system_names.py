@@ -41,7 +41,7 @@ OWN = (
 STILL_BRANCHING = {
     "ratingdb/calc_notes.py", "ratingdb/cli/calc.py", "ratingdb/cli/imports.py", "ratingdb/cli/lists.py",
     "ratingdb/cli/reports.py", "ratingdb/rating/rulefile.py", "ratingdb/rating/rules.py",
-    "ratingdb/reports/forecasts.py", "ratingdb/reports/lists.py", "ratingdb/reports/period.py",
+    "ratingdb/reports/lists.py", "ratingdb/reports/period.py",
     "ratingdb/reports/top.py", "ratingdb/services/counts.py", "ratingdb/services/demo.py",
     "ratingdb/site/publish.py", "ratingdb/site/served.py", "ratingdb/web/api.py",
 }  # fmt: skip
