@@ -429,6 +429,47 @@ def _period_rows(report: "PeriodReport") -> list[list[Any]]:
     return rows
 
 
+# --- report systems -----------------------------------------------------------------------------------
+
+SYSTEMS_COLUMNS = ["rating_type", "system", "band", "games", "log_loss", "brier"]
+
+
+@report_app.command("systems")
+@user_errors
+def systems_command(
+    first: Annotated[str, typer.Option("--from", metavar="YYYY-MM", help="The first closed period scored.")],
+    last: Annotated[str, typer.Option("--to", metavar="YYYY-MM", help="The last closed period scored.")],
+    rating_type: OnlyTypeOption = None,
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+    force: ForceOption = False,
+) -> None:
+    """How well each rating type's system forecast your games: mean log-loss and Brier score of the
+    expected scores it gave before each period, per rating band, with the games counted (lower is better)."""
+    _check_format(fmt)
+    if rating_type is not None:
+        check_type(rating_type)
+    p1, p2 = parse_period(first), parse_period(last)
+    from ratingdb.reports.forecasts import rounded, systems_report
+    from ratingdb.services.rules import rating_types
+
+    with transaction() as session:
+        types = [rating_type] if rating_type is not None else rating_types(session)
+        lines = systems_report(session, p1, p2, types)
+    rows = [[x.rating_type, x.system, x.band, x.games, rounded(x.log_loss), rounded(x.brier)] for x in lines]
+    if fmt == "json":
+        _write_json([dict(zip(SYSTEMS_COLUMNS, row, strict=True)) for row in rows], output, force)
+        return
+    if fmt == "csv":
+        render_rows(SYSTEMS_COLUMNS, rows, "csv", output=output, force=force)
+        return
+    heading = [
+        f"Forecasts of the closed periods {p1} to {p2}: each game's expected score before its period "
+        "(lower log-loss and Brier are better; 0.6931 and 0.25 are a coin's)",
+    ]
+    _print_sections(heading, [("", SYSTEMS_COLUMNS, rows)], output, force)
+
+
 # --- report diff --------------------------------------------------------------------------------------
 
 DIFF_COLUMNS = ["section", "fide_id", "national_id", "name", "before", "after", "change", "count"]

@@ -297,3 +297,19 @@ def test_force_replaces_only_a_ratingdb_database(
         p.name: (p.read_bytes() if p.is_file() and not p.is_symlink() else "x") for p in tmp_path.iterdir()
     }
     assert after == before and precious.read_text() == "precious\n"
+
+
+def test_report_systems_on_the_demo_scores_the_elo_and_glicko2_lists_on_the_same_tournaments(
+    sqlite_demo: str,
+) -> None:
+    result = runner.invoke(
+        app, ["--db", sqlite_demo, "report", "systems", "--from", "2025-09", "--to", "2025-11", "-f", "csv"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = {tuple(line.split(",")[:3]): line.split(",")[3:] for line in result.stdout.splitlines()[1:]}
+    national, club = rows[("national", "elo", "all")], rows[("club", "glicko2", "all")]
+    # The same tournament files feed both lists: nearly the same games (a player rated on one list only
+    # makes the difference), and both systems forecast them better than a coin (log-loss ln 2 = 0.6931,
+    # Brier 0.25 on decisive games).
+    assert abs(int(national[0]) - int(club[0])) <= 0.02 * int(club[0]) and int(club[0]) > 1000
+    assert all(float(x[1]) < 0.6931 and float(x[2]) < 0.25 for x in (national, club))

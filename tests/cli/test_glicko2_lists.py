@@ -7,6 +7,7 @@ The worked example of Glickman's paper is played as a tournament (tests/fixtures
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -364,3 +365,45 @@ def test_an_update_corrects_a_glicko2_starting_list_and_an_elo_file_is_not_read_
     elo = FIXTURES / "lists" / "list.csv"
     message = refused(db_url, "import-list", elo, "--type", "club", "--date", "2025-12-01")
     assert message.startswith("Error: list.csv line 1 col ") and "is not a Glicko-2 list column" in message
+
+
+def test_report_systems_scores_the_glicko2_forecasts_of_the_period(db_url: str) -> None:
+    close_october(db_url)
+    # The six games of tests/fixtures/trf/glicko_example.trf from white's side, with the list in force
+    # (r, RD): Paper 1500/200, Aoife 1400/30, Brian 1550/100, Ciara 1700/300. Glickman's E written out here
+    # (not the module's): E = 1 / (1 + exp(−g(φⱼ)(μ − μⱼ))), g(φ) = 1 / √(1 + 3φ²/π²), μ = (r − 1500) /
+    # 173.7178, φ = RD / 173.7178.
+    listed = {"paper": (1500, 200), "aoife": (1400, 30), "brian": (1550, 100), "ciara": (1700, 300)}
+    games = [("paper", "aoife", 1.0), ("ciara", "brian", 0.0), ("brian", "paper", 1.0),
+             ("aoife", "ciara", 0.5), ("paper", "ciara", 0.0), ("aoife", "brian", 1.0)]  # fmt: skip
+
+    def e(white: str, black: str) -> float:
+        mu, mu_j, phi_j = (
+            (listed[white][0] - 1500) / 173.7178,
+            (listed[black][0] - 1500) / 173.7178,
+            listed[black][1] / 173.7178,
+        )
+        return 1 / (1 + math.exp(-(mu - mu_j) / math.sqrt(1 + 3 * phi_j**2 / math.pi**2)))
+
+    forecasts = [(e(w, b), s) for w, b, s in games]
+    assert round(forecasts[0][0], 3) == 0.639 and round(forecasts[4][0], 3) == 0.303  # the paper's E
+    log_loss = sum(-(s * math.log(p) + (1 - s) * math.log(1 - p)) for p, s in forecasts) / 6
+    brier = sum((p - s) ** 2 for p, s in forecasts) / 6
+    report = ok(
+        db_url,
+        "report",
+        "systems",
+        "--from",
+        "2025-10",
+        "--to",
+        "2025-10",
+        "--type",
+        "club",
+        "--format",
+        "csv",
+    )
+    assert report[0] == "rating_type,system,band,games,log_loss,brier"
+    assert report[-1] == f"club,glicko2,all,6,{round(log_loss, 4)},{round(brier, 4)}"
+    assert refused(db_url, "report", "systems", "--from", "2025-11", "--to", "2025-10") == (
+        "Error: --to 2025-10 is before --from 2025-11\n"
+    )

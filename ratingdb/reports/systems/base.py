@@ -19,6 +19,7 @@ from typing import Protocol, TextIO
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import Language
+from ratingdb.rating import Period
 from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
@@ -97,6 +98,11 @@ class ListFigures(Protocol):
         """One of the system's downloads of the list, as `ratingdb list --format FMT` writes it."""
         ...
 
+
+# White's expected score and the players' mean rating for (white id, black id), None: the system gives
+# none; and what makes one from the list a period's close rated from (ratingdb.reports.forecasts).
+Forecast = Callable[[int, int], tuple[float, float] | None]
+Forecaster = Callable[[Session, RatingList, str, Period], Forecast]
 
 EventCells = tuple[tuple[str, ...], tuple[str, ...]]  # a player's cells before the rounds and after Pts
 

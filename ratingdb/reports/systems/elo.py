@@ -11,9 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import N_, Language
+from ratingdb.rating import Period
+from ratingdb.rating.rules import capped_difference, expected_score_under
 from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine, write_list_file
 from ratingdb.reports.period import PeriodReport, PlayerMove
@@ -22,13 +25,15 @@ from ratingdb.reports.systems.base import (
     Download,
     EventCells,
     EventStanding,
+    Forecast,
     ListFigures,
     Section,
     Shown,
     close_figures,
     signed_whole,
 )
-from ratingdb.schema.models import RatingList
+from ratingdb.schema.models import ListEntry, RatingList
+from ratingdb.services.rules import rule_set_in_force
 
 
 @dataclass(frozen=True)
@@ -197,3 +202,24 @@ ELO = Shown(
     player_figures=_player_figures,
     rates=_rates,
 )
+
+
+def forecaster(session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
+    """White's expected score by the rule set's table at the capped difference (§8.1.2, §8.3.1), and the
+    players' mean rating, for two players rated on `lst` (None otherwise: Elo gives an unrated none)."""
+    rules = rule_set_in_force(session, rating_type, period).rules
+    ratings = dict(
+        session.execute(
+            select(ListEntry.player_id, ListEntry.rating).where(
+                ListEntry.list_id == lst.id, ListEntry.rating.is_not(None)
+            )
+        ).all()
+    )
+
+    def forecast(white: int, black: int) -> tuple[float, float] | None:
+        rw, rb = ratings.get(white), ratings.get(black)
+        if rw is None or rb is None:
+            return None
+        return expected_score_under(capped_difference(rw, rb, rules), rules) / 100, (rw + rb) / 2
+
+    return forecast

@@ -15,6 +15,9 @@ from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.i18n import N_, Language
+from ratingdb.rating import Period
+from ratingdb.rating.glicko2 import expected_score as glicko2_expected
+from ratingdb.rating.glicko2 import to_glicko2_scale
 from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
@@ -23,6 +26,7 @@ from ratingdb.reports.systems.base import (
     Download,
     EventCells,
     EventStanding,
+    Forecast,
     Section,
     Shown,
     close_figures,
@@ -296,3 +300,26 @@ GLICKO2 = Shown(
     player_figures=player_glicko2,
     rates=_rates,
 )
+
+
+def forecaster(session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
+    """White's expected score by Glickman's E(μ, μⱼ, φⱼ) with black's deviation, and the players' mean
+    rating, for two players with figures on `lst`."""
+    figures = {
+        player_id: (r100 / 100, d100 / 100)
+        for player_id, r100, d100 in session.execute(
+            select(Glicko2Entry.player_id, Glicko2Entry.rating_x100, Glicko2Entry.deviation_x100).where(
+                Glicko2Entry.list_id == lst.id
+            )
+        )
+    }
+
+    def forecast(white: int, black: int) -> tuple[float, float] | None:
+        w, b = figures.get(white), figures.get(black)
+        if w is None or b is None:
+            return None
+        mu, _phi = to_glicko2_scale(*w)
+        mu_j, phi_j = to_glicko2_scale(*b)
+        return glicko2_expected(mu, mu_j, phi_j), (w[0] + b[0]) / 2
+
+    return forecast
