@@ -259,8 +259,13 @@ def live_command(
             for live in lives:
                 shown = live.entry(found)
                 for calc in shown.calculations if shown else []:
+                    # The list foreseen, not published (issue 51): named by the close that would publish it.
+                    which = "the next close" if calc.period == live.periods[0] else "its close"
                     out.print(
-                        f"{live.rating_type}, period {calc.period} (open):", highlight=False, markup=False
+                        f"{live.rating_type}, period {calc.period} (open): the list {which} would publish, "
+                        f"dated {calc.list_date.isoformat()} — not published yet:",
+                        highlight=False,
+                        markup=False,
                     )
                     for line in calc.summary:
                         out.print(f"  {line}", highlight=False, markup=False)

@@ -275,6 +275,8 @@ def environment(language: str = DEFAULT_LANGUAGE) -> Environment:
         "list_path": list_path,
         "period_path": period_path,
         "event_path": event_path,
+        # The period whose close publishes the list of `date` (the list of 2011-09-01 closes 2011-08).
+        "closing_period": lambda date: str(Period.of(date).shift(-1)),
         "pts": lang.hundredths,
         "rd": lambda deviation: "" if deviation is None else lang.hundredths(round(deviation * 100)),
         "spts": lambda x100: lang.hundredths(x100, signed=True),

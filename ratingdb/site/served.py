@@ -142,6 +142,7 @@ class _LiveCalc:
     list_date: dt.date
     summary: list[str]
     rows: list[tuple[Any, str, list[tuple[object, ...]]]]  # each event, its summary, its games (game_rows)
+    next_close: bool  # the list of the next close (the first open period), else of a later one
 
 
 def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[PlayerLive]:
@@ -168,10 +169,8 @@ def player_live(site: Site, player_id: int, lives: Sequence[LiveList]) -> list[P
                         c.period,
                         c.list_date,
                         calculation_summary(c.calculation, site.language),
-                        [
-                            (ev, event_summary(ev, site.language), game_rows(site, ev))
-                            for ev in c.events
-                        ],
+                        [(ev, event_summary(ev, site.language), game_rows(site, ev)) for ev in c.events],
+                        c.period == live.periods[0],
                     )
                     for c in entry.calculations
                 ],

@@ -140,3 +140,37 @@ def test_live_without_a_list_is_one_sentence(db_url: str) -> None:
     assert result.output == (
         "Error: there is no standard list yet, so no live ratings: import one with `ratingdb import-list`\n"
     )
+
+
+def test_the_live_pages_name_the_list_they_foresee_and_say_it_is_not_published(reopened: str) -> None:
+    # Issue 51: a November event of the reopened demo took its ratings from the list of 1 November, which the
+    # close of 2025-10 would publish: the pages said "ratings from the list dated Nov 1, 2025" as if it were
+    # published. Doyle played in October only: his events use the list in force (1 October), which exists.
+    live = compute(reopened)
+    november = next(
+        e for e in live.entries if e.national_id and [c.period for c in e.calculations] == ["2025-11"]
+    )
+    with client(reopened) as c:
+        doyle = c.get("/players/10011.html").text
+        assert (
+            "Period 2025-10 (open): the list the next close would publish, dated Nov 1, 2025, would say — "
+            "not published yet" in doyle
+        )
+        assert "ratings from the list dated Oct 1, 2025" in doyle
+        page = c.get(f"/players/{november.national_id}.html")
+        assert page.status_code == 200
+        assert (
+            "Period 2025-11 (open): the list its close would publish, dated Dec 1, 2025, would say — not "
+            "published yet" in page.text
+        )
+        assert (
+            "ratings from the list the close of 2025-10 would publish, dated Nov 1, 2025 — not published yet"
+            in page.text
+        )
+        live_part = page.text.split("<!--/served-->")[0]  # below: the closed calculations of other types
+        assert "ratings from the list dated Nov 1, 2025" not in live_part
+    table = runner.invoke(app, ["--db", reopened, "live", "25900011", "--type", "standard"])
+    assert (
+        "standard, period 2025-10 (open): the list the next close would publish, dated 2025-11-01 — not "
+        "published yet:" in table.stdout
+    )
