@@ -1,7 +1,7 @@
 """event_player.club: the club a file's federation column names, kept apart from federations
 
 Revision ID: 0026_register
-Revises: 0025
+Revises: 0026_auth
 Create Date: 2026-12-07
 
 Issue 47: national files (the ICU's Bunratty files) write club codes where the TRF has the federation,
@@ -17,7 +17,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = "0026_register"
-down_revision = "0025"
+down_revision = "0026_auth"
 branch_labels = None
 depends_on = None
 
