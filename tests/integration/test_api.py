@@ -243,3 +243,32 @@ def test_the_api_imports_a_fide_combined_list_as_three_lists_as_import_list_does
     with api.open_database(db_url) as database, database.transaction() as session:
         summary = api.import_list(session, combined, list_date=dt.date(2025, 10, 1))
     assert sorted(summary.entries) == ["blitz", "rapid", "standard"]
+
+
+def test_a_close_given_the_database_is_a_transaction_of_its_own_and_its_dry_run_writes_nothing(
+    db_url: str, tmp_path: Path
+) -> None:
+    # close_period(database, …) is `close-period` (services.closing): its own transaction, or with dry_run
+    # one that is rolled back; given a session, a dry run is refused (it is the transaction's to be one).
+    from tests.snapshot import every_row
+
+    start = tmp_path / "standard-2025-10.csv"
+    start.write_text(STARTING_LIST, encoding="utf-8")
+    with api.open_database(db_url, create=True) as database:
+        with database.transaction() as session:
+            api.import_list(session, start, list_date=OCTOBER)
+            api.import_trf(session, [FIXTURES / "trf" / "round_robin.trf"], rating_type="standard")
+        before = every_row(db_url)
+        dry = api.close_period(database, "2025-10", dry_run=True)
+        assert every_row(db_url) == before
+        with database.transaction() as session, pytest.raises(api.RatingDbError) as refused:
+            api.close_period(session, "2025-10", dry_run=True)
+        real = api.close_period(database, "2025-10")
+        with database.read() as session:
+            lines = api.read_list(session, NOVEMBER)
+    assert str(refused.value) == (
+        "a dry run is a transaction of its own: pass the database, or open database.transaction(dry_run=True)"
+    )
+    assert (dry.list_date, dry.players_rated, dry.games_rated) == (NOVEMBER, 4, 6)
+    assert (real.list_id, real.players_rated, real.games_rated) == (dry.list_id, 4, 6)
+    assert [(line.name, line.rating) for line in lines][0] == ("Kowalski, Jan", 2220)  # as worked above
