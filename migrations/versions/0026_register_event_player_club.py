@@ -1,4 +1,5 @@
-"""event_player.club: the club a file's federation column names, kept apart from federations
+"""event_player.club: the club a file's federation column names, kept apart from federations; and the
+federation's settings (federation_setting: how ratingdb numbers players it registers without any ID)
 
 Revision ID: 0026_register
 Revises: 0026_auth
@@ -14,6 +15,7 @@ statement on SQLite, PostgreSQL and MariaDB; SQLite adds the column without rebu
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from alembic import op
 
 revision = "0026_register"
@@ -24,7 +26,16 @@ depends_on = None
 
 def upgrade() -> None:
     op.execute("ALTER TABLE event_player ADD COLUMN club VARCHAR(10)")
+    # The federation's settings, stored once: how ratingdb numbers the players it registers without any
+    # ID (`ratingdb federation set`), so that a number it makes up is never one the federation's files carry.
+    op.create_table(
+        "federation_setting",
+        sa.Column("name", sa.String(length=40), nullable=False),
+        sa.Column("value", sa.String(length=100), nullable=False),
+        sa.PrimaryKeyConstraint("name", name=op.f("pk_federation_setting")),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("federation_setting")
     op.execute("ALTER TABLE event_player DROP COLUMN club")

@@ -30,6 +30,7 @@ COMMANDS: Final[dict[str, tuple[str, ...]]] = {
     "users": ("user",),
     "backup": ("backup",),
     "rules": ("rules",),
+    "federation": ("federation",),
     "imports": ("import-trf", "import-list", "withdraw-list", "export-trf", "delete-event"),
     "submissions": ("submission",),
     "corrections": ("reopen", "replace-event"),

@@ -335,6 +335,15 @@ class EventPlayer(Base):
     )
 
 
+class FederationSetting(Base):
+    """One setting of the federation the register serves, stored once (ratingdb.services.federation)."""
+
+    __tablename__ = "federation_setting"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(100))
+
+
 class EventRecord(Base):
     """A header record of the imported file, verbatim and in file order (012 name … 102 chief arbiter,
     112 deputies, 092 type, 132 round dates, TRF26 records): everything but the player lines.

@@ -15,7 +15,6 @@ from dataclasses import dataclass, fields, replace
 
 from ratingdb.rating import CLOSING_DAYS, Period
 from ratingdb.services.matching import LineRef, Matching
-from ratingdb.services.players import NATIONAL_ID_START
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,7 @@ class ImportChoices:
             new=self.new or frozenset(),
             accept_names=self.accept_names or frozenset(),
             drops=self.drops or frozenset(),
-            start=self.national_id_start or NATIONAL_ID_START,
+            start=self.national_id_start,
             sources=sources,
         )
 
@@ -135,5 +134,5 @@ DEFAULTS = ImportChoices(
     new=frozenset(),
     accept_names=frozenset(),
     drops=frozenset(),
-    national_id_start=NATIONAL_ID_START,
+    national_id_start=None,  # the federation's numbering (ratingdb.services.federation)
 )

@@ -49,8 +49,8 @@ from ratingdb.formats import TrfEvent, TrfPlayer
 from ratingdb.names import name_key
 from ratingdb.schema.models import ListEntry, Player, RatingList
 from ratingdb.services.bulk import Driver
+from ratingdb.services.federation import Numbering, highest_with_prefix, numbering
 from ratingdb.services.players import (
-    NATIONAL_ID_START,
     Details,
     add_alias,
     aliases_of,
@@ -101,7 +101,9 @@ class Matching:
     new: frozenset[LineRef] = frozenset()
     accept_names: frozenset[LineRef] = frozenset()
     drops: frozenset[LineRef] = frozenset()
-    start: int = NATIONAL_ID_START  # the first national ID given to a player registered without one
+    # The first national ID given to a player registered without one (--national-id-start); None: as the
+    # federation's numbering says (ratingdb.services.federation, `ratingdb federation set`).
+    start: int | None = None
     sources: str = ""
     _audit_id: int | None = None
 
@@ -309,6 +311,8 @@ class Entrants:
         self.pending_aliases: list[tuple[PlayerRef, str]] = []
         self.highest_registered: int | None = None  # the highest numeric national ID in the database
         self.highest_new = 0  # … among the players the batch registers
+        self.numbering: Numbering | None = None  # the federation's, read when first needed
+        self.highest_prefixed: int | None = None  # the highest number after its prefix, batch included
 
     # -- one file ----------------------------------------------------------------------------------------
 
@@ -494,6 +498,7 @@ class Entrants:
         assigned = iter(self._free_national_ids(sum(1 for p, _ in new_lines if not _has_id(p))))
         for p, taken in new_lines:
             keep_ids = _has_id(p)
+            made_up = None if keep_ids else next(assigned)
             n = NewPlayer(
                 Details(
                     name=p.name,
@@ -502,9 +507,9 @@ class Entrants:
                     title=p.title,
                     birth_year=p.birth_year,
                     fide_id=p.fide_id or None,
-                    national_id=p.national_id if keep_ids else next(assigned),
+                    national_id=p.national_id if keep_ids else made_up,
                 ),
-                assigned=not keep_ids,
+                assigned=made_up is not None,
                 file=file,
                 without=taken,
             )
@@ -744,13 +749,27 @@ class Entrants:
                 self.highest_new = max(self.highest_new, number)
         self.new_by_name.setdefault(name_key(d.name), []).append(n)
 
-    def _free_national_ids(self, count: int) -> list[str]:
-        """`count` numeric national IDs after the highest one registered so far (at least `start`)."""
+    def _free_national_ids(self, count: int) -> list[str | None]:
+        """`count` national IDs for players registered without any, as the federation's numbering says
+        (or --national-id-start): numbers after the highest one registered so far, at least the start;
+        the prefix and a number after the highest so prefixed; or none (None: no national ID)."""
         if count == 0:
             return []
+        if self.numbering is None:
+            self.numbering = numbering(self.session)
         if self.highest_registered is None:
-            self.highest_registered = highest_national_id(self.driver)
-        first = max(self.matching.start, max(self.highest_registered, self.highest_new) + 1)
+            self.highest_registered = highest_national_id(self.driver)  # also holds the numbering lock
+        rule = self.numbering
+        if self.matching.start is None and rule.mode == "none":
+            return [None] * count
+        if self.matching.start is None and rule.mode == "prefix":
+            if self.highest_prefixed is None:
+                self.highest_prefixed = highest_with_prefix(self.session, rule.prefix)
+            first = self.highest_prefixed + 1
+            self.highest_prefixed += count
+            return [f"{rule.prefix}{n}" for n in range(first, first + count)]
+        start = rule.start if self.matching.start is None else self.matching.start
+        first = max(start, max(self.highest_registered, self.highest_new) + 1)
         return [str(n) for n in range(first, first + count)]
 
 

@@ -244,3 +244,58 @@ def test_the_event_report_shows_each_lines_club(empty: str, engine: Engine) -> N
     with db.transaction(engine, dry_run=True) as session:
         lines = {line.name: line.club for line in event_report(session, 1).lines}
     assert (lines["Baburin, Alexander"], lines["Short, Nigel"]) == ("KIL", None)
+
+
+def with_baird(folder: Path) -> Path:
+    """A file of our own: the Junior Championships as 'Autumn Open', rank 1 being Baird, David with the
+    federation's real (low) number 26, as the Bunratty Major carries him."""
+
+    def baird(rank: int, line: str) -> str:
+        return (
+            line[:14] + f"{'Baird, David':<33}" + line[47:57] + f"{26:>11}" + line[68:] if rank == 1 else line
+        )
+
+    return junior_variant(folder, "Autumn Open", baird)
+
+
+def test_numbers_made_up_by_default_meet_the_federations_own(empty: str, tmp_path: Path) -> None:
+    # Without a setting, the Masters' 34 players without an ID get 1 … 34: Wilson, Alexandra is 26.
+    ok(empty, "import-trf", MASTERS, "--type", "standard", "--federation-column", "mixed")
+    error = refused(empty, "import-trf", with_baird(tmp_path), *NATIONAL)
+    assert error.startswith(
+        "Error: autumn_open.tab line 15 (rank 1) 'Baird, David' national 26: that ID is registered to "
+        "Wilson, Alexandra (national 26, ENG)"
+    )
+
+
+@pytest.mark.parametrize("order", ["masters first", "own file first"])
+def test_with_a_prefix_set_once_no_line_is_refused_for_a_number_the_register_made_up(
+    empty: str, tmp_path: Path, order: str
+) -> None:
+    assert ok(empty, "federation", "show") == (
+        "National IDs: ratingdb issues numeric national IDs after the highest registered, from 1 on.\n"
+    )
+    assert ok(
+        empty, "federation", "set", "--national-ids", "prefix", "--national-id-prefix", "R", "--reason", "ICU"
+    ) == (
+        "National IDs: ratingdb issues national IDs R1, R2, … (prefix R) (was: ratingdb issues numeric "
+        "national IDs after the highest registered, from 1 on).\n"
+    )
+    masters = ("import-trf", MASTERS, "--type", "standard", "--federation-column", "mixed")
+    minor = ("import-trf", MINOR, *NATIONAL, "--federation-column", "clubs", "--section", "Minor")
+    own = ("import-trf", with_baird(tmp_path), *NATIONAL)
+    for args in (masters, own, minor) if order == "masters first" else (own, minor, masters):
+        ok(empty, *args)
+    assert query(empty, "SELECT name FROM player WHERE national_id = '26'") == [("Baird, David",)]
+    made_up = query(empty, "SELECT national_id FROM player WHERE national_id LIKE 'R%'")
+    # The Masters' 34 players and the Minor's 18 without an ICU number: R1 … R52, one each.
+    assert sorted(int(n[1:]) for (n,) in made_up) == list(range(1, 53))
+
+
+def test_with_no_national_ids_issued_a_player_without_any_id_is_registered_without_one(empty: str) -> None:
+    ok(empty, "federation", "set", "--national-ids", "none", "--reason", "the ICU numbers every player")
+    out = ok(empty, "import-trf", MASTERS, "--type", "standard", "--federation-column", "mixed")
+    assert "  Short, Nigel (ENG)" in out.splitlines()
+    assert query(empty, "SELECT COUNT(*) FROM player WHERE national_id IS NULL AND fide_id IS NULL") == [
+        (34,)
+    ]
