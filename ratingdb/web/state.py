@@ -1,8 +1,9 @@
 """What one web app holds between requests: its settings, its database and caches keyed by the data.
 
-Every page is a function of the database alone, and every change to the database writes an audit entry
-(ratingdb.reports.live.data_version), so a page rendered for one data version is served again until the
-next change; published list versions never change at all, so their lines are kept by list id.
+Every public page is a function of the public data alone, and every change to it writes a public change
+(ratingdb.reports.live.data_version; submissions, sign-ins and desk views write none), so a page rendered
+for one data version is served again until the next public change; published list versions never change
+at all, so their lines are kept by list id.
 No route code here.
 """
 
