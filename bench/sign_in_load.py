@@ -1,7 +1,8 @@
 """Benchmark: the public player page while strangers sign in with wrong passwords (issue 54, M3).
 
     python bench/sign_in_load.py [--engine sqlite|postgresql|mysql] [--url SERVER_URL] [--clients 8]
-                                 [--attackers 16] [--seconds 10] [--mode spread|one-address]
+                                 [--attackers 16] [--seconds 10] [--warm 10] [--mode spread|one-address]
+                                 [--plain-serve]
 
 Builds the demo federation (`ratingdb demo`, 300 players) in a new database, adds one account, starts
 the real `ratingdb serve` (one worker) in its own process on loopback, and measures the player page
@@ -130,13 +131,19 @@ def main() -> None:
     parser.add_argument("--attackers", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--mode", choices=["spread", "one-address"], default="spread")
+    parser.add_argument("--warm", type=float, default=10.0, help="seconds of page requests first")
+    parser.add_argument(
+        "--plain-serve",
+        action="store_true",
+        help="no --forwarded-allow-ips (a ratingdb before issue 54, whose serve trusted 127.0.0.1 anyway)",
+    )
     args = parser.parse_args()
     with database(args.engine, args.url) as url:
         say(f"building the demo federation in {args.engine} …")
         paths = build(url)
         port = free_port()
         command = [RATINGDB, "--db", url, "serve", "--port", str(port)]
-        if args.mode == "spread":
+        if args.mode == "spread" and not args.plain_serve:
             command += ["--forwarded-allow-ips", "127.0.0.1"]
         env = {**os.environ, "RATINGDB_INSECURE_COOKIES": "1"}
         server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -145,7 +152,7 @@ def main() -> None:
                 with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
                     break
                 time.sleep(0.1)
-            asyncio.run(load(port, lambda: random.choice(paths), args.clients, 2.0))  # warm the caches
+            asyncio.run(load(port, lambda: random.choice(paths), args.clients, args.warm))  # warm the caches
             results: dict[str, Any] = {
                 "engine": args.engine,
                 "mode": args.mode,

@@ -13,11 +13,11 @@ login page calls `begin_log_in`, `password_matches`, `finish_log_in`, `session_u
   of the window (`login_failure`, one row per address and ADDRESS_WINDOW, counted up in place and pruned
   after KEPT_FAILURES). From its ACCOUNT_FREE_FAILURES-th failure in a row the account waits
   (`locked_until`), from its ADDRESS_FREE_FAILURES-th in two windows the address: 1 s, doubling with each
-  further failure, at most LONGEST_DELAY, and then it ends by itself. A guess while the account waits is counted but does
-  not move the end, so no one can keep it shut by guessing on; open sessions go on (a wait refuses new
-  sign-ins only). `user unlock` ends a wait at once. Every refusal says the same sentence (LOGIN_REFUSED),
-  for a wrong password, an unknown name, a disabled or a waiting account alike: no account can be found
-  out, and an unknown name costs the same hash as a known one.
+  further failure, at most LONGEST_DELAY, and then it ends by itself. A guess while the account waits is
+  counted but does not move the end, so no one can keep it shut by guessing on; open sessions go on (a
+  wait refuses new sign-ins only). `user unlock` ends a wait at once. Every refusal says the same
+  sentence (LOGIN_REFUSED), for a wrong password, an unknown name, a disabled or a waiting account alike:
+  no account can be found out, and an unknown name costs the same hash as a known one.
 - A sign-in is three steps so that the front end can run the slow one, argon2 at 64 MiB, in a bounded pool
   outside any transaction (ratingdb.web.desk): `begin_log_in` reads, `password_matches` hashes,
   `finish_log_in` records; `log_in` is the three in one session.
@@ -31,6 +31,7 @@ import datetime as dt
 import hashlib
 import re
 import secrets
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -93,13 +94,16 @@ def _verify(stored: str, password: str) -> bool:
         return False
 
 
-# A hash to verify against when the name is unknown, so that an unknown name takes as long as a known one.
+# A hash to verify against when the name is unknown, so that an unknown name takes as long as a known one:
+# made once, by the first sign-in that needs it (the others wait for it rather than make one each).
 _DUMMY: list[str] = []
+_MAKING_DUMMY = threading.Lock()
 
 
 def _dummy_hash() -> str:
-    if not _DUMMY:
-        _DUMMY.append(str(_hasher().hash(secrets.token_urlsafe(16))))
+    with _MAKING_DUMMY:
+        if not _DUMMY:
+            _DUMMY.append(str(_hasher().hash(secrets.token_urlsafe(16))))
     return _DUMMY[0]
 
 
@@ -250,7 +254,8 @@ class Attempt:
     address: str
     at: dt.datetime
     user_id: int | None  # None: no such account
-    stored_hash: str | None  # None: the address waits, so no password is checked (no hash is spent)
+    stored_hash: str | None  # None: the address waits, so no password is checked (no hash is spent); "":
+    # no such account, checked against a hash of nothing (made in password_matches, in the caller's pool)
     refused: bool  # refused whatever the password: no such account, disabled, waiting
 
 
@@ -303,7 +308,7 @@ def begin_log_in(session: Session, username: str, address: str) -> Attempt:
     if address_waits_until(session, address, at) is not None:
         return Attempt(name, address, at, user_id, None, True)
     if user is None:
-        return Attempt(name, address, at, None, _dummy_hash(), True)  # as long as a known name takes
+        return Attempt(name, address, at, None, "", True)  # checked as long as a known name is
     waiting = user.locked_until is not None and user.locked_until > at
     return Attempt(name, address, at, user_id, str(user.password_hash), bool(user.disabled) or waiting)
 
@@ -313,7 +318,7 @@ def password_matches(attempt: Attempt, password: str) -> bool:
     The hash is computed for a refused attempt too, so that a refusal takes as long as a wrong password."""
     if attempt.stored_hash is None or len(password) > MAX_PASSWORD:
         return False
-    return _verify(attempt.stored_hash, password) and not attempt.refused
+    return _verify(attempt.stored_hash or _dummy_hash(), password) and not attempt.refused
 
 
 def finish_log_in(session: Session, attempt: Attempt, matched: bool) -> NewSession | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -303,8 +304,9 @@ async def login(
 ) -> Response:
     """The sign-in in its three steps (services.users): a short transaction that reads, the password's
     argon2 check in the hashing pool outside any transaction, a short transaction that records. The pool
-    runs HASHING_AT_ONCE checks at a time and the others wait in the event loop: 16 checks at once took
-    64 MiB each and the processor from the public pages (issue 54, M3)."""
+    runs HASHING_AT_ONCE checks at a time, each followed by a rest as long as it, and the others wait in
+    the event loop: 16 checks at once took 64 MiB each and the processor from the public pages (issue 54,
+    M3)."""
     address = _address(request)
 
     def begin() -> users.Attempt:
@@ -318,9 +320,13 @@ async def login(
     attempt = await run_in_threadpool(begin)
     matched = False
     if attempt.stored_hash is not None:
-        matched = await anyio.to_thread.run_sync(
-            users.password_matches, attempt, password, limiter=_hashing(request)
-        )
+        async with _hashing(request):
+            began = time.perf_counter()
+            matched = await anyio.to_thread.run_sync(users.password_matches, attempt, password)
+            # The pool rests as long as the check took: sign-ins hash at most half of the time, so that a
+            # crowd of them leaves the processor to the public pages the other half (argon2 runs four
+            # lanes: on two cores one check alone took the public pages from 2.5 to 1.0 a second).
+            await anyio.sleep(time.perf_counter() - began)
     started = await run_in_threadpool(finish, matched)
     if started is None:
         return render(
