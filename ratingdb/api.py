@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from ratingdb.services.counts import CloseCounts
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
     from ratingdb.services.list_import import ListImportSummary
-    from ratingdb.services.matching import MatchReport, Resolution
+    from ratingdb.services.matching import MatchReport, RegisterDifference, Resolution, UniformSex
     from ratingdb.services.rows import CalcPlayerRow
     from ratingdb.services.systems.base import CloseSummary, PlayerChange
 
@@ -78,7 +78,7 @@ __getattr__ = on_first_use(
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
         "ratingdb.services.list_import": ("ListImportSummary",),
-        "ratingdb.services.matching": ("MatchReport", "Resolution"),
+        "ratingdb.services.matching": ("MatchReport", "RegisterDifference", "Resolution", "UniformSex"),
         "ratingdb.services.rows": ("CalcPlayerRow",),
         "ratingdb.services.systems.base": ("CloseSummary", "PlayerChange"),
     },
@@ -323,6 +323,8 @@ __all__ = [
     "PublishedEntry",
     "RatingDifference",
     "RatingDbError",
+    "RegisterDifference",
     "Resolution",
     "Session",
+    "UniformSex",
 ]
