@@ -124,7 +124,7 @@ def import_choices(
     type and type override); its rating type, when it names one, is used instead of `rating_type`."""
     check_id_field(id_field)
     matches: dict[tuple[str | None, int], str] = {}
-    new, accept, drop = set(), set(), set()
+    new, accept, drop, undone = set(), set(), set(), set()
     for rank, (choice, ident) in sorted(choices.items()):
         ref = (None, rank)
         if choice == "match":
@@ -137,6 +137,8 @@ def import_choices(
             accept.add(ref)
         elif choice == "drop":
             drop.add(ref)
+        elif choice == "auto":  # the replace page: the stored choice of the line is undone
+            undone.add(ref)
         elif choice:
             raise ConfigError(
                 f"rank {rank}: '{choice}' is not a choice — use match, new, accept-name or drop"
@@ -147,6 +149,7 @@ def import_choices(
         new=frozenset(new),
         accept_names=frozenset(accept),
         drops=frozenset(drop),
+        cleared=frozenset(undone) or None,
         id_field=id_field,
     )
     return (
@@ -593,6 +596,7 @@ def replacement_choices(
         new=made.new or None,
         accept_names=made.accept_names or None,
         drops=made.drops or None,
+        cleared=made.cleared,
         official=switched.get("official"),
         type_override=switched.get("type_override"),
         distinct=switched.get("distinct_event"),
@@ -602,6 +606,16 @@ def replacement_choices(
 def stored_id_field(event: Event) -> str:
     """What the ID column held when `event` was imported (--id-field): replace-event's unless given."""
     return ImportChoices.from_stored(event.import_choices).id_field or "fide"
+
+
+def stored_lines(event: Event) -> dict[int, tuple[str, str]]:
+    """{rank: (choice, ID)} of the lines `event` was imported with a choice for (match, new, accept-name,
+    drop): replace-event applies each again unless the page makes another or undoes it ("auto")."""
+    stored = ImportChoices.from_stored(event.import_choices)
+    found = {rank: ("match", ident) for (_, rank), ident in (stored.matches or {}).items()}
+    for choice, refs in (("new", stored.new), ("accept-name", stored.accept_names), ("drop", stored.drops)):
+        found.update({rank: (choice, "") for _, rank in refs or ()})
+    return dict(sorted(found.items()))
 
 
 def stored_switches(event: Event) -> dict[str, bool]:

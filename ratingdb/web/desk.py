@@ -645,6 +645,7 @@ def _replace_page(
         }  # fmt: skip
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
+        stored_lines=subs.stored_lines(event),
         switch_options=subs.SWITCHES, id_field_stored=subs.stored_id_field(event), **values,
     )  # fmt: skip
 
