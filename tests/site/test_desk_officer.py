@@ -80,3 +80,34 @@ def test_the_review_reads_national_ids_as_import_trf_id_field_national_does(
     with browser(db_url) as officer:
         assert sign_in(officer, "aoife") == 303
         assert "--id-field national" in text_of(officer.get("/desk/queue/1"))  # how it was imported
+
+
+def test_the_officer_and_the_organiser_download_the_file_as_it_was_sent(db_url: str, engine: Engine) -> None:
+    """Issue 46, item 3: the officer could not get the organiser's file. Its bytes as stored, to the
+    organiser who sent it and the officers; another organiser is told it does not exist."""
+    with db.transaction(engine) as session:
+        users.add_user(session, "juniors", "organiser", PASSWORD)
+        users.add_user(session, "other", "organiser", PASSWORD)
+        users.add_user(session, "aoife", "officer", PASSWORD)
+    with browser(db_url) as organiser:
+        assert sign_in(organiser, "juniors") == 303
+        organiser.post(
+            "/desk/submissions",
+            data={"csrftoken": csrf(organiser), "rating_type": "standard"},
+            files=[("file", ("Junior Quad ü.tab", QUAD.read_bytes(), "text/plain"))],
+        )
+        assert 'href="/desk/submissions/1/file"' in organiser.get("/desk/submissions/1").text
+        own = organiser.get("/desk/submissions/1/file")
+        assert (own.status_code, own.content) == (200, QUAD.read_bytes())
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        assert 'href="/desk/submissions/1/file"' in officer.get("/desk/queue/1").text
+        got = officer.get("/desk/submissions/1/file")
+        assert (got.status_code, got.content) == (200, QUAD.read_bytes())
+        assert got.headers["content-disposition"] == (
+            "attachment; filename=\"Junior_Quad__.tab\"; filename*=UTF-8''Junior%20Quad%20%C3%BC.tab"
+        )
+        assert got.headers["content-type"] == "application/octet-stream"
+    with browser(db_url) as other:
+        assert sign_in(other, "other") == 303
+        assert other.get("/desk/submissions/1/file").status_code == 404
