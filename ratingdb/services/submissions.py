@@ -542,22 +542,36 @@ def close(session: Session, user: Actor, period: Period, rating_type: str) -> ob
 
 
 def open_periods(session: Session, user: Actor, rating_types: tuple[str, ...]) -> list[tuple[str, str, int]]:
-    """(type, period, events) of every period that holds events and is not closed yet, oldest first."""
+    """(type, period, events) of every period the next closes need, oldest first: each open period that
+    holds events, and every month from the one the newest list is in force for up to the last of those —
+    empty months included (a close needs the list of the month before it: `close period 2011-02 first`)."""
     from sqlalchemy import func
 
-    from ratingdb.services.lists import is_closed
+    from ratingdb.services.lists import is_closed, latest_list
 
     _require(user, "officer", "admin")
     rows = session.execute(
         select(Event.rating_type, Event.period, func.count())
         .where(Event.rating_type.in_(rating_types), Event.is_current.is_(True))
         .group_by(Event.rating_type, Event.period)
-        .order_by(Event.period, Event.rating_type)
     ).all()
-    return [
-        (kind, period, int(count))
+    found: dict[tuple[str, str], int] = {
+        (kind, period): int(count)
         for kind, period, count in rows
         if not is_closed(session, kind, Period.parse(period))
+    }
+    for kind in rating_types:
+        last = max((Period.parse(p) for k, p in found if k == kind), default=None)
+        newest = latest_list(session, kind)
+        if last is None or newest is None:
+            continue
+        month = Period.of(newest.list_date)
+        while month < last:
+            found.setdefault((kind, str(month)), 0)
+            month = month.shift(1)
+    return [
+        (kind, period, count)
+        for (kind, period), count in sorted(found.items(), key=lambda i: (i[0][1], i[0][0]))
     ]
 
 
