@@ -38,6 +38,7 @@ from ratingdb.formats.limits import SECTION
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
+from ratingdb.services.event_warnings import import_warnings
 from ratingdb.services.matching import Resolution
 from ratingdb.services.versions import record_change
 
@@ -88,6 +89,8 @@ class Check:
     event: str = ""  # "'Galway Open': standard, period 2025-11; 34 players, 85 pairings"
     lines: list[Resolution] = field(default_factory=list)
     new_players: list[str] = field(default_factory=list)
+    # What `import-trf` warns of at import (services.event_warnings: few games rated, a long event).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -242,6 +245,7 @@ def check_file(
     try:
         with rolled_back(session):
             summary = import_events(session, [trf], _with_type(made, rating_type))
+            check.warnings = import_warnings(session, [ev.id for ev in summary.events])
     except UnresolvedPlayers as exc:
         check.refusals.extend(refusals_of(exc))
         return check

@@ -150,5 +150,7 @@ def test_the_periods_page_lists_an_empty_month_the_next_close_needs_and_closes_i
             officer.post("/desk/periods/standard/2011-03/dry-run", data={"csrftoken": csrf(officer)})
         )
         assert "close period 2011-02 first" not in dry and "The list of 2011-04-01: 1 events" in dry
+        # The close's warning, as `close-period --dry-run` prints it (Bunratty's players are all new).
+        assert "Warning: event 1 'Bunratty 2011': 0 of 97 games rated — not rated: unrated opponents" in dry
         listed = text_of(officer.get("/desk/periods"))
         assert "standard 2011-02" not in listed and "standard 2011-03" in listed
