@@ -98,7 +98,8 @@ def replace_event_command(
     reopen explain their ratings with its games. The file is read as import-trf reads it, with the
     options event ID was imported with (--id-field, --match, --new, --accept-name, --drop,
     --type-override, --closing-days, --distinct-event, its section): an option given here replaces
-    that choice. A closed period must be reopened first (`ratingdb reopen PERIOD --reason TEXT`).
+    that choice, and a line given one (--match 10=ID) drops the line's stored choice (--new 10).
+    A closed period must be reopened first (`ratingdb reopen PERIOD --reason TEXT`).
 
     Examples:
       ratingdb replace-event 7 club-open-fixed.trf --reason "wrong result in round 3"

@@ -34,12 +34,40 @@ class ImportChoices:
     new: frozenset[LineRef] | None = None  # --new RANK
     accept_names: frozenset[LineRef] | None = None  # --accept-name RANK
     drops: frozenset[LineRef] | None = None  # --drop RANK
+    # Lines whose stored choice is undone: matched as if none had been made (the replace page's "undo").
+    cleared: frozenset[LineRef] | None = None
     national_id_start: int | None = None  # --national-id-start (a federation setting: not stored)
 
     def over(self, base: ImportChoices) -> ImportChoices:
         """These choices, each one not made taken from `base`."""
         made = {f.name: value for f in fields(self) if (value := getattr(self, f.name)) is not None}
         return replace(base, **made)
+
+    def line_ranks(self) -> set[LineRef]:
+        """The lines these choices settle (or undo), whatever the choice."""
+        return {*(self.matches or {}), *(self.new or ()), *(self.accept_names or ()), *(self.drops or ()),
+                *(self.cleared or ())}  # fmt: skip
+
+    def lines_over(self, stored: ImportChoices) -> ImportChoices:
+        """`stored` with every line these choices name taken out of its line choices (a line is settled
+        once: `replace-event --match 10=ID` replaces a stored `--new 10`); then these choices over it,
+        the line choices of both put together."""
+        named = self.line_ranks()
+        kept = replace(
+            stored,
+            matches={r: i for r, i in (stored.matches or {}).items() if r not in named},
+            new=frozenset(r for r in stored.new or () if r not in named),
+            accept_names=frozenset(r for r in stored.accept_names or () if r not in named),
+            drops=frozenset(r for r in stored.drops or () if r not in named),
+        )
+        return replace(
+            self.over(kept),
+            matches={**kept.matches, **(self.matches or {})},  # type: ignore[dict-item]
+            new=kept.new | (self.new or frozenset()),  # type: ignore[operator]
+            accept_names=kept.accept_names | (self.accept_names or frozenset()),  # type: ignore[operator]
+            drops=kept.drops | (self.drops or frozenset()),  # type: ignore[operator]
+            cleared=None,
+        )
 
     def matching(self, sources: str = "") -> Matching:
         """The matching step's choices (ratingdb.services.matching)."""

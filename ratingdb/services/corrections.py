@@ -170,7 +170,8 @@ def replace_event(
         section=shown_section_of(session, event.id) or "",
     )
     given = choices or ImportChoices()
-    resolved = given.over(as_imported).over(DEFAULTS)
+    # A line given a choice here (or undone) is settled by it alone: its stored choice goes.
+    resolved = given.lines_over(as_imported).over(DEFAULTS)
     if given.rating_type is not None and given.rating_type != event.rating_type:
         raise ConfigError(
             f"--type {given.rating_type}: event {event_id} is a {event.rating_type} event, and a correction "
@@ -193,7 +194,9 @@ def replace_event(
         )
     result = Replacement(event_id, title_of(session, event_id), str(period))
     audit: list[int] = []
-    result.kept_choices = [o for o in imported_with.as_options() if _not_given(o, given)]
+    switches = replace(imported_with, matches=None, new=None, accept_names=None, drops=None)
+    result.kept_choices = [o for o in switches.as_options() if _not_given(o, given)]
+    result.kept_choices += _lines_only(imported_with, given).as_options()
     if event.official and given.official is None:  # kept on the event row, not with the choices
         result.kept_choices.insert(0, "--official")
 
@@ -220,6 +223,17 @@ def replace_event(
     result.new_players = result.imported.new_players
     result.matching = result.imported.matching
     return result
+
+
+def _lines_only(stored: ImportChoices, given: ImportChoices) -> ImportChoices:
+    """The stored line choices of the lines `given` does not name (those apply again)."""
+    named = given.line_ranks()
+    return ImportChoices(
+        matches={r: i for r, i in (stored.matches or {}).items() if r not in named},
+        new=frozenset(r for r in stored.new or () if r not in named),
+        accept_names=frozenset(r for r in stored.accept_names or () if r not in named),
+        drops=frozenset(r for r in stored.drops or () if r not in named),
+    )
 
 
 def _not_given(option: str, given: ImportChoices) -> bool:

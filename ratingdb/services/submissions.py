@@ -36,13 +36,22 @@ from sqlalchemy import delete, event, func, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import UnitOfWork
-from ratingdb.errors import ConfigError, FormatError, RatingDbError, UnresolvedLine, UnresolvedPlayers
+from ratingdb.errors import (
+    ConfigError,
+    FormatError,
+    LineCandidate,
+    OtherLine,
+    RatingDbError,
+    UnresolvedLine,
+    UnresolvedPlayers,
+)
 from ratingdb.formats.limits import SECTION
 from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.closing import ClosedPeriod, close_periods
+from ratingdb.services.event_warnings import import_warnings
 from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import RegisterDifference, Resolution, UniformSex
 from ratingdb.services.versions import record_change
@@ -199,6 +208,8 @@ class Check:
     new_players: list[str] = field(default_factory=list)
     differences: list[RegisterDifference] = field(default_factory=list)  # the register keeps its own
     uniform_sex: list[UniformSex] = field(default_factory=list)  # a sex column not taken
+    # What `import-trf` warns of at import (services.event_warnings: few games rated, a long event).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -218,11 +229,31 @@ class Check:
     def from_json(cls, text: str) -> Check:
         data: dict[str, Any] = json.loads(text)
         return cls(
-            refusals=[Refusal(**r) for r in data.get("refusals", [])],
+            refusals=[_refusal_of(r) for r in data.get("refusals", [])],
             event=data.get("event", ""),
             lines=[Resolution(**r) for r in data.get("lines", [])],
             new_players=list(data.get("new_players", [])),
+            differences=[RegisterDifference(**d) for d in data.get("differences", [])],
+            uniform_sex=[UniformSex(**u) for u in data.get("uniform_sex", [])],
+            warnings=list(data.get("warnings", [])),
         )
+
+
+def _refusal_of(data: dict[str, Any]) -> Refusal:
+    """A stored refusal read back, its line as data too (JSON keeps the values, not their classes)."""
+    line: dict[str, Any] | None = data.get("unresolved")
+    unresolved = None
+    if line is not None:
+        conflict = line.get("conflict")
+        unresolved = UnresolvedLine(
+            **{
+                **line,
+                "choices": tuple(line["choices"]),
+                "candidates": tuple(LineCandidate(**c) for c in line.get("candidates", ())),
+                "conflict": OtherLine(**conflict) if conflict else None,
+            }
+        )
+    return Refusal(data["text"], data.get("line"), data.get("rank"), unresolved)
 
 
 def stored_check(sub: Submission) -> Check:
@@ -277,7 +308,7 @@ def import_choices(
     type and type override); its rating type, when it names one, is used instead of `rating_type`."""
     check_id_field(id_field)
     matches: dict[tuple[str | None, int], str] = {}
-    new, accept, drop = set(), set(), set()
+    new, accept, drop, undone = set(), set(), set(), set()
     for rank, (choice, ident) in sorted(choices.items()):
         ref = (None, rank)
         if choice == "match":
@@ -290,6 +321,8 @@ def import_choices(
             accept.add(ref)
         elif choice == "drop":
             drop.add(ref)
+        elif choice == "auto":  # the replace page: the stored choice of the line is undone
+            undone.add(ref)
         elif choice:
             raise ConfigError(
                 f"rank {rank}: '{choice}' is not a choice — use match, new, accept-name or drop"
@@ -300,6 +333,7 @@ def import_choices(
         new=frozenset(new),
         accept_names=frozenset(accept),
         drops=frozenset(drop),
+        cleared=frozenset(undone) or None,
         id_field=id_field,
     )
     return (
@@ -398,6 +432,7 @@ def check_file(
     try:
         with rolled_back(session), time_limited(session, seconds):
             summary = import_events(session, [trf], _with_type(made, rating_type))
+            check.warnings = import_warnings(session, [ev.id for ev in summary.events])
     except UnresolvedPlayers as exc:
         check.refusals.extend(refusals_of(exc))
         return check
@@ -719,22 +754,36 @@ def close(work: UnitOfWork, user: Actor, period: Period, rating_type: str) -> Cl
 
 
 def open_periods(session: Session, user: Actor, rating_types: tuple[str, ...]) -> list[tuple[str, str, int]]:
-    """(type, period, events) of every period that holds events and is not closed yet, oldest first."""
+    """(type, period, events) of every period the next closes need, oldest first: each open period that
+    holds events, and every month from the one the newest list is in force for up to the last of those —
+    empty months included (a close needs the list of the month before it: `close period 2011-02 first`)."""
     from sqlalchemy import func
 
-    from ratingdb.services.lists import is_closed
+    from ratingdb.services.lists import is_closed, latest_list
 
     _require(user, "officer", "admin")
     rows = session.execute(
         select(Event.rating_type, Event.period, func.count())
         .where(Event.rating_type.in_(rating_types), Event.is_current.is_(True))
         .group_by(Event.rating_type, Event.period)
-        .order_by(Event.period, Event.rating_type)
     ).all()
-    return [
-        (kind, period, int(count))
+    found: dict[tuple[str, str], int] = {
+        (kind, period): int(count)
         for kind, period, count in rows
         if not is_closed(session, kind, Period.parse(period))
+    }
+    for kind in rating_types:
+        last = max((Period.parse(p) for k, p in found if k == kind), default=None)
+        newest = latest_list(session, kind)
+        if last is None or newest is None:
+            continue
+        month = Period.of(newest.list_date)
+        while month < last:
+            found.setdefault((kind, str(month)), 0)
+            month = month.shift(1)
+    return [
+        (kind, period, count)
+        for (kind, period), count in sorted(found.items(), key=lambda i: (i[0][1], i[0][0]))
     ]
 
 
@@ -773,6 +822,7 @@ def replacement_choices(
         new=made.new or None,
         accept_names=made.accept_names or None,
         drops=made.drops or None,
+        cleared=made.cleared,
         official=switched.get("official"),
         type_override=switched.get("type_override"),
         distinct=switched.get("distinct_event"),
@@ -782,6 +832,16 @@ def replacement_choices(
 def stored_id_field(event: Event) -> str:
     """What the ID column held when `event` was imported (--id-field): replace-event's unless given."""
     return ImportChoices.from_stored(event.import_choices).id_field or "fide"
+
+
+def stored_lines(event: Event) -> dict[int, tuple[str, str]]:
+    """{rank: (choice, ID)} of the lines `event` was imported with a choice for (match, new, accept-name,
+    drop): replace-event applies each again unless the page makes another or undoes it ("auto")."""
+    stored = ImportChoices.from_stored(event.import_choices)
+    found = {rank: ("match", ident) for (_, rank), ident in (stored.matches or {}).items()}
+    for choice, refs in (("new", stored.new), ("accept-name", stored.accept_names), ("drop", stored.drops)):
+        found.update({rank: (choice, "") for _, rank in refs or ()})
+    return dict(sorted(found.items()))
 
 
 def stored_switches(event: Event) -> dict[str, bool]:

@@ -466,6 +466,23 @@ def submission_page(request: Request, state: State, submission_id: int) -> HTMLR
         )  # fmt: skip
 
 
+@router.get("/desk/submissions/{submission_id}/file")
+def submission_file(request: Request, state: State, submission_id: int) -> Response:
+    """The file as the organiser sent it (its bytes as stored): for the organiser and the officers."""
+    from urllib.parse import quote
+
+    with signed_in(request, state, dry_run=True) as (session, user):
+        sub = subs.submission_for(session, user, submission_id)
+        content, name = sub.content, sub.file_name
+    plain = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in name) or "upload.trf"
+    disposition = f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
+    return Response(
+        content,
+        media_type="application/octet-stream",
+        headers={**NO_STORE, "content-disposition": disposition, "x-content-type-options": "nosniff"},
+    )
+
+
 @router.post("/desk/submissions/{submission_id}/withdraw")
 def withdraw(request: Request, state: State, submission_id: int) -> Response:
     with signed_in(request, state) as (session, user):
@@ -732,6 +749,7 @@ def _replace_page(
         }  # fmt: skip
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
+        stored_lines=subs.stored_lines(event),
         switch_options=subs.SWITCHES, id_field_stored=subs.stored_id_field(event), **values,
     )  # fmt: skip
 

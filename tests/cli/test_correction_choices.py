@@ -156,3 +156,36 @@ def test_a_type_override_holds_for_the_correction_until_switched_off(db_url: str
     kept = ok(db_url, "replace-event", "1", fixed, "--reason", "round 1").splitlines()
     assert kept[1] == "  read as event 1 was imported: --id-field national --type-override"
     assert _stored_switches(db_url, 2) == (False, True, False)
+
+
+MONTH = Path(__file__).resolve().parent.parent / "fixtures" / "trf" / "web-month-dublin-open.trf"
+SEPTEMBER = Path(__file__).resolve().parents[2] / "seeds" / "standard-2025-09-01.csv"
+
+
+def test_a_match_given_to_replace_event_replaces_the_stored_new_of_that_line(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 46, item 4: the officer chose "a new player" (--new 3) for rank 3, who is Kevin Mac Aodha
+    (FIDE 25900230) spelt "Mac Aodha, Caoimhin"; replacing the event with --match 3=25900230 applied the
+    stored --new 3 again. A line given a choice is settled by that choice alone."""
+    ok(db_url, "import-list", SEPTEMBER, "--date", "2025-09-01", "--type", "standard")
+    ok(db_url, "import-trf", MONTH, "--new", "3")
+    fixed = tmp_path / "dublin-fixed.trf"
+    fixed.write_bytes(MONTH.read_bytes().replace(b"022 Dublin\n", b"022 Dublin City\n"))
+    dry = ok(db_url, "replace-event", "1", fixed, "--match", "3=25900230", "--dry-run")
+    assert "--new 3" not in dry
+    assert "read as event 1 was imported" not in dry  # --new 3 was its only choice
+    ok(db_url, "replace-event", "1", fixed, "--match", "3=25900230", "--reason", "rank 3 is Kevin")
+    [(player,)] = query(
+        db_url,
+        "SELECT p.fide_id FROM event_player ep JOIN player p ON p.id = ep.player_id "
+        "WHERE ep.event_id = 2 AND ep.start_rank = 3",
+    )
+    assert player == 25900230
+    stored = json.loads(query(db_url, "SELECT import_choices FROM event WHERE id = 2")[0][0])
+    assert (stored["new"], stored["match"]) == ([], {"3": "25900230"})
+    # The other stored choices of other lines are kept: a --new of rank 4 given now is added to them.
+    again = tmp_path / "dublin-fixed-again.trf"
+    again.write_bytes(fixed.read_bytes().replace(b"022 Dublin City\n", b"022 Dublin, IRL\n"))
+    out = ok(db_url, "replace-event", "2", again, "--new", "4", "--dry-run")
+    assert "  read as event 2 was imported: --match 3=25900230" in out.splitlines()

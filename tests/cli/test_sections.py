@@ -277,6 +277,8 @@ def test_the_review_page_accepts_a_second_section_with_a_late_period_from_its_co
     """The same from the officer's review page: the section, and a later period (the Minor ends on
     2011-02-27, period 2011-03; rated in 2011-04 instead, the second list after it, §9.1)."""
     _two_sections_sent(db_url, engine, tmp_path)
+    (tmp_path / "list.csv").write_text('national_id,name,rating\nX1,"Idle, Ida",1500\n', encoding="utf-8")
+    ok(db_url, "import-list", tmp_path / "list.csv", "--date", "2011-02-01", "--type", "standard")
     ok(db_url, "submission", "accept", "1", "--id-field", "national")
     with browser(db_url) as officer:
         assert sign_in(officer, "aoife") == 303
@@ -290,6 +292,11 @@ def test_the_review_page_accepts_a_second_section_with_a_late_period_from_its_co
             "The file can be imported: &#39;Bunratty 2011 — Minor&#39;: standard, period 2011-04" in checked
         )
         assert 'name="section" maxlength="80" value="Minor"' in checked
+        # import-trf's warning, before accepting (no Minor player is on the list: none is rated).
+        assert (
+            "Warning: event 2 &#39;Bunratty 2011 — Minor&#39;: 0 of 298 games can be rated — not rated: "
+            "unrated opponents: 0, unregistered players: 298" in checked
+        )
         bad = officer.post("/desk/queue/2/check", data={**form, "period": "April"})
         assert bad.status_code == 400
         assert "Error: &#39;April&#39; is not a rating period: write it as YYYY-MM" in bad.text

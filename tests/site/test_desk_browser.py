@@ -134,7 +134,7 @@ def test_a_month_in_chromium_from_upload_to_the_published_rating(
     wait.until(lambda d: heading(d) == "Submission 1")
     assert browser.find_element(By.ID, "check-result").text == "The file cannot be imported as it is:"
     refusal = browser.find_element(By.CSS_SELECTOR, "table.refusals tbody tr").text
-    assert refusal.startswith("12 3 web-month-dublin-open.trf line 12 (rank 3) 'Mac Aodha, Caoimhin'")
+    assert refusal.startswith("12 3 The ID FIDE 25900230 of line 12 (Mac Aodha, Caoimhin) belongs to")
     screenshot(browser, "desk-organiser-check.png")
 
     sign_in(browser, desk_url, "aoife")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, func, select
+from sqlalchemy import text as text_sql
 from typer.testing import CliRunner
 
 from ratingdb import db
@@ -318,3 +319,44 @@ def test_the_configured_upload_limit_holds_on_the_replace_page(
             )
     finally:
         app.state.ratingdb.database.dispose()
+
+
+def test_the_replace_page_shows_each_stored_line_choice_and_undoes_one(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    """Issue 46, item 4: rank 3 of the Dublin Open (Kevin Mac Aodha, FIDE 25900230, spelt "Caoimhin") was
+    imported as "a new player" (--new 3). The organiser's corrected file spells him right; replacing the
+    event applied --new 3 again (a third player). The replace page lists the stored choice of each line,
+    and "undo" lets the corrected line be matched by its ID and name."""
+    from tests.cli.test_correction_choices import MONTH, SEPTEMBER
+
+    ok(db_url, "import-list", SEPTEMBER, "--date", "2025-09-01", "--type", "standard")
+    ok(db_url, "import-trf", MONTH, "--new", "3")
+    fixed = tmp_path / "dublin-fixed.trf"
+    fixed.write_bytes(MONTH.read_bytes().replace(b"Mac Aodha, Caoimhin", b"Mac Aodha, Kevin   "))
+    with db.transaction(engine) as session:
+        users.add_user(session, "aoife", "officer", PASSWORD)
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        page = text_of(officer.get("/desk/events/1/replace"))
+        assert '<option value="" selected>as the event was imported: a new player</option>' in page
+        assert '<option value="auto" >undo that choice: matched by ID and name</option>' in page
+        form = {"csrftoken": csrf(officer), "action": "check", "reason": "Kevin", "choice_3": "auto"}
+        sent = [("file", (fixed.name, fixed.read_bytes(), "text/plain"))]
+        checked = officer.post("/desk/events/1/replace", data=form, files=sent)
+        shown = text_of(checked)
+        assert checked.status_code == 200, shown
+        assert "The file can replace the event" in shown and "--new 3" not in shown
+        replaced = officer.post(
+            "/desk/events/1/replace",
+            data={**form, "action": "replace", "pending": kept_token(shown)},
+            follow_redirects=False,
+        )
+        assert replaced.status_code == 303
+    with db.transaction(engine) as session:
+        event = session.scalars(select(Event).where(Event.is_current.is_(True))).one()
+        rank3 = session.execute(
+            text_sql("SELECT p.fide_id FROM event_player ep JOIN player p ON p.id = ep.player_id "
+                     "WHERE ep.event_id = :e AND ep.start_rank = 3"), {"e": event.id},
+        ).scalar_one()  # fmt: skip
+    assert rank3 == 25900230
