@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, text
 
 from ratingdb.engines.mysql import MYSQL_STATEMENT_BYTES
-from ratingdb.names import name_key, tokens
+from ratingdb.names import name_key, sound, tokens
 from ratingdb.rating import Period, activity_flag
 from ratingdb.services.rows import LIST_ENTRY_COLUMNS, ListEntryRow
 
@@ -231,8 +231,8 @@ def register(raw: Any, dialect: str, players: list[tuple[Any, ...]]) -> int:
         raw,
         dialect,
         "player_name_token",
-        ("token", "player_id"),
-        ((token, p[0]) for p in players for token in sorted(set(tokens(p[2])))),
+        ("token", "player_id", "sound"),
+        ((token, p[0], sound(token)) for p in players for token in sorted(set(tokens(p[2])))),
     )
     return count
 

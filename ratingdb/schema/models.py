@@ -145,7 +145,8 @@ class PlayerVersion(Versioned, Base):
 
 
 class PlayerNameToken(Base):
-    """Search index of player names: one row per word of the current name (ratingdb.names.tokens)."""
+    """Search index of player names: one row per word of the current name (ratingdb.names.tokens), with
+    the word's phonetic key (ratingdb.names.sound), so that words that sound alike are found together."""
 
     __tablename__ = "player_name_token"
 
@@ -153,6 +154,9 @@ class PlayerNameToken(Base):
     player_id: Mapped[int] = mapped_column(
         ForeignKey("player.id", ondelete="CASCADE"), primary_key=True, index=True
     )
+    sound: Mapped[str | None] = mapped_column(String(40))
+
+    __table_args__ = (Index("ix_player_name_token_sound", "sound", "player_id"),)
 
 
 class PlayerAlias(Versioned, Base):

@@ -12,13 +12,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, delete, exists, func, or_, select, tuple_, update
+from sqlalchemy import ColumnElement, and_, delete, exists, func, intersect, or_, select, tuple_, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb import engines
 from ratingdb.errors import ConfigError, DuplicatePlayer, PeriodAlreadyClosed, UnknownPlayer
-from ratingdb.names import SIMILAR, key_of, matches_query, most_similar, name_key, prefix_range, tokens
+from ratingdb.names import (
+    SIMILAR,
+    WORD_MATCH,
+    NameScorer,
+    Scored,
+    key_of,
+    matches_query,
+    name_key,
+    prefix_range,
+    sound,
+    tokens,
+)
 from ratingdb.rating import Period
 from ratingdb.rating.titles import higher_title
 from ratingdb.schema.models import (
@@ -66,6 +77,7 @@ class Details(NamedTuple):
 DETAIL_COLUMNS = Details._fields
 PLAYER_COLUMNS = ("id", *DETAIL_COLUMNS, "name_key", "current_version_id")
 VERSION_COLUMNS = ("id", "player_id", "version", *DETAIL_COLUMNS, "created_by", "is_current")
+TOKEN_COLUMNS = ("token", "player_id", "sound")
 
 
 class Registered(NamedTuple):
@@ -103,8 +115,8 @@ def register_players(driver: Driver, details: Sequence[Details], audit_id: int) 
     # In key order: the index B-tree then takes them page by page (a fifth faster on SQLite at 2 M rows).
     driver.queue(
         "player_name_token",
-        ("token", "player_id"),
-        sorted((t, pid) for pid, w in zip(player_ids, words, strict=True) for t in set(w)),
+        TOKEN_COLUMNS,
+        sorted((t, pid, sound(t)) for pid, w in zip(player_ids, words, strict=True) for t in set(w)),
     )
     return [Registered(p, v) for p, v in zip(player_ids, version_ids, strict=True)]
 
@@ -157,8 +169,8 @@ def change_players(driver: Driver, changes: Sequence[tuple[int, Details]], audit
 def _write_tokens(driver: Driver, names: Iterable[tuple[int, str]]) -> None:
     driver.write(
         "player_name_token",
-        ("token", "player_id"),
-        sorted((token, pid) for pid, name in names for token in set(tokens(name))),
+        TOKEN_COLUMNS,
+        sorted((token, pid, sound(token)) for pid, name in names for token in set(tokens(name))),
     )
 
 
@@ -322,19 +334,23 @@ def find_players(
 
 
 class FoundPlayer(NamedTuple):
-    """A player `search_players` found: how well the name (or ID) matches the text, 0–100."""
+    """A player `search_players` found: how well the name (or ID) matches the text, 0–100, and how many
+    of the text's words it matches (all of them for an ID)."""
 
     player: Player
     score: float
-    why: str  # "FIDE ID", "national ID", "name"
+    why: str  # "FIDE ID", "national ID", "name", "alias '…'"
+    matched: int = 1
 
 
-# `player find`: a query word finds registered words spelt like it (rapidfuzz ratio at least this) …
-SEARCH_WORD_SCORE = 75
-# … among the registered words that share its first SEARCH_PREFIX letters (an index range, read distinct);
+# `player find`: a search word finds the registered words that share its first SEARCH_PREFIX letters (an
+# index range, read distinct) and that ratingdb.names.NameScorer finds like it, and the words with its
+# phonetic key or a given-name variant's (the index on `sound`) …
 SEARCH_PREFIX = 3
-# … and at most this many players are scored for a search.
+# … and at most this many players are scored for a search: those matching every word (or, for one word,
+# those of the words it starts), then PARTIAL_CANDIDATES × the results asked for of those matching some.
 SEARCH_CANDIDATES = 2_000
+PARTIAL_CANDIDATES = 4
 
 
 def search_players(
@@ -345,21 +361,24 @@ def search_players(
     born: int | None = None,
     limit: int = 50,
 ) -> list[FoundPlayer]:
-    """Players by FIDE ID or national ID, or by name with typos, accents and word order forgiven, best
-    first, each with its score (the mean over the query's words of the best rapidfuzz ratio against a
-    word of the name; a query word that starts a name word scores 100). A player's aliases (the other
-    spellings on record) are names too: found through one, the player's `why` names it.
+    """Players by FIDE ID or national ID, or by name as people write it, best first: those matching more
+    of the text's words first (at least half of them), then by score (ratingdb.names.NameScorer:
+    prefixes, transliterations, given-name variants, sound-alikes, typos and initials; the mean over the
+    text's words of each one's best against a word of the name). A player's aliases (the other spellings
+    on record) are names too: found through one, the player's `why` names it.
 
-    Fast on a million players: for each query word the distinct registered words sharing its first
-    three letters are read by skipping through the name-token index (one seek per distinct word, not a
-    read of every player), the similar ones chosen with rapidfuzz, and only the players having one are
-    scored. A misspelling within the first three letters of every word is not found (search by ID, or
-    by another word of the name).
+    Fast on a million players: for each word of the text the distinct registered words sharing its first
+    three letters are read by skipping through the name-token index (one seek per distinct word), and the
+    words that sound like it by the index on their phonetic key; the players having such a word for every
+    word of the text are read by one intersection, and only when they are fewer than `limit` the players
+    matching some of the words. A misspelling within the first three letters that does not sound alike is
+    not found (search by ID, or by another word of the name).
     """
     words = tokens(text)
     if not words:
         raise ConfigError(f"'{text}' has no letters or digits to search for: give part of a name or an ID")
     fed = federation.strip().upper() if federation else None
+    everything = len(words)
     found: dict[int, FoundPlayer] = {}
     stripped = text.strip()
     by_id: list[tuple[Any, str]] = []
@@ -369,100 +388,109 @@ def search_players(
     for condition, why in by_id:
         for p in session.scalars(select(Player).where(condition)):
             k = kept(session, p)
-            found.setdefault(k.id, FoundPlayer(k, 100.0, why))
-    # The longest word with registered words like it drives: longer words are rarer, so fewer players
-    # are read; the other words only score those players.
-    for driver in sorted(words, key=len, reverse=True):
-        similar = _similar_words(session, driver)
-        if similar:
-            break
-    else:
-        similar = {}
-    exact = sorted(t for t, score in similar.items() if score == 100.0)
-    near = sorted(t for t, score in similar.items() if score < 100.0)
-    keys: dict[int, str] = {}
-    exact_players = 0  # the first so many of `keys` have a word the driver starts
-    for group in (exact, near):  # the players of exactly spelt words first, then of the near ones
-        if group is near:
-            exact_players = len(keys)
-        for start in range(0, len(group), 1_000):
-            if len(keys) >= SEARCH_CANDIDATES:
-                break
-            query = (
-                select(Player.id, Player.name_key)
-                .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
-                .where(PlayerNameToken.token.in_(group[start : start + 1_000]), Player.merged_into.is_(None))
-            )
-            if fed is not None:
-                query = query.where(Player.federation == fed)
-            if born is not None:
-                query = query.where(Player.birth_year == born)
-            keys.update(
-                (pid, key) for pid, key in session.execute(query.limit(SEARCH_CANDIDATES - len(keys)))
-            )
-    scored: dict[int, tuple[float, str, str]] = {}  # player id → (score, name key, found by)
-    name_score = _NameScorer(words)
-    # A one-word search scores 100 for a player with a word it starts: the players of the exact words
-    # need no scoring (the token index holds the words of the name key; change_players keeps it so). A
-    # word shared by thousands ("Murphy") fills SEARCH_CANDIDATES with them.
-    sure = exact_players if len(words) == 1 else 0
+            found.setdefault(k.id, FoundPlayer(k, 100.0, why, everything))
+    scorer = NameScorer(words)
+    # Shown: the players matching at least half of the text's words ("ruane kieran": either; "o briain
+    # cathal": two of the three, not every name with a word starting with "o").
+    enough = (everything + 1) // 2
+    keys, sure = _candidates(session, scorer, fed, born, limit)
+    scored: dict[int, tuple[Scored, str, str]] = {}  # player id → (score, name key, found by)
     for i, (pid, key) in enumerate(keys.items()):
         if pid in found:
             continue
-        score = 100.0 if i < sure else name_score(key)
-        if score >= SEARCH_WORD_SCORE:
+        # A one-word search scores 100 for a player with a word it starts: those need no scoring (the
+        # token index holds the words of the name key; change_players keeps it so).
+        score = Scored(100.0, 1) if i < sure else scorer(key)
+        if score.matched >= enough:
             scored[pid] = (score, key, "name")
-    # Other spellings on record (`--accept-name`, `player edit --add-alias`, merges) are searched too: the
-    # aliases with a word starting as a query word does, scored the same way; the better of name and alias.
-    for pid, alias, key, name_key_ in _alias_candidates(session, words, fed, born):
-        score = name_score(key)
-        if pid not in found and score >= SEARCH_WORD_SCORE and score > scored.get(pid, (0.0, "", ""))[0]:
-            scored[pid] = (score, name_key_, f"alias '{alias}'")
-    best = sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))[:limit]
+    # Other spellings on record (`--accept-name`, `player edit --add-alias`, merges, edited names) are
+    # searched too, scored the same way; the better of name and alias.
+    for pid, alias, key, own in _alias_candidates(session, words, fed, born):
+        score = scorer(key)
+        if pid in found or score.matched < enough:
+            continue
+        before = scored.get(pid)
+        if before is None or (score.matched, score.score) > (before[0].matched, before[0].score):
+            scored[pid] = (score, own, f"alias '{alias}'")
+    ranked = sorted(scored.items(), key=lambda it: (-it[1][0].matched, -it[1][0].score, it[1][1], it[0]))
+    best = ranked[:limit]
     players = {
         p.id: p for p in session.scalars(select(Player).where(Player.id.in_([pid for pid, _ in best])))
     }
     for pid, (score, _, why) in best:
-        found[pid] = FoundPlayer(players[pid], score, why)
+        found[pid] = FoundPlayer(players[pid], score.score, why, score.matched)
     chosen = [
         f
         for f in found.values()
         if (fed is None or f.player.federation == fed) and (born is None or f.player.birth_year == born)
     ]
-    chosen.sort(key=lambda f: (-f.score, f.player.name_key, f.player.id))
+    chosen.sort(key=lambda f: (-f.matched, -f.score, f.player.name_key, f.player.id))
     return chosen[:limit]
 
 
-class _NameScorer:
-    """The mean over the query's words of each one's best score against a word of a name key. The
-    candidates of one search share their words (those found like the query's), so each name word is
-    scored against the query once and remembered: on a million players this is most of a search."""
+def _candidates(
+    session: Session, scorer: NameScorer, federation: str | None, born: int | None, limit: int
+) -> tuple[dict[int, str], int]:
+    """Player id → name key of the players a search scores (at most SEARCH_CANDIDATES, not merged, of the
+    federation and birth year asked), and how many of the first ones surely score 100 (a one-word search:
+    the players with a word it starts)."""
+    exact: list[list[str]] = []  # per word of the search: the registered words it starts
+    alike: list[Any] = []  # per word: the condition finding the players with a word like it
+    for i, word in enumerate(scorer.words):
+        similar = _similar_words(session, word)
+        exact.append(sorted(t for t, score in similar.items() if score == 100.0))
+        parts = []
+        if similar:
+            parts.append(PlayerNameToken.token.in_(sorted(similar)))
+        sounds = sorted(scorer.sounds(i))
+        if sounds:
+            parts.append(PlayerNameToken.sound.in_(sounds))
+        alike.append(or_(*parts) if parts else None)
 
-    def __init__(self, words: Sequence[str]) -> None:
-        from rapidfuzz import fuzz
+    def players(condition: Any) -> Any:
+        query = (
+            select(PlayerNameToken.player_id)
+            .join(Player, Player.id == PlayerNameToken.player_id)
+            .where(condition, Player.merged_into.is_(None))
+        )
+        if federation is not None:
+            query = query.where(Player.federation == federation)
+        if born is not None:
+            query = query.where(Player.birth_year == born)
+        return query
 
-        self._words = tuple(words)
-        self._ratio = fuzz.ratio
-        self._known: dict[str, tuple[float, ...]] = {}
+    ids: dict[int, None] = {}
 
-    def word_scores(self, name_word: str) -> tuple[float, ...]:
-        """How well a registered word matches each query word, 0–100: 100 when it starts with the query
-        word, else rapidfuzz's ratio when at least SEARCH_WORD_SCORE, else 0. The one word score of the
-        search: which registered words are like a query word (_similar_words) and how well a name
-        matches (the mean of the best of each query word) both come from it."""
-        scores = self._known.get(name_word)
-        if scores is None:
-            scores = self._known[name_word] = tuple(
-                100.0
-                if name_word.startswith(w)
-                else float(self._ratio(w, name_word, score_cutoff=SEARCH_WORD_SCORE))
-                for w in self._words
-            )
-        return scores
+    def add(query: Any, most: int = SEARCH_CANDIDATES) -> None:
+        if len(ids) < most:
+            ids.update((pid, None) for pid in session.scalars(query.limit(most - len(ids))))
 
-    def __call__(self, key: str) -> float:
-        per_word = [self.word_scores(nw) for nw in key.split()]
-        return sum(max(column) for column in zip(*per_word, strict=True)) / len(self._words)
+    sure = 0
+    if len(scorer.words) == 1:
+        if exact[0]:  # the players of exactly spelt words first, then of those alike
+            add(players(PlayerNameToken.token.in_(exact[0])))
+            sure = len(ids)
+    elif all(condition is not None for condition in alike):
+        # Those matching every word, found by the database however common each word is ("Sean Murphy").
+        add(intersect(*(players(condition) for condition in alike)))
+    if len(ids) < limit:
+        # Then those matching some of the words, the longer words (rarer) first, those of the words they
+        # start first: enough to fill the page several times over (they rank after those found so far).
+        most = len(ids) + PARTIAL_CANDIDATES * limit
+        for i in sorted(range(len(alike)), key=lambda i: -len(scorer.words[i])):
+            if exact[i]:
+                add(players(PlayerNameToken.token.in_(exact[i])), most)
+            if alike[i] is not None:
+                add(players(alike[i]).distinct(), most)
+    keys: dict[int, str] = {}
+    chosen = list(ids)
+    for start in range(0, len(chosen), 1_000):
+        chunk = chosen[start : start + 1_000]
+        keys.update(
+            (pid, key)
+            for pid, key in session.execute(select(Player.id, Player.name_key).where(Player.id.in_(chunk)))
+        )
+    return {pid: keys[pid] for pid in chosen if pid in keys}, sure
 
 
 def _alias_candidates(
@@ -497,7 +525,8 @@ def _alias_candidates(
 
 
 def _similar_words(session: Session, word: str) -> dict[str, float]:
-    """Registered name words like `word`: those it starts (score 100) and those rapidfuzz finds close."""
+    """Registered name words sharing the first SEARCH_PREFIX letters of `word` that are spelt like it
+    (NameScorer.spelt_alike), with their scores (100: `word` starts them)."""
     prefix = word[:SEARCH_PREFIX]
     low, high = prefix_range(prefix)
     # Distinct words of the range, one index seek each (a loose index scan, as a recursive query):
@@ -511,11 +540,11 @@ def _similar_words(session: Session, word: str) -> dict[str, float]:
         " FROM w WHERE w.token IS NOT NULL"
         ") SELECT token FROM w WHERE token IS NOT NULL"
     )
-    score = _NameScorer((word,)).word_scores
+    score = NameScorer((word,)).spelt_alike
     found: dict[str, float] = {}
     for (token,) in session.execute(distinct, {"low": low, "high": high}):
-        (alike,) = score(token)
-        if alike:
+        alike = score(0, token)
+        if alike >= WORD_MATCH:
             found[token] = alike
     return found
 
@@ -541,28 +570,43 @@ def describe(player: Player | Details | Any) -> str:
 def similar_players(
     session: Session, name: str, *, exclude: Iterable[int] = (), limit: int = 5, cutoff: float = SIMILAR
 ) -> list[Player]:
-    """Registered players whose names are like `name` (possible duplicates), most alike first.
+    """Registered players whose names are like `name` (possible duplicates: the hint after a player is
+    registered), most alike first.
 
-    Candidates share at least one word with the name (the token index), then rapidfuzz scores them;
-    a misspelt surname is still found through the first name.
+    Candidates share a word with the name or its phonetic key (the token index); each is scored by the
+    search's scorer (ratingdb.names.NameScorer) both ways — the name's words against the candidate's and
+    the candidate's against the name's, the lower counting — so "Kowalenko, Ivan" is like "Kovalenko,
+    Ivan" but "Kelly, A." is not like every "Kelly, Aoife".
     """
     words = sorted(set(tokens(name)), key=len, reverse=True)
     if not words:
         return []
     skip = set(exclude)
-    candidates = [
-        p
-        for p in session.scalars(
-            select(Player)
-            .join(PlayerNameToken, PlayerNameToken.player_id == Player.id)
-            .where(PlayerNameToken.token.in_(words), Player.merged_into.is_(None))
-            .distinct()
-            .limit(SIMILAR_CANDIDATES)
-        )
-        if p.id not in skip
-    ]
-    best = most_similar(name, [p.name_key for p in candidates], limit=limit, cutoff=cutoff)
-    return [candidates[s.position] for s in best]
+    scorer = NameScorer(words)
+    sounds = sorted({key for i in range(len(words)) for key in scorer.sounds(i)})
+    condition: ColumnElement[bool] = PlayerNameToken.token.in_(words)
+    if sounds:
+        condition = or_(condition, PlayerNameToken.sound.in_(sounds))
+    ids = session.scalars(
+        select(PlayerNameToken.player_id)
+        .join(Player, Player.id == PlayerNameToken.player_id)
+        .where(condition, Player.merged_into.is_(None))
+        .distinct()
+        .limit(SIMILAR_CANDIDATES)
+    ).all()
+    key = name_key(name)
+    alike: list[tuple[float, str, int]] = []
+    for chunk in _chunks([pid for pid in ids if pid not in skip], 1_000):
+        for pid, other in session.execute(select(Player.id, Player.name_key).where(Player.id.in_(chunk))):
+            forward = scorer(other).score
+            if forward >= cutoff:
+                score = min(forward, NameScorer(other.split())(key).score)
+                if score >= cutoff:
+                    alike.append((score, other, pid))
+    alike.sort(key=lambda a: (-a[0], a[1], a[2]))
+    chosen = [pid for _, _, pid in alike[:limit]]
+    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(chosen)))}
+    return [players[pid] for pid in chosen]
 
 
 def remove_unreferenced_players(

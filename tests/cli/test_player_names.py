@@ -4,7 +4,9 @@ stays an alias, so the next file spelling it the old way imports without a quest
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 from pathlib import Path
 
 from tests.cli.test_players_cli import ok, query, run, trf
@@ -70,3 +72,42 @@ def test_an_edited_name_stays_an_alias_and_the_next_file_with_the_old_spelling_i
     out = ok(db_url, "player", "edit", "25900011", "--name", "PADRAIG DOYLE", "--reason", "capitals")
     assert "kept as an alias" not in out
     assert query(db_url, "SELECT name FROM player_alias") == [("Doyle, Patrick",)]
+
+
+# Issue 47's names, each beside players who match some of the words only.
+REGISTER = (
+    "Kovalenko, Ivan", "Kowalski, Jan", "Ruane, Ciaran", "Ruane, Kevin", "Keane, Kieran",
+    "O'Donoghue, D.J.", "Donoghue, Dan", "O'Donoghue, Siobhan",
+)  # fmt: skip
+
+
+def register_names(db_url: str) -> None:
+    for name in REGISTER:
+        ok(db_url, "player", "add", "--name", name, "--federation", "IRL")
+
+
+def found(db_url: str, text: str) -> list[str]:
+    """`player find TEXT`'s lines: score, name, found by."""
+    rows = list(csv.DictReader(io.StringIO(ok(db_url, "player", "find", text, "--format", "csv"))))
+    return [f"{row['score']} {row['name']} {row['found_by']}" for row in rows]
+
+
+def test_player_find_finds_names_as_people_write_them(db_url: str) -> None:
+    register_names(db_url)
+    # w/v: folded, "kowalenko" starts "kovalenko" (95); Kowalski's ratio 2 × 5 / 17 = 59 is no match.
+    assert found(db_url, "Kowalenko") == ["95 Kovalenko, Ivan name"]
+    # Kieran/Ciaran: two forms of one given name (95), and "ruane" starts "ruane" (100): 97.5, shown 98.
+    # Then those matching one word of two: Keane, Kieran (kieran 100) and Ruane, Kevin (ruane 100), 50.
+    assert found(db_url, "ruane kieran") == [
+        "98 Ruane, Ciaran name", "50 Keane, Kieran name", "50 Ruane, Kevin name",
+    ]  # fmt: skip
+    # "dj": the initials of the words "D." and "J." (90), "odonoghue" 100: 95; O'Donoghue, Siobhan matches
+    # one word of two, 50. (Donoghue, Dan is not found: "odonoghue" shares neither its first three letters
+    # nor its sound, ODANAG / DANAG, with "donoghue".)
+    assert found(db_url, "dj o'donoghue") == ["95 O'Donoghue, D.J. name", "50 O'Donoghue, Siobhan name"]
+    # Either word order, and the initials written apart find "DJ" written together.
+    assert found(db_url, "o'donoghue dj")[0] == "95 O'Donoghue, D.J. name"
+    ok(db_url, "player", "add", "--name", "Byrne, DJ", "--federation", "IRL")
+    # "d" starts "dj" (100); "j" is in the two-letter word "dj" (initials written together, 90); "byrne"
+    # 100: 96.7, shown 97.
+    assert found(db_url, "D. J. Byrne")[0] == "97 Byrne, DJ name"

@@ -169,7 +169,7 @@ def test_the_served_page_is_in_the_visitor_s_language_and_says_so(demo_url: str)
             assert response.headers["vary"] == "Accept-Language"  # a shared cache keeps one per language
         assert "Trouver un joueur" in french.text and "Liste standard du 1 déc. 2025" in french.text
         search = served.get("/search", params={"q": "Patrik Doyle"}, headers={"accept-language": "de"})
-        assert "1 Spieler passt zu „Patrik Doyle“" in search.text
+        assert "5 Spieler passen zu „Patrik Doyle“" in search.text
         missing = served.get("/players/1.html", headers={"accept-language": "de"})
         assert missing.status_code == 404 and "<h1>Nicht gefunden</h1>" in missing.text
     with client(demo_url, language="de") as served:  # `serve --lang de`: for browsers asking for none
