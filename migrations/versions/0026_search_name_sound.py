@@ -1,7 +1,7 @@
 """The search index stores each name word's phonetic key: words that sound alike are found by one look-up
 
 Revision ID: 0026_search
-Revises: 0025
+Revises: 0026_register
 Create Date: 2026-12-07
 
 `player find`, the site's search box and the API's search find names as people write them (issue 47):
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0026_search"
-down_revision = "0025"
+down_revision = "0026_register"
 branch_labels = None
 depends_on = None
 
