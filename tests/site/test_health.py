@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from alembic.script import ScriptDirectory
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
@@ -15,6 +16,7 @@ from sqlalchemy.pool import NullPool
 
 from ratingdb import db
 from ratingdb.schema.models import RatingList
+from ratingdb.web.state import WebSettings
 from tests.conftest import _mysql_admin_engine, _pg_admin_engine
 from tests.site.web import client
 
@@ -149,3 +151,11 @@ def test_metrics_parse_and_count_requests(demo_url: str) -> None:
     for kind, at in closes.items():
         assert shown[(("rating_type", kind),)] == at.replace(tzinfo=dt.UTC).timestamp()
     assert second["ratingdb_database_size_bytes"][()] > 0
+
+
+def test_metrics_are_allowed_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `uvicorn ratingdb.web:app` and each of `serve --workers N`'s workers read the setting from here.
+    monkeypatch.delenv("RATINGDB_METRICS", raising=False)
+    assert WebSettings.from_environment().metrics is False
+    monkeypatch.setenv("RATINGDB_METRICS", "1")
+    assert WebSettings.from_environment().metrics is True
