@@ -64,6 +64,15 @@ def serve_command(
             "these proxy addresses (comma-separated, e.g. 127.0.0.1); by default from no one.",
         ),
     ] = None,
+    metrics: Annotated[
+        bool,
+        typer.Option(
+            "--metrics",
+            envvar="RATINGDB_METRICS",
+            help="Serve /metrics (Prometheus's text format) for the supervisor; by default the address "
+            "does not exist. Keep it from the public at the proxy.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the federation's site live: the pages `publish` writes, a search box, live (provisional)
     ratings and a JSON API under /api/v1 (OpenAPI at /api/v1/openapi.json).
@@ -94,6 +103,7 @@ def serve_command(
         title=title,
         language=check_language(language),
         rating_types=chosen,
+        metrics=metrics,
     )
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
     _warn_about_account()
@@ -123,6 +133,7 @@ def serve_command(
             os.environ["RATINGDB_TITLE"] = title
             os.environ["RATINGDB_LANG"] = settings.language
             os.environ["RATINGDB_TYPES"] = ",".join(web_app.state.ratingdb.settings.rating_types)
+            os.environ["RATINGDB_METRICS"] = "1" if metrics else ""
             uvicorn.run(
                 "ratingdb.web:app",
                 host=host,

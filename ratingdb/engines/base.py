@@ -99,6 +99,10 @@ class Backend:
         """The file holding the database (SQLite), None for a server or an in-memory database."""
         return None
 
+    def database_size(self, conn: Connection) -> int | None:
+        """The database's size in bytes where the server says so cheaply, else None (`serve --metrics`)."""
+        return None
+
     def holds_ratingdb(self, path: Path) -> bool:
         """Whether the file `path` is a database of this engine with ratingdb's tables (in_one_file)."""
         return False

@@ -449,6 +449,10 @@ class PostgreSQL(Backend):
             f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {officer};",
         ]
 
+    def database_size(self, conn: Connection) -> int | None:
+        size = conn.exec_driver_sql("SELECT pg_database_size(current_database())").scalar()
+        return int(size) if size is not None else None
+
     def privilege_warnings(self, conn: Connection) -> list[str]:
         row = conn.exec_driver_sql(
             "SELECT rolsuper, EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = current_schema() "

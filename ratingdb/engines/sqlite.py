@@ -163,6 +163,11 @@ class SQLite(Backend):
             return None
         return Path(name)
 
+    def database_size(self, conn: Connection) -> int | None:
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar()
+        size = conn.exec_driver_sql("PRAGMA page_size").scalar()
+        return int(pages) * int(size) if pages is not None and size is not None else None
+
     def holds_ratingdb(self, path: Path) -> bool:
         """A plain file holding a SQLite database with ratingdb's migration table: what `demo --force` may
         delete (never a link, a folder, a text file or another program's database)."""

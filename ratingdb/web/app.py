@@ -31,6 +31,7 @@ from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPla
 from ratingdb.i18n import N_, Language
 from ratingdb.site.publish import environment
 from ratingdb.site.served import PageNotFound
+from ratingdb.web import health
 from ratingdb.web.database import Database
 from ratingdb.web.deps import language
 from ratingdb.web.security import Hardened
@@ -97,6 +98,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         max_upload_bytes=settings.max_upload_bytes + 64 * 1024,  # the file and the form around it
         max_file_bytes=settings.max_upload_bytes,
     )
+    health.install(app, database, metrics=settings.metrics)  # last: its middleware counts every request
     return app
 
 

@@ -76,6 +76,9 @@ class WebSettings:
     # file refused by its check is kept (RATINGDB_REFUSED_DAYS).
     # Read from the environment when not given, so that every way of making the app (`serve`, with one
     # worker or several, `uvicorn ratingdb.web:app`) honours them.
+    # `/metrics` for the supervisor (ratingdb.web.health): served only when allowed (`serve --metrics`,
+    # RATINGDB_METRICS=1), else the address does not exist.
+    metrics: bool = False
     upload_limits: UploadLimits = field(default_factory=lambda: upload_limits_from_environment())
 
     @classmethod
@@ -89,6 +92,7 @@ class WebSettings:
             rating_types=tuple(t.strip() for t in types.split(",") if t.strip()) if types else (),
             secret=os.environ.get("RATINGDB_SECRET") or None,
             secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
+            metrics=os.environ.get("RATINGDB_METRICS", "") == "1",
         )
 
 
