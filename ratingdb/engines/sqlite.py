@@ -9,6 +9,7 @@ the top; the rest of ratingdb only inside the operations that need it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -132,7 +133,10 @@ class SQLite(Backend):
         @event.listens_for(engine, "do_connect")
         def _private(*_: Any) -> None:
             if path is not None and not path.exists() and path.parent.is_dir():
-                private_file(path)  # SQLite would make it 0644, and its WAL as the database
+                # SQLite would make it 0644, and its WAL as the database. A folder that cannot hold it
+                # (not writable, /proc) is left to SQLite's own refusal, which the connection worded.
+                with contextlib.suppress(OSError):
+                    private_file(path)
 
         # pysqlite's own transaction handling breaks savepoints; take control of BEGIN ourselves.
         @event.listens_for(engine, "connect")
