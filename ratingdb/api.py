@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from ratingdb.db import UnitOfWork
 from ratingdb.errors import ConfigError, RatingDbError
 from ratingdb.lazy import on_first_use
-from ratingdb.rating import Adjustment, Period, RulesError
+from ratingdb.rating import Adjustment, InitialMethod, KRule, Period, RulesError, RuleSet
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -315,6 +315,8 @@ __all__ = [
     "GameRecord",
     "HistoryLine",
     "ImportedEvent",
+    "InitialMethod",
+    "KRule",
     "ListImportSummary",
     "ListLine",
     "MatchReport",
@@ -325,6 +327,7 @@ __all__ = [
     "RatingDbError",
     "RegisterDifference",
     "Resolution",
+    "RuleSet",
     "Session",
     "UniformSex",
 ]

@@ -15,16 +15,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb import rating as shipped  # RULE_SETS: its catalogue loads when first read
 from ratingdb.errors import InvalidRuleFile, RuleSetConflict, UnknownRuleSet
-from ratingdb.rating import (
-    RATING_TYPES,
-    RULE_SETS,
-    Period,
-    RuleFileError,
-    RuleSet,
-    parse_rule_set,
-    rule_set_for,
-)
+from ratingdb.rating import RATING_TYPES, Period, RuleFileError, RuleSet, parse_rule_set
 from ratingdb.schema.models import ListRuleSet, RatingList, StoredRuleSet
 from ratingdb.services.versions import record_change, withdraw
 
@@ -74,7 +67,7 @@ def rule_set_in_force(session: Session, rating_type: str, period: Period) -> Rul
     """The one rule set, FIDE's or stored, that covers `rating_type` in `period` (RulesError if none)."""
     rows = {row.name: row for row in stored_rule_sets(session)}
     parsed = {name: _parse(row) for name, row in rows.items()}
-    rules = rule_set_for(rating_type, period, (*RULE_SETS, *parsed.values()))
+    rules = shipped.rule_set_for(rating_type, period, (*shipped.RULE_SETS, *parsed.values()))
     return RuleSetInForce(rules, rows.get(rules.name))
 
 
@@ -85,7 +78,9 @@ def uncovered_advice(rating_type: str, period: Period) -> str:
     """What to do about a period no rule set covers: store one with `rules add`, from the template for
     the years before FIDE's built-in sets (2014-07 … 2021-12, standard) when the period is that early."""
     add = "`ratingdb rules add FILE --reason TEXT`"
-    starts = [r.effective_from for r in RULE_SETS if r.rating_type == rating_type and r.effective_from]
+    starts = [
+        r.effective_from for r in shipped.RULE_SETS if r.rating_type == rating_type and r.effective_from
+    ]
     first = min(starts, default=None)
     if first is None or period >= first:
         return f"store a {rating_type} rule set that covers {period} with {add}"
@@ -100,12 +95,12 @@ def uncovered_advice(rating_type: str, period: Period) -> str:
 
 def find_rule_set(session: Session, name: str) -> RuleSetInForce:
     """A rule set by name: one of FIDE's, or the current version of a stored one."""
-    for rules in RULE_SETS:
+    for rules in shipped.RULE_SETS:
         if rules.name == name:
             return RuleSetInForce(rules, None)
     row = session.scalars(select(StoredRuleSet).where(StoredRuleSet.name == name, CURRENT)).one_or_none()
     if row is None:
-        known = [r.name for r in RULE_SETS] + [r.name for r in stored_rule_sets(session)]
+        known = [r.name for r in shipped.RULE_SETS] + [r.name for r in stored_rule_sets(session)]
         raise UnknownRuleSet(f"there is no rule set named '{name}': known are {', '.join(known)}")
     return RuleSetInForce(_parse(row), row)
 
@@ -131,7 +126,7 @@ def add_rule_set(session: Session, text: str, *, source: str, reason: str | None
         rules = parse_rule_set(text, source=source)
     except RuleFileError as exc:
         raise InvalidRuleFile(str(exc)) from None
-    if any(builtin.name == rules.name for builtin in RULE_SETS):
+    if any(builtin.name == rules.name for builtin in shipped.RULE_SETS):
         raise InvalidRuleFile(
             f"{source}: name: '{rules.name}' is one of FIDE's built-in rule sets: give your set its own name"
         )
@@ -142,7 +137,7 @@ def add_rule_set(session: Session, text: str, *, source: str, reason: str | None
     if old is not None and old.sha256 == digest:
         return AddedRuleSet(old, rules, unchanged=True, replaced_version=None)
     others = [_parse(row) for row in stored_rule_sets(session) if row.name != rules.name]
-    for other in (*RULE_SETS, *others):
+    for other in (*shipped.RULE_SETS, *others):
         if other.rating_type == rules.rating_type and _overlap(other, rules):
             raise RuleSetConflict(
                 f"{source}: {rules.rating_type} periods {_span(rules)} overlap the rule set '{other.name}' "
@@ -199,7 +194,7 @@ def rules_of_lists(session: Session, list_ids: Iterable[int]) -> dict[int, RuleS
         .outerjoin(StoredRuleSet, StoredRuleSet.id == ListRuleSet.rule_set_id)
         .where(RatingList.id.in_(ids))
     ).all()
-    fide = {rules.name: rules for rules in RULE_SETS}
+    fide = {rules.name: rules for rules in shipped.RULE_SETS}
     parsed: dict[int, RuleSet] = {}
     found: dict[int, RuleSet | None] = {}
     for list_id, name, stored in rows:

@@ -36,6 +36,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "ratingdb.rating",
         "ratingdb.formats",
         "ratingdb.names",
+        "ratingdb.federations",
         "ratingdb.calculator",
         "ratingdb.i18n",
         "ratingdb.calc_notes",
