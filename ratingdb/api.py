@@ -127,12 +127,15 @@ def import_trf(
     rating_type: str | None = None,
     period: str | Period | None = None,
     official: bool = False,
+    federation_column: str | None = None,
 ) -> EventImportSummary:
     """Import tournament reports (TRF files) as events, all or none, as `ratingdb import-trf` does.
 
     `rating_type` names the list the games count for (else the file's own time control decides);
     `period` a later period than the one of the end date (a late report); `official` marks FIDE-rated
-    events. Players are found by FIDE ID, else registered.
+    events; `federation_column` how the player lines' federation column is read (`clubs`, `mixed`, or
+    `federations`, the default, which refuses a file whose column holds other values than FIDE codes).
+    Players are found by FIDE ID, else registered.
     """
     from ratingdb.formats import read_trf
     from ratingdb.services.choices import ImportChoices
@@ -140,7 +143,10 @@ def import_trf(
 
     parsed = [read_trf(Path(path)) for path in paths]
     chosen = ImportChoices(
-        rating_type=rating_type, official=official, period=None if period is None else _period(period)
+        rating_type=rating_type,
+        official=official,
+        period=None if period is None else _period(period),
+        federation_column=federation_column,
     )
     return import_events(session, parsed, chosen)
 

@@ -53,7 +53,7 @@ from ratingdb.services.choices import ImportChoices
 from ratingdb.services.closing import ClosedPeriod, close_periods
 from ratingdb.services.event_warnings import import_warnings
 from ratingdb.services.lists import NO_PERIOD_LOCK
-from ratingdb.services.matching import RegisterDifference, Resolution, UniformSex
+from ratingdb.services.matching import FEDERATION_COLUMNS, RegisterDifference, Resolution, UniformSex
 from ratingdb.services.versions import record_change
 
 if TYPE_CHECKING:
@@ -354,10 +354,12 @@ def file_settings(
     period: str | None = None,
     distinct: bool | None = None,
     section: str | None = None,
+    federation_column: str | None = None,
 ) -> ImportChoices:
     """The choices about a file as a whole, as the officer's review page and `submission accept` give them
-    (import-trf's --type, --type-override, --official, --closing-days, --period, --distinct-event and
-    --section); each None or empty is not made. A malformed one is refused in one sentence."""
+    (import-trf's --type, --type-override, --official, --closing-days, --period, --distinct-event,
+    --section and --federation-column); each None or empty is not made. A malformed one is refused in one
+    sentence."""
     from ratingdb.rating import RATING_TYPES
 
     if rating_type and rating_type not in RATING_TYPES:
@@ -372,6 +374,11 @@ def file_settings(
             raise ConfigError(
                 f"'{period.strip()}' is not a rating period: write it as YYYY-MM, for example 2025-10"
             ) from None
+    if federation_column and federation_column not in FEDERATION_COLUMNS:
+        raise ConfigError(
+            f"'{federation_column}' is not a reading of the federation column — choose "
+            f"{', '.join(FEDERATION_COLUMNS)}"
+        )
     shown = None if section is None else " ".join(section.split())
     if shown is not None and len(shown) > SECTION:
         raise ConfigError(f"the section's name is longer than {SECTION} characters: give a short name")
@@ -383,6 +390,7 @@ def file_settings(
         period=late,
         distinct=distinct,
         section=shown or None,
+        federation_column=federation_column or None,
     )
 
 

@@ -524,7 +524,10 @@ async def _choices(request: Request) -> tuple[Chosen, str | None]:
 
 
 # The review's controls for the choices about the file as a whole (import-trf's options of those names).
-SETTINGS: Final = ("type", "type_override", "official", "closing_days", "period", "distinct_event", "section")
+SETTINGS: Final = (
+    "type", "type_override", "official", "closing_days", "period", "distinct_event", "section",
+    "federation_column",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -557,6 +560,7 @@ class ReviewForm:
                 period=self.settings.get("period") or None,
                 distinct=self.settings.get("distinct_event") == "yes" or None,
                 section=self.settings.get("section") or None,
+                federation_column=self.settings.get("federation_column") or None,
             ),
         )
 

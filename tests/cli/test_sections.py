@@ -249,23 +249,47 @@ def test_submission_accept_takes_a_section_and_distinct_event_as_import_trf_does
     """The trial's block (issue 46, item 1): the second section of a congress was refused from the queue,
     and `submission accept` had no --section nor --distinct-event. Now it has every option of import-trf."""
     _two_sections_sent(db_url, engine, tmp_path)
-    assert ok(db_url, "submission", "accept", "1", "--id-field", "national").splitlines() == [
-        "Accepted submission 1: imported as event 1 (--id-field national)."
+    assert ok(
+        db_url, "submission", "accept", "1", "--id-field", "national", "--federation-column", "mixed"
+    ).splitlines() == [
+        "Accepted submission 1: imported as event 1 (--id-field national --federation-column mixed)."
     ]
-    assert refused(db_url, "submission", "accept", "2", "--id-field", "national").startswith(
-        "Error: icu-bunratty_minor_2011.tab has the name and start date of event 1 'Bunratty 2011'"
-    )
+    assert refused(
+        db_url, "submission", "accept", "2", "--id-field", "national", "--federation-column", "clubs"
+    ).startswith("Error: icu-bunratty_minor_2011.tab has the name and start date of event 1 'Bunratty 2011'")
     # --distinct-event is taken too (a dry run: nothing is written).
     distinct = ok(
-        db_url, "submission", "accept", "2", "--id-field", "national", "--distinct-event", "--dry-run"
+        db_url,
+        "submission",
+        "accept",
+        "2",
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+        "--distinct-event",
+        "--dry-run",
     )
     assert distinct.splitlines()[1] == (
-        "Accepted submission 2: imported as event 2 (--id-field national --distinct-event)."
+        "Accepted submission 2: imported as event 2 "
+        "(--id-field national --federation-column clubs --distinct-event)."
     )
     assert query(db_url, "SELECT status FROM submission WHERE id = 2") == [("submitted",)]
-    out = ok(db_url, "submission", "accept", "2", "--id-field", "national", "--section", "Minor")
+    out = ok(
+        db_url,
+        "submission",
+        "accept",
+        "2",
+        "--id-field",
+        "national",
+        "--federation-column",
+        "clubs",
+        "--section",
+        "Minor",
+    )
     assert out.splitlines() == [
-        "Accepted submission 2: imported as event 2 (--section Minor --id-field national)."
+        "Accepted submission 2: imported as event 2 "
+        "(--section Minor --id-field national --federation-column clubs)."
     ]
     sections = "SELECT event_id, name, section FROM v_event ORDER BY event_id"
     assert query(db_url, sections) == [(1, "Bunratty 2011", None), (2, "Bunratty 2011", "Minor")]
@@ -279,14 +303,18 @@ def test_the_review_page_accepts_a_second_section_with_a_late_period_from_its_co
     _two_sections_sent(db_url, engine, tmp_path)
     (tmp_path / "list.csv").write_text('national_id,name,rating\nX1,"Idle, Ida",1500\n', encoding="utf-8")
     ok(db_url, "import-list", tmp_path / "list.csv", "--date", "2011-02-01", "--type", "standard")
-    ok(db_url, "submission", "accept", "1", "--id-field", "national")
+    ok(db_url, "submission", "accept", "1", "--id-field", "national", "--federation-column", "mixed")
     with browser(db_url) as officer:
         assert sign_in(officer, "aoife") == 303
         page = officer.get("/desk/queue/2").text
         for control in ('name="section"', 'name="distinct_event"', 'name="period"', 'name="closing_days"',
-                        'name="official"', 'name="type"', 'name="type_override"'):  # fmt: skip
+                        'name="official"', 'name="type"', 'name="type_override"',
+                        'name="federation_column"'):  # fmt: skip
             assert control in page
-        form = {"csrftoken": csrf(officer), "id_field": "national", "section": "Minor", "period": "2011-04"}
+        form = {
+            "csrftoken": csrf(officer), "id_field": "national", "federation_column": "clubs",
+            "section": "Minor", "period": "2011-04",
+        }  # fmt: skip
         checked = officer.post("/desk/queue/2/check", data=form).text
         assert (
             "The file can be imported: &#39;Bunratty 2011 — Minor&#39;: standard, period 2011-04" in checked
@@ -307,5 +335,5 @@ def test_the_review_page_accepts_a_second_section_with_a_late_period_from_its_co
         (2, "2011-04", "Minor"),
     ]
     assert query(db_url, "SELECT choices FROM submission WHERE id = 2") == [
-        ("--period 2011-04 --section Minor --id-field national",)
+        ("--period 2011-04 --section Minor --id-field national --federation-column clubs",)
     ]

@@ -46,9 +46,8 @@ def test_a_view_of_a_submission_shows_its_stored_check_and_runs_none(
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(subs, "check_file", counted)
-    refusal = (
-        "line 12 (rank 3) 'Mac Aodha, Caoimhin' FIDE 25900230: that ID is registered to Mac Aodha, Kevin"
-    )
+    # The organiser's plain words, drawn from the refused line as data (kept with the check, and read back).
+    refusal = "The ID FIDE 25900230 of line 12 (Mac Aodha, Caoimhin) belongs to Mac Aodha, Kevin"
     with browser(db_url) as organiser:
         assert sign_in(organiser, "galway-open") == 303
         assert refusal in text_of(_send(organiser))

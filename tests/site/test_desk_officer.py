@@ -124,7 +124,7 @@ def test_the_periods_page_lists_an_empty_month_the_next_close_needs_and_closes_i
     (tmp_path / "list.csv").write_text('national_id,name,rating\nX1,"Idle, Ida",1500\n', encoding="utf-8")
     for args in (
         ["import-list", str(tmp_path / "list.csv"), "--date", "2011-02-01", "--type", "standard"],
-        ["import-trf", str(MASTERS), "--id-field", "national"],
+        ["import-trf", str(MASTERS), "--id-field", "national", "--federation-column", "mixed"],
     ):
         result = runner.invoke(app, ["--db", db_url, *args])
         assert result.exit_code == 0, result.output

@@ -31,7 +31,7 @@ REVIEW = {
     "--closing-days": 'name="closing_days"', "--period": 'name="period"', "--id-field": 'name="id_field"',
     "--match": 'value="match"', "--new": 'value="new"', "--accept-name": 'value="accept-name"',
     "--drop": 'value="drop"', "--distinct-event": 'name="distinct_event"', "--section": 'name="section"',
-    "--dry-run": 'id="check"',
+    "--dry-run": 'id="check"', "--federation-column": 'name="federation_column"',
 }  # fmt: skip
 DESK = {
     "import-trf": (("review.html", "_settings.html", "_choices.html"), REVIEW),
@@ -71,12 +71,19 @@ DESK_GAPS = {
     ("replace-event", "--closing-days"),
     ("replace-event", "--period"),
     ("replace-event", "--section"),
+    ("replace-event", "--federation-column"),
     ("close-period", "--through"),
 }
 
 # ratingdb.api: the function of each command, and where an option lands (a parameter of it).
 API = {
-    "import-trf": (api.import_trf, {"--type": "rating_type", "--official": "official", "--period": "period"}),
+    "import-trf": (
+        api.import_trf,
+        {
+            "--type": "rating_type", "--official": "official", "--period": "period",
+            "--federation-column": "federation_column",
+        },
+    ),  # fmt: skip
     "close-period": (api.close_period, {"--type": "rating_type", "--adjust": "adjustment"}),
 }
 # A dry run is the transaction's (Database.transaction(dry_run=True)), for every function.
