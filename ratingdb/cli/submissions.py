@@ -31,19 +31,37 @@ ReasonOption = Annotated[
 
 @submission_app.command("list")
 @user_errors
-def list_command(fmt: FormatOption = "table") -> None:
-    """The queue: submissions still to decide first (oldest first), then the others (newest first)."""
+def list_command(
+    fmt: FormatOption = "table",
+    status: Annotated[
+        str | None,
+        typer.Option(
+            "--status",
+            metavar="STATUS",
+            help="Only the submissions of this status: submitted (waiting), changes_requested, accepted, "
+            "rejected, withdrawn or replaced.",
+        ),
+    ] = None,
+) -> None:
+    """The queue: submissions still to decide first (oldest first), then the others (newest first).
+    importable: the stored check's outcome while the submission is open; check: "outdated" when it was made
+    before the latest import, close or register change (`submission show ID` checks it again)."""
     from ratingdb.schema.models import WebUser
-    from ratingdb.services.submissions import queue, status_of
+    from ratingdb.services.submissions import queue_rows
 
     with transaction() as session:
         names = {u.id: u.username for u in session.query(WebUser)}
         rows: list[list[object]] = [
-            [s.id, names.get(s.organiser_id, "?"), s.file_name, s.rating_type, status_of(session, s),
-             "yes" if s.check_ok else "no", s.event_id or ""]
-            for s in queue(session, None)
+            [r.submission.id, names.get(r.submission.organiser_id, "?"), r.submission.file_name,
+             r.submission.rating_type, r.status,
+             "" if r.importable is None else "yes" if r.importable else "no",
+             "" if r.importable is None else "outdated" if r.outdated else "current",
+             r.submission.event_id or ""]
+            for r in queue_rows(session, None, status)
         ]  # fmt: skip
-    render_rows(["id", "organiser", "file", "type", "status", "importable", "event"], rows, fmt, title=None)
+    render_rows(
+        ["id", "organiser", "file", "type", "status", "importable", "check", "event"], rows, fmt, title=None
+    )
 
 
 def _choices(
@@ -102,10 +120,17 @@ def show(
     drop: DropOption = None,
     id_field: IdFieldOption = None,
 ) -> None:
-    """The submission and its check now (nothing is written): refusals with line and reason, or how each
-    player line would be matched; with --id-field/--match/--new/--accept-name/--drop, checked with those
-    choices."""
-    from ratingdb.services.submissions import for_review, import_choices, recheck, status_of
+    """The submission and its check now: refusals with line and reason, or how each player line would be
+    matched; with --id-field/--match/--new/--accept-name/--drop, checked with those choices. A check with
+    no choice is kept as the submission's check (the queue's, as the desk's "Check again" keeps it)."""
+    from ratingdb.services.submissions import (
+        choices_text,
+        for_review,
+        import_choices,
+        keep_check,
+        recheck,
+        status_of,
+    )
 
     made = import_choices(_choices(match, new, accept_name, drop), None, id_field)
     with transaction() as session:
@@ -116,6 +141,8 @@ def show(
         if sub.officer_reason:
             echo(f"Reason given: {sub.officer_reason}")
         check = recheck(session, None, submission_id, made) if sub.status == "submitted" else None
+        if check is not None and not choices_text(made):
+            keep_check(session, None, submission_id, check)
     if check is None:
         return
     if check.ok:

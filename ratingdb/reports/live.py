@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Final
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb import engines
@@ -31,10 +31,11 @@ from ratingdb.reports.lists import (
     list_calculations,
     list_lines,
 )
-from ratingdb.schema.models import Event, ListEntry, PublicChange
+from ratingdb.schema.models import Event, ListEntry
 from ratingdb.services.bulk import no_cycle_collection
 from ratingdb.services.close import close_period
 from ratingdb.services.lists import latest_list, list_on
+from ratingdb.services.versions import data_version
 from ratingdb.titles import shown_name
 
 PROVISIONAL: Final = "provisional — not an official rating"
@@ -101,21 +102,6 @@ class LiveList:
 
     def entry(self, player_id: int) -> LiveEntry | None:
         return self._by_player.get(player_id)
-
-
-def data_version(session: Session) -> int:
-    """The public data version (a cache key): the newest public change (schema.models.PublicChange), which
-    every import, close, correction, register and rule-set edit writes and no submission, sign-in or desk
-    view does (issue 54: keyed on the audit log, each upload made every page be made again)."""
-    return int(session.connection().scalar(data_version_query()) or 0)
-
-
-@cache
-def data_version_query() -> Select[tuple[int]]:
-    """The query of data_version, built once: every served request asks it, as its read transaction's
-    first statement (db.read_snapshot), and building the statement, finding its compiled form by its cache
-    key and the ORM's handling cost more than the query (issue 28)."""
-    return select(func.coalesce(func.max(PublicChange.id), 0))
 
 
 def live_list(session: Session, rating_type: str) -> LiveList:

@@ -54,7 +54,7 @@ from ratingdb.services.closing import ClosedPeriod, close_periods
 from ratingdb.services.event_warnings import import_warnings
 from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import FEDERATION_COLUMNS, RegisterDifference, Resolution, UniformSex
-from ratingdb.services.versions import record_change
+from ratingdb.services.versions import data_version, record_change
 
 if TYPE_CHECKING:
     from ratingdb.formats import TrfEvent
@@ -210,6 +210,9 @@ class Check:
     uniform_sex: list[UniformSex] = field(default_factory=list)  # a sex column not taken
     # What `import-trf` warns of at import (services.event_warnings: few games rated, a long event).
     warnings: list[str] = field(default_factory=list)
+    # The data version the check saw (versions.data_version): an import, close or register change since
+    # may change its outcome (a second section of a congress, a player registered), so the queue says so.
+    as_of: int = 0
 
     @property
     def ok(self) -> bool:
@@ -236,6 +239,7 @@ class Check:
             differences=[RegisterDifference(**d) for d in data.get("differences", [])],
             uniform_sex=[UniformSex(**u) for u in data.get("uniform_sex", [])],
             warnings=list(data.get("warnings", [])),
+            as_of=int(data.get("as_of", 0)),
         )
 
 
@@ -430,7 +434,7 @@ def check_file(
     from ratingdb.formats import parse_trf
     from ratingdb.services.events import import_events
 
-    check = Check()
+    check = Check(as_of=data_version(session))
     try:
         trf = parse_trf(file_name, content)
     except FormatError as exc:
@@ -494,21 +498,102 @@ def submissions_of(session: Session, user: WebUser) -> list[Submission]:
     )
 
 
-def queue(session: Session, user: Actor) -> list[Submission]:
-    """Every submission still to decide (submitted), oldest first, then the rest, newest first."""
+# A submission's statuses, as the queue filters them: waiting for the officer first.
+STATUSES: Final = ("submitted", "changes_requested", "accepted", "rejected", "withdrawn", "replaced")
+QUEUE_REST: Final = 200  # decided submissions the queue shows at most (newest first)
+
+
+UNKNOWN_STATUS: Final = N_("'%(status)s' is not a status of a submission — choose one of %(statuses)s")
+
+
+class UnknownStatus(RatingDbError):
+    """A queue filter that is not a submission's status (STATUSES): `status`, as given."""
+
+    def __init__(self, status: str) -> None:
+        self.status = status
+        values = {"status": status, "statuses": ", ".join(STATUSES)}
+        super().__init__(UNKNOWN_STATUS % values)
+        translatable(self, UNKNOWN_STATUS, **values)
+
+
+def queue(session: Session, user: Actor, status: str | None = None) -> list[Submission]:
+    """Every submission still to decide (submitted), oldest first, then the rest, newest first (at most
+    QUEUE_REST); `status`: only those of that status (STATUSES), in the same order."""
     _require(user, "officer", "admin")
-    waiting = list(
-        session.scalars(select(Submission).where(Submission.status == "submitted").order_by(Submission.id))
-    )
-    rest = list(
-        session.scalars(
-            select(Submission)
-            .where(Submission.status != "submitted")
-            .order_by(Submission.id.desc())
-            .limit(200)
+    if status is not None and status not in STATUSES:
+        raise UnknownStatus(status)
+    waiting = (
+        list(
+            session.scalars(
+                select(Submission).where(Submission.status == "submitted").order_by(Submission.id)
+            )
         )
+        if status in (None, "submitted")
+        else []
     )
-    return waiting + rest
+    rest = select(Submission).where(Submission.status != "submitted")
+    if status is not None:
+        rest = rest.where(Submission.status == status)
+    decided = (
+        list(session.scalars(rest.order_by(Submission.id.desc()).limit(QUEUE_REST)))
+        if status != "submitted"
+        else []
+    )
+    return waiting + decided
+
+
+def queue_counts(session: Session, user: Actor) -> dict[str, int]:
+    """How many submissions have each status (STATUSES, every one named, 0 when none)."""
+    _require(user, "officer", "admin")
+    found = {
+        status: int(n)
+        for status, n in session.execute(select(Submission.status, func.count()).group_by(Submission.status))
+    }
+    return {status: found.get(status, 0) for status in STATUSES}
+
+
+@dataclass(frozen=True)
+class QueueRow:
+    """One line of the officer's queue: the submission, its status as the organiser reads it (status_of),
+    and, while it is open, its stored check's outcome (`importable`; None once decided: the check no longer
+    says anything) and whether the check is `outdated` (made before the latest import, close or register
+    change, which may change it: "check again")."""
+
+    submission: Submission
+    status: str
+    importable: bool | None
+    outdated: bool
+
+
+def queue_rows(session: Session, user: Actor, status: str | None = None) -> list[QueueRow]:
+    """The queue (`queue`), each line with its status and its stored check's outcome and age."""
+    now = data_version(session)
+    rows = []
+    for sub in queue(session, user, status):
+        shown = status_of(session, sub)
+        if sub.status not in OPEN:
+            rows.append(QueueRow(sub, shown, None, False))
+            continue
+        rows.append(QueueRow(sub, shown, sub.check_ok, is_outdated(stored_check(sub), now)))
+    return rows
+
+
+def is_outdated(check: Check, now: int) -> bool:
+    """Whether `check` was made before the data version `now` (versions.data_version): an import, close or
+    register change since may change what it says."""
+    return check.as_of < now
+
+
+def keep_check(session: Session, user: Actor, submission_id: int, check: Check) -> Submission:
+    """Keep `check` — the file checked again as it was sent, with no choice of the officer's — as the
+    submission's check: the queue's, the organiser's and the review page's from now on (a view runs none).
+    Only while it is submitted: a decided submission keeps the check it was decided on."""
+    sub = for_review(session, user, submission_id)
+    if sub.status == "submitted":
+        sub.check_ok = check.ok
+        sub.check_text = check.text()[:20000]
+        sub.check_json = check.to_json()
+    return sub
 
 
 def status_of(session: Session, submission: Submission) -> str:

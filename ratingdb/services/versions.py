@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import getpass
 import os
+from functools import cache
 from typing import Final
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.command_line import current_command
@@ -54,6 +55,22 @@ def public_change(session: Session) -> None:
     entry and calls this itself."""
     session.add(PublicChange())
     session.flush()
+
+
+def data_version(session: Session) -> int:
+    """The public data version (a cache key): the newest public change (schema.models.PublicChange), which
+    every import, close, correction, register and rule-set edit writes and no submission, sign-in or desk
+    view does (issue 54: keyed on the audit log, each upload made every page be made again). A stored
+    check of a submission keeps the version it saw, so the queue knows when it may be out of date."""
+    return int(session.connection().scalar(data_version_query()) or 0)
+
+
+@cache
+def data_version_query() -> Select[tuple[int]]:
+    """The query of data_version, built once: every served request asks it, as its read transaction's
+    first statement (db.read_snapshot), and building the statement, finding its compiled form by its cache
+    key and the ORM's handling cost more than the query (issue 28)."""
+    return select(func.coalesce(func.max(PublicChange.id), 0))
 
 
 def withdraw(session: Session, row: Versioned, change: AuditEntry) -> None:

@@ -29,12 +29,13 @@ from ratingdb.reports.lists import (
     player_history,
     players_with_records,
 )
-from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList, data_version_query
+from ratingdb.reports.live import LiveEntry, LiveEvent, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
 from ratingdb.reports.systems import DEFAULT, ListShown, elo_list, player_figures
 from ratingdb.schema.models import Player
 from ratingdb.services.players import find_by_id
+from ratingdb.services.versions import data_version_query
 from ratingdb.site.publish import (
     CLOSE_HIGHLIGHTS,
     Site,

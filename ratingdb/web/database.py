@@ -31,7 +31,7 @@ from sqlalchemy import Engine, Select
 from sqlalchemy.orm import Session
 
 from ratingdb import db
-from ratingdb.reports.live import data_version_query
+from ratingdb.services.versions import data_version_query
 
 
 def read_only_engine(url: str, *, in_event_loop: bool = False) -> Engine:

@@ -40,6 +40,7 @@ from ratingdb.rating import Period
 from ratingdb.schema.models import WebUser
 from ratingdb.services import submissions as subs
 from ratingdb.services import users
+from ratingdb.services.versions import data_version
 from ratingdb.templating import Templates
 from ratingdb.web.deps import State, language
 from ratingdb.web.state import AppState, WebSettings
@@ -499,11 +500,18 @@ def replace(request: Request, state: State, submission_id: int, form: Sent) -> H
 
 
 @router.get("/desk/queue")
-def queue_page(request: Request, state: State) -> HTMLResponse:
+def queue_page(request: Request, state: State, status: str = "submitted") -> HTMLResponse:
+    """`ratingdb submission list [--status S]`: the waiting submissions unless another status is chosen
+    (`all`: every one, the waiting first), each with its stored check's outcome and whether it is out of
+    date."""
     with signed_in(request, state) as (session, user):
-        found = [(s, subs.status_of(session, s)) for s in subs.queue(session, user)]
+        shown = None if status == "all" else status
+        rows = subs.queue_rows(session, user, shown)
         names = {u.id: u.username for u in users.list_users(session)}
-        return render(request, "queue.html", user, submissions=found, names=names, types=_types(state))
+        return render(
+            request, "queue.html", user, rows=rows, names=names, types=_types(state), chosen=status,
+            counts=subs.queue_counts(session, user),
+        )  # fmt: skip
 
 
 Chosen = dict[int, tuple[str, str]]
@@ -575,20 +583,29 @@ async def _review_form(request: Request) -> ReviewForm:
 def _review(
     request: Request, state: AppState, submission_id: int, sent: ReviewForm, *, again: bool = True
 ) -> HTMLResponse:
+    """The review page; with `again` ("Check again") the file is checked again in a dry run, and a check
+    of the file as it was sent (no choice made) is then kept as its check (subs.keep_check): the queue's
+    check column and the organiser's page say what it says now."""
     with signed_in(request, state, dry_run=again) as (session, user):
         sub = subs.for_review(session, user, submission_id)
         check = None
         made = sent.made()
+        choices_text = subs.choices_text(made, sub.rating_type)
         if sub.status == "submitted":
             # The stored check, run again only by "Check again" (`again`): a view runs nothing.
             check = subs.recheck(session, user, submission_id, made) if again else subs.stored_check(sub)
         organiser = session.get(WebUser, sub.organiser_id)
-        return render(
+        page = render(
             request, "review.html", user, sub=sub, status_text=subs.status_of(session, sub), check=check,
             chosen=sent.chosen, id_field=sent.id_field or "fide", settings=sent.settings,
             organiser=organiser.username if organiser else "?", types=_types(state),
-            choices_text=subs.choices_text(made, sub.rating_type),
+            choices_text=choices_text,
+            outdated=check is not None and subs.is_outdated(check, data_version(session)),
         )  # fmt: skip
+    if again and check is not None and not choices_text:
+        with signed_in(request, state, officer=True) as (session, user):
+            subs.keep_check(session, user, submission_id, check)
+    return page
 
 
 @router.get("/desk/queue/{submission_id}")

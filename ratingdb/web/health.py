@@ -28,8 +28,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb import db
 from ratingdb.errors import RatingDbError
-from ratingdb.reports.live import data_version_query
 from ratingdb.services.supervision import gauges
+from ratingdb.services.versions import data_version_query
 from ratingdb.web.database import Database
 
 log = logging.getLogger("ratingdb.web")

@@ -28,8 +28,8 @@ def test_the_queue_from_the_terminal_accepts_with_the_choices_and_refuses_withou
         submissions.submit(session, organiser, MONTH_FILE.read_bytes(), MONTH_FILE.name, "standard")
     listed = runner.invoke(app, ["--db", db_url, "submission", "list", "--format", "csv"])
     assert listed.stdout.splitlines() == [
-        "id,organiser,file,type,status,importable,event",
-        "1,galway-open,web-month-dublin-open.trf,standard,submitted,no,",
+        "id,organiser,file,type,status,importable,check,event",
+        "1,galway-open,web-month-dublin-open.trf,standard,submitted,no,current,",
     ]
     shown = runner.invoke(app, ["--db", db_url, "submission", "show", "1"])
     assert shown.stdout.splitlines()[:2] == [

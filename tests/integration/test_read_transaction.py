@@ -48,7 +48,7 @@ def test_a_read_snapshot_gives_the_data_version_its_transaction_sees(db_url: str
     read-only engine sent with BEGIN in one round trip). Its value is what data_version reads in the same
     transaction; a write after it is in neither; the transaction is read-only where the engine has such
     transactions, and ended when the block ends."""
-    from ratingdb.reports.live import data_version, data_version_query
+    from ratingdb.services.versions import data_version, data_version_query
 
     reader, writer = db.read_only_engine(db_url), db.make_engine(db_url)
     try:
@@ -84,7 +84,7 @@ def test_a_statement_read_in_many_read_snapshots_stays_prepared_on_postgresql(db
     (nothing written), so a player page's statements are planned once per connection, not at each page."""
     from sqlalchemy import bindparam
 
-    from ratingdb.reports.live import data_version_query
+    from ratingdb.services.versions import data_version_query
 
     reader = db.read_only_engine(db_url)
     if reader.dialect.name != "postgresql":
