@@ -484,8 +484,32 @@ def submission_file(request: Request, state: State, submission_id: int) -> Respo
     )
 
 
+# The answer of a confirmation page's button (confirm.html): without it, an action that withdraws or ends
+# something (reopen, disable, withdraw) is first run in a dry run and its confirmation page shown. Plain
+# forms, no script (the site's CSP allows none): the page's button posts the same form with confirm=yes.
+CONFIRMED: Final = "yes"
+Confirm = Annotated[str, Form(max_length=3)]
+
+
+def _confirm_page(
+    request: Request, user: WebUser, what: str, action: str, back: str, fields: dict[str, str], **values: Any
+) -> HTMLResponse:
+    """The page that asks before `what` ("reopen", "disable", "withdraw"): what it will do (`values`, from
+    the action run in a dry run, so a refusal comes now and nothing is asked in vain), a button that posts
+    the same form (`fields`) to `action` with confirm=yes, and a link `back` that changes nothing."""
+    return render(request, "confirm.html", user, what=what, action=action, back=back, fields=fields, **values)
+
+
 @router.post("/desk/submissions/{submission_id}/withdraw")
-def withdraw(request: Request, state: State, submission_id: int) -> Response:
+def withdraw(request: Request, state: State, submission_id: int, confirm: Confirm = "") -> Response:
+    """Withdraw the organiser's own submission, once they confirm it (_confirm_page)."""
+    if confirm != CONFIRMED:
+        with signed_in(request, state, dry_run=True) as (session, user):
+            sub = subs.withdraw(session, user, submission_id)
+            return _confirm_page(
+                request, user, "withdraw", f"/desk/submissions/{submission_id}/withdraw",
+                f"/desk/submissions/{submission_id}", {}, sub=sub,
+            )  # fmt: skip
     with signed_in(request, state) as (session, user):
         subs.withdraw(session, user, submission_id)
     return _back("/desk/submissions")
@@ -693,12 +717,24 @@ def period_reopen(
     period: str,
     reason: Annotated[str, Form(max_length=2000)] = "",
     include_imported: Annotated[str, Form(max_length=3)] = "",
+    confirm: Confirm = "",
 ) -> Response:
-    """`ratingdb reopen PERIOD --type T --reason TEXT [--include-imported]`."""
+    """`ratingdb reopen PERIOD --type T --reason TEXT [--include-imported]`, once the officer confirms it
+    on a page that lists the lists it withdraws (its dry run, as `ratingdb reopen … --dry-run` prints)."""
     kind, chosen = _period(state, rating_type, period)
+    page = f"/desk/periods/{kind}/{chosen}"
+    also = include_imported == "yes"
+    if confirm != CONFIRMED:
+        with signed_in(request, state, dry_run=True) as (session, user):
+            withdrawn = subs.reopen(session, user, chosen, kind, reason, include_imported=also)
+            return _confirm_page(
+                request, user, "reopen", f"{page}/reopen", page,
+                {"reason": reason, "include_imported": include_imported}, withdrawn=withdrawn,
+                rating_type=kind, period=str(chosen),
+            )  # fmt: skip
     with signed_in(request, state) as (session, user):
-        subs.reopen(session, user, chosen, kind, reason, include_imported=include_imported == "yes")
-    return _back(f"/desk/periods/{kind}/{chosen}")
+        subs.reopen(session, user, chosen, kind, reason, include_imported=also)
+    return _back(page)
 
 
 # -- corrections: replace-event ------------------------------------------------------------------------------
@@ -972,9 +1008,19 @@ def change_user(
     action: str,
     role: Annotated[str, Form(max_length=12)] = "",
     password: Annotated[str, Form(max_length=2000)] = "",
+    confirm: Confirm = "",
 ) -> Response:
+    """An admin's change to an account; disabling it is done once confirmed (_confirm_page)."""
     from ratingdb.errors import ConfigError
 
+    if action == "disable" and confirm != CONFIRMED:
+        with signed_in(request, state, dry_run=True) as (session, user):
+            _admin(user)
+            account = users.set_disabled(session, username, True)  # refused now if it would be refused
+            return _confirm_page(
+                request, user, "disable", f"/desk/users/{account.username}/disable", "/desk/users", {},
+                account=account, yourself=account.id == user.id,
+            )  # fmt: skip
     with signed_in(request, state) as (session, user):
         _admin(user)
         if action == "disable":

@@ -201,6 +201,8 @@ def test_a_correction_of_a_national_id_event_in_chromium_rates_the_corrected_win
         wait.until(lambda d: text(d, By.ID, "period-state") == "Closed: its list is published.")
         browser.find_element(By.ID, "reopen-reason").send_keys("round 1 the wrong way round")
         follow(browser, "reopen")
+        wait.until(lambda d: heading(d) == "Reopen the standard period 2011-07?")
+        follow(browser, "confirm")  # the confirmation page's button (no script)
         wait.until(lambda d: text(d, By.ID, "period-state") == "Open.")
         follow(browser, "replace-1")
         wait.until(lambda d: heading(d) == "Replace event 1")

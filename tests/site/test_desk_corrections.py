@@ -73,7 +73,18 @@ def test_the_officer_reopens_replaces_the_event_and_closes_again_in_the_browser(
         assert "Closed: its list is published." in page and 'id="reopen"' in page
         refused = post(officer, "/desk/periods/standard/2011-07/reopen", reason=" ")
         assert refused.status_code == 400  # type: ignore[attr-defined]
-        reopened = post(officer, "/desk/periods/standard/2011-07/reopen", reason="round 1 the wrong way")
+        # First the confirmation page, from a dry run: what it withdraws, and nothing changed yet.
+        asked = text_of(
+            post(officer, "/desk/periods/standard/2011-07/reopen", reason="round 1 the wrong way")
+        )
+        assert "<h1>Reopen the standard period 2011-07?</h1>" in asked
+        assert "<li>2011-08-01, version 1 (computed by closing 2011-07)</li>" in asked
+        assert '<input type="hidden" name="reason" value="round 1 the wrong way">' in asked
+        page = text_of(officer.get("/desk/periods/standard/2011-07"))
+        assert "Closed: its list is published." in page
+        reopened = post(
+            officer, "/desk/periods/standard/2011-07/reopen", reason="round 1 the wrong way", confirm="yes"
+        )
         assert reopened.headers["location"] == "/desk/periods/standard/2011-07"  # type: ignore[attr-defined]
         page = text_of(officer.get("/desk/periods/standard/2011-07"))
         assert "Open." in page and 'href="/desk/events/1/replace"' in page

@@ -264,7 +264,7 @@ def test_a_session_ends_at_logout_on_disabling_and_on_a_role_change(
             with browser(db_url) as admin:
                 assert sign_in(admin, "admin") == 303
                 action, form = {
-                    "disable": ("disable", {}),
+                    "disable": ("disable", {"confirm": "yes"}),
                     "set-role": ("role", {"role": "organiser"}),
                     "reset-password": ("password", {"password": "another long password"}),
                 }[ending]

@@ -52,7 +52,9 @@ def test_a_submission_does_not_change_the_public_version_and_an_import_does(
         assert sent.status_code == 200
         assert organiser.get("/desk/submissions/1").status_code == 200
         withdrawn = organiser.post(
-            "/desk/submissions/1/withdraw", data={"csrftoken": csrf(organiser)}, follow_redirects=False
+            "/desk/submissions/1/withdraw",
+            data={"csrftoken": csrf(organiser), "confirm": "yes"},
+            follow_redirects=False,
         )
         assert withdrawn.status_code == 303
         assert version(engine) == before
