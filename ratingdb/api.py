@@ -51,6 +51,7 @@ if TYPE_CHECKING:
         PublishedEntry,
     )
     from ratingdb.schema.models import Player
+    from ratingdb.services.corrections import Replacement
     from ratingdb.services.counts import CloseCounts
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
     from ratingdb.services.list_import import ListImportSummary
@@ -75,6 +76,7 @@ __getattr__ = on_first_use(
             "PublishedEntry",
         ),  # fmt: skip
         "ratingdb.schema.models": ("Player",),
+        "ratingdb.services.corrections": ("Replacement",),
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
         "ratingdb.services.list_import": ("ListImportSummary",),
@@ -120,35 +122,129 @@ def open_database(url: str, *, create: bool = False) -> Database:
     return Database(engine)
 
 
+# A line of a file a matching choice names: its starting rank (one file) or (file name, rank).
+Line = int | tuple[str, int]
+
+
 def import_trf(
     session: Session,
     paths: Sequence[str | Path],
     *,
     rating_type: str | None = None,
+    type_override: bool = False,
     period: str | Period | None = None,
+    closing_days: int | None = None,
     official: bool = False,
+    distinct_event: bool = False,
+    section: str | None = None,
+    id_field: str | None = None,
     federation_column: str | None = None,
+    match: Mapping[Line, str | int] | None = None,
+    new: Collection[Line] = (),
+    accept_name: Collection[Line] = (),
+    drop: Collection[Line] = (),
 ) -> EventImportSummary:
-    """Import tournament reports (TRF files) as events, all or none, as `ratingdb import-trf` does.
+    """Import tournament reports (TRF files) as events, all or none, as `ratingdb import-trf` does, with
+    each of its choices (the same service).
 
-    `rating_type` names the list the games count for (else the file's own time control decides);
-    `period` a later period than the one of the end date (a late report); `official` marks FIDE-rated
-    events; `federation_column` how the player lines' federation column is read (`clubs`, `mixed`, or
+    `rating_type` names the list the games count for (else the file's own time control decides), and
+    `type_override` keeps it where the time control says another; `period` a later period than the one
+    of the end date (a late report); `closing_days` the days before the list date an event must end by
+    (else the federation's); `official` marks FIDE-rated events; `distinct_event` imports a tournament
+    whose name and start date a stored event has as a tournament of its own, and `section` as a section
+    of that congress; `id_field` what the player lines' ID column holds (`fide`, the default, or
+    `national`); `federation_column` how their federation column is read (`clubs`, `mixed`, or
     `federations`, the default, which refuses a file whose column holds other values than FIDE codes).
-    Players are found by FIDE ID, else registered.
+    A line refused for a decision is settled as `--match`, `--new`, `--accept-name` and `--drop` settle
+    it: `match` {line: ID of the registered player}, `new`, `accept_name` and `drop` (lines); a line is
+    its starting rank, or (file name, rank) when several files are given.
     """
     from ratingdb.formats import read_trf
-    from ratingdb.services.choices import ImportChoices
     from ratingdb.services.events import import_events
+    from ratingdb.services.submissions import script_choices
 
-    parsed = [read_trf(Path(path)) for path in paths]
-    chosen = ImportChoices(
-        rating_type=rating_type,
-        official=official,
-        period=None if period is None else _period(period),
-        federation_column=federation_column,
-    )
+    files = [Path(path) for path in paths]
+    parsed = [read_trf(file) for file in files]
+    chosen = script_choices(
+        [f.name for f in files], rating_type=rating_type, type_override=type_override, period=_late(period),
+        closing_days=closing_days, official=official, distinct_event=distinct_event, section=section,
+        id_field=id_field, federation_column=federation_column, match=match, new=new,
+        accept_name=accept_name, drop=drop,
+    )  # fmt: skip
     return import_events(session, parsed, chosen)
+
+
+def replace_event(
+    session: Session,
+    event_id: int,
+    path: str | Path,
+    *,
+    reason: str | None = None,
+    rating_type: str | None = None,
+    type_override: bool | None = None,
+    period: str | Period | None = None,
+    closing_days: int | None = None,
+    official: bool | None = None,
+    distinct_event: bool | None = None,
+    section: str | None = None,
+    id_field: str | None = None,
+    federation_column: str | None = None,
+    match: Mapping[int, str | int] | None = None,
+    new: Collection[int] = (),
+    accept_name: Collection[int] = (),
+    drop: Collection[int] = (),
+) -> Replacement:
+    """Replace event `event_id` of an open period with the corrected file at `path`, as `ratingdb
+    replace-event` does (the same service): the event is kept, withdrawn, and the file becomes its new
+    version. The file is read with the choices the event was imported with, except those given here
+    (each as `import_trf`'s; None or empty: as imported); a line named by `match`, `new`, `accept_name`
+    or `drop` replaces the choice stored for it."""
+    from ratingdb.formats import read_trf
+    from ratingdb.services.corrections import replace_event as replace
+    from ratingdb.services.submissions import script_choices
+
+    file = Path(path)
+    chosen = script_choices(
+        [file.name], rating_type=rating_type, type_override=type_override, period=_late(period),
+        closing_days=closing_days, official=official, distinct_event=distinct_event, section=section,
+        id_field=id_field, federation_column=federation_column, match=match, new=new,
+        accept_name=accept_name, drop=drop,
+    )  # fmt: skip
+    return replace(session, event_id, read_trf(file), reason=reason, choices=chosen)
+
+
+def accept_submission(
+    session: Session,
+    submission_id: int,
+    *,
+    rating_type: str | None = None,
+    type_override: bool = False,
+    period: str | Period | None = None,
+    closing_days: int | None = None,
+    official: bool = False,
+    distinct_event: bool = False,
+    section: str | None = None,
+    id_field: str | None = None,
+    federation_column: str | None = None,
+    match: Mapping[int, str | int] | None = None,
+    new: Collection[int] = (),
+    accept_name: Collection[int] = (),
+    drop: Collection[int] = (),
+) -> int:
+    """Accept a file an organiser sent in through the site and import it, as `ratingdb submission accept`
+    does (the same service), with `import_trf`'s choices (`rating_type`: the organiser's unless given);
+    the ID of the event it became."""
+    from ratingdb.services.submissions import accept, script_choices
+
+    chosen = script_choices(
+        [], rating_type=rating_type, type_override=type_override, period=_late(period),
+        closing_days=closing_days, official=official, distinct_event=distinct_event, section=section,
+        id_field=id_field, federation_column=federation_column, match=match, new=new,
+        accept_name=accept_name, drop=drop,
+    )  # fmt: skip
+    event_id = accept(session, None, submission_id, chosen).event_id
+    assert event_id is not None  # an accepted submission is linked to its event
+    return event_id
 
 
 def import_list(
@@ -286,6 +382,11 @@ def calculation(
     return stored(session, player, _period(period), rating_type)
 
 
+def _late(value: str | Period | None) -> str | None:
+    """A late report's period as the services read it (YYYY-MM), or None."""
+    return None if value is None else str(_period(value))
+
+
 def _period(value: str | Period) -> Period:
     if isinstance(value, Period):
         return value
@@ -298,6 +399,7 @@ def _period(value: str | Period) -> Period:
 __all__ = [
     # what a script calls
     "Database",
+    "accept_submission",
     "calculation",
     "close_period",
     "close_periods",
@@ -307,6 +409,7 @@ __all__ = [
     "open_database",
     "player_history",
     "read_list",
+    "replace_event",
     # what it passes
     "Adjustment",
     "Period",
@@ -332,6 +435,7 @@ __all__ = [
     "RatingDifference",
     "RatingDbError",
     "RegisterDifference",
+    "Replacement",
     "Resolution",
     "RuleSet",
     "Session",

@@ -26,7 +26,7 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from dataclasses import replace as changed
@@ -396,6 +396,66 @@ def file_settings(
         section=shown or None,
         federation_column=federation_column or None,
     )
+
+
+# A line a script's matching choice names: its starting rank (one file) or (file name, rank).
+ScriptLine = int | tuple[str, int]
+
+
+def script_choices(
+    names: Sequence[str],
+    *,
+    rating_type: str | None,
+    type_override: bool | None,
+    period: str | None,
+    closing_days: int | None,
+    official: bool | None,
+    distinct_event: bool | None,
+    section: str | None,
+    id_field: str | None,
+    federation_column: str | None,
+    match: Mapping[int, str | int] | Mapping[ScriptLine, str | int] | None,
+    new: Collection[ScriptLine],
+    accept_name: Collection[ScriptLine],
+    drop: Collection[ScriptLine],
+) -> ImportChoices:
+    """The choices of import-trf as a script gives them (ratingdb.api: import_trf, replace_event,
+    accept_submission), for the files `names`: False and empty values are choices not made, so a
+    replacement keeps the event's own. A line is its rank (one file) or (file name, rank)."""
+    check_id_field(id_field)
+    settings = file_settings(
+        rating_type=rating_type, type_override=type_override or None, official=official or None,
+        closing_days=closing_days, period=period,
+        distinct=distinct_event or None, section=section, federation_column=federation_column,
+    )  # fmt: skip
+
+    def line(ref: ScriptLine) -> tuple[str | None, int]:
+        if isinstance(ref, int):
+            if len(names) > 1:
+                raise ConfigError(f"line {ref}: several files are given, so name the file: (FILE, {ref})")
+            return (None, ref)
+        file, rank = ref
+        if file not in names:
+            raise ConfigError(f"line {ref}: {file} is not one of the files given")
+        return (file, rank)
+
+    matches = {line(ref): str(ident).strip() for ref, ident in (match or {}).items()}
+    lines = {
+        "new": frozenset(line(ref) for ref in new),
+        "accept_names": frozenset(line(ref) for ref in accept_name),
+        "drops": frozenset(line(ref) for ref in drop),
+    }
+    given = [*matches, *lines["new"], *lines["accept_names"], *lines["drops"]]
+    twice = {ref for ref in given if given.count(ref) > 1}
+    if twice:
+        raise ConfigError(f"line {min(twice, key=lambda r: r[1])[1]} is given two choices: give one")
+    return ImportChoices(
+        id_field=id_field,
+        matches=matches or None,
+        new=lines["new"] or None,
+        accept_names=lines["accept_names"] or None,
+        drops=lines["drops"] or None,
+    ).over(settings)
 
 
 def check_id_field(id_field: str | None) -> None:
