@@ -960,10 +960,13 @@ def replacement_choices(
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None,
     switches: Mapping[str, bool | None] | None = None,
+    settings: ImportChoices | None = None,
 ) -> ImportChoices:
     """The choices of `replace-event` from the page: only those made (as options given on the command
     line); every other is the one the replaced event was imported with (ratingdb.services.choices).
-    `switches`: {name of SWITCHES: True (--official), False (--no-official), None (as imported)}."""
+    `switches`: {name of SWITCHES: True (--official), False (--no-official), None (as imported)};
+    `settings`: the type, late period, section, closing days and federation column given (file_settings:
+    --type, --period, --section, --closing-days, --federation-column), each None not given."""
     made = import_choices(choices, "", id_field)
     switched = dict(switches or {})
     unknown = sorted(set(switched) - set(SWITCHES))
@@ -979,7 +982,25 @@ def replacement_choices(
         official=switched.get("official"),
         type_override=switched.get("type_override"),
         distinct=switched.get("distinct_event"),
+        rating_type=settings.rating_type if settings else None,
+        period=settings.period if settings else None,
+        section=settings.section if settings else None,
+        closing_days=settings.closing_days if settings else None,
+        federation_column=settings.federation_column if settings else None,
     )
+
+
+def stored_settings(event: Event) -> dict[str, str]:
+    """What `event` was imported with of the replace page's settings (replace-event's unless given): its
+    type, period, section, closing days (empty: the federation's) and federation column."""
+    stored = ImportChoices.from_stored(event.import_choices)
+    return {
+        "type": event.rating_type,
+        "period": str(event.period),
+        "section": event.section or "",
+        "closing_days": "" if stored.closing_days is None else str(stored.closing_days),
+        "federation_column": stored.federation_column or "federations",
+    }
 
 
 def stored_id_field(event: Event) -> str:
@@ -1026,6 +1047,7 @@ def _replacement(
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None,
     switches: Mapping[str, bool | None] | None,
+    settings: ImportChoices | None = None,
 ) -> tuple[TrfEvent, ImportChoices]:
     """What check_replacement and replace both begin with: the officer's right, the corrected file read
     (FormatError when it cannot be) and the choices made on the page."""
@@ -1036,7 +1058,7 @@ def _replacement(
     if not content:
         raise ConfigError(f"the file is empty — choose {CORRECTED}")
     name = _base_name(file_name, "corrected.trf")
-    return parse_trf(name, content), replacement_choices(choices, id_field, switches)
+    return parse_trf(name, content), replacement_choices(choices, id_field, switches, settings)
 
 
 def check_replacement(
@@ -1049,6 +1071,7 @@ def check_replacement(
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None = None,
     switches: Mapping[str, bool | None] | None = None,
+    settings: ImportChoices | None = None,
 ) -> ReplacementCheck:
     """`ratingdb replace-event EVENT FILE --dry-run` with the choices: what the replacement would change,
     or every refusal (each unsettled line with its line and rank, for a choice).
@@ -1064,7 +1087,7 @@ def check_replacement(
         raise RuntimeError("check_replacement replaces the event: run it in a dry-run transaction")
     found = ReplacementCheck()
     try:
-        trf, made = _replacement(user, content, file_name, choices, id_field, switches)
+        trf, made = _replacement(user, content, file_name, choices, id_field, switches, settings)
         found.replacement = replace_event(session, event_id, trf, reason=reason or None, choices=made)
     except UnresolvedPlayers as exc:
         found.refusals.extend(refusals_of(exc))
@@ -1083,11 +1106,13 @@ def replace(
     choices: Mapping[int, tuple[str, str]],
     id_field: str | None = None,
     switches: Mapping[str, bool | None] | None = None,
+    settings: ImportChoices | None = None,
 ) -> Replacement:
-    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices and switches (the same service)."""
+    """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices, switches and settings (the same
+    service)."""
     from ratingdb.services.corrections import replace_event
 
-    trf, made = _replacement(user, content, file_name, choices, id_field, switches)
+    trf, made = _replacement(user, content, file_name, choices, id_field, switches, settings)
     return replace_event(session, event_id, trf, reason=reason or None, choices=made)
 
 

@@ -23,7 +23,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Annotated, Any, Final
 
@@ -574,27 +574,29 @@ class ReviewForm:
 
     def made(self) -> Any:
         """The ImportChoices of import-trf these controls make (ConfigError for a malformed one)."""
-        from ratingdb.errors import ConfigError
+        return subs.import_choices(self.chosen, None, self.id_field, _file_settings(self.settings))
 
-        days = self.settings.get("closing_days", "").strip()
-        if days and not days.isdigit():
-            raise ConfigError(f"closing days '{days}' is not a number of days")
-        on = {key: self.settings.get(key) == "yes" or None for key in ("type_override", "official")}
-        return subs.import_choices(
-            self.chosen,
-            None,
-            self.id_field,
-            subs.file_settings(
-                rating_type=self.settings.get("type") or None,
-                type_override=on["type_override"],
-                official=on["official"],
-                closing_days=int(days) if days else None,
-                period=self.settings.get("period") or None,
-                distinct=self.settings.get("distinct_event") == "yes" or None,
-                section=self.settings.get("section") or None,
-                federation_column=self.settings.get("federation_column") or None,
-            ),
-        )
+
+def _file_settings(settings: dict[str, str]) -> Any:
+    """The choices about the whole file the controls `settings` make (subs.file_settings: import-trf's
+    --type, --type-override, --official, --closing-days, --period, --distinct-event, --section and
+    --federation-column); an empty control is a choice not made. ConfigError for a malformed one."""
+    from ratingdb.errors import ConfigError
+
+    days = settings.get("closing_days", "").strip()
+    if days and not days.isdigit():
+        raise ConfigError(f"closing days '{days}' is not a number of days")
+    on = {key: settings.get(key) == "yes" or None for key in ("type_override", "official")}
+    return subs.file_settings(
+        rating_type=settings.get("type") or None,
+        type_override=on["type_override"],
+        official=on["official"],
+        closing_days=int(days) if days else None,
+        period=settings.get("period") or None,
+        distinct=settings.get("distinct_event") == "yes" or None,
+        section=settings.get("section") or None,
+        federation_column=settings.get("federation_column") or None,
+    )
 
 
 async def _review_form(request: Request) -> ReviewForm:
@@ -754,6 +756,18 @@ class ReplacementForm:
     id_field: str | None
     switches: dict[str, bool | None]
     replacing: bool  # the Replace button (with no new file chosen), else Check
+    # The type, late period, section, closing days and federation column given (REPLACE_SETTINGS; an
+    # empty control: as the event was imported), as sent.
+    settings: dict[str, str] = field(default_factory=dict)
+
+    def made(self) -> Any:
+        """The settings as the service takes them (ConfigError for a malformed one)."""
+        return _file_settings(self.settings)
+
+
+# The replace page's settings: replace-event's --type, --period, --section, --closing-days and
+# --federation-column (the switches are SWITCHES).
+REPLACE_SETTINGS: Final = ("type", "period", "section", "closing_days", "federation_column")
 
 
 async def _replacement_form(request: Request) -> ReplacementForm:
@@ -771,6 +785,7 @@ async def _replacement_form(request: Request) -> ReplacementForm:
         reason.strip() if isinstance(reason, str) else "", chosen, id_field,
         {key: _switch(form.get(key)) for key in subs.SWITCHES},
         form.get("action") == "replace" and content is None,
+        {key: value[:200] for key in REPLACE_SETTINGS if isinstance(value := form.get(key), str) and value},
     )  # fmt: skip
 
 
@@ -795,18 +810,21 @@ def _replace_page(
 ) -> HTMLResponse:  # fmt: skip
     """The replace page: the form, with the check of the file sent (its name and bytes) when there is one."""
     event = _event_of(session, event_id)
-    values: dict[str, Any] = {"found": None, "chosen": {}, "id_field": "", "switches": {}}
+    values: dict[str, Any] = {"found": None, "chosen": {}, "id_field": "", "switches": {}, "settings": {}}
     if sent is not None:
         found = subs.check_replacement(
-            session, user, event_id, file[1], file[0], sent.reason, sent.chosen, sent.id_field, sent.switches
-        )
+            session, user, event_id, file[1], file[0], sent.reason, sent.chosen, sent.id_field, sent.switches,
+            sent.made(),
+        )  # fmt: skip
         values = {
             "found": found, "check": found, "chosen": sent.chosen, "id_field": sent.id_field or "",
             "switches": sent.switches, "reason": sent.reason, "file_name": file[0], "pending": sent.pending,
+            "settings": sent.settings,
         }  # fmt: skip
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
-        stored_lines=subs.stored_lines(event),
+        stored_lines=subs.stored_lines(event), stored_settings=subs.stored_settings(event),
+        types=_types(_state(request)),
         switch_options=subs.SWITCHES, id_field_stored=subs.stored_id_field(event), **values,
     )  # fmt: skip
 
@@ -848,7 +866,7 @@ async def replace_event(request: Request, state: State, event_id: int) -> Respon
                 name, content = subs.pending_file(session, user, browser, sent.pending, event_id)
                 done = subs.replace(
                     session, user, event_id, content, name, sent.reason, sent.chosen, sent.id_field,
-                    sent.switches,
+                    sent.switches, sent.made(),
                 )  # fmt: skip
                 subs.drop_pending(session, browser)
                 event = _event_of(session, done.new_event_id)

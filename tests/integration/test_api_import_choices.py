@@ -89,7 +89,8 @@ def test_accept_submission_and_replace_event_take_the_choices_of_the_commands(
     with api.open_database(db_url) as database:
         with database.transaction() as session:
             assert api.accept_submission(session, 1, section="B") == 2
-        # Event 1 corrected: Horvat won round 3 against Kowalski (the file had it the other way), shown as section A.
+        # Event 1 corrected, shown as section A: Horvat won round 3 against Kowalski (the file had it
+        # the other way).
         fixed = tmp_path / "round-robin-fixed.trf"
         fixed.write_bytes(
             ROUND_ROBIN.read_bytes()

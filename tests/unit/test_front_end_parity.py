@@ -40,6 +40,11 @@ DESK = {
         ("replace.html", "_choices.html"),
         {
             "--reason": 'name="reason"',
+            "--type": 'name="type"',
+            "--period": 'name="period"',
+            "--section": 'name="section"',
+            "--closing-days": 'name="closing_days"',
+            "--federation-column": 'name="federation_column"',
             "--id-field": 'name="id_field"',
             "--match": 'value="match"',
             "--new": 'value="new"',
@@ -67,11 +72,6 @@ TERMINAL_ONLY = {
 # On close-period the type is the period page's address (/desk/periods/TYPE/PERIOD), not a control.
 IN_THE_ADDRESS = {("close-period", "--type")}
 DESK_GAPS = {
-    ("replace-event", "--type"),
-    ("replace-event", "--closing-days"),
-    ("replace-event", "--period"),
-    ("replace-event", "--section"),
-    ("replace-event", "--federation-column"),
     ("close-period", "--through"),
 }
 
