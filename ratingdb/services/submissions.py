@@ -50,7 +50,7 @@ from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
-from ratingdb.services.closing import ClosedPeriod, close_periods
+from ratingdb.services.closing import ClosedPeriod, close_periods, periods_through
 from ratingdb.services.event_warnings import import_warnings
 from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import FEDERATION_COLUMNS, RegisterDifference, Resolution, UniformSex
@@ -898,12 +898,15 @@ def period_view(
     return view
 
 
-def close(work: UnitOfWork, user: Actor, period: Period, rating_type: str) -> ClosedPeriod:
+def close(
+    work: UnitOfWork, user: Actor, period: Period, rating_type: str, through: Period | None = None
+) -> list[ClosedPeriod]:
     """Close the period and publish its list, audited as `user`'s: `ratingdb close-period` (the same
-    service, services.closing, with its copy before the close), in a transaction of its own."""
+    service, services.closing, with its copy before the close), in a transaction of its own; `through`
+    (--through): then every period after it up to that one, each in a transaction of its own."""
     _require(user, "officer", "admin")
     acting = work if user is None else work.acting_as(f"web:{user.username}")
-    return close_periods(acting, rating_type, [period])[0]
+    return close_periods(acting, rating_type, periods_through(period, through))
 
 
 def open_periods(session: Session, user: Actor, rating_types: tuple[str, ...]) -> list[tuple[str, str, int]]:

@@ -703,12 +703,20 @@ def period_dry_run(request: Request, state: State, rating_type: str, period: str
 
 
 @router.post("/desk/periods/{rating_type}/{period}/close")
-def period_close(request: Request, state: State, rating_type: str, period: str) -> Response:
+def period_close(
+    request: Request,
+    state: State,
+    rating_type: str,
+    period: str,
+    through: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """`ratingdb close-period PERIOD --type T [--through LAST]`: the page of the last period closed."""
     kind, chosen = _period(state, rating_type, period)
+    last = _period(state, kind, through.strip())[1] if through.strip() else None
     with signed_in(request, state) as (session, user):
         subs.require_officer(user)
-    subs.close(state.database, user, chosen, kind)  # its own transaction, after the copy before it
-    return _back(f"/desk/periods/{kind}/{chosen}")
+    closed = subs.close(state.database, user, chosen, kind, last)  # each its own transaction, copy first
+    return _back(f"/desk/periods/{kind}/{closed[-1].summary.period if closed else chosen}")
 
 
 @router.post("/desk/periods/{rating_type}/{period}/reopen")

@@ -53,7 +53,7 @@ DESK = {
             "--dry-run": 'value="check"',
         },  # fmt: skip
     ),
-    "close-period": (("period.html",), {"--dry-run": "/dry-run"}),
+    "close-period": (("period.html",), {"--dry-run": "/dry-run", "--through": 'name="through"'}),
 }
 # The replace page's switches (subs.SWITCHES, drawn in a loop): on, off or as the event was imported.
 SWITCHED = {
@@ -71,9 +71,7 @@ TERMINAL_ONLY = {
 }
 # On close-period the type is the period page's address (/desk/periods/TYPE/PERIOD), not a control.
 IN_THE_ADDRESS = {("close-period", "--type")}
-DESK_GAPS = {
-    ("close-period", "--through"),
-}
+DESK_GAPS: set[tuple[str, str]] = set()
 
 # ratingdb.api: the function of each command, and where an option lands (a parameter of it).
 CHOICES = {
