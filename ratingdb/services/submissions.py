@@ -813,6 +813,7 @@ class PeriodView:
     rating_type: str
     closed: bool
     events: list[Event]
+    titles: dict[int, str] = field(default_factory=dict)  # each event's shown name, with its section
     summary: object | None = None  # the dry run's CloseSummary
     diff: object | None = None  # its ListDiff against the list in force
     refusal: str | None = None  # why it cannot be closed now
@@ -835,7 +836,10 @@ def period_view(
             .order_by(Event.start_date, Event.id)
         )
     )
+    from ratingdb.titles import title_of
+
     view = PeriodView(period, rating_type, is_closed(session, rating_type, period), events)
+    view.titles = {e.id: title_of(session, e.id) for e in events}  # two sections: "Limerick Congress — Minor"
     if not dry_run or view.closed:
         return view
     try:
