@@ -26,7 +26,7 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from dataclasses import replace as changed
@@ -961,6 +961,33 @@ def stored_switches(event: Event) -> dict[str, bool]:
         "type_override": bool(stored.type_override),
         "distinct_event": bool(stored.distinct),
     }
+
+
+def registered_of_lines(
+    session: Session, content: bytes, file_name: str, ranks: Iterable[int], id_field: str
+) -> dict[int, str]:
+    """{rank: the registered player the line's ID names, described} for the lines of the file at `ranks`
+    whose ID is a registered player's (read as `id_field` says): what the replace page shows beside a line
+    the event was imported with a choice for, so that the officer sees whom "is the player" would name."""
+    from ratingdb.services.events import file_content
+    from ratingdb.services.players import describe, find_by_id
+
+    try:
+        lines = file_content(parse_trf(file_name, content), id_field).players
+    except FormatError:
+        return {}
+    found = {}
+    for rank in ranks:
+        line = lines.get(rank)
+        ident = None if line is None else (f"fide:{line.fide_id}" if line.fide_id else None)
+        ident = ident or (f"national:{line.national_id}" if line and line.national_id else None)
+        if ident is None:
+            continue
+        try:
+            found[rank] = describe(find_by_id(session, ident))
+        except RatingDbError:
+            continue  # no one has it: nothing to name
+    return found
 
 
 @dataclass

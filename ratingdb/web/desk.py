@@ -751,6 +751,10 @@ def _replace_page(
         values = {
             "found": found, "check": found, "chosen": sent.chosen, "id_field": sent.id_field or "",
             "switches": sent.switches, "reason": sent.reason, "file_name": file[0], "pending": sent.pending,
+            "line_players": subs.registered_of_lines(
+                session, file[1], file[0], subs.stored_lines(event),
+                sent.id_field or subs.stored_id_field(event),
+            ),
         }  # fmt: skip
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
@@ -828,9 +832,13 @@ def _submission_replace_page(
     made = subs.replacement_choices(chosen, id_field, switches)
     found = subs.check_replace_with(session, user, submission_id, event_id, made)
     organiser = session.get(WebUser, sub.organiser_id)
+    stored_lines = subs.stored_lines(event)
+    registered = subs.registered_of_lines(
+        session, sub.content, sub.file_name, stored_lines, id_field or subs.stored_id_field(event)
+    )
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
-        stored_lines=subs.stored_lines(event), switch_options=subs.SWITCHES,
+        stored_lines=stored_lines, line_players=registered, switch_options=subs.SWITCHES,
         id_field_stored=subs.stored_id_field(event), found=found, check=found, chosen=chosen,
         id_field=id_field or "", switches=switches, reason=sent.reason if sent else "", submission=sub,
         organiser=organiser.username if organiser else "?",

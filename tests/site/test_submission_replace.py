@@ -189,6 +189,10 @@ def test_the_review_page_offers_the_event_the_file_corrects_and_replaces_it_with
         assert "read as the event was imported: --new 3" in page
         assert "new to the register: Mac Aodha, Kevin" in page
         assert '<option value="" selected>as the event was imported: a new player</option>' in page
+        # The line's row names the line and the registered player its ID is (whom "is the player" names).
+        row = page.split('<table class="choices">')[1].split("</tr>")[1]
+        assert "line 12 (Mac Aodha, Kevin)" in row
+        assert '<span class="candidate">Mac Aodha, Kevin (FIDE 25900230, national 10230, born 1993, IRL)' in row
         form = {"csrftoken": csrf(officer), "reason": "ID of rank 3", "choice_3": "match", "id_3": RIGHT_ID}
         checked = _text(officer.post("/desk/queue/3/replace/1", data={**form, "action": "check"}))
         assert "The file can replace the event" in checked and "new to the register" not in checked
