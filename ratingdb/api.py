@@ -168,6 +168,11 @@ def replace_event_with_submission(
     official: bool | None = None,
     type_override: bool | None = None,
     distinct_event: bool | None = None,
+    rating_type: str | None = None,
+    period: str | Period | None = None,
+    closing_days: int | None = None,
+    section: str | None = None,
+    federation_column: str | None = None,
 ) -> Replacement:
     """Replace event `event_id` with the file of submission `submission_id` and accept the submission as
     the event's new version, as `ratingdb submission replace ID EVENT` does (the same service).
@@ -176,13 +181,17 @@ def replace_event_with_submission(
     (fide|national), the lines by starting rank as `--match RANK=ID` (`match` {rank: ID}), `--new`,
     `--accept-name` and `--drop` settle them, and `undo` (ranks) takes a stored line choice back without
     another (the line is matched by its ID and name); a line given a choice loses its stored one. `official`,
-    `type_override` and `distinct_event`: True or False switch them, None keeps the event's. `reason` is
-    kept in the audit log. A dry run is `database.transaction(dry_run=True)`.
+    `type_override` and `distinct_event`: True or False switch them, None keeps the event's; `rating_type`
+    (a correction keeps the event's: another is refused), `period`, `closing_days`, `section` ("" takes a
+    stored one away) and `federation_column`, as the options of those names, None keeping the event's.
+    `reason` is kept in the audit log. A dry run is `database.transaction(dry_run=True)`.
     """
     from ratingdb.services.choices import ImportChoices
-    from ratingdb.services.submissions import check_id_field, replace_with
+    from ratingdb.services.submissions import check_id_field, file_settings, replace_with
 
     check_id_field(id_field)
+    # A malformed type, closing days or federation column is refused in one sentence, as the desk's.
+    file_settings(rating_type=rating_type, closing_days=closing_days, federation_column=federation_column)
 
     twice = sorted(_repeated([list(match or {}), undo, new, accept_name, drop]))
     if twice:
@@ -197,6 +206,11 @@ def replace_event_with_submission(
         official=official,
         type_override=type_override,
         distinct=distinct_event,
+        rating_type=rating_type,
+        period=None if period is None else _period(period),
+        closing_days=closing_days,
+        section=section,
+        federation_column=federation_column,
     )
     return replace_with(session, None, submission_id, event_id, made, reason)
 
