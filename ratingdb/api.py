@@ -247,6 +247,77 @@ def accept_submission(
     return event_id
 
 
+def replace_event_with_submission(
+    session: Session,
+    submission_id: int,
+    event_id: int,
+    *,
+    reason: str | None = None,
+    id_field: str | None = None,
+    match: Mapping[int, str | int] | None = None,
+    new: Collection[int] = (),
+    accept_name: Collection[int] = (),
+    drop: Collection[int] = (),
+    undo: Collection[int] = (),
+    official: bool | None = None,
+    type_override: bool | None = None,
+    distinct_event: bool | None = None,
+    rating_type: str | None = None,
+    period: str | Period | None = None,
+    closing_days: int | None = None,
+    section: str | None = None,
+    federation_column: str | None = None,
+) -> Replacement:
+    """Replace event `event_id` with the file of submission `submission_id` and accept the submission as
+    the event's new version, as `ratingdb submission replace ID EVENT` does (the same service).
+
+    The file is read with the choices the event was imported with, except those given: `id_field`
+    (fide|national), the lines by starting rank as `--match RANK=ID` (`match` {rank: ID}), `--new`,
+    `--accept-name` and `--drop` settle them, and `undo` (ranks) takes a stored line choice back without
+    another (the line is matched by its ID and name); a line given a choice loses its stored one. `official`,
+    `type_override` and `distinct_event`: True or False switch them, None keeps the event's; `rating_type`
+    (a correction keeps the event's: another is refused), `period`, `closing_days`, `section` ("" takes a
+    stored one away) and `federation_column`, as the options of those names, None keeping the event's.
+    `reason` is kept in the audit log. A dry run is `database.transaction(dry_run=True)`.
+    """
+    from ratingdb.services.choices import ImportChoices
+    from ratingdb.services.submissions import check_id_field, file_settings, replace_with
+
+    check_id_field(id_field)
+    # A malformed type, closing days or federation column is refused in one sentence, as the desk's.
+    file_settings(rating_type=rating_type, closing_days=closing_days, federation_column=federation_column)
+
+    twice = sorted(_repeated([list(match or {}), undo, new, accept_name, drop]))
+    if twice:
+        raise ConfigError(f"rank {twice[0]} is given two choices: give one")
+    made = ImportChoices(
+        id_field=id_field,
+        matches={(None, rank): str(ident) for rank, ident in (match or {}).items()} or None,
+        new=frozenset((None, rank) for rank in new) or None,
+        accept_names=frozenset((None, rank) for rank in accept_name) or None,
+        drops=frozenset((None, rank) for rank in drop) or None,
+        cleared=frozenset((None, rank) for rank in undo) or None,
+        official=official,
+        type_override=type_override,
+        distinct=distinct_event,
+        rating_type=rating_type,
+        period=None if period is None else _period(period),
+        closing_days=closing_days,
+        section=section,
+        federation_column=federation_column,
+    )
+    return replace_with(session, None, submission_id, event_id, made, reason)
+
+
+def _repeated(groups: Sequence[Collection[int]]) -> set[int]:
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for group in groups:
+        twice |= seen & set(group)
+        seen |= set(group)
+    return twice
+
+
 def import_list(
     session: Session,
     path: str | Path,
@@ -410,6 +481,7 @@ __all__ = [
     "player_history",
     "read_list",
     "replace_event",
+    "replace_event_with_submission",
     # what it passes
     "Adjustment",
     "Period",

@@ -1,7 +1,7 @@
 """CLI: `reopen` and `replace-event` — corrections after publication, every published version kept."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,6 +19,9 @@ from ratingdb.cli.common import (
 from ratingdb.cli.import_options import ImportOptions, import_options
 from ratingdb.cli.imports import print_imported
 from ratingdb.cli.output import echo
+
+if TYPE_CHECKING:
+    from ratingdb.services.corrections import Replacement
 
 
 @app.command("reopen", rich_help_panel=MONTHLY)
@@ -115,8 +118,14 @@ def replace_event_command(
         result = replace_event(session, event_id, trf, reason=reason, choices=choices)
         warnings = import_warnings(session, [result.new_event_id])
     dry_run_heading(options.dry_run)
+    print_replacement(result, file.name, warnings)
+
+
+def print_replacement(result: "Replacement", source: str, warnings: list[str]) -> None:
+    """What replace-event (and `submission replace`) changed, with the import's summary and warnings."""
+    event_id = result.event_id
     echo(
-        f"Replaced event {event_id} '{result.name}' (period {result.period}) with {file.name}: the corrected "
+        f"Replaced event {event_id} '{result.name}' (period {result.period}) with {source}: the corrected "
         f"tournament is event {result.new_event_id}; event {event_id} is kept as its withdrawn version."
     )
     if result.kept_choices:

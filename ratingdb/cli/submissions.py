@@ -1,4 +1,4 @@
-"""CLI: `submission list|show|accept|request-changes|reject` — the officer's queue from a terminal.
+"""CLI: `submission list|show|accept|replace|request-changes|reject` — the officer's queue from a terminal.
 
 The same service (ratingdb.services.submissions) as the served site's queue, run with the database's own
 rights (whoever can run `import-trf` can run these); the audit log's actor is RATINGDB_USER or the login.
@@ -125,6 +125,7 @@ def show(
     no choice is kept as the submission's check (the queue's, as the desk's "Check again" keeps it)."""
     from ratingdb.services.submissions import (
         choices_text,
+        corrected_events,
         for_review,
         import_choices,
         keep_check,
@@ -133,7 +134,9 @@ def show(
     )
 
     made = import_choices(_choices(match, new, accept_name, drop), None, id_field)
-    with transaction() as session:
+    # A dry-run transaction, as the site's checks: the check's rolled-back import would otherwise leave
+    # PostgreSQL's and MariaDB's ID counters advanced (a gap in the next import's event and player IDs).
+    with transaction(dry_run=True) as session:
         sub = for_review(session, None, submission_id)
         echo(f"Submission {sub.id}: {sub.file_name} ({sub.rating_type}), {status_of(session, sub)}.")
         if sub.note:
@@ -141,8 +144,17 @@ def show(
         if sub.officer_reason:
             echo(f"Reason given: {sub.officer_reason}")
         check = recheck(session, None, submission_id, made) if sub.status == "submitted" else None
-        if check is not None and not choices_text(made):
+        corrects = corrected_events(session, None, submission_id)
+    if check is not None and not choices_text(made):
+        with transaction() as session:
             keep_check(session, None, submission_id, check)
+    for c in corrects:
+        reopen = f"`ratingdb reopen {c.period} --reason TEXT`, then " if c.closed else ""
+        echo(
+            f"It looks like a corrected version of event {c.event_id} '{c.title}' (period {c.period}; "
+            f"{c.shared} of the file's {c.players} players played in it): {reopen}"
+            f"`ratingdb submission replace {submission_id} {c.event_id}`"
+        )
     if check is None:
         return
     if check.ok:
@@ -186,6 +198,38 @@ def accept_command(submission_id: IdArgument, options: ImportOptions) -> None:
         f"Accepted submission {submission_id}: imported as event {event}"
         + (f" ({choices})." if choices else ".")
     )
+
+
+@submission_app.command("replace")
+@user_errors
+@_kept_file
+def replace_command(
+    submission_id: IdArgument,
+    event_id: Annotated[int, typer.Argument(metavar="EVENT", help="The event the file corrects.")],
+    options: ImportOptions,
+    reason: Annotated[
+        str | None, typer.Option("--reason", metavar="TEXT", help="Why (kept in the audit log).")
+    ] = None,
+) -> None:
+    """Replace event EVENT with the submission's file, as `replace-event EVENT FILE` does (the same
+    service and options: the file is read with the choices the event was imported with, except those
+    given here; --match 10=ID replaces a stored --new 10), and accept the submission as the event's new
+    version. `submission show` names the events a file looks like a corrected version of.
+
+    Examples:
+      ratingdb submission replace 9 14 --reason "corrected ID of rank 10" --match 10=25900230
+      ratingdb submission replace 9 14 --dry-run
+    """
+    from ratingdb.cli.corrections import print_replacement
+    from ratingdb.services.event_warnings import import_warnings
+    from ratingdb.services.submissions import replace_with
+
+    made = options.choices([Path("submission")])  # one file: RANK names its lines
+    with transaction(dry_run=options.dry_run) as session:
+        result = replace_with(session, None, submission_id, event_id, made, reason)
+        warnings = import_warnings(session, [result.new_event_id])
+    dry_run_heading(options.dry_run)
+    print_replacement(result, f"submission {submission_id}", warnings)
 
 
 @submission_app.command("request-changes")

@@ -640,6 +640,39 @@ def _duplicate_or_correction(
     )
 
 
+@dataclass(frozen=True)
+class CorrectedVersion:
+    """A stored event a file looks like a corrected version of: `shared` of the file's `players` played in
+    it (at least CORRECTION_SHARE of the larger field)."""
+
+    event: Event
+    shared: int
+    players: int
+
+
+def corrected_versions(session: Session, trf: TrfEvent, rating_type: str) -> list[CorrectedVersion]:
+    """The current events of `rating_type` with the file's tournament name and start date, whatever their
+    section, that the file looks like a corrected version of (most players shared, as
+    `_duplicate_or_correction` tells a correction from another section), most shared first; each read with
+    the ID column its event was imported with. Not the event the file itself was imported as."""
+    found = []
+    for event in session.scalars(
+        select(Event)
+        .where(
+            Event.start_date == trf.start_date, Event.rating_type == rating_type, Event.is_current.is_(True)
+        )
+        .order_by(Event.id)
+    ):
+        if _name_key(event.name) != _name_key(trf.name) or event.source_hash == trf.sha256:
+            continue
+        id_field = ImportChoices.from_stored(event.import_choices).id_field or "fide"
+        new, old = file_content(trf, id_field), stored_content(session, event)
+        shared = sum(1 for p in new.players.values() if any(p.same_player(q) for q in old.players.values()))
+        if shared >= CORRECTION_SHARE * max(len(new.players), len(old.players)):
+            found.append(CorrectedVersion(event, shared, len(new.players)))
+    return sorted(found, key=lambda c: (-c.shared, c.event.id))
+
+
 EVENT_PLAYER_COLUMNS = (
     "event_id", "start_rank", "player_id", "file_rating", "points_x10", "final_rank", "national_rating",
     "national_federation", "club",

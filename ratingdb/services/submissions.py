@@ -26,7 +26,7 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from dataclasses import replace as changed
@@ -45,20 +45,22 @@ from ratingdb.errors import (
     UnresolvedLine,
     UnresolvedPlayers,
 )
+from ratingdb.formats import parse_trf
 from ratingdb.formats.limits import SECTION
 from ratingdb.i18n import N_, translatable
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.closing import ClosedPeriod, close_periods, periods_through
+from ratingdb.services.corrections import Replacement, replace_event
 from ratingdb.services.event_warnings import import_warnings
+from ratingdb.services.events import corrected_versions
 from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import FEDERATION_COLUMNS, RegisterDifference, Resolution, UniformSex
 from ratingdb.services.versions import data_version, record_change
 
 if TYPE_CHECKING:
     from ratingdb.formats import TrfEvent
-    from ratingdb.services.corrections import Replacement
 
 MAX_UPLOAD_BYTES: Final = 2_000_000  # a tournament report has kilobytes; the served site takes at most this
 OPEN: Final = ("submitted", "changes_requested")  # the organiser may still withdraw or replace it
@@ -491,7 +493,6 @@ def check_file(
 
     At most CHECK_SECONDS (`seconds`), and without the close lock (services.lists.lock_periods): a check
     writes nothing, so it need not wait for a close or an import, and none waits for it."""
-    from ratingdb.formats import parse_trf
     from ratingdb.services.events import import_events
 
     check = Check(as_of=data_version(session))
@@ -797,24 +798,9 @@ def accept(
 ) -> Submission:
     """Import the submission as `ratingdb import-trf` does, with the officer's choices (import_choices:
     every choice of import-trf, lines and file); link it to the event."""
-    from ratingdb.formats import parse_trf
     from ratingdb.services.events import import_events
 
-    _require(user, "officer", "admin")
-    # The row locked first (and read again): of two officers accepting at once, the second waits here and
-    # then finds it accepted, instead of importing the file a second time (a 500 on the servers, L2).
-    session.execute(
-        select(Submission.id)
-        .where(Submission.id == submission_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    sub = submission_for(session, user, submission_id)
-    session.refresh(sub)
-    if sub.status == "accepted":
-        raise ConfigError(f"submission {sub.id} is already accepted, as event {sub.event_id}")
-    if sub.status != "submitted":
-        raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be accepted")
+    sub = _to_accept(session, user, submission_id)
     chosen = _with_type(made, sub.rating_type)
     summary = import_events(session, [parse_trf(sub.file_name, sub.content)], chosen)
     sub.status = "accepted"
@@ -829,6 +815,117 @@ def accept(
         + (f" ({sub.choices})" if sub.choices else ""),
     )
     return sub
+
+
+def _to_accept(session: Session, user: Actor, submission_id: int) -> Submission:
+    """The submission an officer accepts (or replaces an event with), its row locked first and read again:
+    of two officers accepting at once, the second waits here and then finds it accepted, instead of
+    importing the file a second time (a 500 on the servers, L2)."""
+    _require(user, "officer", "admin")
+    session.execute(
+        select(Submission.id)
+        .where(Submission.id == submission_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    sub = submission_for(session, user, submission_id)
+    session.refresh(sub)
+    if sub.status == "accepted":
+        raise ConfigError(f"submission {sub.id} is already accepted, as event {sub.event_id}")
+    if sub.status != "submitted":
+        raise ConfigError(f"submission {sub.id} is {sub.status}: only a submitted file can be accepted")
+    return sub
+
+
+@dataclass(frozen=True)
+class CorrectedEvent:
+    """An imported event the submission's file looks like a corrected version of (the same tournament name
+    and start date, whatever its section, and most players shared): the review page and `submission show`
+    offer to replace it with the submission (`replace_with`)."""
+
+    event_id: int
+    title: str
+    period: str
+    closed: bool  # its period is rated: reopen it first
+    shared: int  # of the file's players, those who played in the event
+    players: int
+
+
+def corrected_events(session: Session, user: Actor, submission_id: int) -> list[CorrectedEvent]:
+    """The events a submitted file looks like a corrected version of, most players shared first (none for
+    a file already decided, or one that cannot be read)."""
+    from ratingdb.services.lists import is_closed
+    from ratingdb.titles import title_of
+
+    sub = for_review(session, user, submission_id)
+    if sub.status != "submitted":
+        return []
+    try:
+        trf = parse_trf(sub.file_name, sub.content)
+    except FormatError:
+        return []
+    return [
+        CorrectedEvent(
+            c.event.id,
+            title_of(session, c.event.id),
+            c.event.period,
+            is_closed(session, c.event.rating_type, Period.parse(c.event.period)),
+            c.shared,
+            c.players,
+        )  # fmt: skip
+        for c in corrected_versions(session, trf, sub.rating_type)
+    ]
+
+
+def replace_with(
+    session: Session,
+    user: Actor,
+    submission_id: int,
+    event_id: int,
+    made: ImportChoices | None = None,
+    reason: str | None = None,
+) -> Replacement:
+    """`ratingdb submission replace ID EVENT`: the submission's file takes the place of event `event_id`
+    by `ratingdb replace-event`'s service (services.corrections.replace_event: the file read with the
+    choices the event was imported with, except those `made` makes — replacement_choices, or the options
+    of replace-event; a line given a choice, or undone, loses its stored one), and the submission is
+    accepted as the event's new version. `reason`: the audit log's; the submission is named there."""
+    sub = _to_accept(session, user, submission_id)
+    result = replace_event(
+        session, event_id, parse_trf(sub.file_name, sub.content), reason=reason or None, choices=made
+    )
+    sub.status = "accepted"
+    sub.event_id = result.new_event_id
+    sub.decided_by = user.id if user is not None else None
+    sub.decided_at = _now()
+    sub.choices = choices_text(made or ImportChoices()) or None
+    record_change(
+        session,
+        "submission-accept",
+        f"submission {sub.id}: {sub.file_name} replaced event {event_id}, as event {result.new_event_id}",
+        reason=reason or None,
+    )
+    return result
+
+
+def check_replace_with(
+    session: Session, user: Actor, submission_id: int, event_id: int, made: ImportChoices | None = None
+) -> ReplacementCheck:
+    """`ratingdb submission replace ID EVENT --dry-run`: what replacing the event with the submission would
+    change, or every refusal (each unsettled line as data, for a choice). Run it in a dry-run transaction
+    (as check_replacement): its rollback is what leaves the database, and the submission, as they were."""
+    from ratingdb.db import is_dry_run
+
+    if not is_dry_run(session):
+        raise RuntimeError("check_replace_with replaces the event: run it in a dry-run transaction")
+    found = ReplacementCheck()
+    try:
+        found.replacement = replace_with(session, user, submission_id, event_id, made)
+    except UnresolvedPlayers as exc:
+        found.refusals.extend(refusals_of(exc))
+    except FormatError as exc:
+        found.refusals.append(Refusal(str(exc), exc.line))
+    return found
 
 
 def decide(session: Session, user: Actor, submission_id: int, status: str, reason: str) -> Submission:
@@ -861,6 +958,7 @@ class PeriodView:
     rating_type: str
     closed: bool
     events: list[Event]
+    titles: dict[int, str] = field(default_factory=dict)  # each event's shown name, with its section
     summary: object | None = None  # the dry run's CloseSummary
     diff: object | None = None  # its ListDiff against the list in force
     refusal: str | None = None  # why it cannot be closed now
@@ -883,7 +981,10 @@ def period_view(
             .order_by(Event.start_date, Event.id)
         )
     )
+    from ratingdb.titles import title_of
+
     view = PeriodView(period, rating_type, is_closed(session, rating_type, period), events)
+    view.titles = {e.id: title_of(session, e.id) for e in events}  # two sections: "Limerick Congress — Minor"
     if not dry_run or view.closed:
         return view
     try:
@@ -1031,6 +1132,33 @@ def stored_switches(event: Event) -> dict[str, bool]:
     }
 
 
+def registered_of_lines(
+    session: Session, content: bytes, file_name: str, ranks: Iterable[int], id_field: str
+) -> dict[int, str]:
+    """{rank: the registered player the line's ID names, described} for the lines of the file at `ranks`
+    whose ID is a registered player's (read as `id_field` says): what the replace page shows beside a line
+    the event was imported with a choice for, so that the officer sees whom "is the player" would name."""
+    from ratingdb.services.events import file_content
+    from ratingdb.services.players import describe, find_by_id
+
+    try:
+        lines = file_content(parse_trf(file_name, content), id_field).players
+    except FormatError:
+        return {}
+    found = {}
+    for rank in ranks:
+        line = lines.get(rank)
+        ident = None if line is None else (f"fide:{line.fide_id}" if line.fide_id else None)
+        ident = ident or (f"national:{line.national_id}" if line and line.national_id else None)
+        if ident is None:
+            continue
+        try:
+            found[rank] = describe(find_by_id(session, ident))
+        except RatingDbError:
+            continue  # no one has it: nothing to name
+    return found
+
+
 @dataclass
 class ReplacementCheck:
     """What replacing the event with the file would do (`replace-event --dry-run`), or why it cannot."""
@@ -1054,8 +1182,6 @@ def _replacement(
 ) -> tuple[TrfEvent, ImportChoices]:
     """What check_replacement and replace both begin with: the officer's right, the corrected file read
     (FormatError when it cannot be) and the choices made on the page."""
-    from ratingdb.formats import parse_trf
-
     require_officer(user)
     check_id_field(id_field)
     if not content:
@@ -1084,7 +1210,6 @@ def check_replacement(
     counters, is what leaves the database as it was, so the check runs once, with no SAVEPOINT of its own.
     """
     from ratingdb.db import is_dry_run
-    from ratingdb.services.corrections import replace_event
 
     if not is_dry_run(session):
         raise RuntimeError("check_replacement replaces the event: run it in a dry-run transaction")
@@ -1113,8 +1238,6 @@ def replace(
 ) -> Replacement:
     """`ratingdb replace-event EVENT FILE --reason TEXT` with the choices, switches and settings (the same
     service)."""
-    from ratingdb.services.corrections import replace_event
-
     trf, made = _replacement(user, content, file_name, choices, id_field, switches, settings)
     return replace_event(session, event_id, trf, reason=reason or None, choices=made)
 

@@ -627,6 +627,7 @@ def _review(
             organiser=organiser.username if organiser else "?", types=_types(state),
             choices_text=choices_text,
             outdated=check is not None and subs.is_outdated(check, data_version(session)),
+            corrects=subs.corrected_events(session, user, submission_id),
         )  # fmt: skip
     if again and check is not None and not choices_text:
         with signed_in(request, state, officer=True) as (session, user):
@@ -828,6 +829,10 @@ def _replace_page(
             "found": found, "check": found, "chosen": sent.chosen, "id_field": sent.id_field or "",
             "switches": sent.switches, "reason": sent.reason, "file_name": file[0], "pending": sent.pending,
             "settings": sent.settings,
+            "line_players": subs.registered_of_lines(
+                session, file[1], file[0], subs.stored_lines(event),
+                sent.id_field or subs.stored_id_field(event),
+            ),
         }  # fmt: skip
     return render(
         request, "replace.html", user, event=event, stored=subs.stored_switches(event),
@@ -887,6 +892,82 @@ async def replace_event(request: Request, state: State, event_id: int) -> Respon
                 raise ConfigError(f"no file was chosen — choose {subs.CORRECTED} and check it")
             file = subs.pending_file(session, user, browser, checked.pending, event_id)
             return _replace_page(request, session, user, event_id, checked, file)
+
+    return await run_in_threadpool(run)
+
+
+# -- replacing an event with a submission: `ratingdb submission replace ID EVENT` ---------------------------
+
+
+def _submission_replace_page(
+    request: Request, session: Session, user: WebUser, submission_id: int, event_id: int,
+    sent: ReplacementForm | None = None,
+) -> HTMLResponse:  # fmt: skip
+    """The replace page for a submission's file: checked at once (in the dry-run transaction the caller
+    opened), with the choices the event was imported with, or with those sent."""
+    sub = subs.for_review(session, user, submission_id)
+    event = _event_of(session, event_id)
+    chosen, id_field, switches = (sent.chosen, sent.id_field, sent.switches) if sent else ({}, None, {})
+    made = subs.replacement_choices(chosen, id_field, switches, sent.made() if sent else None)
+    found = subs.check_replace_with(session, user, submission_id, event_id, made)
+    organiser = session.get(WebUser, sub.organiser_id)
+    stored_lines = subs.stored_lines(event)
+    registered = subs.registered_of_lines(
+        session, sub.content, sub.file_name, stored_lines, id_field or subs.stored_id_field(event)
+    )
+    return render(
+        request, "replace.html", user, event=event, stored=subs.stored_switches(event),
+        stored_lines=stored_lines, line_players=registered, switch_options=subs.SWITCHES,
+        settings=sent.settings if sent else {}, stored_settings=subs.stored_settings(event),
+        types=_types(_state(request)),
+        id_field_stored=subs.stored_id_field(event), found=found, check=found, chosen=chosen,
+        id_field=id_field or "", switches=switches, reason=sent.reason if sent else "", submission=sub,
+        organiser=organiser.username if organiser else "?",
+    )  # fmt: skip
+
+
+@router.get("/desk/queue/{submission_id}/replace")
+def submission_replace_choose(
+    request: Request, state: State, submission_id: int, event: str = ""
+) -> Response:
+    """The review page's "replace another event" field: the replace page of the event named."""
+    from ratingdb.errors import ConfigError
+
+    if not event.strip().isdigit():
+        raise ConfigError(f"'{event.strip()[:20]}' is not an event number — see the period's events")
+    return _back(f"/desk/queue/{submission_id}/replace/{int(event)}")
+
+
+@router.get("/desk/queue/{submission_id}/replace/{event_id}")
+def submission_replace_page(
+    request: Request, state: State, submission_id: int, event_id: int
+) -> HTMLResponse:
+    with signed_in(request, state, dry_run=True, officer=True) as (session, user):
+        return _submission_replace_page(request, session, user, submission_id, event_id)
+
+
+@router.post("/desk/queue/{submission_id}/replace/{event_id}")
+async def submission_replace(request: Request, state: State, submission_id: int, event_id: int) -> Response:
+    """`ratingdb submission replace ID EVENT --reason TEXT` with the page's choices: *Check* runs it as
+    --dry-run and shows what would change; *Replace* does it and goes to the event's period."""
+    from starlette.concurrency import run_in_threadpool
+
+    form = await request.form()
+    try:
+        sent = await _replacement_form(request)
+    finally:
+        await form.close()
+
+    def run() -> Response:
+        if sent.replacing:
+            with signed_in(request, state, officer=True) as (session, user):
+                made = subs.replacement_choices(sent.chosen, sent.id_field, sent.switches, sent.made())
+                done = subs.replace_with(session, user, submission_id, event_id, made, sent.reason)
+                event = _event_of(session, done.new_event_id)
+                where = f"/desk/periods/{event.rating_type}/{event.period}"
+            return _back(where)
+        with signed_in(request, state, dry_run=True, officer=True) as (session, user):
+            return _submission_replace_page(request, session, user, submission_id, event_id, sent)
 
     return await run_in_threadpool(run)
 

@@ -150,6 +150,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "player_history",
         "read_list",
         "replace_event",
+        "replace_event_with_submission",
     ]
     for name in functions + methods:
         owner, _, attr = name.rpartition(".")
