@@ -215,7 +215,7 @@ def list_lines(
     try:
         for row in result:
             # The columns are selected in the order of ListLine's fields, the club last.
-            yield ListLine._make((*row, clubs.get(row[-1])))
+            yield ListLine._make((*row, clubs.get(row.player_id)))
     finally:
         result.close()  # a server-side cursor on PostgreSQL: close it even when the reader stops early
 

@@ -42,6 +42,7 @@ from ratingdb.schema.models import (
     Player,
     PlayerAlias,
     PlayerNameToken,
+    PlayerOldId,
     PlayerVersion,
     RatingList,
 )
@@ -207,7 +208,8 @@ def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
 
 
 def find_by_id(session: Session, ident: str) -> Player:
-    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into.
+    """A player by FIDE ID, else national ID, else an old national ID renumbered away; a merged
+    duplicate's IDs give the player it was merged into.
 
     `fide:123` and `national:123` name the kind, for a number that is one player's FIDE ID and another's
     national ID (`player_ident` writes them so).
@@ -222,6 +224,14 @@ def find_by_id(session: Session, ident: str) -> Player:
         found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
     if found is None and "national" in kinds:
         found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()
+    if found is None and "national" in kinds:  # a number renumbered away (`federation renumber`)
+        found = session.scalars(
+            select(Player)
+            .join(PlayerOldId, PlayerOldId.player_id == Player.id)
+            .where(PlayerOldId.national_id == text)
+            .order_by(PlayerOldId.id.desc())
+            .limit(1)
+        ).first()
     if found is None:
         raise UnknownPlayer(
             f"no player has FIDE ID or national ID '{ident}': `ratingdb player find NAME` searches by name"
