@@ -7,11 +7,20 @@ On a copy of the SQLite demo with clubs written on three event lines, as an impo
 
 from __future__ import annotations
 
+import functools
 import sqlite3
+import threading
 from contextlib import closing
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
 from tests.site.conftest import publish
+from tests.site.test_browser import QuietHandler, chromium, visible_rows
 from tests.site.test_publish import DOYLE_PAGE, parse, rows, text_of
 from tests.site.web import client
 
@@ -22,6 +31,15 @@ KILKENNY, SLIGO = (
     11,
 )  # the demo's standard Kilkenny Congress (5 October) and Sligo Autumn Open (26 October)
 DOYLE_ID, DUNNE_ID = 11, 213  # Doyle, Patrick and Dunne, Niamh (both at Kilkenny; Doyle at Sligo too)
+
+
+@pytest.fixture(scope="module")
+def clubbed(demo_sqlite_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """The demo with the clubs written, and its static site published (the two tests only read them)."""
+    folder = tmp_path_factory.mktemp("clubs")
+    url = _with_clubs(demo_sqlite_url, folder)
+    publish(url, folder / "www", "--title", "Demo Chess Federation")
+    return url, folder / "www"
 
 
 def _with_clubs(demo_sqlite_url: str, tmp_path: Path) -> str:
@@ -53,12 +71,8 @@ def _options(page: bytes, select: str) -> list[str] | None:
     return None if found is None else [text_of(o) for o in found.findall("option")]
 
 
-def test_clubs_show_on_the_player_event_and_list_pages_and_filter_the_list(
-    demo_sqlite_url: str, tmp_path: Path
-) -> None:
-    url = _with_clubs(demo_sqlite_url, tmp_path)
-    folder = tmp_path / "www"
-    publish(url, folder, "--title", "Demo Chess Federation")
+def test_clubs_show_on_the_player_event_and_list_pages_and_filter_the_list(clubbed: tuple[str, Path]) -> None:
+    url, folder = clubbed
     with client(url, title="Demo Chess Federation") as served:
         for where, page in (
             ("served", lambda p: served.get(f"/{p}").content),
@@ -88,3 +102,26 @@ def test_clubs_show_on_the_player_event_and_list_pages_and_filter_the_list(
         found = parse(served.get(f"/{LIST}", params={"club": "KIL"}).content).find(".//table[@id='list']")
         assert found is not None and [r[2] for r in rows(found)] == ["Dunne, Niamh"]
         assert served.get(f"/{LIST}", params={"club": "X" * 11}).status_code == 400
+
+
+def test_the_static_list_page_filters_by_club_in_chromium(clubbed: tuple[str, Path]) -> None:
+    # The static page's script (site.js) filters the rows by the Club column, as the server does.
+    _, folder = clubbed
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with chromium() as driver:
+            driver.get(f"http://127.0.0.1:{server.server_address[1]}/{LIST}")
+            wait = WebDriverWait(driver, 20)
+            form = driver.find_element(By.ID, "filters")
+            wait.until(lambda _: form.is_displayed())  # the script ran and showed the filters
+            shown = driver.find_element(By.ID, "shown")
+            Select(driver.find_element(By.ID, "f-club")).select_by_visible_text("KIL")
+            wait.until(lambda _: shown.text == "Showing 1 of 300 players")
+            assert [(row[2], row[4]) for row in visible_rows(driver)] == [("Dunne, Niamh", "KIL")]
+            Select(driver.find_element(By.ID, "f-club")).select_by_value("")
+            wait.until(lambda _: shown.text == "Showing 300 of 300 players")
+    finally:
+        server.shutdown()
+        server.server_close()
