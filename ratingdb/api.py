@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from ratingdb.services.corrections import Replacement
     from ratingdb.services.counts import CloseCounts
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
+    from ratingdb.services.federation import Numbering, Renumbered
     from ratingdb.services.list_import import ListImportSummary
     from ratingdb.services.matching import MatchReport, RegisterDifference, Resolution, UniformSex
     from ratingdb.services.rows import CalcPlayerRow
@@ -79,6 +80,7 @@ __getattr__ = on_first_use(
         "ratingdb.services.corrections": ("Replacement",),
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
+        "ratingdb.services.federation": ("Numbering", "Renumbered"),
         "ratingdb.services.list_import": ("ListImportSummary",),
         "ratingdb.services.matching": ("MatchReport", "RegisterDifference", "Resolution", "UniformSex"),
         "ratingdb.services.rows": ("CalcPlayerRow",),
@@ -458,6 +460,40 @@ def _late(value: str | Period | None) -> str | None:
     return None if value is None else str(_period(value))
 
 
+def federation_numbering(session: Session) -> Numbering:
+    """How ratingdb numbers the players it registers without any ID, and the pattern of the federation's
+    own national IDs (`ratingdb federation show`)."""
+    from ratingdb.services.federation import numbering
+
+    return numbering(session)
+
+
+def set_federation_numbering(
+    session: Session,
+    *,
+    reason: str,
+    mode: str | None = None,
+    start: int | None = None,
+    prefix: str | None = None,
+    pattern: str | None = None,
+) -> Numbering:
+    """Set the numbering (`mode` numbers | prefix | none, its `start` or `prefix`) and the `pattern` of the
+    federation's own national IDs (a regular expression; "" removes it); only what is given changes;
+    audited with `reason` (`ratingdb federation set`). The numbering as it now is."""
+    from ratingdb.services.federation import set_numbering
+
+    return set_numbering(session, mode=mode, start=start, prefix=prefix, pattern=pattern, reason=reason)[1]
+
+
+def renumber_national_ids(session: Session, low: int, high: int, *, reason: str) -> list[Renumbered]:
+    """Give the players whose national IDs are the numbers `low` to `high` (made up by ratingdb) new ones
+    by the federation's numbering, each old number kept so old files still match; audited with `reason`
+    (`ratingdb federation renumber`)."""
+    from ratingdb.services.federation import renumber
+
+    return renumber(session, low=low, high=high, reason=reason)
+
+
 def _period(value: str | Period) -> Period:
     if isinstance(value, Period):
         return value
@@ -474,14 +510,17 @@ __all__ = [
     "calculation",
     "close_period",
     "close_periods",
+    "federation_numbering",
     "find_player",
     "import_list",
     "import_trf",
     "open_database",
     "player_history",
     "read_list",
+    "renumber_national_ids",
     "replace_event",
     "replace_event_with_submission",
+    "set_federation_numbering",
     # what it passes
     "Adjustment",
     "Period",
@@ -501,12 +540,14 @@ __all__ = [
     "ListImportSummary",
     "ListLine",
     "MatchReport",
+    "Numbering",
     "Player",
     "PlayerChange",
     "PublishedEntry",
     "RatingDifference",
     "RatingDbError",
     "RegisterDifference",
+    "Renumbered",
     "Replacement",
     "Resolution",
     "RuleSet",

@@ -180,6 +180,7 @@ class IdColumnRefused(UnresolvedPlayers):
         name: str,
         value: str,
         choice: str,
+        pattern: str = "",
     ) -> None:
         self.source = source
         self.implausible = implausible
@@ -189,11 +190,13 @@ class IdColumnRefused(UnresolvedPlayers):
         self.name = name
         self.value = value
         self.choice = choice
+        self.pattern = pattern  # the federation's national ID pattern, when set (`federation set`)
+        shape = f", not the pattern of the federation's national IDs ({pattern})," if pattern else ""
         super().__init__(
             [
                 f"{source}: {implausible} of the file's {with_ids} IDs cannot be FIDE IDs (a FIDE ID has 6 "
-                f"to 9 "
-                f"digits and none of these is on an imported list; e.g. line {line} (rank {rank}) '{name}' "
+                f"to 9 digits{shape} "
+                f"and none of these is on an imported list; e.g. line {line} (rank {rank}) '{name}' "
                 f"{value}) — if the ID column holds national IDs, import again with --id-field {choice}; "
                 "if some IDs are wrong, correct them in the file"
             ]

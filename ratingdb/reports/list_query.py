@@ -1,7 +1,7 @@
 """One page of a published list: filtered, sorted and paged as the served list page and the API ask.
 
 Pure: works on the ListLine rows ratingdb.reports.lists reads; no database, no web imports.
-The filters are the ones the static site's script offers (name, federation, women / juniors / seniors,
+The filters are the ones the static site's script offers (name, federation, club, women / juniors / seniors,
 active only, a rating range), so a served page and a static page show the same players for the same choice.
 """
 
@@ -51,6 +51,9 @@ class RankedList:
         self.ranked = ranked_lines(lines)
         self.rated = sum(1 for rank, _ in self.ranked if rank is not None)
         self.federations = sorted({line.federation for line in lines if line.federation})
+        # The clubs the list's players belong to (ListLine.club): the page offers the club filter and
+        # column only when there are any.
+        self.clubs = sorted({line.club for line in lines if line.club})
         self._orders: dict[tuple[str, bool], list[Ranked]] = {("rank", False): self.ranked}
         self._folded: dict[int, str] | None = None
 
@@ -97,6 +100,7 @@ class ListQuery:
     active: bool = False
     rating_min: int | None = None
     rating_max: int | None = None
+    club: str = ""
 
     def __post_init__(self) -> None:
         # Each sentence is the API's and, translated, the list page's (ratingdb.i18n.translatable).
@@ -131,6 +135,7 @@ class ListQuery:
         return bool(
             self.name.strip()
             or self.federation
+            or self.club
             or self.group
             or self.active
             or self.rating_min is not None
@@ -149,6 +154,8 @@ class ListQuery:
             if wanted not in name and not any(wanted in fold(a) for a in aliases):
                 return False
         if self.federation and line.federation != self.federation:
+            return False
+        if self.club and line.club != self.club:
             return False
         if self.group == "women" and line.sex != "F":
             return False

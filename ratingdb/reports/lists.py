@@ -71,6 +71,9 @@ class ListLine(NamedTuple):
     reached_2400: bool
     reached_2300: bool
     player_id: int
+    # Not published with the entry: the player's club as of the list's date (services.players.clubs_of),
+    # from the event lines that name one; None where no file named one.
+    club: str | None = None
 
 
 def _player_ids_of(rating_types: Iterable[str]) -> CompoundSelect:
@@ -136,6 +139,23 @@ def find_list(
     return newest
 
 
+def clubs_of(session: Session, before: dt.date | None = None) -> dict[int, str]:
+    """Every player's club, by player id: as services.players.club_of says, the club of the latest
+    current event whose line names one (ending before `before` when given: a list of that date shows the
+    clubs as of it, so a published list reads the same whatever is imported later). One query over the
+    lines that name a club (clubs come only from files read with --federation-column clubs or mixed)."""
+    query = (
+        select(EventPlayer.player_id, EventPlayer.club)
+        .join(Event, Event.id == EventPlayer.event_id)
+        .where(EventPlayer.club.is_not(None), Event.is_current.is_(True))
+        .order_by(Event.end_date, Event.id)
+    )
+    if before is not None:
+        query = query.where(Event.end_date < before)
+    # Oldest first: each player's latest event is the last written.
+    return {player_id: str(club) for player_id, club in session.execute(query)}
+
+
 def list_lines(
     session: Session,
     rating_list: RatingList,
@@ -190,10 +210,12 @@ def list_lines(
         )
         if bound is not None:  # else fewer rated entries than `limit` (or none asked for): no bound
             query = query.where(ListEntry.rating >= bound)
+    clubs = clubs_of(session, rating_list.list_date)
     result = session.execute(query.execution_options(yield_per=10_000))
     try:
         for row in result:
-            yield ListLine._make(row)  # the columns are selected in the order of ListLine's fields
+            # The columns are selected in the order of ListLine's fields, the club last.
+            yield ListLine._make((*row, clubs.get(row.player_id)))
     finally:
         result.close()  # a server-side cursor on PostgreSQL: close it even when the reader stops early
 

@@ -182,6 +182,24 @@ class PlayerAlias(Versioned, Base):
     )
 
 
+class PlayerOldId(Base):
+    """A national ID the player had before `ratingdb federation renumber` gave them a new one (issue 47).
+
+    Kept so that the files written before still match: a line with the old number and the player's name
+    is that player; with another name the number claims nobody (it may now be the federation's own
+    number of someone else). Written once, by the audit row of the renumbering.
+    """
+
+    __tablename__ = "player_old_id"
+
+    id: Mapped[intpk]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    national_id: Mapped[str] = mapped_column(String(20), index=True)
+    created_by: Mapped[int] = mapped_column(ForeignKey("audit_log.id"))
+
+    __table_args__ = (UniqueConstraint("player_id", "national_id", name="uq_player_old_id_player_national"),)
+
+
 class RatingList(Versioned, Base):
     """A published list of one rating type: sealed when written, afterwards only ever withdrawn."""
 

@@ -47,7 +47,7 @@ from ratingdb.errors import (
 from ratingdb.federations import FIDE_FEDERATIONS
 from ratingdb.formats import TrfEvent, TrfPlayer
 from ratingdb.names import name_key
-from ratingdb.schema.models import ListEntry, Player, RatingList
+from ratingdb.schema.models import ListEntry, Player, PlayerOldId, RatingList
 from ratingdb.services.bulk import Driver
 from ratingdb.services.federation import Numbering, highest_with_prefix, numbering
 from ratingdb.services.players import (
@@ -386,6 +386,9 @@ class Entrants:
             if not _has_id(p):
                 continue
             found = self._by_id(p)
+            if found is None and self._by_old_id(source, p, ids, how):
+                own_kind += 1
+                continue
             if found is None:
                 twin = self._other_kind(p)
                 if twin is not None:
@@ -632,6 +635,24 @@ class Entrants:
         score, _ = self._name_score(p, c.id)
         return c if score >= NAME_THRESHOLD else None
 
+    def _by_old_id(
+        self, source: str, p: TrfPlayer, ids: dict[int, PlayerRef], how: dict[int, tuple[str, str]]
+    ) -> bool:
+        """Whether the line's national ID is a renumbered player's old one and its name theirs: then it is
+        that player (written in `ids` and `how`). With another name the old number is no claim: the
+        federation's own number of someone else, which the line goes on to be matched by."""
+        old = self.by_old_national.get(p.national_id) if p.national_id and not p.fide_id else None
+        if old is None:
+            return False
+        score, spelling = self._name_score(p, old)
+        if score < NAME_THRESHOLD:
+            return False
+        ids[p.rank] = old
+        via = f" (alias '{spelling}')" if spelling else ""
+        how[p.rank] = ("id", f"old national ID {p.national_id} (renumbered), name {score:.0f}{via}")
+        self._differences(source, p, self._candidate(old))
+        return True
+
     def _name_score(self, p: TrfPlayer, ref: PlayerRef) -> tuple[float, str]:
         """The best score of the line's name against the player's name and aliases, and the alias (or "")."""
         from rapidfuzz import fuzz
@@ -705,6 +726,20 @@ class Entrants:
                         self.by_national_any[player.national_id] = target.id
                         if player.national_id in national_ids:
                             by_national[player.national_id] = target.id
+        # The old numbers of renumbered players (`federation renumber`) that no player holds now: a line
+        # with one and the player's name is that player (a file written before the renumbering).
+        self.by_old_national: dict[str, int] = {}
+        old = sorted(national_ids - set(by_national))
+        for chunk in _chunks(old, LOOKUP_CHUNK):
+            for national_id, player in self.session.execute(
+                select(PlayerOldId.national_id, Player)
+                .join(Player, Player.id == PlayerOldId.player_id)
+                .where(one_of(PlayerOldId.national_id, chunk))
+                .order_by(PlayerOldId.id)
+            ):
+                target = player if player.merged_into is None else kept(self.session, player)
+                self.players[target.id] = target
+                self.by_old_national.setdefault(national_id, target.id)
         return by_fide, by_national
 
     def _registered_by_name(self, lines: Sequence[TrfPlayer]) -> dict[str, list[Player]]:
@@ -794,7 +829,8 @@ def check_columns(session: Session, trf: TrfEvent, matching: Matching) -> TrfEve
     with_ids = [
         p for p in trf.players if p.rank not in settled and with_id_field(p, matching.id_field).fide_id
     ]
-    wrong = implausible_fide_ids(session, [p.fide_id for p in with_ids if p.fide_id])
+    rule = numbering(session)
+    wrong = implausible_fide_ids(session, [p.fide_id for p in with_ids if p.fide_id], rule)
     if wrong:
         first = next(p for p in with_ids if p.fide_id in wrong)
         raise IdColumnRefused(
@@ -806,15 +842,26 @@ def check_columns(session: Session, trf: TrfEvent, matching: Matching) -> TrfEve
             name=first.name,
             value=str(first.fide_id),
             choice="national",
+            pattern=rule.pattern,
         )
     return split_federation_column(trf, matching.federation_column)
 
 
-def implausible_fide_ids(session: Session, fide_ids: Iterable[int]) -> set[int]:
-    """The IDs that cannot be FIDE IDs: not of FIDE_ID_DIGITS digits, unless a list imported into the
-    register (FIDE's, read with its IDs) has a player with that FIDE ID — the list is the better evidence."""
+def implausible_fide_ids(
+    session: Session, fide_ids: Iterable[int], rule: Numbering | None = None
+) -> set[int]:
+    """The IDs that cannot be FIDE IDs: not of FIDE_ID_DIGITS digits, or of the shape of the federation's
+    own national IDs (`rule`'s pattern, `ratingdb federation set --national-id-pattern`), unless a list
+    imported into the register (FIDE's, read with its IDs) has a player with that FIDE ID — the list is
+    the better evidence."""
     low, high = FIDE_ID_DIGITS
-    odd = sorted({i for i in fide_ids if not 10 ** (low - 1) <= i < 10**high})
+    odd = sorted(
+        {
+            i
+            for i in fide_ids
+            if not 10 ** (low - 1) <= i < 10**high or (rule is not None and rule.is_federations(str(i)))
+        }
+    )
     if not odd:
         return set()
     listed: set[int] = set()

@@ -42,6 +42,7 @@ from ratingdb.schema.models import (
     Player,
     PlayerAlias,
     PlayerNameToken,
+    PlayerOldId,
     PlayerVersion,
     RatingList,
 )
@@ -207,7 +208,8 @@ def _chunks(items: Sequence[int], size: int) -> Iterable[Sequence[int]]:
 
 
 def find_by_id(session: Session, ident: str) -> Player:
-    """A player by FIDE ID, else national ID; a merged duplicate's IDs give the player it was merged into.
+    """A player by FIDE ID, else national ID, else an old national ID renumbered away; a merged
+    duplicate's IDs give the player it was merged into.
 
     `fide:123` and `national:123` name the kind, for a number that is one player's FIDE ID and another's
     national ID (`player_ident` writes them so).
@@ -222,6 +224,14 @@ def find_by_id(session: Session, ident: str) -> Player:
         found = session.scalars(select(Player).where(Player.fide_id == int(text))).one_or_none()
     if found is None and "national" in kinds:
         found = session.scalars(select(Player).where(Player.national_id == text)).one_or_none()
+    if found is None and "national" in kinds:  # a number renumbered away (`federation renumber`)
+        found = session.scalars(
+            select(Player)
+            .join(PlayerOldId, PlayerOldId.player_id == Player.id)
+            .where(PlayerOldId.national_id == text)
+            .order_by(PlayerOldId.id.desc())
+            .limit(1)
+        ).first()
     if found is None:
         raise UnknownPlayer(
             f"no player has FIDE ID or national ID '{ident}': `ratingdb player find NAME` searches by name"
@@ -405,7 +415,7 @@ def search_players(
             scored[pid] = (score, key, "name")
     # Other spellings on record (`--accept-name`, `player edit --add-alias`, merges, edited names) are
     # searched too, scored the same way; the better of name and alias.
-    for pid, alias, key, own in _alias_candidates(session, words, fed, born):
+    for pid, alias, key, own in _alias_candidates(session, scorer, fed, born):
         score = scorer(key)
         if pid in found or score.matched < enough:
             continue
@@ -471,8 +481,18 @@ def _candidates(
             add(players(PlayerNameToken.token.in_(exact[0])))
             sure = len(ids)
     elif all(condition is not None for condition in alike):
-        # Those matching every word, found by the database however common each word is ("Sean Murphy").
-        add(intersect(*(players(condition) for condition in alike)))
+        # Those matching every word, found by the database however common each word is ("Sean Murphy"):
+        # the intersection of the words' index rows first, then the players (not merged, of the federation
+        # and birth year asked) among the few it leaves. Joining each word's rows to the players before
+        # intersecting read a player row for every row of the index (thousands for a first name): most of
+        # a two-word search on a million players (bench/RESULTS.md, issue 47).
+        every = intersect(*(select(PlayerNameToken.player_id).where(condition) for condition in alike))
+        query = select(Player.id).where(Player.id.in_(every), Player.merged_into.is_(None))
+        if federation is not None:
+            query = query.where(Player.federation == federation)
+        if born is not None:
+            query = query.where(Player.birth_year == born)
+        add(query)
     if len(ids) < limit:
         # Then those matching some of the words, the longer words (rarer) first, those of the words they
         # start first: enough to fill the page several times over (they rank after those found so far).
@@ -494,11 +514,17 @@ def _candidates(
 
 
 def _alias_candidates(
-    session: Session, words: Sequence[str], federation: str | None, born: int | None
+    session: Session, scorer: NameScorer, federation: str | None, born: int | None
 ) -> list[tuple[int, str, str, str]]:
     """(player id, alias, alias key, player's name key) of the current aliases, of players not merged,
-    with a word that shares its first SEARCH_PREFIX letters with a query word (aliases are few: a plain
-    read of the alias table's index on the key)."""
+    with a word that shares its first SEARCH_PREFIX letters with a query word and matches one (a word
+    score of at least WORD_MATCH: NameScorer.word_scores, remembered per word).
+
+    Two reads: the keys of the aliases with such a prefix (one pass over the alias table: aliases are
+    few, a hundredth of a register), then the rest of the few whose words match. On a million players
+    the first keeps about a tenth of the aliases for a two-word search and the words keep one in
+    twenty of those; reading and scoring them all was a third of the search (bench/RESULTS.md, issue 47)."""
+    words = scorer.words
     starts = sorted({w[:SEARCH_PREFIX] for w in words})
     like = or_(
         *(
@@ -510,18 +536,33 @@ def _alias_candidates(
             )
         )
     )
-    query = (
-        select(PlayerAlias.player_id, PlayerAlias.name, PlayerAlias.name_key, Player.name_key)
-        .join(Player, Player.id == PlayerAlias.player_id)
-        .where(PlayerAlias.is_current.is_(True), Player.merged_into.is_(None), like)
+    prefixed = session.execute(
+        select(PlayerAlias.id, PlayerAlias.name_key)
+        .where(PlayerAlias.is_current.is_(True), like)
         .order_by(PlayerAlias.player_id, PlayerAlias.id)
-        .limit(SEARCH_CANDIDATES)
-    )
-    if federation is not None:
-        query = query.where(Player.federation == federation)
-    if born is not None:
-        query = query.where(Player.birth_year == born)
-    return [(pid, name, key, own) for pid, name, key, own in session.execute(query)]
+    ).all()
+    # A name matches no query word unless one of its words does (NameScorer.__call__), but for the
+    # initials of a short query word ("dj" for "d j odonoghue"), which match letters, not words.
+    initials = any(2 <= len(w) <= 3 and w.isalpha() for w in words)
+    wanted = [
+        alias_id
+        for alias_id, key in prefixed
+        if initials or any(max(scorer.word_scores(w)) >= WORD_MATCH for w in key.split())
+    ]
+    found: list[tuple[int, str, str, str]] = []
+    for start in range(0, len(wanted), 1_000):
+        query = (
+            select(PlayerAlias.player_id, PlayerAlias.name, PlayerAlias.name_key, Player.name_key)
+            .join(Player, Player.id == PlayerAlias.player_id)
+            .where(PlayerAlias.id.in_(wanted[start : start + 1_000]), Player.merged_into.is_(None))
+            .order_by(PlayerAlias.player_id, PlayerAlias.id)
+        )
+        if federation is not None:
+            query = query.where(Player.federation == federation)
+        if born is not None:
+            query = query.where(Player.birth_year == born)
+        found.extend((pid, name, key, own) for pid, name, key, own in session.execute(query))
+    return found[:SEARCH_CANDIDATES]
 
 
 def _similar_words(session: Session, word: str) -> dict[str, float]:

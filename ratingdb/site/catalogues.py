@@ -39,6 +39,7 @@ METHOD_MAP: Final = [
     ("services/event_warnings.py", "python"),
     ("services/submissions.py", "python"),  # an upload's refusals (UploadRefused), worded by the desk
     ("services/users.py", "python"),  # the accounts page's refusals (LastAdmin)
+    ("services/federation.py", "python"),  # the federation page's refusals (SettingRefused)
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {

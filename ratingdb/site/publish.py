@@ -44,6 +44,7 @@ from ratingdb.reports.lists import (
     PlayerLink,
     all_histories,
     calculation_summary,
+    clubs_of,
     event_summary,
     list_calculations,
     list_lines,
@@ -310,6 +311,8 @@ class Site:
     by_national: dict[str, str] = field(default_factory=dict)
     # player id → the other spellings of the name on record: the list pages' name filter finds them too
     aliases: dict[int, list[str]] = field(default_factory=dict)
+    # player id → their club, of the latest event whose file names one (reports.lists.clubs_of)
+    clubs: dict[int, str] = field(default_factory=dict)
     # rating type → how its lists are shown (ratingdb.reports.systems); FIDE's Elo where none is given
     systems: dict[str, Shown] = field(default_factory=dict)
     # The served site's players with anything beyond their history (ratingdb.site.served.with_records),
@@ -410,6 +413,7 @@ def new_site(session: Session, options: SiteOptions, *, served: bool = False) ->
         links,
         served=served,
         aliases=aliases_of(session, [p.id for p in links]),
+        clubs=clubs_of(session),
         systems=types_shown(session, options.rating_types),
     )
 
@@ -604,6 +608,7 @@ def list_page(
                 line.games,
                 extra,
                 "|".join(site.aliases.get(line.player_id, ())),  # the static page's filter reads them
+                line.club or "",
             )
         )
     return site.render(
@@ -624,6 +629,7 @@ def list_page(
         pages=query.pages(matched) if query is not None else 1,
         rated=ranked.rated,
         federations=ranked.federations,
+        clubs=ranked.clubs,
         downloads=[(d, list_path(lst, d.suffix)) for d in shown.system.downloads],
         close=period_path(lst.rating_type, lst.period) if lst.state == "current" and lst.period else None,
         current=None if lst.state == "current" else site.list_by_date.get((lst.rating_type, lst.list_date)),
@@ -827,6 +833,7 @@ def player_page(
         site.urls[player.id],
         player.name,
         player=player,
+        club=site.clubs.get(player.id),
         history=[(t, by_type[t], site.system_of(t)) for t in site.options.rating_types if t in by_type],
         systems=site.systems_of(by_type),
         chart=chart,

@@ -146,6 +146,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         gc.set_threshold(*collecting)
         gc.unfreeze()
+    # A live list being made in the background (AppState.live) finishes before the engines are let go.
+    await anyio.to_thread.run_sync(app.state.ratingdb.settle_live)
     database = app.state.ratingdb.database
     if database.in_greenlets:
         # The reader's asyncio connections are closed in the loop they were opened in (Database.dispose,

@@ -38,8 +38,8 @@ from ratingdb.errors import RatingDbError
 from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, translatable
 from ratingdb.rating import Period
 from ratingdb.schema.models import WebUser
+from ratingdb.services import federation, users
 from ratingdb.services import submissions as subs
-from ratingdb.services import users
 from ratingdb.services.versions import data_version
 from ratingdb.templating import Templates
 from ratingdb.web.deps import State, language
@@ -1143,6 +1143,66 @@ def change_user(
         else:
             raise ConfigError(f"'{action}' is not something to do to an account")
     return _back("/desk/users")
+
+
+# -- admins: the federation's numbering ---------------------------------------------------------------------
+
+
+@router.get("/desk/federation")
+def federation_page(request: Request, state: State) -> HTMLResponse:
+    """`ratingdb federation show`, with the forms of `federation set` and `federation renumber`."""
+    with signed_in(request, state, dry_run=True) as (session, user):
+        _admin(user)
+        return render(request, "federation.html", user, rule=federation.numbering(session))
+
+
+@router.post("/desk/federation")
+def federation_set(
+    request: Request,
+    state: State,
+    reason: Annotated[str, Form(max_length=2000)] = "",
+    national_ids: Annotated[str, Form(max_length=10)] = "",
+    start: Annotated[str, Form(max_length=10)] = "",
+    prefix: Annotated[str, Form(max_length=20)] = "",
+    pattern: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """`ratingdb federation set` with every field as the form sends it (an empty pattern removes it)."""
+    with signed_in(request, state) as (session, user):
+        _admin(user)
+        federation.set_numbering(
+            session,
+            mode=national_ids or None,
+            start=_number(start, "--national-id-start"),
+            prefix=prefix if national_ids == "prefix" else None,
+            pattern=pattern,
+            reason=reason,
+        )
+    return _back("/desk/federation")
+
+
+@router.post("/desk/federation/renumber")
+def federation_renumber(
+    request: Request,
+    state: State,
+    low: Annotated[str, Form(max_length=10)] = "",
+    high: Annotated[str, Form(max_length=10)] = "",
+    reason: Annotated[str, Form(max_length=2000)] = "",
+    check: Annotated[str, Form(max_length=10)] = "",
+) -> HTMLResponse:
+    """`ratingdb federation renumber --numbers LOW-HIGH --reason TEXT` (with `check`: its --dry-run), the
+    page then listing each player renumbered."""
+    with signed_in(request, state, dry_run=bool(check)) as (session, user):
+        _admin(user)
+        done = federation.renumber(
+            session,
+            low=_number(low, "--numbers") or 0,
+            high=_number(high, "--numbers") or 0,
+            reason=reason,
+        )
+        return render(
+            request, "federation.html", user, rule=federation.numbering(session), renumbered=done,
+            checked=bool(check), low=low, high=high,
+        )  # fmt: skip
 
 
 @router.post("/desk/unlock-address")

@@ -73,6 +73,7 @@ def list_page(
     active: bool = False,
     rating_min: RatingBound = None,
     rating_max: RatingBound = None,
+    club: Annotated[str, Query(max_length=10)] = "",
 ) -> HTMLResponse:
     query = ListQuery(
         page_number,
@@ -85,6 +86,7 @@ def list_page(
         active,
         rating_min,
         rating_max,
+        club,
     )
     return page(
         view,

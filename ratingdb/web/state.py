@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -178,6 +179,22 @@ class LRU(Generic[K, V]):
             return found if found is not None else self.put(key, make())
 
 
+# The live lists' types a page was made with while their recompute ran (AppState.live): set by `cached`
+# around the making of a page, so that such a page is not kept. A context variable: each request (a thread
+# of the pool, or a greenlet of the event loop) has its own.
+STALE: ContextVar[list[str] | None] = ContextVar("ratingdb_stale_live", default=None)
+
+
+def wait_for(event: threading.Event) -> None:
+    """Wait until `event` is set; in a greenlet of the event loop by polling in the loop (as `held` waits
+    for a lock), since blocking the loop's thread would stop the requests it serves."""
+    if in_greenlet():
+        while not event.is_set():
+            await_(asyncio.sleep(0.005))
+    else:
+        event.wait()
+
+
 @contextmanager
 def held(lock: threading.Lock) -> Iterator[None]:
     """`lock`, held for the block. In a greenlet of the event loop (PostgreSQL's public routes,
@@ -212,6 +229,12 @@ class AppState:
     sites: LRU[tuple[int, str], Site] = field(default_factory=lambda: LRU(2 * len(LANGUAGES)))
     lives: LRU[tuple[int, str], LiveList] = field(default_factory=lambda: LRU(8))
     live_lock: threading.Lock = field(default_factory=threading.Lock)
+    # The live lists made in the background (live, _recompute), per type: the newest made, the newest
+    # data version asked for, the recompute running (set when done) and a failure for its waiters.
+    latest_live: dict[str, LiveList] = field(default_factory=dict)
+    live_wanted: dict[str, int] = field(default_factory=dict)
+    live_running: dict[str, threading.Event] = field(default_factory=dict)
+    live_failed: dict[str, Exception] = field(default_factory=dict)
     # The data version the latest request read: the next request's guess, checked by its first read
     # (ratingdb.web.deps.View).
     seen_version: int | None = None
@@ -309,20 +332,85 @@ class AppState:
         return [(lst, columns[lst.list_id]) for lst in current]
 
     def cached(self, key: tuple[Any, ...], make: Callable[[], V]) -> V:
+        """The page of `key`, made by `make` if not kept; kept unless it was made with a previous live
+        list (live, STALE): then the next visitor after the recompute gets the page made again."""
         found = self.pages.get(key)
-        return found if found is not None else self.pages.put(key, make())
+        if found is not None:
+            return found
+        marks: list[str] = []
+        token = STALE.set(marks)
+        try:
+            made = make()
+        finally:
+            STALE.reset(token)
+        return made if marks else self.pages.put(key, made)
 
     def live(self, rating_type: str, version: int) -> LiveList:
-        """The live list of a type for data version `version` (the request's), computed on the primary in
-        a transaction that is rolled back; kept until the data changes."""
+        """The live list of a type for data version `version` (the request's). Computed on the primary in
+        a transaction that is rolled back, in the background (issue 54): a request after a data change
+        starts the one recompute of the type, if none runs, and is answered with the previous live list
+        at once; the requests meanwhile get the same, and the next change waits for the recompute running
+        (one at a time, at most one per change: changes that come while one runs are all in the next).
+        Only the first live list of a type, with none before it, is waited for. A page made with a
+        previous list is not kept (`cached` does not keep it: STALE)."""
         found = self.lives.get((version, rating_type))
         if found is not None:
             return found
-        with held(self.live_lock):  # one close at a time, not one per visitor
+        with held(self.live_lock):
             found = self.lives.get((version, rating_type))
-            if found is None:
-                with self.database.live_session() as session:
-                    found = settled(live_list(session, rating_type))
-                self.lives.put((found.as_of, rating_type), found)
-                self.lives.put((version, rating_type), found)
+            if found is not None:
+                return found
+            previous = self.latest_live.get(rating_type)
+            if previous is not None and previous.as_of >= version:
+                return previous  # a request whose version was read before the newest list was made
+            self.live_wanted[rating_type] = max(self.live_wanted.get(rating_type, 0), version)
+            running = self.live_running.get(rating_type)
+            if running is None or running.is_set():
+                self.live_failed.pop(rating_type, None)
+                running = self.live_running[rating_type] = threading.Event()
+                threading.Thread(
+                    target=self._recompute,
+                    args=(rating_type, running),
+                    name=f"live-{rating_type}",
+                    daemon=True,
+                ).start()
+        if previous is not None:
+            marks = STALE.get()
+            if marks is not None:
+                marks.append(rating_type)
+            return previous
+        wait_for(running)
+        found = self.latest_live.get(rating_type)
+        if found is None:
+            raise self.live_failed[rating_type]
         return found
+
+    def _recompute(self, rating_type: str, done: threading.Event) -> None:
+        """The live list of `rating_type` made again until it is as new as the newest version asked for;
+        then `done` is set. A failure is kept for the requests waiting (`live` raises it) and the previous
+        list dropped, so that the next request makes it again and reads the failure as its own."""
+        try:
+            while True:
+                with self.live_lock:
+                    wanted = self.live_wanted[rating_type]
+                with self.database.live_session() as session:
+                    made = live_list(session, rating_type)
+                found = settled(made)  # the collector's pass with the transaction ended
+                with self.live_lock:
+                    self.lives.put((found.as_of, rating_type), found)
+                    if found.as_of >= wanted:
+                        self.lives.put((wanted, rating_type), found)
+                    self.latest_live[rating_type] = found
+                    if self.live_wanted[rating_type] <= found.as_of:
+                        done.set()
+                        return
+        except Exception as error:  # every request waiting for it reads it (live)
+            with self.live_lock:
+                self.latest_live.pop(rating_type, None)
+                self.live_failed[rating_type] = error
+                done.set()
+
+    def settle_live(self, timeout: float = 60.0) -> None:
+        """Wait for the live lists being made (a test, or the app stopping)."""
+        for running in list(self.live_running.values()):
+            running.wait(timeout)

@@ -143,14 +143,17 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "calculation",
         "close_period",
         "close_periods",
+        "federation_numbering",
         "find_player",
         "import_list",
         "import_trf",
         "open_database",
         "player_history",
         "read_list",
+        "renumber_national_ids",
         "replace_event",
         "replace_event_with_submission",
+        "set_federation_numbering",
     ]
     for name in functions + methods:
         owner, _, attr = name.rpartition(".")

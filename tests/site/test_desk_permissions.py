@@ -135,6 +135,10 @@ def routes(sub: int) -> list[tuple[str, str, dict[str, str], object, dict[str, s
         ("POST", "/desk/users/ghost/password", {"password": PASSWORD}, None, {**OUT, **ADMINS}),
         ("POST", "/desk/users/ghost/unlock", {}, None, {**OUT, **ADMINS}),
         ("POST", "/desk/unlock-address", {"address": "192.0.2.99"}, None, {**OUT, **ADMINS}),
+        ("GET", "/desk/federation", {}, None, {**OUT, **ADMINS}),
+        ("POST", "/desk/federation", {"national_ids": "none", "reason": ""}, None, {**OUT, **ADMINS}),
+        ("POST", "/desk/federation/renumber", {"low": "1", "high": "9", "reason": "x", "check": "yes"}, None,
+         {**OUT, **ADMINS}),
     ]  # fmt: skip
 
 

@@ -25,6 +25,7 @@
     function text(key) { return cells[column[key]].textContent.trim(); }
     return {
       row: row, index: index, name: fold(text("name")), fed: text("fed"), sex: text("sex"),
+      club: "club" in column ? text("club") : "",  // a list whose players have no club has no club column
       // the other spellings of the name on record (data-aka, "|" between them): found by the name filter
       aka: (row.getAttribute("data-aka") || "").split("|").filter(Boolean).map(fold),
       born: number(text("born")), rating: number(text("rating")),
@@ -38,6 +39,7 @@
     if (filter.name && entry.name.indexOf(filter.name) < 0 &&
         !entry.aka.some(function (aka) { return aka.indexOf(filter.name) >= 0; })) { return false; }
     if (filter.fed && entry.fed !== filter.fed) { return false; }
+    if (filter.club && entry.club !== filter.club) { return false; }
     if (filter.group === "women" && entry.sex !== "F") { return false; }
     if (filter.group === "juniors" && (entry.born === null || year - entry.born > 20)) { return false; }
     if (filter.group === "seniors" && (entry.born === null || year - entry.born < 65)) { return false; }
@@ -50,6 +52,7 @@
   function apply() {
     var filter = {
       name: fold(field("f-name").value.trim()), fed: field("f-fed").value, group: field("f-group").value,
+      club: field("f-club") ? field("f-club").value : "",
       active: !!field("f-active") && field("f-active").checked, min: number(field("f-min").value), max: number(field("f-max").value)
     };
     var count = 0;
