@@ -71,7 +71,7 @@ class IntegrityThresholds:
     # 400-point farming: share of a player's period against opponents more than the cap below, and
     # the points the cap gave (K × Σ (PD uncapped − PD capped)) that make it medium
     farming_min_share: float = 0.6
-    farming_min_games: int = 5
+    farming_min_games: int = 8
     farming_min_gain: float = 5.0
     # fabricated fields: newcomers (unrated, no earlier game) who make up the field and only lose
     fabricated_min_new: int = 10
@@ -122,6 +122,12 @@ class ScreenEvent:
     end: dt.date
     rounds: int
     players: tuple[int, ...]
+    # The file's SHA-256: one file rated under several types (standard and a national list) is one event,
+    # never a clash or a copy of itself.
+    source: str = ""
+
+    def same_file(self, other: ScreenEvent) -> bool:
+        return bool(self.source) and self.source == other.source
 
 
 @dataclass(frozen=True)
@@ -505,7 +511,7 @@ def schedule_clashes(
             for second in events[index + 1 :]:
                 if second.start > first.end:
                     break
-                if first.id in wanted or second.id in wanted:
+                if (first.id in wanted or second.id in wanted) and not first.same_file(second):
                     clashes[(first.id, second.id)].append(player)
     found: dict[int, list[Signal]] = defaultdict(list)
     for (a, b), players in sorted(clashes.items()):
@@ -805,9 +811,9 @@ def duplicate_results(
             if event_id not in wanted:
                 continue
             for other in same:
-                if other == event_id:
-                    continue
                 original = window.events[other]
+                if other == event_id or original.same_file(window.events[event_id]):
+                    continue
                 found[event_id].append(
                     Signal(
                         DUPLICATE_RESULTS,
