@@ -258,3 +258,31 @@ def _entries(url: str) -> dict[int, tuple[Any, ...]]:
 def test_report_risk_needs_a_period_or_an_event(db_url: str, fmt: str) -> None:
     out = cli(db_url, "report", "risk", "--format", fmt, code=1)
     assert out.strip().splitlines()[-1] == "Error: give --period YYYY-MM or --event ID (one of them)"
+
+
+def test_the_api_screens_records_the_decision_and_the_close_says_it_excluded(
+    db_url: str, tmp_path: Path
+) -> None:
+    from ratingdb import api
+
+    ids = _month(db_url, tmp_path)
+    invented = ids["Invented Open"]
+    with api.open_database(db_url) as database:
+        with database.transaction() as session:
+            screen = api.risk_screen(session, "2025-09")
+            levels = {e.name: e.level for e in screen.events}
+            assert levels["Invented Open"] == "high" and levels["Dublin September Open"] == "high"
+            dossier = api.risk_dossier(session, invented).document()
+            played = [g for g in dossier["games"] if g["played"]]  # 29 unpaired players a round besides
+            assert len(played) == 30 and {g["result"] for g in played} == {"1-0"}
+            with pytest.raises(
+                api.RatingDbError, match="the decision 'skip' is not known: it is rate or exclude"
+            ):
+                api.review_event(session, invented, "skip", "why")
+            done = api.review_event(session, invented, "exclude", "players absent")
+            assert done.before is None and done.after.excluded and done.after.risk_level == "high"
+        with database.transaction() as session:
+            summary = api.close_period(session, "2025-09")
+            assert summary.excluded == [api.ExcludedEvent(invented, "Invented Open", "players absent")]
+            (risk,) = api.risk_screen(session, event_id=invented).events
+            assert risk.excluded and risk.review is not None and risk.review.reason == "players absent"
