@@ -52,6 +52,7 @@ from ratingdb.schema.models import Event, Submission, WebUser
 from ratingdb.services.choices import ImportChoices
 from ratingdb.services.closing import ClosedPeriod, close_periods
 from ratingdb.services.event_warnings import import_warnings
+from ratingdb.services.integrity import ReviewOutcome, review_event, screen_events
 from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import FEDERATION_COLUMNS, RegisterDifference, Resolution, UniformSex
 from ratingdb.services.versions import record_change
@@ -210,6 +211,9 @@ class Check:
     uniform_sex: list[UniformSex] = field(default_factory=list)  # a sex column not taken
     # What `import-trf` warns of at import (services.event_warnings: few games rated, a long event).
     warnings: list[str] = field(default_factory=list)
+    # The integrity screen of the event as it would be imported (services.integrity: the event's entry of
+    # RiskScreen.document(), level and signals), for the officer; None when the file is refused.
+    risk: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -236,6 +240,7 @@ class Check:
             differences=[RegisterDifference(**d) for d in data.get("differences", [])],
             uniform_sex=[UniformSex(**u) for u in data.get("uniform_sex", [])],
             warnings=list(data.get("warnings", [])),
+            risk=data.get("risk"),
         )
 
 
@@ -441,6 +446,8 @@ def check_file(
         with rolled_back(session), time_limited(session, seconds):
             summary = import_events(session, [trf], _with_type(made, rating_type))
             check.warnings = import_warnings(session, [ev.id for ev in summary.events])
+            screened = screen_events(session, event_id=summary.events[0].id).document()["events"]
+            check.risk = screened[0] if screened else None
     except UnresolvedPlayers as exc:
         check.refusals.extend(refusals_of(exc))
         return check
@@ -719,6 +726,8 @@ class PeriodView:
     summary: object | None = None  # the dry run's CloseSummary
     diff: object | None = None  # its ListDiff against the list in force
     refusal: str | None = None  # why it cannot be closed now
+    # The integrity screen of each event (services.integrity: its RiskScreen.document() entry), by id.
+    risks: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def period_view(
@@ -739,6 +748,8 @@ def period_view(
         )
     )
     view = PeriodView(period, rating_type, is_closed(session, rating_type, period), events)
+    screened = screen_events(session, rating_type, period=period).document()["events"]
+    view.risks = {entry["event_id"]: entry for entry in screened}
     if not dry_run or view.closed:
         return view
     try:
@@ -751,6 +762,12 @@ def period_view(
     except RatingDbError as exc:
         view.refusal = str(exc)
     return view
+
+
+def review(session: Session, user: Actor, event_id: int, decision: str, reason: str) -> ReviewOutcome:
+    """The officer's decision on an event (`ratingdb event review`): rated or excluded, and why."""
+    _require(user, "officer", "admin")
+    return review_event(session, event_id, decision, reason)
 
 
 def close(work: UnitOfWork, user: Actor, period: Period, rating_type: str) -> ClosedPeriod:
