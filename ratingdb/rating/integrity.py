@@ -282,9 +282,14 @@ class Expectation(NamedTuple):
         return (self.score - self.expected) / math.sqrt(self.variance)
 
 
+# PD of table 8.1.2 by difference, read once: beyond ±735 it is 1.00 or 0.00.
+_PD_BY_DIFFERENCE: Final = tuple(expected_score(d) / 100 for d in range(-736, 737))
+
+
 def _pd(own: int, opponent: int) -> float:
     """PD of table 8.1.2 for the real difference (no cap), as a fraction."""
-    return expected_score(own - opponent) / 100
+    d = own - opponent
+    return _PD_BY_DIFFERENCE[max(-736, min(736, d)) + 736]
 
 
 def _played(games: Iterable[ScreenGame]) -> Iterable[ScreenGame]:
@@ -564,25 +569,32 @@ def repeated_pairings(
     """A pair meeting at least repeated_min_games times in the window, more than their events' formats
     explain; medium when one side took at least repeated_one_sided of the points, low otherwise."""
     types = _same_type(window, screened)
-    meetings: Counter[tuple[int, int]] = Counter()
+    allowed_in = {e.id: _explained(e) for e in window.events.values() if e.rating_type in types}
+    in_event: Counter[tuple[int, int, int]] = Counter()  # (lower id, higher id, event) → games
     points: Counter[tuple[int, int]] = Counter()  # pair → the lower id's points (hundredths)
-    explained: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
-    events_of: dict[tuple[int, int], set[int]] = defaultdict(set)
     for game in _played(window.games):
-        event = window.events.get(game.event_id)
-        if event is None or event.rating_type not in types:
+        if game.event_id not in allowed_in:
             continue
         assert game.black is not None
-        pair = _pair(game.white, game.black)
-        meetings[pair] += 1
-        white = PLAYED_SCORE[game.white_result]
-        points[pair] += white if game.white == pair[0] else 100 - white
-        explained[pair][event.id] = _explained(event)
-        events_of[pair].add(event.id)
+        white, black = game.white, game.black
+        score = PLAYED_SCORE[game.white_result]
+        if white < black:
+            in_event[(white, black, game.event_id)] += 1
+            points[(white, black)] += score
+        else:
+            in_event[(black, white, game.event_id)] += 1
+            points[(black, white)] += 100 - score
+    meetings: Counter[tuple[int, int]] = Counter()
+    explained: Counter[tuple[int, int]] = Counter()
+    events_of: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for (a, b, event_id), n in in_event.items():
+        meetings[(a, b)] += n
+        explained[(a, b)] += allowed_in[event_id]
+        events_of[(a, b)].add(event_id)
     wanted = set(screened)
     found: dict[int, list[Signal]] = defaultdict(list)
     for pair, n in meetings.items():
-        allowed = sum(explained[pair].values())
+        allowed = explained[pair]
         if n < t.repeated_min_games or n <= allowed:
             continue
         share = points[pair] / (100 * n)

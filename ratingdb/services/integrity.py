@@ -11,6 +11,7 @@ Takes a Session, never commits. Must not import the CLI, the web app or the repo
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -34,7 +35,7 @@ from ratingdb.rating.integrity import (
     screen,
 )
 from ratingdb.schema.models import AuditEntry, Event, EventPlayer, EventReview, Game, ListEntry, Player
-from ratingdb.services.bulk import chunks
+from ratingdb.services.bulk import chunks, no_cycle_collection
 from ratingdb.services.lists import ListsOnDates, ensure_period_open
 from ratingdb.services.rules import rule_set_in_force
 from ratingdb.services.versions import record_change, withdraw
@@ -199,9 +200,11 @@ def screen_events(
     result = RiskScreen(rating_type, str(period), thresholds, rules_name)
     if not wanted:
         return result
-    window = _window(session, rating_type, period, wanted, thresholds)
-    window.cap, window.cap_exempt_from, window.default_k = cap, exempt, default_k
-    reports = screen(window, wanted, thresholds)
+    # The window is hundreds of thousands of small rows at a federation's scale: no cycle to collect.
+    with no_cycle_collection():
+        window = _window(session, rating_type, period, wanted, thresholds)
+        window.cap, window.cap_exempt_from, window.default_k = cap, exempt, default_k
+        reports = screen(window, wanted, thresholds)
     reviews = current_reviews(session, wanted)
     concerned = {p for r in reports.values() for s in r.signals for p in s.players}
     result.names = {**_names(session, concerned)}
@@ -425,14 +428,14 @@ def _window(
     in_window = (Event.period >= first) & (Event.period <= str(period)) & Event.is_current.is_(True)
     events_query = select(Event.id).where(in_window)
     players: dict[int, list[int]] = defaultdict(list)
-    for event_id, player_id in session.execute(
+    for event_id, player_id in session.connection().execute(
         select(EventPlayer.event_id, EventPlayer.player_id)
         .where(EventPlayer.event_id.in_(events_query))
         .order_by(EventPlayer.event_id, EventPlayer.start_rank)
     ):
         players[event_id].append(player_id)
     events: dict[int, ScreenEvent] = {}
-    for event_id, name, kind, event_period, start, end, rounds, source in session.execute(
+    for event_id, name, kind, event_period, start, end, rounds, source in session.connection().execute(
         select(
             Event.id, shown_name(), Event.rating_type, Event.period, Event.start_date, Event.end_date,
             Event.rounds, Event.source_hash,
@@ -442,18 +445,30 @@ def _window(
             event_id, name, kind, event_period, _date(start), _date(end), rounds, tuple(players[event_id]),
             source,
         )  # fmt: skip
-    for event_id in wanted:  # an event of a later period than the window's last (never: same period)
-        if event_id not in events:
-            raise UnknownEvent(f"there is no current event {event_id}")
     games = [
         ScreenGame(event_id, rnd, _date(day) if day is not None else None, white, black, wr, br, bool(rated))
-        for event_id, rnd, day, white, black, wr, br, rated in session.execute(
+        for event_id, rnd, day, white, black, wr, br, rated in session.connection().execute(
             select(
                 Game.event_id, Game.round, Game.date, Game.white_id, Game.black_id, Game.white_result,
                 Game.black_result, Game.rated,
             ).where(Game.event_id.in_(events_query))
         )
     ]  # fmt: skip
+    for event_id in wanted:
+        if event_id not in events:  # never: the screened events are of the window's last period
+            raise UnknownEvent(f"there is no current event {event_id}")
+    # An event stored without its player lines (none is imported so; a database filled by other means)
+    # has the players of its games.
+    lineless = {e for e, event in events.items() if not event.players}
+    if lineless:
+        seen: dict[int, dict[int, None]] = defaultdict(dict)
+        for game in games:
+            if game.event_id in lineless:
+                seen[game.event_id][game.white] = None
+                if game.black is not None:
+                    seen[game.event_id][game.black] = None
+        for event_id in lineless:
+            events[event_id] = dataclasses.replace(events[event_id], players=tuple(seen[event_id]))
     # The list in force at each screened event's start (the close's ratings); most share one list.
     lists = ListsOnDates(session, {rating_type})
     by_list: dict[int, tuple[dict[int, int], dict[int, int], set[int]]] = {}
@@ -481,7 +496,7 @@ def _list_ratings(session: Session, list_id: int) -> tuple[dict[int, int], dict[
     ratings: dict[int, int] = {}
     k: dict[int, int] = {}
     everyone: set[int] = set()
-    for player_id, rating, k_value in session.execute(
+    for player_id, rating, k_value in session.connection().execute(
         select(ListEntry.player_id, ListEntry.rating, ListEntry.k).where(ListEntry.list_id == list_id)
     ):
         everyone.add(player_id)
