@@ -171,6 +171,13 @@ class Window:
     _by_event: dict[int, list[ScreenGame]] = field(default_factory=dict, init=False, repr=False)
     _first_start: dict[int, dt.date] = field(default_factory=dict, init=False, repr=False)
     _events_played: dict[int, set[int]] = field(default_factory=dict, init=False, repr=False)
+    _played: list[ScreenGame] = field(default_factory=list, init=False, repr=False)
+
+    def played(self) -> list[ScreenGame]:
+        """The window's games played over the board, with both players (read once, then kept)."""
+        if not self._played and self.games:
+            self._played.extend(_played(self.games))
+        return self._played
 
     def games_of(self, event_id: int) -> list[ScreenGame]:
         """The pairings of one event of the window."""
@@ -184,7 +191,7 @@ class Window:
     def _index_players(self) -> None:
         first: dict[int, dt.date] = {}
         played: dict[int, set[int]] = defaultdict(set)
-        for game in _played(self.games):
+        for game in self.played():
             event = self.events.get(game.event_id)
             if event is None:
                 continue
@@ -312,16 +319,24 @@ def improbable_results(
     """A player whose score against rated opponents is |z| ≥ improbable_z from the table's expectation."""
     sums: dict[int, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
     for game in _played(games):
-        for player, opponent, score in _sides(game):
-            own, other = ratings.get(player), ratings.get(opponent)
-            if own is None or other is None:
-                continue
-            pd = _pd(own, other)
-            row = sums[player]
-            row[0] += 1
-            row[1] += score
-            row[2] += pd
-            row[3] += pd * (1 - pd)
+        # Both sides at once: white's PD is pd, black's 1 − pd, and the variance pd (1 − pd) is both's.
+        assert game.black is not None
+        own, other = ratings.get(game.white), ratings.get(game.black)
+        if own is None or other is None:
+            continue
+        pd = _pd(own, other)
+        score = PLAYED_SCORE[game.white_result] / 100
+        variance = pd * (1 - pd)
+        row = sums[game.white]
+        row[0] += 1
+        row[1] += score
+        row[2] += pd
+        row[3] += variance
+        row = sums[game.black]
+        row[0] += 1
+        row[1] += 1 - score
+        row[2] += 1 - pd
+        row[3] += variance
     signals = []
     for player in sorted(sums):
         n, score, expected, variance = sums[player]
@@ -572,7 +587,7 @@ def repeated_pairings(
     allowed_in = {e.id: _explained(e) for e in window.events.values() if e.rating_type in types}
     in_event: Counter[tuple[int, int, int]] = Counter()  # (lower id, higher id, event) → games
     points: Counter[tuple[int, int]] = Counter()  # pair → the lower id's points (hundredths)
-    for game in _played(window.games):
+    for game in window.played():
         if game.event_id not in allowed_in:
             continue
         assert game.black is not None
@@ -635,7 +650,7 @@ def closed_pools(window: Window, screened: Sequence[int], t: IntegrityThresholds
         return x
 
     games = [
-        g for g in _played(window.games)
+        g for g in window.played()
         if (e := window.events.get(g.event_id)) is not None and e.rating_type in types
     ]  # fmt: skip
     for game in games:
@@ -719,7 +734,7 @@ def cap_farming(window: Window, screened: Sequence[int], t: IntegrityThresholds)
     types = _same_type(window, screened)
     per_player: dict[int, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0])  # games, far, gift, change
     events_of: dict[int, set[int]] = defaultdict(set)
-    for game in _played(window.games):
+    for game in window.played():
         event = window.events.get(game.event_id)
         if event is None or event.period not in periods or event.rating_type not in types:
             continue
@@ -795,25 +810,41 @@ def crosstable_shape(games: Iterable[ScreenGame]) -> str | None:
     return hashlib.sha256(repr(shape).encode("utf-8")).hexdigest()
 
 
+_HALF_POINTS: Final = {"1": 2, "=": 1, "+": 2, "W": 2, "D": 1, "H": 1, "F": 2, "U": 2}
+
+
 def _points(code: str) -> int:
-    return {"1": 2, "=": 1, "+": 2, "W": 2, "D": 1, "H": 1, "F": 2, "U": 2}.get(code, 0)
+    """Half-points of a result code (a win, a forfeit win, a bye: 2; a draw, a half-point bye: 1)."""
+    return _HALF_POINTS.get(code, 0)
 
 
 def duplicate_results(
     window: Window, screened: Sequence[int], t: IntegrityThresholds
 ) -> dict[int, list[Signal]]:
     """An event of at least duplicate_min_games played games whose crosstable shape equals another's."""
+    # First a cheap invariant (games played, the players' totals): only events that share it with
+    # another are given their whole shape.
+    played_in: Counter[int] = Counter(g.event_id for g in window.played())
+    by_outline: dict[tuple[int, tuple[int, ...]], list[int]] = defaultdict(list)
+    for event_id in sorted(window.events):
+        if played_in[event_id] < t.duplicate_min_games:
+            continue
+        totals: Counter[int] = Counter()
+        for game in window.games_of(event_id):
+            totals[game.white] += _points(game.white_result)
+            if game.black is not None and game.black_result is not None:
+                totals[game.black] += _points(game.black_result)
+        by_outline[(played_in[event_id], tuple(sorted(totals.values())))].append(event_id)
     by_shape: dict[str, list[int]] = defaultdict(list)
     sizes: dict[int, int] = {}
-    for event_id in sorted(window.events):
-        games = window.games_of(event_id)
-        played = sum(1 for _ in _played(games))
-        if played < t.duplicate_min_games:
+    for alike in by_outline.values():
+        if len(alike) < 2:
             continue
-        shape = crosstable_shape(games)
-        if shape is not None:
-            by_shape[shape].append(event_id)
-            sizes[event_id] = played
+        for event_id in alike:
+            shape = crosstable_shape(window.games_of(event_id))
+            if shape is not None:
+                by_shape[shape].append(event_id)
+                sizes[event_id] = played_in[event_id]
     wanted = set(screened)
     found: dict[int, list[Signal]] = defaultdict(list)
     for same in by_shape.values():

@@ -34,8 +34,8 @@ from ratingdb.rating.integrity import (
     Window,
     screen,
 )
-from ratingdb.schema.models import AuditEntry, Event, EventPlayer, EventReview, Game, ListEntry, Player
-from ratingdb.services.bulk import chunks, no_cycle_collection
+from ratingdb.schema.models import AuditEntry, Event, EventReview, Game, Player
+from ratingdb.services.bulk import Driver, chunks, no_cycle_collection
 from ratingdb.services.lists import ListsOnDates, ensure_period_open
 from ratingdb.services.rules import rule_set_in_force
 from ratingdb.services.versions import record_change, withdraw
@@ -426,13 +426,25 @@ def _window(
     """The window's events, players and games, and the ratings and K the screened events use."""
     first = str(period.shift(-(thresholds.window_months - 1)))
     in_window = (Event.period >= first) & (Event.period <= str(period)) & Event.is_current.is_(True)
-    events_query = select(Event.id).where(in_window)
+    # The bulk rows (player lines, games, list entries) as the driver's plain tuples, as the close reads
+    # them: SQLAlchemy's rows cost more than the screen's own work at a federation's scale.
+    driver = Driver(session)
+    try:
+        in_period = "e.period >= ? AND e.period <= ? AND e.is_current = TRUE"
+        lines = driver.rows(
+            "SELECT ep.event_id, ep.player_id FROM event_player ep JOIN event e ON e.id = ep.event_id "
+            f"WHERE {in_period} ORDER BY ep.event_id, ep.start_rank",
+            (first, str(period)),
+        )
+        rows = driver.rows(
+            "SELECT g.event_id, g.round, g.date, g.white_id, g.black_id, g.white_result, g.black_result, "
+            f"g.rated FROM game g JOIN event e ON e.id = g.event_id WHERE {in_period}",
+            (first, str(period)),
+        )
+    finally:
+        driver.restore()
     players: dict[int, list[int]] = defaultdict(list)
-    for event_id, player_id in session.connection().execute(
-        select(EventPlayer.event_id, EventPlayer.player_id)
-        .where(EventPlayer.event_id.in_(events_query))
-        .order_by(EventPlayer.event_id, EventPlayer.start_rank)
-    ):
+    for event_id, player_id in lines:
         players[event_id].append(player_id)
     events: dict[int, ScreenEvent] = {}
     for event_id, name, kind, event_period, start, end, rounds, source in session.connection().execute(
@@ -445,15 +457,12 @@ def _window(
             event_id, name, kind, event_period, _date(start), _date(end), rounds, tuple(players[event_id]),
             source,
         )  # fmt: skip
-    games = [
-        ScreenGame(event_id, rnd, _date(day) if day is not None else None, white, black, wr, br, bool(rated))
-        for event_id, rnd, day, white, black, wr, br, rated in session.connection().execute(
-            select(
-                Game.event_id, Game.round, Game.date, Game.white_id, Game.black_id, Game.white_result,
-                Game.black_result, Game.rated,
-            ).where(Game.event_id.in_(events_query))
-        )
-    ]  # fmt: skip
+    day_of: dict[Any, dt.date | None] = {None: None}  # a few hundred dates, read once each
+    games = []
+    for event_id, rnd, day, white, black, wr, br, rated in rows:
+        if day not in day_of:
+            day_of[day] = _date(day)
+        games.append(ScreenGame(event_id, rnd, day_of[day], white, black, wr, br, bool(rated)))
     for event_id in wanted:
         if event_id not in events:  # never: the screened events are of the window's last period
             raise UnknownEvent(f"there is no current event {event_id}")
@@ -496,9 +505,12 @@ def _list_ratings(session: Session, list_id: int) -> tuple[dict[int, int], dict[
     ratings: dict[int, int] = {}
     k: dict[int, int] = {}
     everyone: set[int] = set()
-    for player_id, rating, k_value in session.connection().execute(
-        select(ListEntry.player_id, ListEntry.rating, ListEntry.k).where(ListEntry.list_id == list_id)
-    ):
+    driver = Driver(session)
+    try:
+        rows = driver.rows("SELECT player_id, rating, k FROM list_entry WHERE list_id = ?", (list_id,))
+    finally:
+        driver.restore()
+    for player_id, rating, k_value in rows:
         everyone.add(player_id)
         if rating is not None:
             ratings[player_id] = rating
