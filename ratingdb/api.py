@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
+    from ratingdb.rating.integrity import IntegrityThresholds, Signal
     from ratingdb.reports.lists import (
         Calculation,
         EventRecord,
@@ -55,10 +56,11 @@ if TYPE_CHECKING:
     from ratingdb.services.counts import CloseCounts
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
     from ratingdb.services.federation import Numbering, Renumbered
+    from ratingdb.services.integrity import Dossier, DossierGame, EventRisk, Review, ReviewOutcome, RiskScreen
     from ratingdb.services.list_import import ListImportSummary
     from ratingdb.services.matching import MatchReport, RegisterDifference, Resolution, UniformSex
     from ratingdb.services.rows import CalcPlayerRow
-    from ratingdb.services.systems.base import CloseSummary, PlayerChange
+    from ratingdb.services.systems.base import CloseSummary, ExcludedEvent, PlayerChange
 
 # The types of what a script receives (tests/integration/test_api.py finds every one of them from the
 # functions' results), loaded when first asked for (ratingdb.lazy): importing the API loads SQLAlchemy's core
@@ -84,7 +86,16 @@ __getattr__ = on_first_use(
         "ratingdb.services.list_import": ("ListImportSummary",),
         "ratingdb.services.matching": ("MatchReport", "RegisterDifference", "Resolution", "UniformSex"),
         "ratingdb.services.rows": ("CalcPlayerRow",),
-        "ratingdb.services.systems.base": ("CloseSummary", "PlayerChange"),
+        "ratingdb.services.systems.base": ("CloseSummary", "ExcludedEvent", "PlayerChange"),
+        "ratingdb.rating.integrity": ("IntegrityThresholds", "Signal"),
+        "ratingdb.services.integrity": (
+            "Dossier",
+            "DossierGame",
+            "EventRisk",
+            "Review",
+            "ReviewOutcome",
+            "RiskScreen",
+        ),
     },
 )
 
@@ -494,6 +505,40 @@ def renumber_national_ids(session: Session, low: int, high: int, *, reason: str)
     return renumber(session, low=low, high=high, reason=reason)
 
 
+def risk_screen(
+    session: Session,
+    period: str | Period | None = None,
+    *,
+    rating_type: str = "standard",
+    event_id: int | None = None,
+) -> RiskScreen:
+    """The integrity screen (`report risk`) of every event of `period` and `rating_type`, or of event
+    `event_id`: each event's level and signals, and the officer's decision. A screen, not a verdict."""
+    from ratingdb.services.integrity import screen_events
+
+    if (period is None) == (event_id is None):
+        raise ConfigError("give a period or an event_id (one of them)")
+    return screen_events(
+        session, rating_type, period=None if period is None else _period(period), event_id=event_id
+    )
+
+
+def risk_dossier(session: Session, event_id: int) -> Dossier:
+    """The screen of one event with all its games (`report risk --event ID --format json`); `document()`
+    gives it as plain data for FIDE's Tournament Investigation Form."""
+    from ratingdb.services.integrity import dossier
+
+    return dossier(session, event_id)
+
+
+def review_event(session: Session, event_id: int, decision: str, reason: str) -> ReviewOutcome:
+    """Record the officer's decision on an event (`event review`): "rate", or "exclude" from rating, and
+    why; audited; refused in a closed period (reopen it first)."""
+    from ratingdb.services.integrity import review_event as review
+
+    return review(session, event_id, decision, reason)
+
+
 def _period(value: str | Period) -> Period:
     if isinstance(value, Period):
         return value
@@ -521,6 +566,9 @@ __all__ = [
     "replace_event",
     "replace_event_with_submission",
     "set_federation_numbering",
+    "review_event",
+    "risk_dossier",
+    "risk_screen",
     # what it passes
     "Adjustment",
     "Period",
@@ -553,4 +601,13 @@ __all__ = [
     "RuleSet",
     "Session",
     "UniformSex",
+    "Dossier",
+    "DossierGame",
+    "EventRisk",
+    "ExcludedEvent",
+    "IntegrityThresholds",
+    "Review",
+    "ReviewOutcome",
+    "RiskScreen",
+    "Signal",
 ]

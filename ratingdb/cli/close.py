@@ -265,6 +265,11 @@ def print_summary(summary: "CloseSummary") -> None:
     else:
         for late in summary.late_events:
             echo(f"    late event: {late}")
+    for excluded in summary.excluded:
+        echo(
+            f"    not rated, excluded by the rating officer: {excluded.name} "
+            f"(event {excluded.event_id}): {excluded.reason}"
+        )
     for note in summary.notes:
         echo(f"    note: {note}")
     for warning in summary.warnings:

@@ -198,3 +198,44 @@ def event_edit_command(
         f"Event {event_id} is shown as '{after.title}'{where} (was '{before.title}'): no rating changes, "
         "the published lists are as they were."
     )
+
+
+@event_app.command("review")
+@user_errors
+def event_review_command(
+    event_id: EventArgument,
+    decision: Annotated[
+        str,
+        typer.Option(
+            "--decision", metavar="rate|exclude", help="rate: the close rates it; exclude: it does not."
+        ),
+    ],
+    reason: Annotated[
+        str,
+        typer.Option("--reason", metavar="TEXT", help="Why: shown with the event and kept in the audit log."),
+    ],
+    dry_run: DryRunOption = False,
+) -> None:
+    """Record the rating officer's decision on event ID after the integrity screen: rate it, or exclude
+    it from rating (FIDE's right not to rate a tournament).
+
+    An excluded event stays in the database; the close leaves it out and says so, with the reason, as do
+    the event's page and the API. The decision is audited; changing it once the event's period is closed
+    needs a reopen first, like any correction (`ratingdb reopen`). `ratingdb report risk --event ID`
+    shows what the screen found.
+
+    Examples:
+      ratingdb event review 7 --decision exclude --reason "players absent: see the arbiter's report"
+      ratingdb event review 7 --decision rate --reason "checked with the arbiter: games took place"
+    """
+    from ratingdb.services.integrity import review_event
+
+    with transaction(dry_run=dry_run) as session:
+        done = review_event(session, event_id, decision, reason)
+    dry_run_heading(dry_run)
+    was = f"was {done.before.decision}" if done.before is not None else "no decision before"
+    what = "excluded from rating: the close leaves it out" if done.after.excluded else "rated by the close"
+    echo(
+        f"Event {event_id} '{done.name}' is {what} ({was}; integrity screen: {done.after.risk_level}). "
+        f"Reason: {done.after.reason}"
+    )

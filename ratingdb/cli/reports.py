@@ -429,6 +429,85 @@ def _period_rows(report: "PeriodReport") -> list[list[Any]]:
     return rows
 
 
+# --- report risk --------------------------------------------------------------------------------------
+
+RISK_COLUMNS = ["event", "name", "period", "level", "decision", "code", "signal", "players", "evidence"]
+
+
+@report_app.command("risk")
+@user_errors
+def risk_command(
+    period: Annotated[
+        str | None, typer.Option("--period", metavar="YYYY-MM", help="Screen every event of this period.")
+    ] = None,
+    event_id: Annotated[
+        int | None, typer.Option("--event", metavar="ID", help="Screen one event (JSON: with its games).")
+    ] = None,
+    rating_type: TypeOption = "standard",
+    fmt: FormatOption = "table",
+    output: OutputOption = None,
+    force: ForceOption = False,
+) -> None:
+    """The integrity screen: each event's level (high, medium, low, none) and its signals, each with a
+    code, the players concerned and the evidence in numbers. A screen, not a verdict.
+
+    Signals: repeated pairings, closed pools, 400-point farming, improbable results, fabricated fields,
+    schedule clashes, too many rounds, duplicate results (docs/guide/integrity.md: the arithmetic and
+    the thresholds, which a rule file's [integrity] table sets). `--event ID --format json` is the
+    dossier for FIDE's Tournament Investigation Form: the screen and every game of the event.
+
+    Examples:
+      ratingdb report risk --period 2025-09
+      ratingdb report risk --event 3 --format json -o dossier-3.json
+    """
+    check_type(rating_type)
+    _check_format(fmt)
+    if (period is None) == (event_id is None):
+        raise ConfigError("give --period YYYY-MM or --event ID (one of them)")
+    p = parse_period(period) if period is not None else None
+    from ratingdb.services.integrity import NOT_A_VERDICT, dossier, screen_events
+
+    with transaction() as session:
+        if event_id is not None:
+            found = dossier(session, event_id)
+            screen, document = found.screen, found.document()
+        else:
+            screen = screen_events(session, rating_type, period=p)
+            document = screen.document()
+    if fmt == "json":
+        _write_json(document, output, force)
+        return
+    rows = _risk_rows(document)
+    if fmt == "csv":
+        render_rows(RISK_COLUMNS, rows, "csv", output=output, force=force)
+        return
+    counts = "; ".join(f"{level}: {n}" for level, n in screen.counts().items())
+    what = f"event {event_id}" if event_id is not None else f"the {rating_type} period {period}"
+    heading = [
+        f"Integrity screen of {what} (thresholds of the rules {screen.rules or 'FIDE defaults'}): "
+        f"{len(screen.events)} event(s); {counts}",
+        NOT_A_VERDICT,
+    ]
+    _print_sections(heading, [("", RISK_COLUMNS, rows)], output, force)
+
+
+def _risk_rows(document: dict[str, Any]) -> list[list[Any]]:
+    """One row per signal (an event without any: one row), from the screen's document."""
+    rows: list[list[Any]] = []
+    for e in document["events"]:
+        decision = e["decision"]
+        shown = f"{decision['decision']}: {decision['reason']}" if decision else None
+        head = [e["event_id"], e["name"], e["period"], e["level"], shown]
+        if not e["signals"]:
+            rows.append([*head, None, None, None, None])
+        for s in e["signals"]:
+            players = ", ".join(f"{p['name'] or '?'} ({p['id']})" for p in s["players"][:10])
+            if len(s["players"]) > 10:
+                players += f", … {len(s['players']) - 10} more"
+            rows.append([*head, s["code"], s["level"], players, s["summary"]])
+    return rows
+
+
 # --- report systems -----------------------------------------------------------------------------------
 
 SYSTEMS_COLUMNS = ["rating_type", "system", "band", "games", "log_loss", "brier"]

@@ -8,6 +8,7 @@ See ratingdb/rating/fide/standard-2025-10.toml for a complete, commented example
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Mapping
@@ -15,6 +16,7 @@ from typing import Any, Final
 
 from .errors import RulesError
 from .initial import INITIAL_METHODS, InitialMethod
+from .integrity import DEFAULT_THRESHOLDS, IntegrityThresholds
 from .kfactor import TRACKED_REACHED, KRule
 from .periods import Period
 from .points import ROUNDINGS
@@ -159,10 +161,15 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
     if effective_from is not None and effective_to is not None and effective_to < effective_from:
         raise top.error("effective_until", f"{effective_to} is before effective_from {effective_from}")
     system = top.choice("system", SYSTEMS) if "system" in top.data else "elo"
+    integrity = _integrity(top)
     if system == "glicko2":
-        return _glicko2(top, name, rating_type, effective_from, effective_to)
+        return dataclasses.replace(
+            _glicko2(top, name, rating_type, effective_from, effective_to), integrity=integrity
+        )
     if system == "glicko":
-        return _glicko(top, name, rating_type, effective_from, effective_to)
+        return dataclasses.replace(
+            _glicko(top, name, rating_type, effective_from, effective_to), integrity=integrity
+        )
     top.read.add("system")  # left out: "elo"
     expected = top.choice("expected_score", ("table", "logistic"))
     rounding = top.choice("rounding", ROUNDINGS)
@@ -216,7 +223,42 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
         k_times_games_max=k_max,
         initial=initial,
         rounding="down" if rounding == "down" else "up" if rounding == "up" else "half_away",
+        integrity=integrity,
     )
+
+
+# The [integrity] table's keys: (low, high) for numbers; "whole" ones are whole numbers.
+_INTEGRITY_WHOLE: Final = {
+    "window_months": (1, 120), "repeated_min_games": (2, 1000), "pool_max_players": (2, 100),
+    "improbable_min_games": (1, 1000), "mix_min_games": (1, 100_000), "farming_min_games": (1, 1000),
+    "fabricated_min_new": (1, 10_000), "clash_max_days": (1, 1000), "duplicate_min_games": (1, 100_000),
+}  # fmt: skip
+_INTEGRITY_NUMBER: Final = {
+    "repeated_one_sided": (0.5, 1.0), "pool_min_meetings": (1.0, 100.0), "improbable_z": (1.0, 20.0),
+    "mix_z": (1.0, 50.0), "farming_min_share": (0.0, 1.0), "farming_min_gain": (0.0, 1000.0),
+    "fabricated_min_share": (0.0, 1.0), "fabricated_max_score": (0.0, 1.0),
+    "fabricated_one_winner": (0.0, 1.0), "fabricated_letter_share": (0.0, 1.0),
+}  # fmt: skip
+
+
+def _integrity(top: _Table) -> IntegrityThresholds:
+    """The optional [integrity] table: the screen's thresholds; a key left out keeps its default
+    (docs/guide/integrity.md), an unknown key is refused."""
+    top.read.add("integrity")
+    if "integrity" not in top.data:
+        return DEFAULT_THRESHOLDS
+    table = top.table("integrity")
+    values: dict[str, int | float | None] = {}
+    for key, (low, high) in _INTEGRITY_WHOLE.items():
+        if key in table.data:
+            values[key] = table.required_int(key, low=low, high=high)
+    for key, (flow, fhigh) in _INTEGRITY_NUMBER.items():
+        if key in table.data:
+            values[key] = table.number(key, low=flow, high=fhigh)
+    if "max_rounds_per_day" in table.data:
+        values["max_rounds_per_day"] = table.integer("max_rounds_per_day", low=1, high=1000, none=True)
+    table.done()
+    return dataclasses.replace(DEFAULT_THRESHOLDS, **values)  # type: ignore[arg-type]
 
 
 def _glicko2(

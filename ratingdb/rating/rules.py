@@ -9,6 +9,7 @@ from typing import Final, Literal
 
 from .flags import FLOOR
 from .initial import FIDE_2024_INITIAL, InitialMethod
+from .integrity import DEFAULT_THRESHOLDS, IntegrityThresholds
 from .kfactor import FIDE_K_RULES, KRule
 from .periods import Period
 from .points import Rounding
@@ -50,6 +51,8 @@ class RuleSet:
     # The rating system a close under this set runs (ratingdb/services/systems/): FIDE's Elo, or another
     # system registered there.
     system: str = "elo"
+    # When the integrity screen (ratingdb.rating.integrity) flags an event: the rule file's [integrity].
+    integrity: IntegrityThresholds = DEFAULT_THRESHOLDS
 
     def covers(self, rating_type: str, period: Period) -> bool:
         """Whether this rule set applies to `rating_type` in `period` (§8.3.1 effective periods)."""

@@ -27,6 +27,7 @@ from ratingdb.schema.models import (
     Player,
     RatingList,
 )  # fmt: skip
+from ratingdb.services.integrity import current_reviews
 from ratingdb.titles import title_of
 
 STATUS = {"change": "rated", "initial": "newly rated", "pool": "unrated"}
@@ -66,6 +67,8 @@ class EventReport:
     list_date: dt.date | None  # the list the close published; None while the period is open
     ratings_from: dt.date | None  # the list whose ratings the event used
     lines: list[EventLine]
+    # The rating officer excluded it from rating (`event review`, FIDE's right not to rate a tournament).
+    excluded_reason: str | None = None
 
     @property
     def late(self) -> bool:
@@ -187,6 +190,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
                 player_id=player_id, title=title, club=club,
             )
         )  # fmt: skip
+    review = current_reviews(session, [event.id]).get(event.id)
     return EventReport(
         event.id,
         title_of(session, event.id),
@@ -198,6 +202,7 @@ def event_report(session: Session, event_id: int) -> EventReport:
         rated_by.list_date if rated_by else None,
         ratings_from,
         lines,
+        review.reason if review is not None and review.excluded else None,
     )
 
 

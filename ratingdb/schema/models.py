@@ -334,6 +334,33 @@ class EventLabel(Versioned, Base):
     )
 
 
+class EventReview(Versioned, Base):
+    """The officer's decision on an event after the integrity screen: rated or excluded, and why.
+
+    An excluded event stays in the database and the close leaves it out (FIDE's right not to rate a
+    tournament); `risk_level` is the screen's level when the decision was taken. Versioned like
+    event_label: a changed decision withdraws the row before it (issue 50, migration 0027).
+    """
+
+    __tablename__ = "event_review"
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"))
+    decision: Mapped[str] = mapped_column(String(8))  # rate | exclude
+    reason: Mapped[str] = mapped_column(Text)
+    risk_level: Mapped[str] = mapped_column(String(6))  # none | low | medium | high
+
+    __table_args__ = (
+        UniqueConstraint("event_id", "is_current", name="uq_event_review_current"),
+        UniqueConstraint("event_id", "version", name="uq_event_review_version"),
+        CheckConstraint("decision IN ('rate', 'exclude')", name="decision"),
+        CheckConstraint("risk_level IN ('none', 'low', 'medium', 'high')", name="risk_level"),
+        CheckConstraint("is_current IS NULL OR is_current = TRUE", name="is_current"),
+        CheckConstraint("(is_current IS NULL) = (withdrawn_by IS NOT NULL)", name="withdrawn"),
+        {"sqlite_autoincrement": True},
+    )
+
+
 class EventPlayer(Base):
     """A player's line in an event: starting rank, the rating and points the file showed."""
 

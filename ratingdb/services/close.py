@@ -24,10 +24,11 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError, MissingList
 from ratingdb.rating import Adjustment, Period, RulesError, RuleSet
 from ratingdb.rating.errors import UncoveredPeriod
-from ratingdb.schema.models import Event
+from ratingdb.schema.models import Event, EventReview
 from ratingdb.services.bulk import Driver, chunks
 from ratingdb.services.counts import close_counts
 from ratingdb.services.event_warnings import close_warnings
+from ratingdb.services.exclusions import excluded_ids
 from ratingdb.services.lists import ListsOnDates, latest_list, list_on, lock_periods
 from ratingdb.services.lists import new_list as new_list_for
 from ratingdb.services.rules import RuleSetInForce, record_list_rules, rule_set_in_force, uncovered_advice
@@ -35,6 +36,7 @@ from ratingdb.services.systems import (
     Close,
     CloseSummary,
     EventInfo,
+    ExcludedEvent,
     PlayerChange,
     rating_system,
 )
@@ -123,8 +125,14 @@ def open_list(close: Close) -> None:
     """The new list (a new version after a reopen), its audit entry and the rule set it follows."""
     session, rating_type, period = close.session, close.rating_type, close.period
     list_date = close.list_date
+    excluded = "".join(
+        f"; event {e.event_id} '{e.name}' excluded by the rating officer: {e.reason}"
+        for e in close.summary.excluded
+    )
     change = record_change(
-        session, "close-period", f"closed {rating_type} period {period}: list {list_date.isoformat()}"
+        session,
+        "close-period",
+        f"closed {rating_type} period {period}: list {list_date.isoformat()}{excluded}",
     )
     new_list = new_list_for(
         session, rating_type, list_date, change, origin="computed", period=str(period), rules=close.rules.name
@@ -211,10 +219,30 @@ def _load_events(
     # Every list of the type (and standard lists for rapid/blitz) once: a few hundred rows at most.
     lists = ListsOnDates(session, {rating_type, "standard"})
 
+    summary.excluded = [
+        ExcludedEvent(event_id, name, reason)
+        for event_id, name, reason in session.execute(
+            select(Event.id, shown_name(), EventReview.reason)
+            .join(EventReview, EventReview.event_id == Event.id)
+            .where(
+                Event.period == str(period),
+                Event.rating_type == rating_type,
+                Event.is_current.is_(True),
+                Event.id.in_(excluded_ids()),
+                EventReview.is_current.is_(True),
+            )
+            .order_by(Event.start_date, Event.id)
+        )
+    ]
     events: dict[int, EventInfo] = {}
     for event_id, name, start, end, event_period, natural in session.execute(
         select(Event.id, shown_name(), Event.start_date, Event.end_date, Event.period, Event.natural_period)
-        .where(Event.period == str(period), Event.rating_type == rating_type, Event.is_current.is_(True))
+        .where(
+            Event.period == str(period),
+            Event.rating_type == rating_type,
+            Event.is_current.is_(True),
+            Event.id.not_in(excluded_ids()),
+        )
         .order_by(Event.start_date, Event.id)
     ):
         # Ratings are frozen at the event's start (FIDE's practice): the list in force on its start date,

@@ -26,6 +26,7 @@ from ratingdb.services.events import (
     read_events,
 )
 from ratingdb.services.events import stored_content as stored_event_content
+from ratingdb.services.integrity import carry_review
 from ratingdb.services.lists import CURRENT, ensure_period_open, list_on, lock_periods
 from ratingdb.services.matching import MatchReport
 from ratingdb.services.versions import record_change, withdraw
@@ -220,6 +221,7 @@ def replace_event(
     new = result.imported.events[0]
     result.new_event_id, result.period = new.id, new.period
     carry_label(session, event, new.id, audit[0])  # shown as the event was (`event edit`)
+    carry_review(session, event.id, new.id, audit[0])  # rated or excluded as decided (`event review`)
     result.new_players = result.imported.new_players
     result.matching = result.imported.matching
     return result

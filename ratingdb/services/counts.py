@@ -23,6 +23,7 @@ from ratingdb.schema.models import (
     Glicko2CalcPlayer,
     ListEntry,
 )
+from ratingdb.services.exclusions import not_excluded
 
 __all__ = ["COUNT_NAMES", "CloseCounts", "EventCounts", "close_counts", "event_counts"]
 
@@ -59,7 +60,7 @@ class EventCounts(NamedTuple):
 
 def _events(period: str, rating_type: str) -> Select[int]:
     return select(Event.id).where(
-        Event.period == period, Event.rating_type == rating_type, Event.is_current.is_(True)
+        Event.period == period, Event.rating_type == rating_type, Event.is_current.is_(True), not_excluded()
     )
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, aliased
 from ratingdb.i18n import ENGLISH, Language
 from ratingdb.schema.models import AuditEntry, Event, EventPlayer, Game, ListEntry, PlayerVersion, RatingList
 from ratingdb.services.counts import event_counts
+from ratingdb.services.exclusions import not_excluded
 from ratingdb.services.lists import ListsOnDates
 from ratingdb.titles import title_of
 
@@ -70,6 +71,7 @@ def close_warnings(
             Event.period == published.period,
             Event.rating_type == published.rating_type,
             Event.is_current.is_(True),
+            not_excluded(),
         ),
     )
     if figures is None:

@@ -55,6 +55,7 @@ from ratingdb.services.closing import ClosedPeriod, close_periods, periods_throu
 from ratingdb.services.corrections import Replacement, replace_event
 from ratingdb.services.event_warnings import import_warnings
 from ratingdb.services.events import corrected_versions
+from ratingdb.services.integrity import ReviewOutcome, review_event, screen_events
 from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import FEDERATION_COLUMNS, RegisterDifference, Resolution, UniformSex
 from ratingdb.services.versions import data_version, record_change
@@ -215,6 +216,9 @@ class Check:
     # The data version the check saw (versions.data_version): an import, close or register change since
     # may change its outcome (a second section of a congress, a player registered), so the queue says so.
     as_of: int = 0
+    # The integrity screen of the event as it would be imported (services.integrity: the event's entry of
+    # RiskScreen.document(), level and signals), for the officer; None when the file is refused.
+    risk: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -242,6 +246,7 @@ class Check:
             uniform_sex=[UniformSex(**u) for u in data.get("uniform_sex", [])],
             warnings=list(data.get("warnings", [])),
             as_of=int(data.get("as_of", 0)),
+            risk=data.get("risk"),
         )
 
 
@@ -506,6 +511,8 @@ def check_file(
         with rolled_back(session), time_limited(session, seconds):
             summary = import_events(session, [trf], _with_type(made, rating_type))
             check.warnings = import_warnings(session, [ev.id for ev in summary.events])
+            screened = screen_events(session, event_id=summary.events[0].id).document()["events"]
+            check.risk = screened[0] if screened else None
     except UnresolvedPlayers as exc:
         check.refusals.extend(refusals_of(exc))
         return check
@@ -962,6 +969,8 @@ class PeriodView:
     summary: object | None = None  # the dry run's CloseSummary
     diff: object | None = None  # its ListDiff against the list in force
     refusal: str | None = None  # why it cannot be closed now
+    # The integrity screen of each event (services.integrity: its RiskScreen.document() entry), by id.
+    risks: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def period_view(
@@ -985,6 +994,8 @@ def period_view(
 
     view = PeriodView(period, rating_type, is_closed(session, rating_type, period), events)
     view.titles = {e.id: title_of(session, e.id) for e in events}  # two sections: "Limerick Congress — Minor"
+    screened = screen_events(session, rating_type, period=period).document()["events"]
+    view.risks = {entry["event_id"]: entry for entry in screened}
     if not dry_run or view.closed:
         return view
     try:
@@ -997,6 +1008,12 @@ def period_view(
     except RatingDbError as exc:
         view.refusal = str(exc)
     return view
+
+
+def review(session: Session, user: Actor, event_id: int, decision: str, reason: str) -> ReviewOutcome:
+    """The officer's decision on an event (`ratingdb event review`): rated or excluded, and why."""
+    _require(user, "officer", "admin")
+    return review_event(session, event_id, decision, reason)
 
 
 def close(

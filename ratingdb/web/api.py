@@ -339,6 +339,11 @@ class EventDetailOut(BaseModel):
     period: str
     list_date: dt.date | None = Field(description="The list that rated it; null while the period is open.")
     ratings_from: dt.date | None
+    excluded_reason: str | None = Field(
+        default=None,
+        description="Why the rating officer excluded the event from rating (FIDE's right not to rate a "
+        "tournament); null when it is rated.",
+    )
     players: list[EventPlayerOut]
 
 
@@ -899,6 +904,7 @@ def event(view: Served, event_id: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> E
         period=report.period,
         list_date=report.list_date,
         ratings_from=report.ratings_from,
+        excluded_reason=report.excluded_reason,
         players=[
             EventPlayerOut(
                 start_rank=line.start_rank,

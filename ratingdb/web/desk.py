@@ -37,7 +37,7 @@ from starlette.concurrency import run_in_threadpool
 from ratingdb.errors import RatingDbError
 from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, translatable
 from ratingdb.rating import Period
-from ratingdb.schema.models import WebUser
+from ratingdb.schema.models import Event, WebUser
 from ratingdb.services import federation, users
 from ratingdb.services import submissions as subs
 from ratingdb.services.versions import data_version
@@ -746,6 +746,22 @@ def period_reopen(
     with signed_in(request, state) as (session, user):
         subs.reopen(session, user, chosen, kind, reason, include_imported=also)
     return _back(page)
+
+
+@router.post("/desk/events/{event_id}/review")
+def event_review(
+    request: Request,
+    state: State,
+    event_id: int,
+    decision: Annotated[str, Form(max_length=8)] = "",
+    reason: Annotated[str, Form(max_length=2000)] = "",
+) -> Response:
+    """`ratingdb event review ID --decision rate|exclude --reason TEXT`."""
+    with signed_in(request, state) as (session, user):
+        done = subs.review(session, user, event_id, decision, reason)
+        event = session.get(Event, done.event_id)
+        back = f"/desk/periods/{event.rating_type}/{event.period}" if event is not None else "/desk/periods"
+    return _back(back)
 
 
 # -- corrections: replace-event ------------------------------------------------------------------------------

@@ -11,7 +11,14 @@ from importlib import import_module
 
 from ratingdb.errors import ConfigError
 from ratingdb.rating import RuleSet
-from ratingdb.services.systems.base import Close, CloseSummary, EventInfo, PlayerChange, RatingSystem
+from ratingdb.services.systems.base import (
+    Close,
+    CloseSummary,
+    EventInfo,
+    ExcludedEvent,
+    PlayerChange,
+    RatingSystem,
+)
 
 # System name → the module here that implements it, and its class.
 SYSTEMS: dict[str, tuple[str, str]] = {"elo": ("elo", "Elo"), "glicko2": ("glicko2", "Glicko2")}
@@ -30,4 +37,13 @@ def rating_system(rules: RuleSet) -> type[RatingSystem]:
     return system
 
 
-__all__ = ["SYSTEMS", "Close", "CloseSummary", "EventInfo", "PlayerChange", "RatingSystem", "rating_system"]
+__all__ = [
+    "SYSTEMS",
+    "Close",
+    "CloseSummary",
+    "EventInfo",
+    "ExcludedEvent",
+    "PlayerChange",
+    "RatingSystem",
+    "rating_system",
+]

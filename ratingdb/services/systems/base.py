@@ -42,6 +42,15 @@ class PlayerChange:
     deviation_new: float | None = None
 
 
+@dataclass(frozen=True)
+class ExcludedEvent:
+    """An event of the period the rating officer excluded from rating (`event review`), and why."""
+
+    event_id: int
+    name: str
+    reason: str
+
+
 @dataclass
 class CloseSummary:
     """What a close did (or found: `already_closed`)."""
@@ -57,6 +66,7 @@ class CloseSummary:
     floor: int | None = None  # the rule set's floor (§7.2.1)
     events: int = 0
     late_events: list[str] = field(default_factory=list)
+    excluded: list[ExcludedEvent] = field(default_factory=list)  # not rated by the officer's decision
     counts: CloseCounts = CloseCounts()  # games and players rated, newly rated (services/counts.py)
     players_on_list: int = 0
     newly_rated: list[PlayerChange] = field(default_factory=list)

@@ -38,6 +38,7 @@ from ratingdb.rating.batch import PoolSide, Side
 from ratingdb.rating.rulefile import RATING_MAX
 from ratingdb.services.bulk import Driver, chunks
 from ratingdb.services.counts import CloseCounts
+from ratingdb.services.exclusions import EXCLUDED_SQL
 from ratingdb.services.rows import (
     CALC_GAME_COLUMNS,
     CALC_LIST_EVENT_COLUMNS,
@@ -461,7 +462,7 @@ def _rated_sides(
     rows = driver.rows(
         "SELECT g.id, g.event_id, g.white_id, g.black_id, g.white_result, g.black_result FROM game g "
         "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ? "
-        "AND is_current = TRUE) "
+        f"AND is_current = TRUE AND id NOT IN ({EXCLUDED_SQL})) "
         "AND g.rated = TRUE AND g.black_id IS NOT NULL ORDER BY g.event_id, g.round, g.id",
         (str(period), rating_type),
     )

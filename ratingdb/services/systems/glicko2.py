@@ -34,6 +34,7 @@ from ratingdb.rating.glicko2 import (
     update,
 )
 from ratingdb.services.bulk import chunks
+from ratingdb.services.exclusions import EXCLUDED_SQL
 from ratingdb.services.rows import CALC_LIST_EVENT_COLUMNS, LIST_ENTRY_COLUMNS
 from ratingdb.services.systems.base import Close
 
@@ -92,7 +93,7 @@ class Glicko2:
         games = driver.rows(
             "SELECT g.id, g.event_id, g.white_id, g.black_id, g.white_result, g.black_result FROM game g "
             "WHERE g.event_id IN (SELECT id FROM event WHERE period = ? AND rating_type = ? "
-            "AND is_current = TRUE) "
+            f"AND is_current = TRUE AND id NOT IN ({EXCLUDED_SQL})) "
             "AND g.rated = TRUE AND g.black_id IS NOT NULL ORDER BY g.event_id, g.round, g.id",
             (str(close.period), close.rating_type),
         )
