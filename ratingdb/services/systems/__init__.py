@@ -15,6 +15,9 @@ from ratingdb.services.systems.base import Close, CloseSummary, EventInfo, Playe
 
 # System name → the module here that implements it, and its class.
 SYSTEMS: dict[str, tuple[str, str]] = {"elo": ("elo", "Elo"), "glicko2": ("glicko2", "Glicko2")}
+# System name → its module here that adds the system's members to a list's bundle (services/bundle.py):
+# `prepare(source)` and `members(source)`.
+BUNDLED: dict[str, str] = {"elo": "elo_bundle", "glicko2": "glicko2_bundle"}
 
 
 def rating_system(rules: RuleSet) -> type[RatingSystem]:
@@ -30,4 +33,13 @@ def rating_system(rules: RuleSet) -> type[RatingSystem]:
     return system
 
 
-__all__ = ["SYSTEMS", "Close", "CloseSummary", "EventInfo", "PlayerChange", "RatingSystem", "rating_system"]
+__all__ = [
+    "BUNDLED",
+    "SYSTEMS",
+    "Close",
+    "CloseSummary",
+    "EventInfo",
+    "PlayerChange",
+    "RatingSystem",
+    "rating_system",
+]
