@@ -13,7 +13,7 @@ from ratingdb.cli.app import RatingDbTyper
 from ratingdb.cli.common import TypeOption, check_type, parse_date, read_transaction, user_errors
 from ratingdb.cli.output import ForceOption, check_output, echo, output_file
 
-bundle_app = RatingDbTyper()
+bundle_app = RatingDbTyper(add_completion=False)
 
 
 @bundle_app.command("bundle")
