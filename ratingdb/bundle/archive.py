@@ -154,7 +154,7 @@ def read_bundle(data: bytes, source: str = "the bundle") -> Bundle:
     """The members of a bundle's zip (BundleError when it is not one)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
+    except (zipfile.BadZipFile, ValueError, EOFError):
         raise BundleError(f"{source} is not a zip file, so not a list bundle") from None
     members: dict[str, bytes] = {}
     with archive:
@@ -163,7 +163,7 @@ def read_bundle(data: bytes, source: str = "the bundle") -> Bundle:
                 raise BundleError(f"{source}: member {info.filename} is larger than a bundle holds")
             try:
                 members[info.filename] = archive.read(info)
-            except (zipfile.BadZipFile, OSError) as exc:
+            except (zipfile.BadZipFile, OSError, zlib.error, EOFError, NotImplementedError) as exc:
                 raise BundleError(f"{source}: member {info.filename} cannot be read ({exc})") from None
     raw = members.pop(MANIFEST, None)
     if raw is None:

@@ -68,6 +68,7 @@ class BundleSource:
     event_ids: set[int] = field(default_factory=set)  # every event the members name (a system adds some)
     numbers: dict[int, int] = field(default_factory=dict)  # event id → its number in the bundle
     found: dict[str, Any] = field(default_factory=dict)  # what a system's `prepare` read for its `members`
+    details: dict[int, Entry] = field(default_factory=dict)  # player id → the published list's entry
 
     def key(self, player_id: int) -> str:
         found = self.keys.get(player_id)
@@ -156,7 +157,7 @@ def list_bundle(
     events = _events(source)
     part.prepare(source)
     source.numbers = {event_id: n for n, event_id in enumerate(sorted(source.event_ids), 1)}
-    details = {pid: row[:8] for pid, row in published.items()}
+    details = source.details = published
     in_force = _entries(session, source.in_force.id)
     members["inputs/list-in-force.csv"] = _list_csv(source, in_force, details)
     members["inputs/list-in-force-state.csv"] = _state_csv(source, in_force)
@@ -392,8 +393,7 @@ def _event_members(source: BundleSource, events: list[RatedEvent]) -> dict[str, 
             ).all()
         )
         keys = {rank: source.key(pid) for rank, pid in lines.items()}
-        shown = {pid: _shown(source, pid) for pid in lines.values()}
-        players = tuple(_as_published(p, shown[lines[p.rank]]) for p in trf.players)
+        players = tuple(_as_published(source, p, lines[p.rank]) for p in trf.players)
         # An event stored with fewer rounds than its games name (one made by a script) is written with
         # as many as it has, so that its file reads back.
         rounds = max([trf.rounds, *(g.round for g in trf.games)])
@@ -448,21 +448,19 @@ def _list_ref(source: BundleSource, rating_list: RatingList, others: dict[str, R
     return name
 
 
-def _shown(source: BundleSource, player_id: int) -> PlayerVersion | Player:
-    """The player's details as the published list shows them (the current ones if not on it)."""
-    entry = source.session.execute(
-        select(ListEntry.player_version_id).where(
-            ListEntry.list_id == source.rating_list.id, ListEntry.player_id == player_id
-        )
-    ).scalar_one_or_none()
-    found = source.session.get(PlayerVersion, entry) if entry is not None else None
-    return found if found is not None else source.session.get(Player, player_id)  # type: ignore[return-value]
-
-
-def _as_published(line: TrfPlayer, shown: PlayerVersion | Player) -> TrfPlayer:
+def _as_published(source: BundleSource, line: TrfPlayer, player_id: int) -> TrfPlayer:
+    """A file's player line with the details the published list shows (the current ones if not on it)."""
+    e = source.details.get(player_id)
+    if e is not None:
+        return replace(
+            line, fide_id=e[1], national_id=e[2], name=e[3], federation=e[4], sex=as_sex(e[5]), title=e[6],
+            birth_year=e[7],
+        )  # fmt: skip
+    p = source.session.get(Player, player_id)
+    assert p is not None
     return replace(
-        line, name=shown.name, sex=as_sex(shown.sex), title=shown.title, federation=shown.federation,
-        fide_id=shown.fide_id, national_id=shown.national_id, birth_year=shown.birth_year,
+        line, name=p.name, sex=as_sex(p.sex), title=p.title, federation=p.federation, fide_id=p.fide_id,
+        national_id=p.national_id, birth_year=p.birth_year,
     )  # fmt: skip
 
 

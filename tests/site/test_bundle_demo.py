@@ -194,3 +194,44 @@ def test_list_bundle_writes_the_file_and_refuses_an_imported_list(demo_url: str,
     )
     assert not (tmp_path / "c.zip").exists()
     _ = dt
+
+
+def test_the_published_site_links_each_computed_lists_bundle_and_the_served_site_and_api_serve_them(
+    demo_url: str, demo_bundles: dict[tuple[str, str, int], bytes], tmp_path: Path
+) -> None:
+    from tests.site.conftest import publish
+    from tests.site.web import client
+
+    folder = tmp_path / "site"
+    publish(demo_url, folder)
+    for (rating_type, date, _version), data in demo_bundles.items():
+        assert (folder / "lists" / f"{rating_type}-{date}.zip").read_bytes() == data
+        page = (folder / "lists" / f"{rating_type}-{date}.html").read_text("utf-8")
+        assert f'Its <a href="../lists/{rating_type}-{date}.zip">bundle</a> holds everything' in page
+    imported = (folder / "lists" / "standard-2025-09-01.html").read_text("utf-8")
+    assert "bundle" not in imported and not (folder / "lists" / "standard-2025-09-01.zip").exists()
+    # No key: no key file, and no link to one.
+    assert not (folder / ".well-known").exists()
+    assert "public key" not in (folder / "lists" / "standard-2025-11-01.html").read_text("utf-8")
+
+    data = demo_bundles[("standard", "2025-11-01", 1)]
+    with client(demo_url) as c:
+        served = c.get("/lists/standard-2025-11-01.zip")
+        assert (served.status_code, served.headers["content-type"], served.content) == (
+            200,
+            "application/zip",
+            data,
+        )
+        api = c.get("/api/v1/lists/standard/2025-11-01/bundle", params={"version": 1})
+        assert (api.status_code, api.content) == (200, data)
+        assert api.headers["content-disposition"] == 'attachment; filename="standard-2025-11-01-v1.zip"'
+        again = c.get(
+            "/api/v1/lists/standard/2025-11-01/bundle",
+            params={"version": 1},
+            headers={"if-none-match": api.headers["etag"]},
+        )
+        assert again.status_code == 304
+        none = c.get("/api/v1/lists/standard/2025-09-01/bundle")
+        assert none.status_code == 404
+        assert "was imported: it has no bundle, nothing was computed" in none.text
+        assert c.get("/.well-known/ratingdb-bundle-key.json").status_code == 404

@@ -26,8 +26,7 @@ def test_a_game_row_shows_the_figures_and_escapes_the_opponent_and_the_national_
     # score − PD = 1.00 − 0.57 = +0.43.
     assert cells == [(3, game.opponent, "players/9.html", "", "<i>7", 1850, 50, "0.57", "1.00", "+0.43")]
     table = environment("en").from_string(
-        '{% from "calc_events.html" import calc_events with context %}'
-        '{{ calc_events(events, "../") }}'
+        '{% from "calc_events.html" import calc_events with context %}{{ calc_events(events, "../") }}'
     )
     keeping_nothing = SimpleNamespace(shared=lambda key, write, *values: write(*values))  # as Site.shared
     page = table.render(events=[(event, "", cells)], site=keeping_nothing)

@@ -60,8 +60,7 @@ def fast_switching() -> Iterator[None]:
 def test_the_shared_macros_render_from_four_threads_at_once(fast_switching: None) -> None:
     env = environment("en")
     games = env.from_string(
-        '{% from "calc_events.html" import calc_events with context %}'
-        '{{ calc_events(events, "") }}'
+        '{% from "calc_events.html" import calc_events with context %}{{ calc_events(events, "") }}'
     )
     site = SimpleNamespace(shared=lambda key, write, *values: write(*values))  # Site.shared, keeping nothing
     heads = env.from_string('{% from "macros.html" import headings %}{{ headings(columns) }}')
