@@ -17,6 +17,8 @@ RESULT = {"1": "1", "=": "½", "0": "0"}
 
 @dataclass
 class ChangedPlayer:
+    """A player whose entry differs between two versions of a list, and the inputs that explain it."""
+
     player: str
     name: str
     old: str  # the entry before and after, as "rating 2410, K 20, 7 games"
@@ -26,6 +28,8 @@ class ChangedPlayer:
 
 @dataclass
 class Comparison:
+    """Two bundles of a list compared: whether the rule set changed, and each player whose entry changed."""
+
     rules_changed: bool
     players: list[ChangedPlayer]
 

@@ -107,6 +107,7 @@ class SignatureCheck:
 
     @property
     def ok(self) -> bool:
+        """Not a failing signature: valid, or none at all (which `verify` says plainly)."""
         return self.status in ("valid", "unsigned")
 
 

@@ -6,11 +6,11 @@ is named by player, with the game or the input it traces to. Pure.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ratingdb.bundle.archive import Bundle, Tampered, tampered_members
-from ratingdb.bundle.inputs import Inputs, read_inputs, rows
+from ratingdb.bundle.inputs import read_inputs, rows
+from ratingdb.bundle.signing import SignatureCheck, check
 from ratingdb.bundle.systems import KEYS, Row, Tables, recomputer
 
 LIST_COLUMNS = ("player", "rating", "games", "k", "flag", "games_total", "reached_2400", "reached_2300")
@@ -31,13 +31,15 @@ class Verification:
 
     manifest: dict[str, object]
     tampered: list[Tampered]
+    signature: SignatureCheck  # unsigned, valid (by whom), invalid, or by another key than the one expected
     entries: int = 0
     record_rows: int = 0
     differences: list[PlayerDifference] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.tampered and not self.differences
+        """Every member as the manifest says, the list as its inputs give it, no signature that fails."""
+        return not self.tampered and not self.differences and self.signature.ok
 
 
 def published_tables(bundle: Bundle, wanted: Tables) -> Tables:
@@ -63,9 +65,10 @@ def _header(bundle: Bundle, member: str) -> list[str]:
     return first.split(",")
 
 
-def verify(bundle: Bundle) -> Verification:
-    """Check every member's hash; when all match, recompute the list and compare it with the published one."""
-    result = Verification(bundle.manifest, tampered_members(bundle))
+def verify(bundle: Bundle, public_key: str | None = None) -> Verification:
+    """Check the signature (against `public_key`, base64, when given), every member's hash, and when all
+    match, recompute the list and compare it with the published one."""
+    result = Verification(bundle.manifest, tampered_members(bundle), check(bundle, public_key))
     if result.tampered:
         return result
     inputs = read_inputs(bundle)
@@ -122,9 +125,4 @@ def _describe(
     return f"{where}: {'; '.join(fields)}"
 
 
-def _unused(_: Inputs) -> None:  # keeps the import for typing readers
-    return None
-
-
 __all__ = ["PlayerDifference", "Verification", "verify"]
-_ = defaultdict

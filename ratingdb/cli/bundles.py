@@ -88,8 +88,8 @@ def verify_command(
     elif site is not None:
         expected = signing.public_key_text(_site_key(site))
     bundle = read_bundle(_read(file), str(file))
-    failed = _say_signature(signing.check(bundle, expected), expected is not None)
-    result = verify(bundle)
+    result = verify(bundle, expected)
+    failed = _say_signature(result.signature, expected is not None)
     for tampered in result.tampered:
         typer.echo(f"tampered: {tampered.member} ({tampered.problem} since the manifest was made)", err=True)
     for difference in result.differences:

@@ -27,6 +27,8 @@ SETTING_MAX = 100  # federation_setting.value
 
 @dataclass(frozen=True)
 class CreatedKey:
+    """The key `create_key` made: its public half (base64), the private key's file, the key it replaced."""
+
     public_key: str
     path: Path
     replaced: str | None  # the public key it replaced, if there was one

@@ -142,12 +142,16 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "calculation",
         "close_period",
         "close_periods",
+        "compare_bundles",
+        "create_signing_key",
         "find_player",
         "import_list",
         "import_trf",
+        "list_bundle",
         "open_database",
         "player_history",
         "read_list",
+        "verify_bundle",
     ]
     for name in functions + methods:
         owner, _, attr = name.rpartition(".")

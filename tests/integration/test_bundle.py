@@ -5,6 +5,7 @@ corrected event (reopen, replace, re-close) is named by `verify --against` with 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
@@ -162,3 +163,28 @@ def test_verify_against_names_the_corrected_game_and_the_players_it_moved(
     said = runner.invoke(app, ["verify", str(old)])
     assert said.exit_code == 0, said.output
     assert "This version was withdrawn by version 2: a result reported the wrong way round." in said.output
+    # The published site keeps the withdrawn version's bundle at its own address, saying so.
+    site = tmp_path / "site"
+    assert runner.invoke(app, ["--db", db_url, "publish", str(site)]).exit_code == 0
+    kept = read_bundle((site / "lists" / "standard-2025-10-01-v1.zip").read_bytes())
+    assert kept.manifest["status"] == "withdrawn" and kept.manifest["version"] == 1
+    assert kept.manifest["withdrawn"]["by_version"] == 2
+    assert kept.manifest["withdrawn"]["reason"] == "a result reported the wrong way round"
+    assert verify(kept).ok
+
+
+def test_a_script_bundles_signs_and_verifies_through_the_api(db_url: str, tmp_path: Path) -> None:
+    from ratingdb import api
+
+    _close_quads(db_url, tmp_path)
+    with api.open_database(db_url) as database:
+        with database.transaction() as session:
+            key = api.create_signing_key(session, tmp_path / "key")
+        with database.read() as session:
+            made = api.list_bundle(session, dt.date(2025, 10, 1), title="Demo Chess Federation")
+    assert made.signed and (made.rating_type, made.version, made.events) == ("standard", 1, 1)
+    checked = api.verify_bundle(made.data, public_key=key.public_key)
+    assert checked.ok and checked.signature.status == "valid" and checked.entries == made.entries
+    other = api.verify_bundle(made.data, public_key=signing.new_key().public)
+    assert not other.ok and other.signature.status == "other key"
+    assert api.compare_bundles(made.data, made.data).players == []

@@ -80,7 +80,9 @@ API = {
     "import-trf": (
         api.import_trf,
         {
-            "--type": "rating_type", "--official": "official", "--period": "period",
+            "--type": "rating_type",
+            "--official": "official",
+            "--period": "period",
             "--federation-column": "federation_column",
         },
     ),  # fmt: skip
