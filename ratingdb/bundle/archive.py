@@ -81,6 +81,17 @@ def _deflate(data: bytes) -> bytes:
     return packer.compress(data) + packer.flush()
 
 
+def _one_stream(raw: bytes) -> bool:
+    """Whether `raw` is one whole deflate stream and nothing after it. zipfile stops reading at the
+    member's size, so a stream whose last block lost its "final" bit reads as the same bytes."""
+    inflater = zlib.decompressobj(-15)
+    try:
+        inflater.decompress(raw)
+    except zlib.error:
+        return False
+    return inflater.eof and not inflater.unused_data
+
+
 def write_zip(members: Mapping[str, bytes]) -> bytes:
     """The zip of `members` (name → bytes), byte for byte the same for the same members."""
     for name, data in members.items():
@@ -104,9 +115,10 @@ def canonical(data: bytes) -> bool:
             at = info.header_offset
             name_length, extra_length = struct.unpack("<HH", data[at + 26 : at + 30])
             start = at + 30 + name_length + extra_length
-            entries.append(
-                (info.filename, data[start : start + info.compress_size], info.CRC, info.file_size)
-            )
+            raw = data[start : start + info.compress_size]
+            if not _one_stream(raw):
+                return False
+            entries.append((info.filename, raw, info.CRC, info.file_size))
     except (zipfile.BadZipFile, struct.error, ValueError):
         return False
     return _zip(entries) == data
@@ -150,11 +162,18 @@ class Tampered:
     problem: str  # "changed" | "missing" | "not listed"
 
 
+# What zipfile raises for a file that is not a well-formed zip (a changed byte can lead it to any of them).
+_UNREADABLE = (
+    zipfile.BadZipFile, OSError, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError,
+    struct.error, UnicodeDecodeError, KeyError, IndexError,
+)  # fmt: skip
+
+
 def read_bundle(data: bytes, source: str = "the bundle") -> Bundle:
     """The members of a bundle's zip (BundleError when it is not one)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, EOFError):
+    except _UNREADABLE:
         raise BundleError(f"{source} is not a zip file, so not a list bundle") from None
     members: dict[str, bytes] = {}
     with archive:
@@ -163,7 +182,7 @@ def read_bundle(data: bytes, source: str = "the bundle") -> Bundle:
                 raise BundleError(f"{source}: member {info.filename} is larger than a bundle holds")
             try:
                 members[info.filename] = archive.read(info)
-            except (zipfile.BadZipFile, OSError, zlib.error, EOFError, NotImplementedError) as exc:
+            except _UNREADABLE as exc:
                 raise BundleError(f"{source}: member {info.filename} cannot be read ({exc})") from None
     raw = members.pop(MANIFEST, None)
     if raw is None:

@@ -115,6 +115,24 @@ def _read_list(
     return entries
 
 
+def _published(bundle: Bundle) -> dict[str, ListEntryIn]:
+    """The published list, for the details of players new to it (name, birth year, sex) and to compare:
+    read as plain CSV rows (it is what is checked, not an input; the list in force goes through the
+    importer's reader)."""
+    state = {row["player"]: row for row in rows(bundle, "published/list-state.csv")}
+    entries = {}
+    for row in rows(bundle, "published/list.csv"):
+        key = player_key(int(row["fide_id"]) if row["fide_id"] else None, row["national_id"] or None)
+        s = state.get(key, {})
+        entries[key] = ListEntryIn(
+            key, row["name"], whole(row["birth_year"]), row["sex"] or None, whole(row["rating"]),
+            whole(row["games"]), whole(row["k"]), row["flag"] or None, whole(row["games_total"]) or 0,
+            row["reached_2400"] == "true", row["reached_2300"] == "true", whole(s.get("change", "")),
+            s.get("last_active") or None, s.get("pool_from") or None,
+        )  # fmt: skip
+    return entries
+
+
 def read_inputs(bundle: Bundle) -> Inputs:
     manifest = bundle.manifest
     rating_type = manifest["rating_type"]
@@ -164,7 +182,7 @@ def read_inputs(bundle: Bundle) -> Inputs:
         in_force=_read_list(
             bundle, "inputs/list-in-force.csv", "inputs/list-in-force-state.csv", rating_type
         ),
-        published=_read_list(bundle, "published/list.csv", "published/list-state.csv", rating_type),
+        published=_published(bundle),
         events=tuple(events),
         decisions=bundle.json("inputs/decisions.json"),
     )

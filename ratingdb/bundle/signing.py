@@ -90,8 +90,13 @@ class Signer:
 
     def __call__(self, manifest: bytes) -> bytes:
         signature = self.key.sign(manifest).signature
-        body = {"algorithm": ALGORITHM, "public_key": self.public, "signature": _b64(signature)}
-        return (json.dumps(body, indent=2, sort_keys=True) + "\n").encode("utf-8")
+        return _member(self.public, _b64(signature))
+
+
+def _member(public: str, signature: str) -> bytes:
+    """The signature member's bytes: one form only, so that no byte of it can change unnoticed."""
+    body = {"algorithm": ALGORITHM, "public_key": public, "signature": signature}
+    return (json.dumps(body, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
 Status = Literal["unsigned", "valid", "invalid", "other key"]
@@ -119,9 +124,12 @@ def check(bundle: Bundle, expected: str | None = None) -> SignatureCheck:
         body = json.loads(bundle.signature)
         public = str(body["public_key"])
         signature = _unb64(str(body["signature"]), "the signature")
-        if body.get("algorithm") != ALGORITHM:
-            return SignatureCheck("invalid", public)
-        VerifyKey(_unb64(public, "the signature's public key")).verify(bundle.manifest_raw, signature)
+        key = _unb64(public, "the signature's public key")
+        # Base64 can spell the same bytes more than one way (the last character's unused bits): only the
+        # form the signer writes counts, or a changed byte of the member could leave it "valid".
+        if body.get("algorithm") != ALGORITHM or bundle.signature != _member(_b64(key), _b64(signature)):
+            return SignatureCheck("invalid", None)
+        VerifyKey(key).verify(bundle.manifest_raw, signature)
     except (ValueError, KeyError, TypeError, SigningKeyError, BadSignatureError):
         return SignatureCheck("invalid", None)
     if expected is not None and public_key_text(expected) != public:

@@ -20,7 +20,8 @@ import io
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from decimal import Decimal
 from importlib import import_module
 from typing import Any
 
@@ -29,19 +30,29 @@ from sqlalchemy.orm import Session
 
 from ratingdb.bundle.archive import FORMAT, FORMAT_VERSION, build
 from ratingdb.errors import ConfigError, MissingList
-from ratingdb.formats import ListRating, ListRow, TrfPlayer, as_sex, write_csv_list, write_trf16
+from ratingdb.formats import (
+    ListRating,
+    ListRow,
+    TrfEvent,
+    TrfGame,
+    TrfPlayer,
+    as_sex,
+    write_csv_list,
+    write_trf16,
+)
 from ratingdb.rating import Period, RulesError, fide_rule_file, parse_rule_set
 from ratingdb.schema.models import (
     AuditEntry,
     CalcListEvent,
     Event,
     EventPlayer,
+    EventRecord,
+    Game,
     ListEntry,
     Player,
     PlayerVersion,
     RatingList,
 )
-from ratingdb.services.events import event_as_trf
 from ratingdb.services.lists import list_on, list_version
 from ratingdb.services.rules import list_rule_set, rule_set_in_force
 from ratingdb.services.systems import BUNDLED
@@ -383,29 +394,12 @@ def _event_members(source: BundleSource, events: list[RatedEvent]) -> dict[str, 
     session = source.session
     members: dict[str, bytes] = {}
     other_lists: dict[str, RatingList] = {}
+    stored = _stored_events(source, [rated.event for rated in events])
     for rated in events:
         event = rated.event
         number = source.numbers[event.id]
-        trf = event_as_trf(session, event.id)
-        lines = dict(
-            session.execute(
-                select(EventPlayer.start_rank, EventPlayer.player_id).where(EventPlayer.event_id == event.id)
-            ).all()
-        )
+        trf, lines = stored[event.id]
         keys = {rank: source.key(pid) for rank, pid in lines.items()}
-        players = tuple(_as_published(source, p, lines[p.rank]) for p in trf.players)
-        # An event stored with fewer rounds than its games name (one made by a script) is written with
-        # as many as it has, so that its file reads back.
-        rounds = max([trf.rounds, *(g.round for g in trf.games)])
-        dates = {g.round: g.date for g in trf.games}
-        trf = replace(
-            trf,
-            players=players,
-            rounds=rounds,
-            round_dates=tuple(dates.get(r) for r in range(1, rounds + 1))
-            if rounds > trf.rounds
-            else trf.round_dates,
-        )
         stem = f"inputs/events/{number:04d}"
         members[f"{stem}.trf"] = write_trf16(trf).encode("utf-8")
         used = {"ratings_list": _list_ref(source, rated.ratings_list, other_lists)}
@@ -439,6 +433,105 @@ def _event_members(source: BundleSource, events: list[RatedEvent]) -> dict[str, 
     return members
 
 
+def _stored_events(source: BundleSource, events: list[Event]) -> dict[int, tuple[TrfEvent, dict[int, int]]]:
+    """Each event as `export-trf` writes it (services.events.event_as_trf), its players with the details
+    the published list shows, and its lines (start rank → player id): read in bulk, a few queries per 500
+    events rather than three per event (a FIDE-size period rates some 50,000)."""
+    found: dict[int, tuple[TrfEvent, dict[int, int]]] = {}
+    session = source.session
+    for start in range(0, len(events), 500):
+        chunk = events[start : start + 500]
+        ids = [e.id for e in chunk]
+        lines: dict[int, list[Any]] = {i: [] for i in ids}
+        for row in session.execute(
+            select(
+                EventPlayer.event_id,
+                EventPlayer.start_rank,
+                EventPlayer.player_id,
+                EventPlayer.file_rating,
+                EventPlayer.points_x10,
+                EventPlayer.national_rating,
+                EventPlayer.national_federation,
+                EventPlayer.club,
+                EventPlayer.final_rank,
+            )  # fmt: skip
+            .where(EventPlayer.event_id.in_(ids))
+            .order_by(EventPlayer.event_id, EventPlayer.start_rank)
+        ):
+            lines[row[0]].append(row)
+        games: dict[int, list[Any]] = {i: [] for i in ids}
+        for game in session.execute(
+            select(
+                Game.event_id,
+                Game.round,
+                Game.date,
+                Game.white_id,
+                Game.black_id,
+                Game.white_result,
+                Game.black_result,
+                Game.rated,
+                Game.colour_known,
+            )  # fmt: skip
+            .where(Game.event_id.in_(ids))
+            .order_by(Game.event_id, Game.round, Game.id)
+        ):
+            games[game[0]].append(game)
+        records: dict[int, list[str]] = {i: [] for i in ids}
+        for event_id, text in session.execute(
+            select(EventRecord.event_id, EventRecord.text)
+            .where(EventRecord.event_id.in_(ids))
+            .order_by(EventRecord.event_id, EventRecord.seq)
+        ):
+            records[event_id].append(text)
+        for event in chunk:
+            rank_of = {row[2]: row[1] for row in lines[event.id]}
+            players = tuple(_trf_player(source, row) for row in lines[event.id])
+            trf_games = tuple(
+                TrfGame(
+                    round=g[1],
+                    date=g[2],
+                    white=rank_of[g[3]],
+                    black=None if g[4] is None else rank_of[g[4]],
+                    white_result=g[5],
+                    black_result=g[6],
+                    rated=bool(g[7]),
+                    colour_known=bool(g[8]),
+                )  # fmt: skip
+                for g in games[event.id]
+            )
+            dates = {g.round: g.date for g in trf_games}
+            # An event stored with fewer rounds than its games name (one made by a script) is written with
+            # as many as it has, so that its file reads back.
+            rounds = max([event.rounds, *(g.round for g in trf_games)])
+            trf = TrfEvent(
+                source_name=event.source_name, sha256=event.source_hash, version=16, name=event.name,
+                city=event.city, federation=event.federation, start_date=event.start_date,
+                end_date=event.end_date, time_control=event.time_control, encoded_time_control=None,
+                rating_type=event.rating_type, rounds=rounds,
+                round_dates=tuple(dates.get(r) for r in range(1, rounds + 1)), players=players,
+                games=trf_games, header_records=tuple(records[event.id]),
+            )  # fmt: skip
+            found[event.id] = (trf, {row[1]: row[2] for row in lines[event.id]})
+    return found
+
+
+def _trf_player(source: BundleSource, row: Any) -> TrfPlayer:
+    """A player line: what the file said (rating, points, ranks, club) and the details the published list
+    shows (the current ones for a player not on it)."""
+    _event, rank, player_id, file_rating, points_x10, national_rating, national_federation, club, final = row
+    e = source.details.get(player_id)
+    if e is None:
+        p = source.session.get(Player, player_id)
+        assert p is not None
+        e = (None, p.fide_id, p.national_id, p.name, p.federation, p.sex, p.title, p.birth_year)
+    return TrfPlayer(
+        rank=rank, line=0, name=e[3], sex=as_sex(e[5]), title=e[6], fide_rating=file_rating, federation=e[4],
+        fide_id=e[1], national_id=e[2], national_rating=national_rating, birth_year=e[7],
+        points=None if points_x10 is None else Decimal(points_x10) / 10,
+        national_federation=national_federation, club=club, final_rank=final,
+    )  # fmt: skip
+
+
 def _list_ref(source: BundleSource, rating_list: RatingList, others: dict[str, RatingList]) -> str:
     """ "in-force" for the list in force, else the name of its member in inputs/ratings/."""
     if rating_list.id == source.in_force.id:
@@ -446,22 +539,6 @@ def _list_ref(source: BundleSource, rating_list: RatingList, others: dict[str, R
     name = list_name(rating_list)
     others[name] = rating_list
     return name
-
-
-def _as_published(source: BundleSource, line: TrfPlayer, player_id: int) -> TrfPlayer:
-    """A file's player line with the details the published list shows (the current ones if not on it)."""
-    e = source.details.get(player_id)
-    if e is not None:
-        return replace(
-            line, fide_id=e[1], national_id=e[2], name=e[3], federation=e[4], sex=as_sex(e[5]), title=e[6],
-            birth_year=e[7],
-        )  # fmt: skip
-    p = source.session.get(Player, player_id)
-    assert p is not None
-    return replace(
-        line, name=p.name, sex=as_sex(p.sex), title=p.title, federation=p.federation, fide_id=p.fide_id,
-        national_id=p.national_id, birth_year=p.birth_year,
-    )  # fmt: skip
 
 
 _ADJUSTED = re.compile(
