@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
+    from ratingdb.bundle.archive import Tampered
+    from ratingdb.bundle.compare import ChangedPlayer, Comparison
+    from ratingdb.bundle.signing import SignatureCheck
+    from ratingdb.bundle.verify import PlayerDifference, Verification
     from ratingdb.rating.integrity import IntegrityThresholds, Signal
     from ratingdb.reports.lists import (
         Calculation,
@@ -52,6 +56,8 @@ if TYPE_CHECKING:
         PublishedEntry,
     )
     from ratingdb.schema.models import Player
+    from ratingdb.services.bundle import BundleFile
+    from ratingdb.services.bundle_keys import CreatedKey
     from ratingdb.services.corrections import Replacement
     from ratingdb.services.counts import CloseCounts
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
@@ -80,6 +86,12 @@ __getattr__ = on_first_use(
         ),  # fmt: skip
         "ratingdb.schema.models": ("Player",),
         "ratingdb.services.corrections": ("Replacement",),
+        "ratingdb.bundle.archive": ("Tampered",),
+        "ratingdb.bundle.compare": ("ChangedPlayer", "Comparison"),
+        "ratingdb.bundle.signing": ("SignatureCheck",),
+        "ratingdb.bundle.verify": ("PlayerDifference", "Verification"),
+        "ratingdb.services.bundle": ("BundleFile",),
+        "ratingdb.services.bundle_keys": ("CreatedKey",),
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
         "ratingdb.services.federation": ("Numbering", "Renumbered"),
@@ -537,6 +549,53 @@ def review_event(session: Session, event_id: int, decision: str, reason: str) ->
     from ratingdb.services.integrity import review_event as review
 
     return review(session, event_id, decision, reason)
+def list_bundle(
+    session: Session,
+    list_date: dt.date,
+    rating_type: str = "standard",
+    *,
+    version: int | None = None,
+    title: str = "",
+    key_file: Path | str | None = None,
+) -> BundleFile:
+    """The bundle of a computed list (its current version unless `version`), as `ratingdb list bundle`
+    writes it (docs/reference/bundle.md): `BundleFile.data` is the zip. Signed when the federation has a
+    key (the file `create_signing_key` wrote, or `key_file`)."""
+    from ratingdb.services.bundle import list_bundle as bundle
+    from ratingdb.services.bundle_keys import signer
+
+    sign = signer(session, None if key_file is None else Path(key_file))
+    return bundle(session, rating_type, list_date, version=version, site_title=title, sign=sign)
+
+
+def verify_bundle(data: bytes, *, public_key: str | None = None) -> Verification:
+    """Recompute a bundled list from the bundle alone (no database) as `ratingdb verify` does: the members'
+    hashes, the signature (against `public_key`, base64, when given) and every entry and row of the
+    calculation record; `Verification.ok`, or what differs, by player."""
+    from ratingdb.bundle.archive import read_bundle
+    from ratingdb.bundle.signing import public_key_text
+    from ratingdb.bundle.verify import verify
+
+    return verify(read_bundle(data), None if public_key is None else public_key_text(public_key))
+
+
+def compare_bundles(new: bytes, old: bytes) -> Comparison:
+    """Why two bundles of a list differ (`ratingdb verify NEW --against OLD`): per player whose entry
+    changed, the inputs that differ."""
+    from ratingdb.bundle.archive import read_bundle
+    from ratingdb.bundle.compare import compare
+
+    return compare(read_bundle(new, "the new bundle"), read_bundle(old, "the old bundle"))
+
+
+def create_signing_key(
+    session: Session, path: Path | str, *, replace: bool = False, reason: str | None = None
+) -> CreatedKey:
+    """Make the federation's key for signing list bundles, as `ratingdb keys create` does: the private key
+    to the new file `path` (readable by its owner only), the public key into the database."""
+    from ratingdb.services.bundle_keys import create_key
+
+    return create_key(session, Path(path), replace=replace, reason=reason)
 
 
 def _period(value: str | Period) -> Period:
@@ -556,9 +615,12 @@ __all__ = [
     "close_period",
     "close_periods",
     "federation_numbering",
+    "compare_bundles",
+    "create_signing_key",
     "find_player",
     "import_list",
     "import_trf",
+    "list_bundle",
     "open_database",
     "player_history",
     "read_list",
@@ -569,10 +631,19 @@ __all__ = [
     "review_event",
     "risk_dossier",
     "risk_screen",
+    "verify_bundle",
     # what it passes
     "Adjustment",
     "Period",
     # what it receives
+    "BundleFile",
+    "ChangedPlayer",
+    "Comparison",
+    "CreatedKey",
+    "PlayerDifference",
+    "SignatureCheck",
+    "Tampered",
+    "Verification",
     "CalcPlayerRow",
     "Calculation",
     "CloseCounts",

@@ -40,6 +40,7 @@ COMMANDS: Final[dict[str, tuple[str, ...]]] = {
     "events": ("events", "event"),
     "reports": ("sql", "report"),
     "norms": ("norm",),
+    "bundles": ("verify", "keys"),
     "publish": ("publish",),
     "serve": ("serve", "live"),
     "calc": ("calc",),

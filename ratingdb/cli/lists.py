@@ -2,11 +2,11 @@
 
 import contextlib
 import sys
-from typing import TYPE_CHECKING, Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
-from ratingdb.cli.app import LOOKUP, app
+from ratingdb.cli.app import LOOKUP, RatingDbCommand, app
 from ratingdb.cli.common import (
     FormatOption,
     OnlyTypeOption,
@@ -48,7 +48,25 @@ LIST_COLUMNS = [
 ]
 
 
-@app.command("list", rich_help_panel=LOOKUP)
+class ListCommand(RatingDbCommand):
+    """`list [DATE]` shows a list; `list bundle DATE …` (ratingdb.cli.list_bundle) writes its bundle. A
+    command with one subcommand: a date is never "bundle", so the first word says which is meant."""
+
+    @property
+    def commands(self) -> dict[str, Any]:
+        from ratingdb.cli.list_bundle import bundle_command
+
+        return {"bundle": bundle_command()}
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        if args[:1] == ["bundle"]:
+            return self.commands["bundle"].make_context(
+                f"{info_name} bundle", args[1:], parent=parent, **extra
+            )
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+
+@app.command("list", rich_help_panel=LOOKUP, cls=ListCommand)
 @user_errors
 def list_command(
     date: Annotated[
@@ -81,7 +99,8 @@ def list_command(
 ) -> None:
     """Show or export a published list (its current version unless --version). A CSV export re-imports to
     the same entries; a FIDE text export writes the players with a FIDE ID (FIDE's format has no other ID),
-    says who it left out, and re-imports to those entries."""
+    says who it left out, and re-imports to those entries. `ratingdb list bundle DATE -o FILE` writes a
+    computed list's bundle (see `ratingdb list bundle --help`)."""
     check_type(rating_type)
     list_date = parse_date(date) if date else None
     if fmt not in ("table", "csv", "json", "fide-txt"):

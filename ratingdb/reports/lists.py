@@ -374,8 +374,12 @@ def list_columns(session: Session, list_id: int) -> ListColumns:
 def _columns_query() -> AnySelect:
     return (
         select(
-            ListEntry.player_id, ListEntry.rating, ListEntry.change,
-            ListEntry.games, ListEntry.k, ListEntry.flag,
+            ListEntry.player_id,
+            ListEntry.rating,
+            ListEntry.change,
+            ListEntry.games,
+            ListEntry.k,
+            ListEntry.flag,
         )  # fmt: skip
         .where(ListEntry.list_id == bindparam("list"))
         .order_by(ListEntry.player_id)
@@ -622,12 +626,38 @@ def _calculations(
     events: dict[tuple[int, int], list[EventRecord]] = defaultdict(list)
     # Columns, not CalcEvent objects: a player's page reads two dozen of them, and making the objects cost
     # more than reading the rows (bench/RESULTS.md, issue 28); on the connection, without the ORM's steps.
-    for list_id, player_id, event_id, name, start, end, ratings_from, ro, rc, n, score, dr, k, k_dr, note in (
-        session.connection().execute(queries.events, params)
-    ):
+    for (
+        list_id,
+        player_id,
+        event_id,
+        name,
+        start,
+        end,
+        ratings_from,
+        ro,
+        rc,
+        n,
+        score,
+        dr,
+        k,
+        k_dr,
+        note,
+    ) in session.connection().execute(queries.events, params):
         events[(list_id, player_id)].append(
             EventRecord(
-                event_id, name, start, end, ratings_from, ro, rc, n, score, dr, k, k_dr, note,
+                event_id,
+                name,
+                start,
+                end,
+                ratings_from,
+                ro,
+                rc,
+                n,
+                score,
+                dr,
+                k,
+                k_dr,
+                note,
                 games.get((list_id, player_id, event_id), []),
             )  # fmt: skip
         )
@@ -641,8 +671,11 @@ def _calculations(
             for p in session.scalars(
                 select(Player).where(
                     Player.id.in_(
-                        _only(select(CalcPlayer.player_id), CalcPlayer.list_id, None, one_list, backend)
-                        .union(_only(select(CalcEvent.player_id), CalcEvent.list_id, None, one_list, backend))
+                        _only(
+                            select(CalcPlayer.player_id), CalcPlayer.list_id, None, one_list, backend
+                        ).union(
+                            _only(select(CalcEvent.player_id), CalcEvent.list_id, None, one_list, backend)
+                        )
                     )
                 ),
                 params,
@@ -734,10 +767,21 @@ def _calculation_queries(one_list: bool, one_player: bool, backend: Backend) -> 
         ).execution_options(**({} if one_player else {"yield_per": 20_000})),
         events=only(
             select(
-                CalcEvent.list_id, CalcEvent.player_id, CalcEvent.event_id,
-                shown_name(), Event.start_date, Event.end_date, used.c.list_date,  # as EventRecord's fields
-                CalcEvent.ro, CalcEvent.rc_x100, CalcEvent.n, CalcEvent.score_x100, CalcEvent.sum_dr_x100,
-                CalcEvent.k, CalcEvent.k_sum_dr_x100, CalcEvent.note,
+                CalcEvent.list_id,
+                CalcEvent.player_id,
+                CalcEvent.event_id,
+                shown_name(),
+                Event.start_date,
+                Event.end_date,
+                used.c.list_date,  # as EventRecord's fields
+                CalcEvent.ro,
+                CalcEvent.rc_x100,
+                CalcEvent.n,
+                CalcEvent.score_x100,
+                CalcEvent.sum_dr_x100,
+                CalcEvent.k,
+                CalcEvent.k_sum_dr_x100,
+                CalcEvent.note,
             )  # fmt: skip
             .join(Event, Event.id == CalcEvent.event_id)
             .join(used, used.c.id == CalcEvent.ratings_list_id)

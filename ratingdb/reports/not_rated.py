@@ -168,9 +168,19 @@ def _player_games() -> AnySelect:
     white = Game.white_id == bindparam("player")
     return (
         select(
-            Game.id, Game.event_id, Game.round, Game.white_id, Game.black_id,
-            Game.white_result, Game.black_result, Game.rated, opponent.name.label("opponent"),
-            Event.period, Event.rating_type, Event.start_date, shown_name().label("title"),
+            Game.id,
+            Game.event_id,
+            Game.round,
+            Game.white_id,
+            Game.black_id,
+            Game.white_result,
+            Game.black_result,
+            Game.rated,
+            opponent.name.label("opponent"),
+            Event.period,
+            Event.rating_type,
+            Event.start_date,
+            shown_name().label("title"),
         )  # fmt: skip
         .join(Event, Event.id == Game.event_id)
         .outerjoin(opponent, opponent.id == case((white, Game.black_id), else_=Game.white_id))

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb.bundle.signing import WELL_KNOWN, Signer, well_known
 from ratingdb.calc_notes import shown_note
 from ratingdb.errors import MissingList, RatingDbError
 from ratingdb.formats.spreadsheet import spreadsheet_safe_csv
@@ -60,6 +61,8 @@ from ratingdb.reports.systems import DEFAULT, SHOWN, ListShown, Shown, elo_list,
 from ratingdb.reports.systems import shown as system_shown
 from ratingdb.reports.systems.base import signed_whole
 from ratingdb.schema.models import Player, RatingList
+from ratingdb.services.bundle import list_bundle
+from ratingdb.services.bundle_keys import public_key, signer
 from ratingdb.services.glicko2_lists import list_parameters
 from ratingdb.services.players import aliases_of
 from ratingdb.site.output import PublishResult, SiteFolder
@@ -321,6 +324,7 @@ class Site:
     # The served site's events of its closes (event id → the close's list: ratingdb.reports.not_rated), read
     # when a player page first asks: None until then.
     close_events: dict[int, int] | None = None
+    public_key: str | None = None  # the federation's key that signs list bundles (services.bundle_keys)
     # The parts many pages write alike, each kept as first written (shared): the site is one data version
     # in one language.
     fragments: dict[tuple[Any, ...], Markup] = field(default_factory=dict)
@@ -415,6 +419,7 @@ def new_site(session: Session, options: SiteOptions, *, served: bool = False) ->
         aliases=aliases_of(session, [p.id for p in links]),
         clubs=clubs_of(session),
         systems=types_shown(session, options.rating_types),
+        public_key=public_key(session),
     )
 
 
@@ -499,6 +504,7 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
                 figures_of[player_id][(version.rating_type, version.list_date)] = figures
         yield from list_downloads(version, lines, shown)
         yield list_page(site, version, ranked_list(lines, shown), shown=shown)
+    yield from list_bundles(session, site)
 
     closes = closes_of(session, site)
     calculations: dict[int, list[Calculation]] = defaultdict(list)
@@ -535,6 +541,31 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
         yield moved_page(site, old, new)
 
     yield home_page(site, closes)
+
+
+def bundle_path(lst: ListVersionLine) -> str | None:
+    """Where a computed list version's bundle is (an imported list has none), beside its downloads."""
+    return list_path(lst, "zip") if lst.origin == "computed" and lst.period else None
+
+
+def site_bundle(session: Session, site: Site, lst: ListVersionLine, sign: Signer | None) -> bytes:
+    """One list version's bundle as the site offers it, named by the site's title (none for the default)."""
+    title = site.options.title if site.options.title != DEFAULT_TITLE else ""
+    return list_bundle(
+        session, lst.rating_type, lst.list_date, version=lst.version, site_title=title, sign=sign
+    ).data
+
+
+def list_bundles(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
+    """The bundle of every computed list version (docs/reference/bundle.md), signed when the federation
+    has a key, and the key itself at /.well-known/ for verifiers (`ratingdb verify --site`)."""
+    sign = signer(session) if site.public_key is not None else None
+    for lst in site.lists:
+        path = bundle_path(lst)
+        if path is not None:
+            yield path, site_bundle(session, site, lst, sign)
+    if site.public_key is not None:
+        yield WELL_KNOWN, well_known(site.public_key).encode("utf-8")
 
 
 def list_download(
@@ -631,6 +662,8 @@ def list_page(
         federations=ranked.federations,
         clubs=ranked.clubs,
         downloads=[(d, list_path(lst, d.suffix)) for d in shown.system.downloads],
+        bundle=bundle_path(lst),
+        key_path=WELL_KNOWN if site.public_key is not None else None,
         close=period_path(lst.rating_type, lst.period) if lst.state == "current" and lst.period else None,
         current=None if lst.state == "current" else site.list_by_date.get((lst.rating_type, lst.list_date)),
     )

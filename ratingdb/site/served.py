@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
+from ratingdb.bundle.signing import well_known
+from ratingdb.errors import ConfigError, MissingList, RatingDbError, UnknownEvent, UnknownPlayer
 from ratingdb.i18n import N_
 from ratingdb.rating import Period
 from ratingdb.reports.list_query import ListQuery, RankedList
@@ -34,11 +35,13 @@ from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
 from ratingdb.reports.systems import DEFAULT, ListShown, elo_list, player_figures
 from ratingdb.schema.models import Player
+from ratingdb.services.bundle_keys import signer
 from ratingdb.services.players import find_by_id
 from ratingdb.services.versions import data_version_query
 from ratingdb.site.publish import (
     CLOSE_HIGHLIGHTS,
     Site,
+    bundle_path,
     closes_of,
     event_page,
     home_page,
@@ -50,6 +53,7 @@ from ratingdb.site.publish import (
     player_glicko2_calculations,
     player_not_rated,
     player_page,
+    site_bundle,
 )
 
 Ranked = Callable[[int], RankedList]  # a list version's ranked lines by its id (kept by the app)
@@ -96,6 +100,35 @@ def offered_download(site: Site, name: str, suffix: str, shown: ShownOf) -> List
             suffix=suffix,
         )
     return lst
+
+
+def bundle(session: Session, site: Site, lst: ListVersionLine) -> bytes:
+    """A computed list version's bundle, signed when the federation has a key the server can read (one it
+    cannot read is served unsigned, which `ratingdb verify` says plainly); an imported list has none."""
+    if bundle_path(lst) is None:
+        raise not_found(
+            MissingList,
+            N_("the %(type)s list dated %(date)s was imported: it has no bundle, nothing was computed"),
+            type=lst.rating_type,
+            date=lst.list_date.isoformat(),
+        )
+    try:
+        sign = signer(session) if site.public_key is not None else None
+    except ConfigError:
+        sign = None
+    return site_bundle(session, site, lst, sign)
+
+
+def public_key_file(site: Site) -> str:
+    """The site's /.well-known/ key file (ratingdb.bundle.signing.well_known), if the federation signs."""
+    if site.public_key is None:
+        raise not_found(PageNotFound, N_("this federation signs no list bundles: it has no public key"))
+    return well_known(site.public_key)
+
+
+def bundle_view(session: Session, site: Site, name: str) -> bytes:
+    """The bundle at lists/<name>.zip, the static site's address."""
+    return bundle(session, site, list_version(site, name, "zip"))
 
 
 def player_by_key(session: Session, key: str) -> Player:

@@ -44,7 +44,7 @@ from ratingdb.schema.models import Player, RatingList
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
 from ratingdb.site.publish import player_calculations, player_glicko2_calculations, player_key, player_path
-from ratingdb.site.served import player_by_key
+from ratingdb.site.served import bundle, player_by_key
 from ratingdb.web.deps import Served, ServedRoute
 
 if TYPE_CHECKING:
@@ -838,6 +838,48 @@ def list_csv(
     # Opened in spreadsheets: =HYPERLINK(…) is text there, as in the site's download (issue 54, L5)
     safe = spreadsheet_safe_csv(text.getvalue())
     return Response(safe, media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.get(
+    "/lists/{rating_type}/{list_date}/bundle",
+    responses={
+        **ERRORS,
+        200: {
+            "content": {"application/zip": {}},
+            "description": (
+                "The list version's bundle: the list with everything it was computed from, which `ratingdb "
+                "verify` recomputes without the database (docs/reference/bundle.md). Signed when the "
+                "federation has a key; a withdrawn version's says so, by which version and why."
+            ),
+        },
+        304: {"description": "Not modified."},
+    },
+    response_class=Response,
+    tags=["lists"],
+)
+def list_bundle(
+    request: Request,
+    view: Served,
+    rating_type: TypePath,
+    list_date: dt.date,
+    version: Annotated[int | None, Query(ge=1, le=1000)] = None,
+) -> Response:
+    """One computed list version's bundle (a zip); an imported list has none (404)."""
+    lst = _version(view, rating_type, list_date, version)
+    # A version's bundle changes once, when a reopen withdraws it: tagged by the data version, kept briefly.
+    etag = _etag("bundle", view.version, lst.list_id)
+    headers = {"etag": etag, "cache-control": SHORT}
+    if _not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    body = view.state.cached(
+        ("bundle", view.version, lst.list_id), lambda: bundle(view.session, view.site, lst)
+    )
+    name = f"{lst.rating_type}-{lst.list_date.isoformat()}-v{lst.version}.zip"
+    return Response(
+        body,
+        media_type="application/zip",
+        headers={**headers, "content-disposition": f'attachment; filename="{name}"'},
+    )
 
 
 # --- events and closes -----------------------------------------------------------------------------------

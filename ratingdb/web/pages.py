@@ -113,6 +113,21 @@ def list_txt(view: Served, name: str) -> Response:
     return _download(view, name, "txt", "text/plain; charset=utf-8")
 
 
+@router.get("/lists/{name}.zip")
+def list_bundle(view: Served, name: str) -> Response:
+    # A version's bundle changes once, when a reopen withdraws it (its manifest says so): not immutable.
+    body = view.state.cached(
+        (view.version, "bundle", name), lambda: served.bundle_view(view.session, view.site, name)
+    )
+    return Response(body, media_type="application/zip", headers=PAGE_CACHE)
+
+
+@router.get("/.well-known/ratingdb-bundle-key.json")
+def bundle_key(view: Served) -> Response:
+    """The federation's public key for list bundles (`ratingdb verify --site URL` reads it here)."""
+    return Response(served.public_key_file(view.site), media_type="application/json", headers=PAGE_CACHE)
+
+
 def _download(view: Served, name: str, suffix: str, media_type: str) -> Response:
     lst = served.offered_download(
         view.site, name, suffix, lambda list_id: view.state.list_shown(view.session, list_id)

@@ -144,9 +144,12 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "close_period",
         "close_periods",
         "federation_numbering",
+        "compare_bundles",
+        "create_signing_key",
         "find_player",
         "import_list",
         "import_trf",
+        "list_bundle",
         "open_database",
         "player_history",
         "read_list",
@@ -157,6 +160,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "review_event",
         "risk_dossier",
         "risk_screen",
+        "verify_bundle",
     ]
     for name in functions + methods:
         owner, _, attr = name.rpartition(".")

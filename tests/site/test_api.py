@@ -41,6 +41,7 @@ def test_the_openapi_document_lists_every_call(api: TestClient) -> None:
         "/api/v1/lists",
         "/api/v1/lists/{rating_type}/{list_date}",
         "/api/v1/lists/{rating_type}/{list_date}/csv",
+        "/api/v1/lists/{rating_type}/{list_date}/bundle",
         "/api/v1/events",
         "/api/v1/events/{event_id}",
         "/api/v1/closes",

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, event, func, select
 from sqlalchemy import text as text_sql
 from typer.testing import CliRunner
 
-from ratingdb import db
+from ratingdb import api, db
 from ratingdb.cli import app
 from ratingdb.schema.models import AuditEntry, Event, PendingUpload, WebUser
 from ratingdb.services import submissions as subs
@@ -113,6 +113,16 @@ def test_the_officer_reopens_replaces_the_event_and_closes_again_in_the_browser(
         assert (replaced.status_code, replaced.headers["location"]) == (303, "/desk/periods/standard/2011-07")
         closed = post(officer, "/desk/periods/standard/2011-07/close")
         assert closed.status_code == 303  # type: ignore[attr-defined]
+        # The period page links the new list's bundle; the withdrawn version's says what the correction did.
+        page = text_of(officer.get("/desk/periods/standard/2011-07"))
+        assert 'Its list\'s <a href="/api/v1/lists/standard/2011-08-01/bundle">bundle</a>' in page
+        new = officer.get("/api/v1/lists/standard/2011-08-01/bundle").content
+        old = officer.get("/api/v1/lists/standard/2011-08-01/bundle", params={"version": 1}).content
+    assert api.verify_bundle(new).ok and api.verify_bundle(old).ok
+    moved = api.compare_bundles(new, old).players
+    assert len(moved) == 2 and all(
+        any(c.startswith("result corrected: ") and ", round 1 against " in c for c in p.causes) for p in moved
+    )
     assert by_national_id(db_url, "2011-08-01") == {"4191": 1496, "5963": 1465, "4273": 1451, "9606": 1461}
     with db.transaction(engine) as session:
         # Event 2, the next ID: the check ran in a dry-run transaction and left no gap.

@@ -4,8 +4,8 @@ a circle, and one mechanism loads names late.
 The floors, lowest first (docs/development.md, "The layers", draws them and says where a change goes):
 
     plumbing      errors, lazy, command_line: the standard library only
-    pure          rating (the rules), formats (the readers), names, calculator, i18n, calc_notes,
-                  templating: no database
+    pure          rating (the rules), formats (the readers), bundle (a list's bundle, recomputed),
+                  names, calculator, i18n, calc_notes, templating: no database
     schema        schema (models, CHECKs, triggers)
     engines       engines, db, db_errors, backup: connections and each engine's SQL
     services      services (and titles, accounts): use cases taking a session
@@ -35,6 +35,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     (
         "ratingdb.rating",
         "ratingdb.formats",
+        "ratingdb.bundle",
         "ratingdb.names",
         "ratingdb.federations",
         "ratingdb.calculator",

@@ -30,8 +30,15 @@ def test_a_stored_check_reads_back_as_it_was_made() -> None:
         new_players=["Nolan, Kate"],
         differences=[
             RegisterDifference(
-                "galway.trf", 11, 2, "Doyle, Pat", "Doyle, Pat (FIDE 2500001)", "2500001",
-                "federation", "IRL", "ENG",
+                "galway.trf",
+                11,
+                2,
+                "Doyle, Pat",
+                "Doyle, Pat (FIDE 2500001)",
+                "2500001",
+                "federation",
+                "IRL",
+                "ENG",
             )
         ],
         uniform_sex=[UniformSex("galway.trf", "m", 34, 3, 1)],

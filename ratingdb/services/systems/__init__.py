@@ -22,6 +22,9 @@ from ratingdb.services.systems.base import (
 
 # System name → the module here that implements it, and its class.
 SYSTEMS: dict[str, tuple[str, str]] = {"elo": ("elo", "Elo"), "glicko2": ("glicko2", "Glicko2")}
+# System name → its module here that adds the system's members to a list's bundle (services/bundle.py):
+# `prepare(source)` and `members(source)`.
+BUNDLED: dict[str, str] = {"elo": "elo_bundle", "glicko2": "glicko2_bundle"}
 
 
 def rating_system(rules: RuleSet) -> type[RatingSystem]:
@@ -38,6 +41,7 @@ def rating_system(rules: RuleSet) -> type[RatingSystem]:
 
 
 __all__ = [
+    "BUNDLED",
     "SYSTEMS",
     "Close",
     "CloseSummary",
