@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 from ratingdb import mail
 from ratingdb.db import UnitOfWork
 from ratingdb.errors import ConfigError
-from ratingdb.i18n import LANGUAGES, N_, Language
+from ratingdb.i18n import LANGUAGES, N_, Language, translatable
 from ratingdb.mail import SendFailed, SmtpSettings
 from ratingdb.schema.models import (
     NOTICE_CHOICES,
@@ -139,7 +139,7 @@ def set_contact(
             record_change(session, "user-contact", f"user {user.username}: no email address")
             session.flush()
         return None
-    new = mail.check_address(email) if email is not None else None
+    new = _address_of(email) if email is not None else None
     if contact is None:
         if new is None:
             raise ConfigError(f"{user.username} has no email address — give one first")
@@ -162,6 +162,19 @@ def set_contact(
     )
     session.flush()
     return contact
+
+
+NOT_AN_ADDRESS: Final = N_("'%(address)s' is not an email address — write it as name@example.org")
+
+
+def _address_of(email: str) -> str:
+    try:
+        return mail.check_address(email)
+    except ConfigError:
+        given = email.strip()
+        raise translatable(
+            ConfigError(NOT_AN_ADDRESS % {"address": given}), NOT_AN_ADDRESS, address=given
+        ) from None
 
 
 def user_by_address(session: Session, email: str) -> WebUser | None:
