@@ -50,11 +50,12 @@ if TYPE_CHECKING:
         ListLine,
         PublishedEntry,
     )
-    from ratingdb.schema.models import Player
+    from ratingdb.schema.models import Notice, Player, UserContact
     from ratingdb.services.counts import CloseCounts
     from ratingdb.services.events import EventImportSummary, ImportedEvent, RatingDifference
     from ratingdb.services.list_import import ListImportSummary
     from ratingdb.services.matching import MatchReport, RegisterDifference, Resolution, UniformSex
+    from ratingdb.services.notices import SendReport
     from ratingdb.services.rows import CalcPlayerRow
     from ratingdb.services.systems.base import CloseSummary, PlayerChange
 
@@ -74,11 +75,12 @@ __getattr__ = on_first_use(
             "ListLine",
             "PublishedEntry",
         ),  # fmt: skip
-        "ratingdb.schema.models": ("Player",),
+        "ratingdb.schema.models": ("Notice", "Player", "UserContact"),
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
         "ratingdb.services.list_import": ("ListImportSummary",),
         "ratingdb.services.matching": ("MatchReport", "RegisterDifference", "Resolution", "UniformSex"),
+        "ratingdb.services.notices": ("SendReport",),
         "ratingdb.services.rows": ("CalcPlayerRow",),
         "ratingdb.services.systems.base": ("CloseSummary", "PlayerChange"),
     },
@@ -286,6 +288,52 @@ def calculation(
     return stored(session, player, _period(period), rating_type)
 
 
+def set_contact(
+    session: Session,
+    username: str,
+    email: str | None = None,
+    *,
+    language: str | None = None,
+    files_waiting: str | None = None,
+) -> UserContact | None:
+    """Where and how the served site's account `username` hears by email (`ratingdb user contact`): its
+    address (`""` takes it away: no notices), the notices' language (en, de, fr), and for officers and
+    admins when they hear of files waiting (at_once, daily, never); what is None stays. None: no address."""
+    from ratingdb.services.notices import set_contact as set_it
+    from ratingdb.services.users import find_user
+
+    return set_it(
+        session, find_user(session, username), email, language=language, files_waiting=files_waiting
+    )
+
+
+def send_notices(
+    database: Database,
+    *,
+    smtp_url: str,
+    mail_from: str,
+    public_url: str,
+    title: str = "Rating lists",
+    every_waiting: bool = False,
+) -> SendReport:
+    """Send the email notices that are due through the SMTP server `smtp_url` (`ratingdb notices send`;
+    docs/operations/email.md has the URL's forms), each in transactions of its own; `every_waiting` also
+    sends those waiting out a retry's wait (`--now`)."""
+    from ratingdb.services.notices import notice_settings, send_due
+
+    settings = notice_settings(smtp_url, mail_from, public_url, title)
+    if settings is None:
+        raise ConfigError("no SMTP server is given — give smtp_url, e.g. smtp://127.0.0.1:25")
+    return send_due(database, settings, every_waiting=every_waiting)
+
+
+def list_notices(session: Session, status: str | None = None, limit: int = 50) -> list[Notice]:
+    """The newest email notices, of `status` (waiting, sent, failed) if given (`ratingdb notices list`)."""
+    from ratingdb.services.notices import notices
+
+    return notices(session, status, limit)
+
+
 def _period(value: str | Period) -> Period:
     if isinstance(value, Period):
         return value
@@ -304,9 +352,12 @@ __all__ = [
     "find_player",
     "import_list",
     "import_trf",
+    "list_notices",
     "open_database",
     "player_history",
     "read_list",
+    "send_notices",
+    "set_contact",
     # what it passes
     "Adjustment",
     "Period",
@@ -326,6 +377,7 @@ __all__ = [
     "ListImportSummary",
     "ListLine",
     "MatchReport",
+    "Notice",
     "Player",
     "PlayerChange",
     "PublishedEntry",
@@ -334,6 +386,8 @@ __all__ = [
     "RegisterDifference",
     "Resolution",
     "RuleSet",
+    "SendReport",
     "Session",
     "UniformSex",
+    "UserContact",
 ]

@@ -13,7 +13,7 @@ from pathlib import Path
 from sqlalchemy import Engine, select
 from typer.testing import CliRunner
 
-from ratingdb import db
+from ratingdb import api, db
 from ratingdb.cli import app
 from ratingdb.schema.models import Notice
 from ratingdb.services import notices, submissions, users
@@ -172,3 +172,80 @@ def test_with_the_mail_server_down_the_change_is_made_and_its_notice_goes_out_on
         ("aoife@example.org", "un fichier attend dans la file : web-month-dublin-open.trf"),
         ("fixtures@galwaychess.ie", "Ihre Datei bad_result_code.trf wurde abgelehnt"),
     ]
+
+
+def test_the_api_sends_the_second_factor_s_notice_and_tells_the_old_address_of_a_new_one(
+    db_url: str,
+) -> None:
+    with api.open_database(db_url) as database:
+        with database.transaction() as session:
+            mary = users.add_user(session, "mary", "admin", PASSWORD)
+            assert api.set_contact(session, "mary", "mary@example.org", language="fr") is not None
+            # The hook a second factor's service calls (issue 52: the accounts branch enrols TOTP).
+            notices.queue_account_change(session, mary, "second_factor", change="enrolled")
+            api.set_contact(session, "mary", "Mary.Byrne@example.org")
+        with smtp_server() as (inbox, port):
+            report = api.send_notices(
+                database, smtp_url=f"smtp://127.0.0.1:{port}", mail_from="ratings@example.org",
+                public_url=SITE + "/", title="ICU",
+            )  # fmt: skip
+        with database.read() as session:
+            listed = [(n.kind, n.address, n.status) for n in api.list_notices(session)]
+    assert (report.sent, report.retried, report.failed) == (2, 0, 0)
+    factor, address = inbox.messages
+    assert (factor["To"], subject(factor)) == ("mary@example.org", "ICU : votre second facteur a été changé")
+    assert body(factor).startswith(
+        "Le second facteur de votre compte mary a été changé (un nouveau a été enregistré). Si ce n'était "
+        "pas vous, prévenez tout de suite un administrateur.\n\nConnexion :\nhttps://ratings.example.org/login\n"
+    )
+    # The old address hears of the new one; from now on the notices go to the new one.
+    assert (address["To"], subject(address)) == (
+        "mary@example.org",
+        "ICU : votre adresse e-mail a été changée",
+    )
+    assert "a été changée en mary.byrne@example.org : les avis y vont désormais." in body(address)
+    assert listed == [
+        ("address", "mary@example.org", "sent"),
+        ("second_factor", "mary@example.org", "sent"),
+    ]
+
+
+def test_notices_send_names_what_is_missing_in_one_line() -> None:
+    cases = [
+        (
+            {},
+            "Error: no SMTP server is set — set RATINGDB_SMTP_URL (or --smtp-url), e.g. smtp://127.0.0.1:25",
+        ),
+        (
+            {"RATINGDB_SMTP_URL": "smtp://127.0.0.1"},
+            "Error: RATINGDB_SMTP_URL is set but not the from-address — set RATINGDB_MAIL_FROM (or "
+            "--mail-from), e.g. ratings@example.org",
+        ),
+        (
+            {"RATINGDB_SMTP_URL": "ftp://mail.example.org", "RATINGDB_MAIL_FROM": "r@example.org"},
+            "Error: RATINGDB_SMTP_URL starts with 'ftp://' — use smtp://, smtp+starttls:// or smtps://",
+        ),
+        (
+            {
+                "RATINGDB_SMTP_URL": "smtp://ratings:s3cret@mail.example.org",
+                "RATINGDB_MAIL_FROM": "r@example.org",
+            },
+            "Error: RATINGDB_SMTP_URL gives a login to plain smtp:// — use smtp+starttls:// or smtps://, so "
+            "that the password travels encrypted",
+        ),
+        (
+            {"RATINGDB_SMTP_URL": "smtps://mail.example.org", "RATINGDB_MAIL_FROM": "ratings"},
+            "Error: the from-address (RATINGDB_MAIL_FROM) 'ratings' is not an email address — write it as "
+            "name@example.org",
+        ),
+        (
+            {"RATINGDB_SMTP_URL": "smtps://mail.example.org", "RATINGDB_MAIL_FROM": "r@example.org"},
+            "Error: the site's public address is not set — set RATINGDB_PUBLIC_URL (or --public-url), e.g. "
+            "https://ratings.example.org, so that notices can link to the site",
+        ),
+    ]
+    unset = {name: "" for name in ("RATINGDB_SMTP_URL", "RATINGDB_MAIL_FROM", "RATINGDB_PUBLIC_URL")}
+    for env, error in cases:
+        result = runner.invoke(app, ["notices", "send"], env={**unset, **env})
+        assert (result.exit_code, result.stderr) == (1, error + "\n")
+        assert "s3cret" not in result.output

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
 from ratingdb import db
-from ratingdb.schema.models import Notice, PasswordReset, Submission
+from ratingdb.schema.models import LoginFailure, Notice, PasswordReset, Submission
 from ratingdb.services import notices, users
-from ratingdb.services.password_reset import request_reset
+from ratingdb.services.password_reset import NOT_VALID, WAIT, Requested, finish_reset, request_reset
 from ratingdb.web.app import create_app
 from ratingdb.web.state import WebSettings
 from tests.site.test_desk_permissions import PASSWORD, csrf, sign_in
@@ -240,3 +240,22 @@ def test_an_account_gets_at_most_three_links_an_hour(db_url: str, engine: Engine
     with db.transaction(engine) as session:
         done = [request_reset(session, "galway-open", f"192.0.2.{n}").queued for n in range(5)]
     assert done == [True, True, True, False, False]
+
+
+def test_reset_requests_and_wrong_links_count_against_the_address_as_wrong_passwords_do(
+    db_url: str, engine: Engine
+) -> None:
+    people(engine)
+    with db.transaction(engine) as session:
+        for _ in range(users.ADDRESS_FREE_FAILURES):  # the address's free failures, spent on requests
+            assert not request_reset(session, "nobody", "192.0.2.50").waiting
+        for _ in range(3):  # three wrong passwords more: a wait of 8 s, so the check below is not a race
+            users.count_failure(session, "192.0.2.50")
+        # The address waits: nothing is looked up or sent, and a link is not tried.
+        assert request_reset(session, "galway-open", "192.0.2.50") == Requested(queued=False, waiting=True)
+        assert finish_reset(session, "forged", "new password 1", "192.0.2.50").refusal == WAIT
+        # Another address is not held up; a wrong link counts one failure of its address.
+        assert request_reset(session, "galway-open", "192.0.2.51").queued
+        assert finish_reset(session, "forged", "new password 1", "192.0.2.52").refusal == NOT_VALID
+        counted = select(LoginFailure.failures).where(LoginFailure.address == "192.0.2.52")
+        assert session.scalar(counted) == 1
