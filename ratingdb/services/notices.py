@@ -367,12 +367,15 @@ def send_due(
 ) -> SendReport:
     """Send the notices that are due (each in transactions of its own: taken, sent, recorded); with
     `every_waiting` also those waiting out a retry's wait (after the mail server is mended). The daily
-    digests are queued first; old sent and failed notices are pruned."""
+    digests are queued first; old sent and failed notices, and resets asked for over a day ago, are
+    deleted."""
     at = at or now()
     report = SendReport()
     with work.transaction() as session:
         report.digests = len(queue_digests(session, at))
         session.execute(delete(Notice).where(Notice.status != "waiting", Notice.created_at < at - KEPT))
+        # Resets asked for over a day ago: used, expired or never sent, none opens anything any more.
+        session.execute(delete(PasswordReset).where(PasswordReset.requested_at < at - dt.timedelta(days=1)))
     for _ in range(limit):
         with work.transaction() as session:
             written = _take(session, settings, at, every_waiting)

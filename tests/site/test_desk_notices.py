@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
@@ -154,8 +156,9 @@ def reset_link(inbox: Inbox, count: int) -> str:
 
 
 def test_a_reset_link_works_once_ends_every_session_and_answers_alike_for_anyone(
-    db_url: str, engine: Engine
+    db_url: str, engine: Engine, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="ratingdb.web.access")
     people(engine)
     with smtp_server() as (inbox, port), browser(db_url, port) as signed, browser(db_url, port) as other:
         assert sign_in(signed, "galway-open") == 303
@@ -174,6 +177,13 @@ def test_a_reset_link_works_once_ends_every_session_and_answers_alike_for_anyone
         assert first is not None
         form = other.get(first.group(1))
         assert form.status_code == 200 and 'id="set-password"' in form.text
+        # The link leaves the site in no Referer, is kept in no cache, and is written to no access log.
+        assert form.headers["referrer-policy"] == "same-origin"
+        assert form.headers["cache-control"] == "no-store"
+        token = first.group(1).rsplit("/", 1)[1]
+        logged = [r.getMessage() for r in caplog.records if r.name == "ratingdb.web.access"]
+        assert any('"GET /password-reset/…" 200' in line for line in logged)
+        assert not any(token in line for line in logged)
         differ = other.post(
             first.group(1),
             data={"csrftoken": csrf(other), "password": "new password 1", "again": "new password 2"},
