@@ -8,6 +8,7 @@ role or password changed) and sent by `ratingdb notices send` or services.notice
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from pathlib import Path
 
 from sqlalchemy import Engine, select
@@ -249,3 +250,33 @@ def test_notices_send_names_what_is_missing_in_one_line() -> None:
         result = runner.invoke(app, ["notices", "send"], env={**unset, **env})
         assert (result.exit_code, result.stderr) == (1, error + "\n")
         assert "s3cret" not in result.output
+
+
+def test_two_senders_at_once_send_each_notice_once(db_url: str, engine: Engine) -> None:
+    # Two workers of `serve --workers 2` (or serve and a timer's `notices send`) look at the queue at the
+    # same moment: each notice is taken by one UPDATE that only one of them wins.
+    with db.transaction(engine) as session:
+        mary = users.add_user(session, "mary", "admin", PASSWORD)
+        notices.set_contact(session, mary, "mary@example.org")
+        for n in range(8):
+            notices.queue_account_change(session, mary, "role", role="admin", before=f"r{n}")
+    with smtp_server() as (inbox, port):
+        settings = notices.notice_settings(f"smtp://127.0.0.1:{port}", "ratings@example.org", SITE, "ICU")
+        assert settings is not None
+        reports: list[notices.SendReport] = []
+        start = threading.Barrier(2)
+
+        def sender() -> None:
+            start.wait()
+            reports.append(notices.send_due(db.UnitOfWork(engine), settings))
+
+        threads = [threading.Thread(target=sender) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    assert sum(r.sent for r in reports) == 8 and len(reports) == 2
+    sent = sorted(body(m).split("(", 1)[1].split(")", 1)[0] for m in inbox.messages)
+    assert sent == [f"it was r{n}" for n in range(8)]  # each once
+    with db.transaction(engine) as session:
+        assert session.scalars(select(Notice.attempts)).all() == [1] * 8
