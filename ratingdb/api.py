@@ -55,7 +55,7 @@ if TYPE_CHECKING:
         ListLine,
         PublishedEntry,
     )
-    from ratingdb.schema.models import Player
+    from ratingdb.schema.models import Notice, Player, UserContact
     from ratingdb.services.bundle import BundleFile
     from ratingdb.services.bundle_keys import CreatedKey
     from ratingdb.services.corrections import Replacement
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from ratingdb.services.integrity import Dossier, DossierGame, EventRisk, Review, ReviewOutcome, RiskScreen
     from ratingdb.services.list_import import ListImportSummary
     from ratingdb.services.matching import MatchReport, RegisterDifference, Resolution, UniformSex
+    from ratingdb.services.notices import SendReport
     from ratingdb.services.rows import CalcPlayerRow
     from ratingdb.services.systems.base import CloseSummary, ExcludedEvent, PlayerChange
 
@@ -84,7 +85,6 @@ __getattr__ = on_first_use(
             "ListLine",
             "PublishedEntry",
         ),  # fmt: skip
-        "ratingdb.schema.models": ("Player",),
         "ratingdb.services.corrections": ("Replacement",),
         "ratingdb.bundle.archive": ("Tampered",),
         "ratingdb.bundle.compare": ("ChangedPlayer", "Comparison"),
@@ -92,11 +92,13 @@ __getattr__ = on_first_use(
         "ratingdb.bundle.verify": ("PlayerDifference", "Verification"),
         "ratingdb.services.bundle": ("BundleFile",),
         "ratingdb.services.bundle_keys": ("CreatedKey",),
+        "ratingdb.schema.models": ("Notice", "Player", "UserContact"),
         "ratingdb.services.counts": ("CloseCounts",),
         "ratingdb.services.events": ("EventImportSummary", "ImportedEvent", "RatingDifference"),
         "ratingdb.services.federation": ("Numbering", "Renumbered"),
         "ratingdb.services.list_import": ("ListImportSummary",),
         "ratingdb.services.matching": ("MatchReport", "RegisterDifference", "Resolution", "UniformSex"),
+        "ratingdb.services.notices": ("SendReport",),
         "ratingdb.services.rows": ("CalcPlayerRow",),
         "ratingdb.services.systems.base": ("CloseSummary", "ExcludedEvent", "PlayerChange"),
         "ratingdb.rating.integrity": ("IntegrityThresholds", "Signal"),
@@ -596,6 +598,50 @@ def create_signing_key(
     from ratingdb.services.bundle_keys import create_key
 
     return create_key(session, Path(path), replace=replace, reason=reason)
+def set_contact(
+    session: Session,
+    username: str,
+    email: str | None = None,
+    *,
+    language: str | None = None,
+    files_waiting: str | None = None,
+) -> UserContact | None:
+    """Where and how the served site's account `username` hears by email (`ratingdb user contact`): its
+    address (`""` takes it away: no notices), the notices' language (en, de, fr), and for officers and
+    admins when they hear of files waiting (at_once, daily, never); what is None stays. None: no address."""
+    from ratingdb.services.notices import set_contact as set_it
+    from ratingdb.services.users import find_user
+
+    return set_it(
+        session, find_user(session, username), email, language=language, files_waiting=files_waiting
+    )
+
+
+def send_notices(
+    database: Database,
+    *,
+    smtp_url: str,
+    mail_from: str,
+    public_url: str,
+    title: str = "Rating lists",
+    every_waiting: bool = False,
+) -> SendReport:
+    """Send the email notices that are due through the SMTP server `smtp_url` (`ratingdb notices send`;
+    docs/operations/email.md has the URL's forms), each in transactions of its own; `every_waiting` also
+    sends those waiting out a retry's wait (`--now`)."""
+    from ratingdb.services.notices import notice_settings, send_due
+
+    settings = notice_settings(smtp_url, mail_from, public_url, title)
+    if settings is None:
+        raise ConfigError("no SMTP server is given — give smtp_url, e.g. smtp://127.0.0.1:25")
+    return send_due(database, settings, every_waiting=every_waiting)
+
+
+def list_notices(session: Session, status: str | None = None, limit: int = 50) -> list[Notice]:
+    """The newest email notices, of `status` (waiting, sent, failed) if given (`ratingdb notices list`)."""
+    from ratingdb.services.notices import notices
+
+    return notices(session, status, limit)
 
 
 def _period(value: str | Period) -> Period:
@@ -632,6 +678,12 @@ __all__ = [
     "risk_dossier",
     "risk_screen",
     "verify_bundle",
+    "list_notices",
+    "open_database",
+    "player_history",
+    "read_list",
+    "send_notices",
+    "set_contact",
     # what it passes
     "Adjustment",
     "Period",
@@ -660,6 +712,7 @@ __all__ = [
     "ListLine",
     "MatchReport",
     "Numbering",
+    "Notice",
     "Player",
     "PlayerChange",
     "PublishedEntry",
@@ -670,6 +723,7 @@ __all__ = [
     "Replacement",
     "Resolution",
     "RuleSet",
+    "SendReport",
     "Session",
     "UniformSex",
     "Dossier",
@@ -681,4 +735,5 @@ __all__ = [
     "ReviewOutcome",
     "RiskScreen",
     "Signal",
+    "UserContact",
 ]

@@ -28,6 +28,7 @@ from ratingdb.command_line import current_command
 COMMANDS: Final[dict[str, tuple[str, ...]]] = {
     "admin": ("init", "db"),
     "users": ("user",),
+    "notices": ("notices",),
     "backup": ("backup",),
     "rules": ("rules",),
     "federation": ("federation",),

@@ -57,6 +57,32 @@ LanguageOption = Annotated[
     ),
 ]
 FormatOption = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="table, csv or json.")]
+# Email notices (ratingdb.services.notices): set once in the environment, read by `serve` and `notices send`.
+SmtpUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--smtp-url",
+        envvar="RATINGDB_SMTP_URL",
+        metavar="URL",
+        help="The SMTP server notices are sent through: smtp://HOST:PORT, smtp+starttls://USER:PASSWORD@HOST "
+        "or smtps://USER:PASSWORD@HOST (give it in the environment: an option is seen in the process list).",
+    ),
+]
+MailFromOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mail-from", envvar="RATINGDB_MAIL_FROM", metavar="ADDRESS", help="The notices' from-address."
+    ),
+]
+PublicUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--public-url",
+        envvar="RATINGDB_PUBLIC_URL",
+        metavar="URL",
+        help="The site's address as visitors reach it (https://ratings.example.org): the notices' links.",
+    ),
+]
 EventArgument = Annotated[
     int,
     typer.Argument(metavar="ID", help="The event's ID (`ratingdb events` lists them).", show_default=False),

@@ -13,7 +13,10 @@ import typer
 from ratingdb.cli.app import LOOKUP, app, database_url
 from ratingdb.cli.common import (
     LanguageOption,
+    MailFromOption,
     OnlyTypeOption,
+    PublicUrlOption,
+    SmtpUrlOption,
     check_type,
     engine,
     player_heading,
@@ -73,6 +76,9 @@ def serve_command(
             "does not exist. Keep it from the public at the proxy.",
         ),
     ] = False,
+    smtp_url: SmtpUrlOption = None,
+    mail_from: MailFromOption = None,
+    public_url: PublicUrlOption = None,
 ) -> None:
     """Serve the federation's site live: the pages `publish` writes, a search box, live (provisional)
     ratings and a JSON API under /api/v1 (OpenAPI at /api/v1/openapi.json).
@@ -81,6 +87,8 @@ def serve_command(
     with --forwarded-allow-ips naming the proxy; `uvicorn ratingdb.web:app` serves the same app,
     configured by RATINGDB_URL and RATINGDB_READ_URL. RATINGDB_SECRET and RATINGDB_INSECURE_COOKIES are
     read with one worker as with many; without RATINGDB_SECRET the workers share one made at start.
+    With RATINGDB_SMTP_URL, RATINGDB_MAIL_FROM and RATINGDB_PUBLIC_URL set, the server sends the email
+    notices in the background (`ratingdb notices` says more).
     """
     import secrets
     from dataclasses import replace
@@ -104,11 +112,19 @@ def serve_command(
         language=check_language(language),
         rating_types=chosen,
         metrics=metrics,
+        smtp_url=smtp_url,
+        mail_from=mail_from,
+        public_url=public_url,
     )
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
     _warn_about_account()
     _check_address(host, port)
     typer.echo(f"Serving {title} at http://{host}:{port}/ (API: /api/v1/openapi.json; Ctrl-C stops).")
+    sending = web_app.state.ratingdb.notices
+    if sending is None:
+        typer.echo("Email notices wait in the queue: no SMTP server is set (RATINGDB_SMTP_URL).")
+    else:
+        typer.echo(f"Email notices go through {sending.smtp.shown}, with links to {sending.public_url}.")
     log_config = _log_config()
     # uvicorn would take X-Forwarded-For from 127.0.0.1 by default: every visitor behind a proxy that
     # passes it could choose their own address (and so escape the sign-in limits), behind one that does
@@ -134,6 +150,12 @@ def serve_command(
             os.environ["RATINGDB_LANG"] = settings.language
             os.environ["RATINGDB_TYPES"] = ",".join(web_app.state.ratingdb.settings.rating_types)
             os.environ["RATINGDB_METRICS"] = "1" if metrics else ""
+            for name, value in (
+                ("RATINGDB_SMTP_URL", smtp_url),
+                ("RATINGDB_MAIL_FROM", mail_from),
+                ("RATINGDB_PUBLIC_URL", public_url),
+            ):
+                os.environ[name] = value or ""
             uvicorn.run(
                 "ratingdb.web:app",
                 host=host,

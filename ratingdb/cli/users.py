@@ -1,4 +1,4 @@
-"""CLI: `user add|list|disable|enable|set-role|reset-password|unlock` — the served site's accounts.
+"""CLI: `user add|list|disable|enable|set-role|reset-password|unlock|contact` — the served site's accounts.
 
 The same service (ratingdb.services.users) as the admin pages. A password is never an option: it is
 asked for (twice, hidden) or read from standard input with --password-stdin, so that it is in no shell
@@ -157,3 +157,47 @@ def unlock_command(
     with transaction() as session:
         what = unlock(session, name, address)
     echo(f"Unlocked {what}.")
+
+
+@user_app.command("contact")
+@user_errors
+def contact_command(
+    name: NameArgument,
+    email: Annotated[
+        str | None,
+        typer.Option("--email", metavar="ADDRESS", help='Where notices go; "" takes the address away.'),
+    ] = None,
+    language: Annotated[
+        str | None, typer.Option("--lang", metavar="LANG", help="The notices' language: en, de or fr.")
+    ] = None,
+    files_waiting: Annotated[
+        str | None,
+        typer.Option(
+            "--files-waiting",
+            metavar="WHEN",
+            help="Officers and admins: hear of files waiting at_once, daily (a digest) or never.",
+        ),
+    ] = None,
+) -> None:
+    """Set where and how an account hears from the site by email (notices; password resets go only to
+    this address); without options, show it.
+
+    Examples:
+      ratingdb user contact galway-open --email fixtures@galwaychess.ie --lang en
+      ratingdb user contact aoife --files-waiting at_once
+    """
+    from ratingdb.services.notices import contact_of, set_contact
+    from ratingdb.services.users import find_user
+
+    with transaction() as session:
+        user = find_user(session, name)
+        if email is None and language is None and files_waiting is None:
+            contact = contact_of(session, user)
+        else:
+            contact = set_contact(session, user, email, language=language, files_waiting=files_waiting)
+        username = user.username
+        shown = None if contact is None else (contact.email, contact.language, contact.files_waiting)
+    if shown is None:
+        echo(f"User {username} has no email address: no notices are sent to it.")
+    else:
+        echo(f"User {username}: {shown[0]}, notices in {shown[1]}, files waiting: {shown[2]}.")

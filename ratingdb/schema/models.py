@@ -764,3 +764,94 @@ class PendingUpload(Base):
     file_name: Mapped[str] = mapped_column(String(255))
     content: Mapped[bytes] = mapped_column(FileContent())
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+
+
+NOTICE_CHOICES = ("at_once", "daily", "never")  # when an officer or admin hears that files wait
+NOTICE_KINDS = (
+    "accepted", "changes_requested", "rejected",  # the organiser: the officer's decision
+    "waiting", "digest",  # officers and admins: a file waits (at once), the files waiting (daily)
+    "role", "password", "second_factor", "address",  # the account's owner: a change of their account
+    "reset",  # the link of a password reset asked for (ratingdb.services.password_reset)
+)  # fmt: skip
+NOTICE_STATUSES = ("waiting", "sent", "failed")
+
+
+class UserContact(Base):
+    """Where and how an account hears from the site (migration 0027_notices; ratingdb.services.notices):
+    its email address, the language of its notices, and for officers and admins whether a file waiting
+    is told at once, in a daily digest or never. An account without a row has no address: nothing is
+    sent to it. A table of its own beside web_user, so that the account's other columns stay the sign-in's."""
+
+    __tablename__ = "web_user_contact"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("web_user.id", ondelete="CASCADE"), primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)  # lower-cased: looked up by a reset
+    language: Mapped[str] = mapped_column(String(2))
+    files_waiting: Mapped[str] = mapped_column(String(8), default="daily", server_default="daily")
+    # The last day (UTC) whose digest was considered: taken by one sender (an UPDATE), so that of several
+    # workers only one sends it.
+    digest_on: Mapped[dt.date | None] = mapped_column(Date)
+
+    __table_args__ = (
+        CheckConstraint("email <> '' AND email = lower(email)", name="email"),
+        CheckConstraint("language IN ('en', 'de', 'fr')", name="language"),
+        CheckConstraint("files_waiting IN ('at_once', 'daily', 'never')", name="files_waiting"),
+    )
+
+
+class Notice(Base):
+    """An email notice waiting to be sent, sent, or given up on (ratingdb.services.notices): the queue
+    the server's background sender and `ratingdb notices send` work through, with retries.
+
+    The address and language are those of the queue's moment (a notice that an address was changed goes
+    to the old one); `details` is the notice's facts as JSON (a submission's number and name, the
+    officer's words, a role), rendered into text when it is sent, with the site's public address. No
+    secret is ever stored here: a reset's link is made when its notice is sent (its hash is kept in
+    password_reset)."""
+
+    __tablename__ = "notice"
+
+    id: Mapped[intpk]
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("web_user.id", ondelete="SET NULL"), index=True)
+    address: Mapped[str] = mapped_column(String(254))
+    language: Mapped[str] = mapped_column(String(2))
+    kind: Mapped[str] = mapped_column(String(20))
+    details: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(8), default="waiting", server_default="waiting")
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    next_try_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    # Taken by a sender until then (an UPDATE that one of several workers wins); a sender that died
+    # while sending leaves it to be taken again after this time.
+    claimed_until: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    last_error: Mapped[str | None] = mapped_column(String(500))
+
+    __table_args__ = (
+        CheckConstraint("status IN ('waiting', 'sent', 'failed')", name="status"),
+        CheckConstraint(
+            "kind IN ('accepted', 'changes_requested', 'rejected', 'waiting', 'digest', 'role', 'password', "
+            "'second_factor', 'address', 'reset')",
+            name="kind",
+        ),
+        Index("ix_notice_status_next_try_at", "status", "next_try_at"),
+        {"sqlite_autoincrement": True},
+    )
+
+
+class PasswordReset(Base):
+    """A password reset asked for by email (ratingdb.services.password_reset): the SHA-256 of its link's
+    token (made when the notice is sent, so the token itself is never stored), when it expires, and when
+    it was used — once."""
+
+    __tablename__ = "password_reset"
+
+    id: Mapped[intpk]
+    user_id: Mapped[int] = mapped_column(ForeignKey("web_user.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    requested_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    expires_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    address: Mapped[str | None] = mapped_column(String(64))  # the address that asked (for the audit)
+
+    __table_args__ = ({"sqlite_autoincrement": True},)

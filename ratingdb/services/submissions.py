@@ -58,6 +58,7 @@ from ratingdb.services.events import corrected_versions
 from ratingdb.services.integrity import ReviewOutcome, review_event, screen_events
 from ratingdb.services.lists import NO_PERIOD_LOCK
 from ratingdb.services.matching import FEDERATION_COLUMNS, RegisterDifference, Resolution, UniformSex
+from ratingdb.services.notices import queue_decision, queue_files_waiting
 from ratingdb.services.versions import data_version, record_change
 
 if TYPE_CHECKING:
@@ -741,6 +742,7 @@ def submit(
     session.flush()
     replacing = f", replacing submission {old.id}" if old else ""
     record_change(session, "submission", f"submission {sub.id}: {name} ({rating_type}){replacing}")
+    queue_files_waiting(session, sub)
     return sub, check
 
 
@@ -821,6 +823,7 @@ def accept(
         f"submission {sub.id}: {sub.file_name} imported as event {sub.event_id}"
         + (f" ({sub.choices})" if sub.choices else ""),
     )
+    queue_decision(session, sub)
     return sub
 
 
@@ -950,6 +953,7 @@ def decide(session: Session, user: Actor, submission_id: int, status: str, reaso
     sub.decided_by = user.id if user is not None else None
     sub.decided_at = _now()
     record_change(session, f"submission-{status.replace('_', '-')}", f"submission {sub.id}", reason=reason)
+    queue_decision(session, sub)
     return sub
 
 

@@ -1,5 +1,6 @@
 """What the volunteer's supervisor reads about a served site (`/metrics`, ratingdb.web.health): the
-submissions waiting for an officer, the last close of each rating type, the database's size.
+submissions waiting for an officer, the email notices by status, the last close of each rating type, the
+database's size.
 
 Read at scrape time, a handful of small queries on the session given; never per request.
 """
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.engines.urls import backend_of
 from ratingdb.schema.models import RatingList, Submission
+from ratingdb.services.notices import counts
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,7 @@ class Gauges:
     waiting_submissions: int
     last_close: dict[str, dt.datetime]  # rating type -> when its newest computed list was written (UTC)
     database_bytes: int | None  # None where the engine cannot say cheaply
+    notices: dict[str, int]  # the email notices waiting, sent and failed (ratingdb.services.notices)
 
 
 def gauges(session: Session) -> Gauges:
@@ -39,4 +42,5 @@ def gauges(session: Session) -> Gauges:
         waiting_submissions=int(waiting or 0),
         last_close={str(kind): at for kind, at in closes if at is not None},
         database_bytes=size,
+        notices=counts(session),
     )

@@ -42,6 +42,7 @@ from ratingdb import engines
 from ratingdb.errors import ConfigError
 from ratingdb.i18n import N_, translatable
 from ratingdb.schema.models import WEB_ROLES, LoginFailure, WebSession, WebUser
+from ratingdb.services.notices import queue_account_change
 from ratingdb.services.versions import record_change
 
 if TYPE_CHECKING:
@@ -202,6 +203,8 @@ def set_role(session: Session, username: str, role: str) -> tuple[WebUser, str]:
     user.role = role
     end_sessions(session, user)
     record_change(session, "user-role", f"user {user.username}: {before} → {role}")
+    if role != before:
+        queue_account_change(session, user, "role", role=role, before=before)
     session.flush()
     return user, before
 
@@ -214,6 +217,7 @@ def reset_password(session: Session, username: str, password: str) -> WebUser:
     user.locked_until = None
     end_sessions(session, user)
     record_change(session, "user-password", f"new password for user {user.username}")
+    queue_account_change(session, user, "password")
     session.flush()
     return user
 
@@ -396,6 +400,12 @@ def _count_failure(session: Session, attempt: Attempt) -> None:
             .values(locked_until=attempt.at + wait)
             .execution_options(synchronize_session=False)
         )
+
+
+def count_failure(session: Session, address: str) -> None:
+    """One failure more for `address` alone, as a wrong password counts (a password reset's request or a
+    wrong link: ratingdb.services.password_reset), so that the same waits limit them."""
+    _count_failure(session, Attempt("", address[:64], now(), None, None, True))
 
 
 _STAMPS: Final = (bindparam("window_start", type_=DateTime()), bindparam("last_at", type_=DateTime()))

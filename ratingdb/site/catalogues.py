@@ -40,6 +40,8 @@ METHOD_MAP: Final = [
     ("services/submissions.py", "python"),  # an upload's refusals (UploadRefused), worded by the desk
     ("services/users.py", "python"),  # the accounts page's refusals (LastAdmin)
     ("services/federation.py", "python"),  # the federation page's refusals (SettingRefused)
+    ("services/notices.py", "python"),  # the email notices, written in the recipient's language
+    ("services/password_reset.py", "python"),  # the reset pages' answers
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {

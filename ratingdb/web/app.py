@@ -29,12 +29,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ratingdb.errors import MissingList, RatingDbError, UnknownEvent, UnknownPlayer
 from ratingdb.i18n import N_, Language
+from ratingdb.services.notices import notice_settings
 from ratingdb.site.publish import environment
 from ratingdb.site.served import PageNotFound
 from ratingdb.web import health
 from ratingdb.web.database import Database
 from ratingdb.web.deps import language
 from ratingdb.web.security import Hardened
+from ratingdb.web.sending import Sender
 from ratingdb.web.state import AppState, WebSettings, settled
 
 log = logging.getLogger("ratingdb.web")
@@ -56,7 +58,7 @@ OTHER_STATUS: Final = N_("Error")
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The app for `settings` (by default from the environment: RATINGDB_URL, RATINGDB_READ_URL, …)."""
-    from ratingdb.web import api, desk, pages
+    from ratingdb.web import account_mail, api, desk, pages
 
     settings = settings or WebSettings.from_environment()
     database = Database(settings.url, settings.read_url)
@@ -67,6 +69,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         with database.read() as session:
             settings = replace(settings, rating_types=tuple(rating_types(session)))
     state = AppState(settings, database)
+    # Checked now, so that a wrong SMTP URL or a missing address is one line when `serve` starts.
+    state.notices = notice_settings(
+        settings.smtp_url, settings.mail_from, settings.public_url, settings.title
+    )
+    if state.notices is not None:
+        state.sender = Sender(database, state.notices, settings.notices_every)
     app = FastAPI(
         lifespan=_lifespan,
         telemetry=_telemetry(),
@@ -85,6 +93,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     # matching was a twentieth of its CPU: bench/RESULTS.md, issue 28); no other route takes its paths.
     app.router.routes[0:0] = pages.ROUTES
     app.include_router(desk.router)
+    app.include_router(account_mail.router)  # the notices' and password resets' pages
     app.add_exception_handler(desk.SignInRequired, desk.to_sign_in)
     app.add_exception_handler(RatingDbError, _user_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
@@ -141,9 +150,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     collecting = gc.get_threshold()
     gc.set_threshold(GC_YOUNGEST, *collecting[1:])
     settled(None)  # what the app is made of set aside from the collector (state.settled says why)
+    sender = app.state.ratingdb.sender
+    if sender is not None:
+        sender.start()
     try:
         yield
     finally:
+        if sender is not None:
+            sender.stop()
         gc.set_threshold(*collecting)
         gc.unfreeze()
     # A live list being made in the background (AppState.live) finishes before the engines are let go.

@@ -274,6 +274,8 @@ def signed_in(
             subs.require_officer(user)
         session.info["actor"] = f"web:{user.username}"
         yield session, user
+    if session.info.get("notices_queued") and not dry_run:
+        state.wake_sender()  # committed: the notices the change queued go out now (ratingdb.web.sending)
 
 
 async def in_thread(request: Request, work: Callable[[ReviewForm], Response]) -> Response:

@@ -132,6 +132,14 @@ class _DatabaseGauges(Collector):
             "Submitted files waiting for an officer.",
             value=found.waiting_submissions,
         )
+        notices = GaugeMetricFamily(
+            "ratingdb_notices",
+            "Email notices by status: waiting (to send or to try again), sent, failed for good.",
+            labels=("status",),
+        )
+        for status, number in sorted(found.notices.items()):
+            notices.add_metric((status,), number)
+        yield notices
         closes = GaugeMetricFamily(
             "ratingdb_last_close_timestamp_seconds",
             "When the newest computed list of each rating type was written (Unix time).",

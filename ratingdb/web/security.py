@@ -36,6 +36,17 @@ SECURITY_HEADERS: Final = (
 )
 
 
+SECRET_PATHS: Final = ("/password-reset/",)  # a password reset's link: its token is a secret for an hour
+
+
+def _logged_path(path: str) -> str:
+    """The path as the access log writes it: at most LOGGED characters, a reset link's token left out."""
+    for prefix in SECRET_PATHS:
+        if path.startswith(prefix) and len(path) > len(prefix):
+            return prefix + "…"
+    return path[:LOGGED]
+
+
 class Hardened:
     """Adds the security headers to every response, refuses over-long query strings (414) and bodies
     (413) before the app sees them, and writes one access-log line per request."""
@@ -95,7 +106,7 @@ class Hardened:
             await self.app(scope, self._limited(receive, scope, send_hardened), send_hardened)
         finally:
             status = status or 500  # an exception escaped before a response started
-            path = scope.get("path", "")[:LOGGED]
+            path = _logged_path(scope.get("path", ""))
             query = scope.get("query_string", b"")[:LOGGED]
             access_log.info(
                 '%s "%s %s%s" %d %d %.1fms',

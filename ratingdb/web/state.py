@@ -31,9 +31,11 @@ from ratingdb.reports.list_query import RankedList
 from ratingdb.reports.lists import ListColumns, ListLine, ListVersionLine, list_columns, list_lines
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.reports.systems import ListShown
+from ratingdb.services.notices import NoticeSettings
 from ratingdb.services.submissions import UploadLimits
 from ratingdb.site.publish import Site, SiteOptions, new_site
 from ratingdb.web.database import Database
+from ratingdb.web.sending import Sender
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -81,6 +83,13 @@ class WebSettings:
     # RATINGDB_METRICS=1), else the address does not exist.
     metrics: bool = False
     upload_limits: UploadLimits = field(default_factory=lambda: upload_limits_from_environment())
+    # Email notices (ratingdb.services.notices, ratingdb.web.sending): the SMTP server (RATINGDB_SMTP_URL,
+    # none: notices wait in the queue, and `ratingdb notices send` may send them), the from-address
+    # (RATINGDB_MAIL_FROM) and the site's public address its links start with (RATINGDB_PUBLIC_URL).
+    smtp_url: str | None = None
+    mail_from: str | None = None
+    public_url: str | None = None
+    notices_every: float = 30.0  # seconds between two looks at the queue when nothing wakes the sender
 
     @classmethod
     def from_environment(cls) -> WebSettings:
@@ -94,6 +103,9 @@ class WebSettings:
             secret=os.environ.get("RATINGDB_SECRET") or None,
             secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
             metrics=os.environ.get("RATINGDB_METRICS", "") == "1",
+            smtp_url=os.environ.get("RATINGDB_SMTP_URL") or None,
+            mail_from=os.environ.get("RATINGDB_MAIL_FROM") or None,
+            public_url=os.environ.get("RATINGDB_PUBLIC_URL") or None,
         )
 
 
@@ -243,6 +255,15 @@ class AppState:
     history_columns: dict[int, ListColumns] = field(default_factory=dict)
     history_lock: threading.Lock = field(default_factory=threading.Lock)
     _public_threads: CapacityLimiter | None = field(default=None, init=False)
+    # How email notices are sent (None: no SMTP server set, they wait in the queue) and the thread that
+    # sends them while the app serves (ratingdb.web.sending; started and stopped by the app's lifespan).
+    notices: NoticeSettings | None = None
+    sender: Sender | None = None
+
+    def wake_sender(self) -> None:
+        """A request queued a notice and committed: the sender sends it now rather than at its next round."""
+        if self.sender is not None:
+            self.sender.wake()
 
     def __post_init__(self) -> None:
         settings = self.settings

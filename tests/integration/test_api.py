@@ -161,6 +161,12 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "risk_dossier",
         "risk_screen",
         "verify_bundle",
+        "list_notices",
+        "open_database",
+        "player_history",
+        "read_list",
+        "send_notices",
+        "set_contact",
     ]
     for name in functions + methods:
         owner, _, attr = name.rpartition(".")

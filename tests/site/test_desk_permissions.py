@@ -139,6 +139,14 @@ def routes(sub: int) -> list[tuple[str, str, dict[str, str], object, dict[str, s
         ("POST", "/desk/federation", {"national_ids": "none", "reason": ""}, None, {**OUT, **ADMINS}),
         ("POST", "/desk/federation/renumber", {"low": "1", "high": "9", "reason": "x", "check": "yes"}, None,
          {**OUT, **ADMINS}),
+        # Email (ratingdb.web.account_mail): one's own address, the admin's queue, the password reset.
+        ("GET", "/desk/contact", {}, None, {**OUT, **SIGNED}),
+        ("POST", "/desk/contact", {"email": "not an address"}, None, {**OUT, **SIGNED}),
+        ("GET", "/desk/notices", {}, None, {**OUT, **ADMINS}),
+        ("POST", "/desk/notices/999/send-again", {}, None, {**OUT, **ADMINS}),
+        ("POST", "/desk/contacts/ghost", {"email": "ghost@example.org"}, None, {**OUT, **ADMINS}),
+        ("GET", "/password-reset", {}, None, dict.fromkeys(WHO, OK)),
+        ("GET", "/password-reset/not-a-token", {}, None, dict.fromkeys(WHO, OK)),
     ]  # fmt: skip
 
 

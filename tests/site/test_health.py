@@ -145,6 +145,8 @@ def test_metrics_parse_and_count_requests(demo_url: str) -> None:
     latency = second["ratingdb_http_request_duration_seconds_count"]
     assert latency[(("route", "page"),)] >= 3
     assert second["ratingdb_submissions_waiting"][()] == 0  # the demo leaves no file waiting
+    # The demo's accounts have no email address: no notice was ever queued.
+    assert second["ratingdb_notices"] == {(("status", s),): 0 for s in ("failed", "sent", "waiting")}
     # The last close of each type: the newest computed list's time, as the database holds it (UTC).
     assert closes, "the demo closes periods"
     shown = second["ratingdb_last_close_timestamp_seconds"]

@@ -3,7 +3,7 @@ a circle, and one mechanism loads names late.
 
 The floors, lowest first (docs/development.md, "The layers", draws them and says where a change goes):
 
-    plumbing      errors, lazy, command_line: the standard library only
+    plumbing      errors, lazy, command_line, mail: the standard library only
     pure          rating (the rules), formats (the readers), bundle (a list's bundle, recomputed),
                   names, calculator, i18n, calc_notes, templating: no database
     schema        schema (models, CHECKs, triggers)
@@ -31,7 +31,7 @@ import ratingdb
 PACKAGE = Path(ratingdb.__file__).parent
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("ratingdb", "ratingdb.errors", "ratingdb.lazy", "ratingdb.command_line"),
+    ("ratingdb", "ratingdb.errors", "ratingdb.lazy", "ratingdb.command_line", "ratingdb.mail"),
     (
         "ratingdb.rating",
         "ratingdb.formats",
@@ -166,7 +166,7 @@ def test_the_cycle_finder_finds_a_circle() -> None:
 
 
 def test_the_plumbing_imports_only_the_standard_library() -> None:
-    for name in ("errors", "lazy", "command_line"):
+    for name in ("errors", "lazy", "command_line", "mail"):
         assert _imports(PACKAGE / f"{name}.py") <= {"ratingdb", "ratingdb.errors"}, name
 
 
