@@ -286,6 +286,25 @@ def calculation(
     return stored(session, player, _period(period), rating_type)
 
 
+def add_user(session: Session, name: str, role: str, password: str, *, site_name: str | None = None) -> None:
+    """Add an account of the served site (`organiser`, `officer` or `admin`), as `ratingdb user add` does.
+
+    The password is refused (a RatingDbError saying why) when it is shorter than 12 characters for an
+    officer or admin (8 for an organiser), on the list of commonly used passwords, a simple pattern, or
+    when it contains the account's name or `site_name` (the served site's title)."""
+    from ratingdb.services.users import add_user as add
+
+    add(session, name, role, password, site_name=site_name)
+
+
+def set_password(session: Session, name: str, password: str, *, site_name: str | None = None) -> None:
+    """Give an account a new password under the rules of `add_user`, as `ratingdb user reset-password`
+    does: the account is unlocked and its sessions end."""
+    from ratingdb.services.users import reset_password
+
+    reset_password(session, name, password, site_name=site_name)
+
+
 def _period(value: str | Period) -> Period:
     if isinstance(value, Period):
         return value
@@ -298,6 +317,7 @@ def _period(value: str | Period) -> Period:
 __all__ = [
     # what a script calls
     "Database",
+    "add_user",
     "calculation",
     "close_period",
     "close_periods",
@@ -307,6 +327,7 @@ __all__ = [
     "open_database",
     "player_history",
     "read_list",
+    "set_password",
     # what it passes
     "Adjustment",
     "Period",

@@ -43,7 +43,13 @@ def serve_command(
         ),
     ] = None,
     title: Annotated[
-        str, typer.Option("--title", metavar="TEXT", help='The site\'s name, e.g. "Irish Chess Union".')
+        str,
+        typer.Option(
+            "--title",
+            envvar="RATINGDB_TITLE",
+            metavar="TEXT",
+            help='The site\'s name, e.g. "Irish Chess Union" (no password may contain it).',
+        ),
     ] = "Rating lists",
     rating_types: Annotated[
         list[str] | None,

@@ -5,6 +5,7 @@ asked for (twice, hidden) or read from standard input with --password-stdin, so 
 history, process list or audit row (the audit log records each command line).
 """
 
+import os
 import sys
 from typing import Annotated
 
@@ -30,6 +31,12 @@ PasswordStdinOption = Annotated[
 ]
 
 
+def _site_name() -> str | None:
+    """The site's name, which no password may contain: the served site's title, RATINGDB_TITLE (the
+    variable `serve --title` reads too; deploy/ratingdb.env sets it for both)."""
+    return os.environ.get("RATINGDB_TITLE") or None
+
+
 def _password(from_stdin: bool) -> str:
     if from_stdin:
         line = sys.stdin.readline().rstrip("\r\n")
@@ -51,18 +58,22 @@ def add(
 ) -> None:
     """Add an account; the first admin is made here (then admins can add accounts in the browser).
 
+    The password has at least 12 characters for an officer or admin, 8 for an organiser, and is refused
+    when it is a commonly used or breached password, a simple pattern, or contains the account's name or
+    the site's (RATINGDB_TITLE).
+
     Examples:
       ratingdb user add mary --role admin
       printf '%s\\n' "$PASSWORD" | ratingdb user add galway-open --role organiser --password-stdin
     """
     from ratingdb.services.users import add_user, check_password, check_role, check_username
 
-    check_username(name)
+    username = check_username(name)
     check_role(role)
     password = _password(password_stdin)
-    check_password(password)
+    check_password(password, role=role, username=username, site_name=_site_name())
     with transaction() as session:
-        user = add_user(session, name, role, password)
+        user = add_user(session, name, role, password, site_name=_site_name())
         username = user.username
     echo(f"Added user {username} ({role}).")
 
@@ -125,13 +136,13 @@ def set_role_command(
 @user_app.command("reset-password")
 @user_errors
 def reset_password_command(name: NameArgument, password_stdin: PasswordStdinOption = False) -> None:
-    """Set a new password (asked for twice); the account is unlocked and its sessions end."""
-    from ratingdb.services.users import check_password, reset_password
+    """Set a new password (asked for twice), under the rules of `user add`; the account is unlocked and its
+    sessions end."""
+    from ratingdb.services.users import reset_password
 
     password = _password(password_stdin)
-    check_password(password)
     with transaction() as session:
-        username = reset_password(session, name, password).username
+        username = reset_password(session, name, password, site_name=_site_name()).username
     echo(f"New password for user {username}; the account is unlocked and its sessions are ended.")
 
 

@@ -4,6 +4,9 @@ Not database accounts (ratingdb.accounts is about those). One service for both f
 add|list|disable|enable|set-role|reset-password|unlock` and the admin pages call these functions, and the
 login page calls `begin_log_in`, `password_matches`, `finish_log_in`, `session_user` and `log_out`.
 
+- A password is checked where it is set (`check_password`: ratingdb.passwords, NIST SP 800-63B's length
+  by role, common-password list and context words) and refused as data (WeakPassword, worded by each
+  front end).
 - Passwords are hashed with argon2id (argon2-cffi, the reference implementation's bindings, at its
   RFC 9106 "low memory" profile); only the hash is stored, and no function logs or returns a password.
 - A session is a random token in the browser's cookie and the SHA-256 of it in `web_session`: logout,
@@ -38,7 +41,7 @@ from typing import TYPE_CHECKING, Final
 from sqlalchemy import DateTime, bindparam, delete, func, select, text, update
 from sqlalchemy.orm import Session
 
-from ratingdb import engines
+from ratingdb import engines, passwords
 from ratingdb.errors import ConfigError
 from ratingdb.i18n import N_, translatable
 from ratingdb.schema.models import WEB_ROLES, LoginFailure, WebSession, WebUser
@@ -47,8 +50,7 @@ from ratingdb.services.versions import record_change
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
 
-MIN_PASSWORD: Final = 10
-MAX_PASSWORD: Final = 1000  # argon2 takes any length; a megabyte "password" is a denial of service
+MAX_PASSWORD: Final = passwords.MAX_LENGTH
 ACCOUNT_FREE_FAILURES: Final = 5  # the 5th failure in a row makes the account wait 1 s, the 6th 2 s, …
 ADDRESS_FREE_FAILURES: Final = 20  # the same for an address, counted over this window and the one before
 ADDRESS_WINDOW: Final = dt.timedelta(minutes=15)
@@ -74,15 +76,26 @@ def now() -> dt.datetime:
 
 
 def hash_password(password: str) -> str:
-    check_password(password)
+    """The argon2id hash of a password already checked (`check_password`)."""
     return str(_hasher().hash(password))
 
 
-def check_password(password: str) -> None:
-    if len(password) < MIN_PASSWORD:
-        raise ConfigError(f"the password is shorter than {MIN_PASSWORD} characters — choose a longer one")
-    if len(password) > MAX_PASSWORD:
-        raise ConfigError(f"the password is longer than {MAX_PASSWORD} characters — choose a shorter one")
+class WeakPassword(ConfigError):
+    """A password the rules refuse (ratingdb.passwords): its reason is data, worded by each front end."""
+
+    def __init__(self, weakness: passwords.Weakness) -> None:
+        super().__init__(weakness.sentence())
+        self.weakness = weakness
+        translatable(self, weakness.message, **weakness.values)
+
+
+def check_password(password: str, *, role: str, username: str = "", site_name: str | None = None) -> None:
+    """Refuse (WeakPassword) a password that an account of `role` named `username` may not have on the
+    site named `site_name` (ratingdb.passwords: length by role, the common-password list, patterns,
+    the account's and the site's name)."""
+    found = passwords.weakness(password, role=role, user_name=username, site_name=site_name or "")
+    if found is not None:
+        raise WeakPassword(found)
 
 
 def _verify(stored: str, password: str) -> bool:
@@ -130,12 +143,16 @@ def find_user(session: Session, username: str) -> WebUser:
     return user
 
 
-def add_user(session: Session, username: str, role: str, password: str) -> WebUser:
-    """A new account; refused if the name is taken."""
+def add_user(
+    session: Session, username: str, role: str, password: str, *, site_name: str | None = None
+) -> WebUser:
+    """A new account; refused if the name is taken or the password is weak for the role (check_password,
+    with the site's name `site_name` where the front end knows it)."""
     name = check_username(username)
     check_role(role)
     if session.scalar(select(WebUser.id).where(WebUser.username == name)) is not None:
         raise ConfigError(f"there is already a user {name!r} — choose another name")
+    check_password(password, role=role, username=name, site_name=site_name)
     user = WebUser(username=name, role=role, password_hash=hash_password(password))
     session.add(user)
     session.flush()
@@ -206,9 +223,13 @@ def set_role(session: Session, username: str, role: str) -> tuple[WebUser, str]:
     return user, before
 
 
-def reset_password(session: Session, username: str, password: str) -> WebUser:
-    """A new password; the account is unlocked and its sessions end."""
+def reset_password(
+    session: Session, username: str, password: str, *, site_name: str | None = None
+) -> WebUser:
+    """A new password, checked for the account's role (check_password); the account is unlocked and its
+    sessions end."""
     user = find_user(session, username)
+    check_password(password, role=user.role, username=user.username, site_name=site_name)
     user.password_hash = hash_password(password)
     user.failed_logins = 0
     user.locked_until = None

@@ -39,6 +39,7 @@ METHOD_MAP: Final = [
     ("services/event_warnings.py", "python"),
     ("services/submissions.py", "python"),  # an upload's refusals (UploadRefused), worded by the desk
     ("services/users.py", "python"),  # the accounts page's refusals (LastAdmin)
+    ("passwords.py", "python"),  # a password refused, worded by the desk's accounts page
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {

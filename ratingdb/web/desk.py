@@ -36,6 +36,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ratingdb.errors import RatingDbError
 from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, translatable
+from ratingdb.passwords import minimum_length
 from ratingdb.rating import Period
 from ratingdb.schema.models import WebUser
 from ratingdb.services import submissions as subs
@@ -207,6 +208,7 @@ def _templates(language: str = DEFAULT_LANGUAGE) -> Environment:
             lang.gettext(STATUS_WORDS[status]) if status in STATUS_WORDS else status
         ),
         "roles": tuple(ROLE_WORDS),
+        "password_minimum": minimum_length,
         "player_path": _player_path,
         "titles": TITLES,
     }
@@ -943,7 +945,7 @@ def add_user(
 ) -> Response:
     with signed_in(request, state) as (session, user):
         _admin(user)
-        users.add_user(session, username, role, password)
+        users.add_user(session, username, role, password, site_name=state.settings.title)
     return _back("/desk/users")
 
 
@@ -967,7 +969,7 @@ def change_user(
         elif action == "role":
             users.set_role(session, username, role)
         elif action == "password":
-            users.reset_password(session, username, password)
+            users.reset_password(session, username, password, site_name=state.settings.title)
         elif action == "unlock":
             users.unlock(session, username)
         else:

@@ -49,10 +49,10 @@ def test_the_prompt_asks_twice_and_a_short_password_or_unknown_role_is_refused(d
     result = run(db_url, "user", "add", "ann", "--role", "organiser", stdin=f"{PASSWORD}\n{PASSWORD}\n")
     assert result.exit_code == 0
     assert result.stdout.endswith("Added user ann (organiser).\n")
-    short = add(db_url, "bob", "organiser", "short")
+    short = add(db_url, "bob", "organiser", "shrt pw")
     assert (short.exit_code, short.stderr) == (
         1,
-        "Error: the password is shorter than 10 characters — choose a longer one\n",
+        "Error: the password is shorter than 8 characters — choose a longer one\n",
     )
     role = add(db_url, "bob", "chief")
     assert (role.exit_code, role.stderr) == (
@@ -64,6 +64,37 @@ def test_the_prompt_asks_twice_and_a_short_password_or_unknown_role_is_refused(d
         1,
         "Error: there is already a user 'ann' — choose another name\n",
     )
+
+
+def test_a_common_password_a_pattern_and_the_site_s_name_are_refused_with_one_sentence_each(
+    db_url: str, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NIST SP 800-63B's blocklist (ratingdb.passwords): what was accepted for admins before (issue 52)."""
+    monkeypatch.setenv("RATINGDB_TITLE", "Irish Chess Union")
+    refusals = {
+        "password123": "the password is on a list of commonly used or breached passwords, which attackers "
+        "try first — choose another",
+        "aaaaaaaaaaaa": "the password is a simple pattern (a character or piece repeated, a run such as "
+        "12345 or abcde, a row of the keyboard or a date) — choose another",
+        "Irish Chess Union": "the password contains the site's name — choose another",
+        "mary, queen of the board": "the password contains the account's name — choose another",
+        "eleven char": "the password is shorter than 12 characters — choose a longer one",
+    }
+    for password, sentence in refusals.items():
+        result = add(db_url, "mary", "admin", password)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {sentence}\n")
+    with db.transaction(engine) as session:
+        assert session.scalars(select(WebUser)).all() == []  # nothing written
+    assert add(db_url, "ann", "organiser", "eleven char").exit_code == 0  # 8 is enough for an organiser
+    # A new password is checked for the account's role: ann is an organiser, then an officer.
+    refused = run(db_url, "user", "reset-password", "ann", "--password-stdin", stdin="password123\n")
+    assert (refused.exit_code, refused.stderr) == (1, f"Error: {refusals['password123']}\n")
+    assert run(db_url, "user", "set-role", "ann", "officer").exit_code == 0
+    short = run(db_url, "user", "reset-password", "ann", "--password-stdin", stdin="eleven char\n")
+    assert (short.exit_code, short.stderr) == (1, f"Error: {refusals['eleven char']}\n")
+    with db.transaction(engine) as session:
+        before = session.scalars(select(WebUser.password_hash)).one()
+    assert users._verify(before, "eleven char")  # the refused resets changed nothing
 
 
 def test_disable_set_role_and_reset_password_end_the_users_sessions(db_url: str, engine: Engine) -> None:

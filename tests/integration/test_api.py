@@ -139,6 +139,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
     functions = [name for name in api.__all__ if inspect.isfunction(getattr(api, name))]
     methods = [f"Database.{name}" for name in ("transaction", "read", "close")]
     assert functions == [
+        "add_user",
         "calculation",
         "close_period",
         "close_periods",
@@ -148,6 +149,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "open_database",
         "player_history",
         "read_list",
+        "set_password",
     ]
     for name in functions + methods:
         owner, _, attr = name.rpartition(".")

@@ -4,7 +4,7 @@ a circle, and one mechanism loads names late.
 The floors, lowest first (docs/development.md, "The layers", draws them and says where a change goes):
 
     plumbing      errors, lazy, command_line: the standard library only
-    pure          rating (the rules), formats (the readers), names, calculator, i18n, calc_notes,
+    pure          rating (the rules), formats (the readers), names, passwords, calculator, i18n, calc_notes,
                   templating: no database
     schema        schema (models, CHECKs, triggers)
     engines       engines, db, db_errors, backup: connections and each engine's SQL
@@ -36,6 +36,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "ratingdb.rating",
         "ratingdb.formats",
         "ratingdb.names",
+        "ratingdb.passwords",
         "ratingdb.federations",
         "ratingdb.calculator",
         "ratingdb.i18n",
