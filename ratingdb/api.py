@@ -305,6 +305,14 @@ def set_password(session: Session, name: str, password: str, *, site_name: str |
     reset_password(session, name, password, site_name=site_name)
 
 
+def reset_second_factor(session: Session, name: str) -> None:
+    """Take an account's second factor away (a lost device), as `ratingdb user 2fa reset` does: its key and
+    recovery codes go and its sessions end."""
+    from ratingdb.services.second_factor import reset
+
+    reset(session, name)
+
+
 def _period(value: str | Period) -> Period:
     if isinstance(value, Period):
         return value
@@ -327,6 +335,7 @@ __all__ = [
     "open_database",
     "player_history",
     "read_list",
+    "reset_second_factor",
     "set_password",
     # what it passes
     "Adjustment",

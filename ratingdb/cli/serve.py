@@ -79,6 +79,16 @@ def serve_command(
             "does not exist. Keep it from the public at the proxy.",
         ),
     ] = False,
+    require_2fa: Annotated[
+        str,
+        typer.Option(
+            "--require-2fa",
+            envvar="RATINGDB_REQUIRE_2FA",
+            metavar="WHO",
+            help="Who must have a second factor (an authenticator app's codes) before using the desk: "
+            "officer (officers and admins), admin, or none (the default).",
+        ),
+    ] = "none",
 ) -> None:
     """Serve the federation's site live: the pages `publish` writes, a search box, live (provisional)
     ratings and a JSON API under /api/v1 (OpenAPI at /api/v1/openapi.json).
@@ -94,6 +104,7 @@ def serve_command(
     import uvicorn
 
     from ratingdb.i18n import check_language
+    from ratingdb.services.second_factor import check_requirement
     from ratingdb.web.app import create_app
     from ratingdb.web.state import WebSettings
 
@@ -110,6 +121,7 @@ def serve_command(
         language=check_language(language),
         rating_types=chosen,
         metrics=metrics,
+        require_2fa=check_requirement(require_2fa),
     )
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
     _warn_about_account()
@@ -140,6 +152,7 @@ def serve_command(
             os.environ["RATINGDB_LANG"] = settings.language
             os.environ["RATINGDB_TYPES"] = ",".join(web_app.state.ratingdb.settings.rating_types)
             os.environ["RATINGDB_METRICS"] = "1" if metrics else ""
+            os.environ["RATINGDB_REQUIRE_2FA"] = settings.require_2fa
             uvicorn.run(
                 "ratingdb.web:app",
                 host=host,

@@ -261,6 +261,9 @@ class NewSession:
     token: str  # for the cookie only: the database keeps its hash
     user: WebUser
     expires_at: dt.datetime
+    # Signed in by password, the second factor's code still to come (services.second_factor): the
+    # session opens the code's page only, and lives CODE_WAIT.
+    awaiting_code: bool = False
 
 
 def token_hash(token: str) -> str:
@@ -348,8 +351,9 @@ def finish_log_in(session: Session, attempt: Attempt, matched: bool) -> NewSessi
     if matched and attempt.user_id is not None:
         user = session.get(WebUser, attempt.user_id)
         if user is not None and not user.disabled and user.password_hash == attempt.stored_hash:
-            return _open_session(session, user, attempt)
-    _count_failure(session, attempt)
+            # An account with a second factor waits for its code (services.second_factor).
+            return open_session(session, user, attempt, awaiting_code=user.totp_enrolled_at is not None)
+    count_failure(session, attempt)
     return None
 
 
@@ -362,12 +366,22 @@ def log_in(session: Session, username: str, password: str, address: str) -> NewS
     return finish_log_in(session, attempt, password_matches(attempt, password))
 
 
-def _open_session(session: Session, user: WebUser, attempt: Attempt) -> NewSession:
-    user.failed_logins = 0  # constants, not a count read and written back
-    user.locked_until = None
+# How long a session signed in by password waits for the second factor's code (second_factor.CODE_WAIT).
+CODE_WAIT: Final = dt.timedelta(minutes=5)
+
+
+def open_session(
+    session: Session, user: WebUser, attempt: Attempt, *, awaiting_code: bool = False
+) -> NewSession:
+    """A new session of `user`: a whole one, or with `awaiting_code` one that waits CODE_WAIT for the
+    second factor (services.second_factor.complete_sign_in) and opens nothing else. The account's
+    failures are forgotten only by a whole one: a right password followed by wrong codes keeps counting."""
+    if not awaiting_code:
+        user.failed_logins = 0  # constants, not a count read and written back
+        user.locked_until = None
     token = secrets.token_urlsafe(32)
     started = now()
-    expires = started + SESSION_LIFETIME
+    expires = started + (CODE_WAIT if awaiting_code else SESSION_LIFETIME)
     session.add(
         WebSession(
             token_hash=token_hash(token),
@@ -375,15 +389,17 @@ def _open_session(session: Session, user: WebUser, attempt: Attempt) -> NewSessi
             created_at=started,
             expires_at=expires,
             address=attempt.address,
+            awaiting_code=awaiting_code,
         )
     )
     session.flush()
-    return NewSession(token, user, expires)
+    return NewSession(token, user, expires, awaiting_code)
 
 
-def _count_failure(session: Session, attempt: Attempt) -> None:
-    """One failure more for the address's window and the account, each added in the database (a count
-    read, then written back, lost 43 of 48 concurrent guesses: issue 54, L3)."""
+def count_failure(session: Session, attempt: Attempt) -> None:
+    """One failure more (a wrong password, or a wrong code: services.second_factor) for the address's
+    window and the account, each added in the database (a count read, then written back, lost 43 of 48
+    concurrent guesses: issue 54, L3)."""
     window = window_of(attempt.at)
     count_up = engines.of(session).count_up(
         "login_failure", ("address", "window_start"), "failures", ("last_at",)
@@ -428,7 +444,7 @@ def session_user(session: Session, token: str | None) -> WebUser | None:
     if not token or len(token) > 200:
         return None
     row = session.scalar(select(WebSession).where(WebSession.token_hash == token_hash(token)))
-    if row is None:
+    if row is None or row.awaiting_code:  # a session waiting for its code opens no page but the code's
         return None
     if row.expires_at <= now():
         session.delete(row)

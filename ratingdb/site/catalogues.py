@@ -40,6 +40,7 @@ METHOD_MAP: Final = [
     ("services/submissions.py", "python"),  # an upload's refusals (UploadRefused), worded by the desk
     ("services/users.py", "python"),  # the accounts page's refusals (LastAdmin)
     ("passwords.py", "python"),  # a password refused, worded by the desk's accounts page
+    ("services/second_factor.py", "python"),  # a code refused, worded by the sign-in and enrolment pages
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {

@@ -39,8 +39,8 @@ from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, translatable
 from ratingdb.passwords import minimum_length
 from ratingdb.rating import Period
 from ratingdb.schema.models import WebUser
+from ratingdb.services import second_factor, users
 from ratingdb.services import submissions as subs
-from ratingdb.services import users
 from ratingdb.templating import Templates
 from ratingdb.web.deps import State, language
 from ratingdb.web.state import AppState, WebSettings
@@ -58,6 +58,15 @@ class SignInRequired(Exception):
 
 async def to_sign_in(request: Request, exc: Exception) -> Response:
     return RedirectResponse("/login", status_code=303, headers=NO_STORE)
+
+
+class EnrolmentRequired(Exception):
+    """A desk page asked for by an account the site requires a second factor of, which has none yet
+    (serve --require-2fa): answered with the enrolment page (ratingdb.web.second_factor)."""
+
+
+async def to_enrolment(request: Request, exc: Exception) -> Response:
+    return RedirectResponse("/desk/second-factor", status_code=303, headers=NO_STORE)
 
 
 class CsrfRefused(Exception):
@@ -261,16 +270,25 @@ def _address(request: Request) -> str:
 
 @contextmanager
 def signed_in(
-    request: Request, state: AppState, *, dry_run: bool = False, officer: bool = False
+    request: Request,
+    state: AppState,
+    *,
+    dry_run: bool = False,
+    officer: bool = False,
+    enrolling: bool = False,
 ) -> Iterator[tuple[Session, WebUser]]:
     """One write transaction and the signed-in user, or SignInRequired; changes are audited as theirs.
     With `dry_run` the transaction is always rolled back and its ID counters put back (Database.dry_run):
     for the checks of a file and the dry-run close, which show exactly what the real run will do. With
-    `officer` only officers and admins go on (the corrections and the register)."""
+    `officer` only officers and admins go on (the corrections and the register). An account the site
+    requires a second factor of (serve --require-2fa) goes to its enrolment first (EnrolmentRequired), on
+    every page but the enrolment's own (`enrolling`)."""
     with state.database.dry_run() if dry_run else state.database.write() as session:
         user = users.session_user(session, request.cookies.get(COOKIE))
         if user is None:
             raise SignInRequired
+        if not enrolling and second_factor.required(user, state.settings.require_2fa):
+            raise EnrolmentRequired
         if officer:
             subs.require_officer(user)
         session.info["actor"] = f"web:{user.username}"
@@ -334,7 +352,12 @@ async def login(
         return render(
             request, "login.html", None, status=400, error=f"Error: {users.LOGIN_REFUSED}", username=username
         )
-    response = _back("/desk")
+    # An account with a second factor gives its code next (ratingdb.web.second_factor).
+    return with_session(_back("/login/code" if started.awaiting_code else "/desk"), state, started)
+
+
+def with_session(response: Response, state: AppState, started: users.NewSession) -> Response:
+    """`response` setting the cookie of the session `started`."""
     response.set_cookie(
         COOKIE,
         started.token,
@@ -972,6 +995,8 @@ def change_user(
             users.reset_password(session, username, password, site_name=state.settings.title)
         elif action == "unlock":
             users.unlock(session, username)
+        elif action == "2fa-reset":  # a lost device: `ratingdb user 2fa reset NAME`
+            second_factor.reset(session, username)
         else:
             raise ConfigError(f"'{action}' is not something to do to an account")
     return _back("/desk/users")

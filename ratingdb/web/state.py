@@ -30,6 +30,7 @@ from ratingdb.reports.list_query import RankedList
 from ratingdb.reports.lists import ListColumns, ListLine, ListVersionLine, list_columns, list_lines
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.reports.systems import ListShown
+from ratingdb.services.second_factor import check_requirement
 from ratingdb.services.submissions import UploadLimits
 from ratingdb.site.publish import Site, SiteOptions, new_site
 from ratingdb.web.database import Database
@@ -79,6 +80,9 @@ class WebSettings:
     # `/metrics` for the supervisor (ratingdb.web.health): served only when allowed (`serve --metrics`,
     # RATINGDB_METRICS=1), else the address does not exist.
     metrics: bool = False
+    # Who must have a second factor before using the desk (services.second_factor.REQUIREMENTS: none,
+    # officer — officers and admins —, admin): `serve --require-2fa`, RATINGDB_REQUIRE_2FA.
+    require_2fa: str = "none"
     upload_limits: UploadLimits = field(default_factory=lambda: upload_limits_from_environment())
 
     @classmethod
@@ -93,6 +97,7 @@ class WebSettings:
             secret=os.environ.get("RATINGDB_SECRET") or None,
             secure_cookies=os.environ.get("RATINGDB_INSECURE_COOKIES", "") != "1",
             metrics=os.environ.get("RATINGDB_METRICS", "") == "1",
+            require_2fa=check_requirement(os.environ.get("RATINGDB_REQUIRE_2FA") or "none"),
         )
 
 

@@ -30,7 +30,10 @@ def test_the_first_admin_is_added_with_a_hashed_password_and_listed(db_url: str,
     result = add(db_url, "Mary", "admin")
     assert (result.exit_code, result.stdout) == (0, "Added user mary (admin).\n")
     listed = run(db_url, "user", "list", "--format", "csv")
-    assert listed.stdout.splitlines() == ["name,role,state,lockout,failed_logins", "mary,admin,active,,0"]
+    assert listed.stdout.splitlines() == [
+        "name,role,state,lockout,failed_logins,second_factor",
+        "mary,admin,active,,0,no",
+    ]
     with db.transaction(engine) as session:
         stored = session.scalars(select(WebUser.password_hash)).one()
         audit = session.scalars(select(AuditEntry).where(AuditEntry.action == "user-add")).one()
@@ -144,7 +147,7 @@ def test_five_wrong_passwords_make_the_account_wait_a_second_or_until_an_admin_u
     # The fifth failure's wait is 2**(5 - 5) = 1 s; the right password while it waited was the sixth.
     assert (
         run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1]
-        == "olga,organiser,active,until 2026-12-07 12:00:01 UTC,6"
+        == "olga,organiser,active,until 2026-12-07 12:00:01 UTC,6,no"
     )
     assert run(db_url, "user", "unlock", "olga").stdout == "Unlocked user olga.\n"
     with db.transaction(engine) as session:
@@ -179,7 +182,7 @@ def test_the_only_active_admin_keeps_the_role_and_stays_enabled(db_url: str) -> 
     for args in (("disable", "mary"), ("set-role", "mary", "organiser")):
         result = run(db_url, "user", *args)
         assert (result.exit_code, result.stderr) == (1, sentence)
-    assert run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1] == "mary,admin,active,,0"
+    assert run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1] == "mary,admin,active,,0,no"
 
 
 def test_unknown_users_and_a_missing_target_are_one_line(db_url: str) -> None:
@@ -192,4 +195,57 @@ def test_unknown_users_and_a_missing_target_are_one_line(db_url: str) -> None:
     assert (result.exit_code, result.stderr) == (
         1,
         "Error: name a user or give --address ADDRESS, not both\n",
+    )
+
+
+def test_the_second_factor_is_set_up_and_reset_in_the_terminal(db_url: str, engine: Engine) -> None:
+    """The first admin's path, and a lost device's: `user 2fa enrol` and `user 2fa reset` (issue 52)."""
+    import pyotp
+
+    from ratingdb.services import second_factor
+
+    add(db_url, "mary", "admin")
+    with db.transaction(engine) as session:  # the secret `enrol` shows is kept until a code confirms it
+        secret = second_factor.begin_enrolment(session, users.find_user(session, "mary"), "ratingdb").secret
+    wrong = run(db_url, "user", "2fa", "enrol", "mary", "--code-stdin", stdin="12345\n")
+    assert wrong.exit_code == 1
+    assert wrong.stderr == (
+        "Error: the code is not the one the app shows now — scan the QR code again and type the newest code "
+        "(the phone's clock must be right)\n"
+    )
+    assert f"type the key {secret} into it" in wrong.stdout
+    code = pyotp.TOTP(secret).now()
+    enrolled = run(db_url, "user", "2fa", "enrol", "mary", "--code-stdin", stdin=f"{code}\n")
+    assert enrolled.exit_code == 0, enrolled.output
+    lines = enrolled.stdout.splitlines()
+    start = lines.index(
+        "Second factor on for user mary. Recovery codes (each signs in once; shown only now):"
+    )
+    assert len(lines[start + 1 :]) == 10 and all(len(c.strip()) == 19 for c in lines[start + 1 :])
+    assert run(db_url, "user", "list", "--format", "csv").stdout.splitlines()[1] == "mary,admin,active,,0,yes"
+    again = run(db_url, "user", "2fa", "enrol", "mary", "--code-stdin", stdin=f"{code}\n")
+    assert (again.exit_code, again.stderr) == (
+        1,
+        "Error: the account has a second factor already — when the device is lost, an admin resets it "
+        "first\n",
+    )
+    with db.transaction(engine) as session:
+        started = users.log_in(session, "mary", PASSWORD, "127.0.0.1")
+        assert started is not None and started.awaiting_code  # the password alone: a session awaiting a code
+    reset = run(db_url, "user", "2fa", "reset", "mary")
+    assert (reset.exit_code, reset.stdout) == (
+        0,
+        "Second factor of user mary reset; their sessions are ended.\n",
+    )
+    with db.transaction(engine) as session:
+        mary = users.find_user(session, "mary")
+        assert (mary.totp_secret, mary.totp_enrolled_at, mary.totp_last_step) == (None, None, None)
+        assert session.scalars(select(WebSession)).all() == []
+        assert session.execute(text("SELECT COUNT(*) FROM web_recovery_code")).scalar() == 0
+        actions = session.scalars(select(AuditEntry.action).order_by(AuditEntry.id)).all()
+    assert actions[-2:] == ["user-2fa-enrol", "user-2fa-reset"]
+    unknown = run(db_url, "user", "2fa", "reset", "nobody")
+    assert (unknown.exit_code, unknown.stderr) == (
+        1,
+        "Error: there is no user 'nobody' — see `ratingdb user list`\n",
     )

@@ -149,6 +149,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "open_database",
         "player_history",
         "read_list",
+        "reset_second_factor",
         "set_password",
     ]
     for name in functions + methods:

@@ -3,6 +3,7 @@ same password rules as `ratingdb user add` and the desk (issue 52), on every eng
 
 from __future__ import annotations
 
+import pyotp
 import pytest
 
 from ratingdb import api
@@ -28,3 +29,20 @@ def test_a_script_s_account_gets_the_password_rules_of_the_cli_and_the_desk(db_u
         assert str(short.value) == "the password is shorter than 12 characters — choose a longer one"
         with database.transaction() as session:
             api.set_password(session, "mary", "a new passphrase for mary's desk".replace("mary", "her"))
+
+
+def test_a_script_resets_a_lost_second_factor(db_url: str) -> None:
+    from ratingdb.services import second_factor, users
+
+    with api.open_database(db_url) as database:
+        with database.transaction() as session:
+            api.add_user(session, "aoife", "officer", "correct horse battery")
+            user = users.find_user(session, "aoife")
+            secret = second_factor.begin_enrolment(session, user, "ratingdb").secret
+            second_factor.confirm_enrolment(session, user, pyotp.TOTP(secret).now())
+        with database.transaction() as session:
+            api.reset_second_factor(session, "aoife")
+        with database.read() as session:
+            user = users.find_user(session, "aoife")
+            assert (user.totp_secret, user.totp_enrolled_at) == (None, None)
+            assert second_factor.recovery_codes_left(session, user) == 0
