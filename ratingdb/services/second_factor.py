@@ -180,7 +180,10 @@ def complete_sign_in(session: Session, token: str | None, code: str, address: st
     if row is None or user is None:
         return None
     attempt = users.Attempt(user.username, address, at, user.id, user.password_hash, False)
-    waiting = users.waits_until(user, at) is not None or users.address_waits_until(session, address, at)
+    waiting = (
+        users.waits_until(user, at) is not None
+        or users.address_waits_until(session, address, at) is not None
+    )
     if user.disabled or waiting or not is_enrolled(user):
         return None
     if not (_take_app_code(session, user, code, at) or _take_recovery_code(session, user, code, at)):
