@@ -65,7 +65,9 @@ def test_the_units_name_what_the_guide_says() -> None:
     assert serve["ReadWritePaths"] == ["/var/lib/ratingdb"]
     assert backup["ReadWritePaths"] == ["/var/lib/ratingdb /var/backups/ratingdb"]
     assert timer["Unit"] == ["ratingdb-backup.service"] and timer["Persistent"] == ["true"]
-    assert environment_file()["RATINGDB_URL"] == "sqlite:////var/lib/ratingdb/ratingdb.sqlite"
+    settings = environment_file()
+    assert settings["RATINGDB_URL"] == "sqlite:////var/lib/ratingdb/ratingdb.sqlite"
+    assert settings["RATINGDB_REQUIRE_2FA"] == "officer"  # read by serve (--require-2fa's variable)
 
 
 def _port() -> int:
