@@ -642,6 +642,31 @@ def list_notices(session: Session, status: str | None = None, limit: int = 50) -
     from ratingdb.services.notices import notices
 
     return notices(session, status, limit)
+def add_user(session: Session, name: str, role: str, password: str, *, site_name: str | None = None) -> None:
+    """Add an account of the served site (`organiser`, `officer` or `admin`), as `ratingdb user add` does.
+
+    The password is refused (a RatingDbError saying why) when it is shorter than 12 characters for an
+    officer or admin (8 for an organiser), on the list of commonly used passwords, a simple pattern, or
+    when it contains the account's name or `site_name` (the served site's title)."""
+    from ratingdb.services.users import add_user as add
+
+    add(session, name, role, password, site_name=site_name)
+
+
+def set_password(session: Session, name: str, password: str, *, site_name: str | None = None) -> None:
+    """Give an account a new password under the rules of `add_user`, as `ratingdb user reset-password`
+    does: the account is unlocked and its sessions end."""
+    from ratingdb.services.users import reset_password
+
+    reset_password(session, name, password, site_name=site_name)
+
+
+def reset_second_factor(session: Session, name: str) -> None:
+    """Take an account's second factor away (a lost device), as `ratingdb user 2fa reset` does: its key and
+    recovery codes go and its sessions end."""
+    from ratingdb.services.second_factor import reset
+
+    reset(session, name)
 
 
 def _period(value: str | Period) -> Period:
@@ -657,6 +682,7 @@ __all__ = [
     # what a script calls
     "Database",
     "accept_submission",
+    "add_user",
     "calculation",
     "close_period",
     "close_periods",
@@ -684,6 +710,8 @@ __all__ = [
     "read_list",
     "send_notices",
     "set_contact",
+    "reset_second_factor",
+    "set_password",
     # what it passes
     "Adjustment",
     "Period",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from pathlib import Path
 
 from ratingdb import db
@@ -28,6 +29,35 @@ def backup(url: str, target: Path, *, force: bool = False) -> Backup:
     """Copy the database at `url` to `target` (refused if it exists, unless `force`), the engine's way
     (its backend's `backup`: SQLite's backup API, pg_dump, or the command to run instead)."""
     return db.backend(url).backup(db.parse_url(url), Path(target), force=force, head=db.head_revision())
+
+
+# A copy `backup --keep` makes, named by its UTC time: the only files it ever deletes are named so.
+DATED = re.compile(r"ratingdb-\d{8}T\d{6}Z\.(?:sqlite|dump)")
+
+
+def dated_backup(
+    url: str, folder: Path, keep: int, *, now: dt.datetime | None = None
+) -> tuple[Backup, list[Path]]:
+    """A checked copy in `folder` named by the time (`ratingdb-YYYYMMDDTHHMMSSZ.sqlite`, `.dump` from
+    pg_dump), then the older copies so named deleted but the newest `keep`: for a timer
+    (deploy/ratingdb-backup.timer). Nothing is deleted unless the new copy was made and checked, and no
+    file of another name is touched. Returns the copy and the copies deleted."""
+    if keep < 1:
+        raise ConfigError(f"--keep {keep} would keep no copy — give 1 or more")
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{folder} is a file — with --keep, give the folder the dated copies go in")
+    if not folder.parent.is_dir():
+        raise ConfigError(f"the folder {folder.parent} does not exist — create it, or give another path")
+    folder.mkdir(mode=0o700, exist_ok=True)  # the copies hold password hashes and submitted files
+    suffix = ".sqlite" if sqlite_path(url) is not None else ".dump"
+    stamp = (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%SZ")
+    made = backup(url, folder / f"ratingdb-{stamp}{suffix}")
+    # The names sort by time; only this engine's kind of copy is counted (a .dump is not a .sqlite's).
+    copies = sorted(p for p in folder.iterdir() if DATED.fullmatch(p.name) and p.suffix == suffix)
+    pruned = copies[:-keep]
+    for old in pruned:
+        old.unlink()
+    return made, pruned
 
 
 PRE_CLOSE_PREFIX = "pre-close-"

@@ -46,7 +46,13 @@ def serve_command(
         ),
     ] = None,
     title: Annotated[
-        str, typer.Option("--title", metavar="TEXT", help='The site\'s name, e.g. "Irish Chess Union".')
+        str,
+        typer.Option(
+            "--title",
+            envvar="RATINGDB_TITLE",
+            metavar="TEXT",
+            help='The site\'s name, e.g. "Irish Chess Union" (no password may contain it).',
+        ),
     ] = "Rating lists",
     rating_types: Annotated[
         list[str] | None,
@@ -79,6 +85,16 @@ def serve_command(
     smtp_url: SmtpUrlOption = None,
     mail_from: MailFromOption = None,
     public_url: PublicUrlOption = None,
+    require_2fa: Annotated[
+        str,
+        typer.Option(
+            "--require-2fa",
+            envvar="RATINGDB_REQUIRE_2FA",
+            metavar="WHO",
+            help="Who must have a second factor (an authenticator app's codes) before using the desk: "
+            "officer (officers and admins), admin, or none (the default).",
+        ),
+    ] = "none",
 ) -> None:
     """Serve the federation's site live: the pages `publish` writes, a search box, live (provisional)
     ratings and a JSON API under /api/v1 (OpenAPI at /api/v1/openapi.json).
@@ -96,6 +112,7 @@ def serve_command(
     import uvicorn
 
     from ratingdb.i18n import check_language
+    from ratingdb.services.second_factor import check_requirement
     from ratingdb.web.app import create_app
     from ratingdb.web.state import WebSettings
 
@@ -115,6 +132,7 @@ def serve_command(
         smtp_url=smtp_url,
         mail_from=mail_from,
         public_url=public_url,
+        require_2fa=check_requirement(require_2fa),
     )
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
     _warn_about_account()
@@ -156,6 +174,7 @@ def serve_command(
                 ("RATINGDB_PUBLIC_URL", public_url),
             ):
                 os.environ[name] = value or ""
+            os.environ["RATINGDB_REQUIRE_2FA"] = settings.require_2fa
             uvicorn.run(
                 "ratingdb.web:app",
                 host=host,

@@ -1,10 +1,11 @@
-"""CLI: `user add|list|disable|enable|set-role|reset-password|unlock|contact` — the served site's accounts.
+"""CLI: `user add|list|disable|enable|set-role|reset-password|unlock|contact|2fa` — the site's accounts.
 
 The same service (ratingdb.services.users) as the admin pages. A password is never an option: it is
 asked for (twice, hidden) or read from standard input with --password-stdin, so that it is in no shell
 history, process list or audit row (the audit log records each command line).
 """
 
+import os
 import sys
 from typing import Annotated
 
@@ -30,6 +31,12 @@ PasswordStdinOption = Annotated[
 ]
 
 
+def _site_name() -> str | None:
+    """The site's name, which no password may contain: the served site's title, RATINGDB_TITLE (the
+    variable `serve --title` reads too; deploy/ratingdb.env sets it for both)."""
+    return os.environ.get("RATINGDB_TITLE") or None
+
+
 def _password(from_stdin: bool) -> str:
     if from_stdin:
         line = sys.stdin.readline().rstrip("\r\n")
@@ -51,18 +58,22 @@ def add(
 ) -> None:
     """Add an account; the first admin is made here (then admins can add accounts in the browser).
 
+    The password has at least 12 characters for an officer or admin, 8 for an organiser, and is refused
+    when it is a commonly used or breached password, a simple pattern, or contains the account's name or
+    the site's (RATINGDB_TITLE).
+
     Examples:
       ratingdb user add mary --role admin
       printf '%s\\n' "$PASSWORD" | ratingdb user add galway-open --role organiser --password-stdin
     """
     from ratingdb.services.users import add_user, check_password, check_role, check_username
 
-    check_username(name)
+    username = check_username(name)
     check_role(role)
     password = _password(password_stdin)
-    check_password(password)
+    check_password(password, role=role, username=username, site_name=_site_name())
     with transaction() as session:
-        user = add_user(session, name, role, password)
+        user = add_user(session, name, role, password, site_name=_site_name())
         username = user.username
     echo(f"Added user {username} ({role}).")
 
@@ -71,7 +82,7 @@ def add(
 @user_errors
 def list_command(fmt: FormatOption = "table") -> None:
     """Every account: name, role, whether disabled, until when it waits after failed logins (UTC), failed
-    logins in a row."""
+    logins in a row, whether it has a second factor."""
     from ratingdb.services.users import list_users, waits_until
 
     with transaction() as session:
@@ -80,8 +91,10 @@ def list_command(fmt: FormatOption = "table") -> None:
             until = waits_until(u)
             lockout = "" if until is None else f"until {until:%Y-%m-%d %H:%M:%S} UTC"
             state = "disabled" if u.disabled else "active"
-            rows.append([u.username, u.role, state, lockout, u.failed_logins])
-    render_rows(["name", "role", "state", "lockout", "failed_logins"], rows, fmt, title=None)
+            factor = "yes" if u.totp_enrolled_at is not None else "no"
+            rows.append([u.username, u.role, state, lockout, u.failed_logins, factor])
+    headers = ["name", "role", "state", "lockout", "failed_logins", "second_factor"]
+    render_rows(headers, rows, fmt, title=None)
 
 
 @user_app.command("disable")
@@ -125,13 +138,13 @@ def set_role_command(
 @user_app.command("reset-password")
 @user_errors
 def reset_password_command(name: NameArgument, password_stdin: PasswordStdinOption = False) -> None:
-    """Set a new password (asked for twice); the account is unlocked and its sessions end."""
-    from ratingdb.services.users import check_password, reset_password
+    """Set a new password (asked for twice), under the rules of `user add`; the account is unlocked and its
+    sessions end."""
+    from ratingdb.services.users import reset_password
 
     password = _password(password_stdin)
-    check_password(password)
     with transaction() as session:
-        username = reset_password(session, name, password).username
+        username = reset_password(session, name, password, site_name=_site_name()).username
     echo(f"New password for user {username}; the account is unlocked and its sessions are ended.")
 
 
@@ -201,3 +214,62 @@ def contact_command(
         echo(f"User {username} has no email address: no notices are sent to it.")
     else:
         echo(f"User {username}: {shown[0]}, notices in {shown[1]}, files waiting: {shown[2]}.")
+
+
+factor_app = RatingDbTyper(
+    help="The second factor of an account (codes of an authenticator app): set it up here, or reset it "
+    "when the device is lost.",
+    no_args_is_help=True,
+)
+user_app.add_typer(factor_app, name="2fa")
+
+
+@factor_app.command("enrol")
+@user_errors
+def enrol_command(
+    name: NameArgument,
+    code_stdin: Annotated[
+        bool,
+        typer.Option(
+            "--code-stdin", help="Read the app's code from the first line of standard input (for scripts)."
+        ),
+    ] = False,
+) -> None:
+    """Set up the second factor of an account in the terminal (the first admin's, on a site that requires
+    one, or anyone's): prints a QR code and the key for the app, asks for the code the app then shows, and
+    prints the recovery codes, this once.
+
+    Examples:
+      ratingdb user 2fa enrol mary
+    """
+    import segno
+
+    from ratingdb.services import second_factor
+    from ratingdb.services.users import find_user
+
+    with transaction() as session:
+        enrolment = second_factor.begin_enrolment(
+            session, find_user(session, name), _site_name() or "ratingdb"
+        )
+    qr = segno.make(enrolment.address, error="m")
+    qr.terminal(compact=True)
+    echo(f"Scan the QR code with the app, or type the key {enrolment.secret} into it.")
+    code = sys.stdin.readline().strip() if code_stdin else str(typer.prompt("The code the app shows now"))
+    with transaction() as session:
+        codes = second_factor.confirm_enrolment(session, find_user(session, name), code)
+        username = find_user(session, name).username
+    echo(f"Second factor on for user {username}. Recovery codes (each signs in once; shown only now):")
+    for recovery in codes:
+        echo(f"  {recovery}")
+
+
+@factor_app.command("reset")
+@user_errors
+def reset_command(name: NameArgument) -> None:
+    """Take an account's second factor away (a lost device): its key and recovery codes go and its sessions
+    end; it sets up a new one at its next sign-in (where the site requires one) or with `user 2fa enrol`."""
+    from ratingdb.services.second_factor import reset
+
+    with transaction() as session:
+        username = reset(session, name).username
+    echo(f"Second factor of user {username} reset; their sessions are ended.")

@@ -679,6 +679,12 @@ class WebUser(Base):
     # Refused until then after its failures (ratingdb.services.users: a delay that doubles, then ends).
     locked_until: Mapped[dt.datetime | None] = mapped_column(DateTime)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, server_default=func.current_timestamp())
+    # The second factor (migration 0027; ratingdb.services.second_factor): the TOTP secret (RFC 6238,
+    # base32), set when enrolment begins and in force once a code has confirmed it (`totp_enrolled_at`);
+    # the last time step a code was taken for, so that no code is taken twice.
+    totp_secret: Mapped[str | None] = mapped_column(String(64))
+    totp_enrolled_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
 
     __table_args__ = (
         CheckConstraint("role IN ('organiser', 'officer', 'admin')", name="role"),
@@ -698,6 +704,22 @@ class WebSession(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
     expires_at: Mapped[dt.datetime] = mapped_column(DateTime)
     address: Mapped[str | None] = mapped_column(String(64))
+    # Signed in by password, the second factor's code still to come (migration 0027): such a session
+    # opens no page but the code's, and lives a few minutes (ratingdb.services.second_factor).
+    awaiting_code: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class RecoveryCode(Base):
+    """A one-time code that stands in for the second factor when the device is lost: only its SHA-256 is
+    kept (the codes are random, 80 bits each: a slow hash would add nothing), and `used_at` once used."""
+
+    __tablename__ = "web_recovery_code"
+
+    id: Mapped[intpk]
+    user_id: Mapped[int] = mapped_column(ForeignKey("web_user.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
 
 
 class LoginFailure(Base):

@@ -8,8 +8,8 @@ link's token and a new password.
   when it was used. It works once; a new password ends every session of the account (users.reset_password,
   which also unlocks it and tells the owner), and every other reset of the account is withdrawn.
 - Limited like sign-in: every request and every wrong token counts as a failure of the address
-  (users.count_failure: the same windows and doubling waits as wrong passwords), and an account gets at
-  most REQUESTS_PER_HOUR links an hour, so no one can fill a stranger's mailbox.
+  (users.count_address_failure: the same windows and doubling waits as wrong passwords), and an account
+  gets at most REQUESTS_PER_HOUR links an hour, so no one can fill a stranger's mailbox.
 
 Takes a Session, never commits. No web or CLI imports.
 """
@@ -54,7 +54,7 @@ def request_reset(session: Session, who: str, address: str) -> Requested:
     at = users.now()
     if users.address_waits_until(session, address, at) is not None:
         return Requested(False, True)
-    users.count_failure(session, address)  # every request counts, as a wrong password does
+    users.count_address_failure(session, address)  # every request counts, as a wrong password does
     given = who.strip().lower()[:254]
     user = notices.user_by_address(session, given) if "@" in given else None
     if user is None and given:
@@ -107,7 +107,7 @@ def finish_reset(session: Session, token: str, password: str, address: str) -> F
     # Taken first (an UPDATE that one of two clicks wins): a token works once, even twice at the same time.
     reset = reset_for(session, token, at)
     if reset is None:
-        users.count_failure(session, address)
+        users.count_address_failure(session, address)
         return Finished(None, NOT_VALID)
     taken = session.execute(
         update(PasswordReset)
@@ -116,7 +116,7 @@ def finish_reset(session: Session, token: str, password: str, address: str) -> F
         .execution_options(synchronize_session=False)
     )
     if taken.rowcount != 1:  # type: ignore[attr-defined]
-        users.count_failure(session, address)
+        users.count_address_failure(session, address)
         return Finished(None, NOT_VALID)
     user = session.get_one(WebUser, reset.user_id)
     if user.disabled:

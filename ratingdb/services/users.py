@@ -4,6 +4,9 @@ Not database accounts (ratingdb.accounts is about those). One service for both f
 add|list|disable|enable|set-role|reset-password|unlock` and the admin pages call these functions, and the
 login page calls `begin_log_in`, `password_matches`, `finish_log_in`, `session_user` and `log_out`.
 
+- A password is checked where it is set (`check_password`: ratingdb.passwords, NIST SP 800-63B's length
+  by role, common-password list and context words) and refused as data (WeakPassword, worded by each
+  front end).
 - Passwords are hashed with argon2id (argon2-cffi, the reference implementation's bindings, at its
   RFC 9106 "low memory" profile); only the hash is stored, and no function logs or returns a password.
 - A session is a random token in the browser's cookie and the SHA-256 of it in `web_session`: logout,
@@ -38,7 +41,7 @@ from typing import TYPE_CHECKING, Final
 from sqlalchemy import DateTime, bindparam, delete, func, select, text, update
 from sqlalchemy.orm import Session
 
-from ratingdb import engines
+from ratingdb import engines, passwords
 from ratingdb.errors import ConfigError
 from ratingdb.i18n import N_, translatable
 from ratingdb.schema.models import WEB_ROLES, LoginFailure, WebSession, WebUser
@@ -48,8 +51,7 @@ from ratingdb.services.versions import record_change
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
 
-MIN_PASSWORD: Final = 10
-MAX_PASSWORD: Final = 1000  # argon2 takes any length; a megabyte "password" is a denial of service
+MAX_PASSWORD: Final = passwords.MAX_LENGTH
 ACCOUNT_FREE_FAILURES: Final = 5  # the 5th failure in a row makes the account wait 1 s, the 6th 2 s, …
 ADDRESS_FREE_FAILURES: Final = 20  # the same for an address, counted over this window and the one before
 ADDRESS_WINDOW: Final = dt.timedelta(minutes=15)
@@ -75,15 +77,26 @@ def now() -> dt.datetime:
 
 
 def hash_password(password: str) -> str:
-    check_password(password)
+    """The argon2id hash of a password already checked (`check_password`)."""
     return str(_hasher().hash(password))
 
 
-def check_password(password: str) -> None:
-    if len(password) < MIN_PASSWORD:
-        raise ConfigError(f"the password is shorter than {MIN_PASSWORD} characters — choose a longer one")
-    if len(password) > MAX_PASSWORD:
-        raise ConfigError(f"the password is longer than {MAX_PASSWORD} characters — choose a shorter one")
+class WeakPassword(ConfigError):
+    """A password the rules refuse (ratingdb.passwords): its reason is data, worded by each front end."""
+
+    def __init__(self, weakness: passwords.Weakness) -> None:
+        super().__init__(weakness.sentence())
+        self.weakness = weakness
+        translatable(self, weakness.message, **weakness.values)
+
+
+def check_password(password: str, *, role: str, username: str = "", site_name: str | None = None) -> None:
+    """Refuse (WeakPassword) a password that an account of `role` named `username` may not have on the
+    site named `site_name` (ratingdb.passwords: length by role, the common-password list, patterns,
+    the account's and the site's name)."""
+    found = passwords.weakness(password, role=role, user_name=username, site_name=site_name or "")
+    if found is not None:
+        raise WeakPassword(found)
 
 
 def _verify(stored: str, password: str) -> bool:
@@ -131,12 +144,16 @@ def find_user(session: Session, username: str) -> WebUser:
     return user
 
 
-def add_user(session: Session, username: str, role: str, password: str) -> WebUser:
-    """A new account; refused if the name is taken."""
+def add_user(
+    session: Session, username: str, role: str, password: str, *, site_name: str | None = None
+) -> WebUser:
+    """A new account; refused if the name is taken or the password is weak for the role (check_password,
+    with the site's name `site_name` where the front end knows it)."""
     name = check_username(username)
     check_role(role)
     if session.scalar(select(WebUser.id).where(WebUser.username == name)) is not None:
         raise ConfigError(f"there is already a user {name!r} — choose another name")
+    check_password(password, role=role, username=name, site_name=site_name)
     user = WebUser(username=name, role=role, password_hash=hash_password(password))
     session.add(user)
     session.flush()
@@ -209,9 +226,13 @@ def set_role(session: Session, username: str, role: str) -> tuple[WebUser, str]:
     return user, before
 
 
-def reset_password(session: Session, username: str, password: str) -> WebUser:
-    """A new password; the account is unlocked and its sessions end."""
+def reset_password(
+    session: Session, username: str, password: str, *, site_name: str | None = None
+) -> WebUser:
+    """A new password, checked for the account's role (check_password); the account is unlocked and its
+    sessions end."""
     user = find_user(session, username)
+    check_password(password, role=user.role, username=user.username, site_name=site_name)
     user.password_hash = hash_password(password)
     user.failed_logins = 0
     user.locked_until = None
@@ -244,6 +265,9 @@ class NewSession:
     token: str  # for the cookie only: the database keeps its hash
     user: WebUser
     expires_at: dt.datetime
+    # Signed in by password, the second factor's code still to come (services.second_factor): the
+    # session opens the code's page only, and lives CODE_WAIT.
+    awaiting_code: bool = False
 
 
 def token_hash(token: str) -> str:
@@ -331,8 +355,9 @@ def finish_log_in(session: Session, attempt: Attempt, matched: bool) -> NewSessi
     if matched and attempt.user_id is not None:
         user = session.get(WebUser, attempt.user_id)
         if user is not None and not user.disabled and user.password_hash == attempt.stored_hash:
-            return _open_session(session, user, attempt)
-    _count_failure(session, attempt)
+            # An account with a second factor waits for its code (services.second_factor).
+            return open_session(session, user, attempt, awaiting_code=user.totp_enrolled_at is not None)
+    count_failure(session, attempt)
     return None
 
 
@@ -345,12 +370,22 @@ def log_in(session: Session, username: str, password: str, address: str) -> NewS
     return finish_log_in(session, attempt, password_matches(attempt, password))
 
 
-def _open_session(session: Session, user: WebUser, attempt: Attempt) -> NewSession:
-    user.failed_logins = 0  # constants, not a count read and written back
-    user.locked_until = None
+# How long a session signed in by password waits for the second factor's code (second_factor.CODE_WAIT).
+CODE_WAIT: Final = dt.timedelta(minutes=5)
+
+
+def open_session(
+    session: Session, user: WebUser, attempt: Attempt, *, awaiting_code: bool = False
+) -> NewSession:
+    """A new session of `user`: a whole one, or with `awaiting_code` one that waits CODE_WAIT for the
+    second factor (services.second_factor.complete_sign_in) and opens nothing else. The account's
+    failures are forgotten only by a whole one: a right password followed by wrong codes keeps counting."""
+    if not awaiting_code:
+        user.failed_logins = 0  # constants, not a count read and written back
+        user.locked_until = None
     token = secrets.token_urlsafe(32)
     started = now()
-    expires = started + SESSION_LIFETIME
+    expires = started + (CODE_WAIT if awaiting_code else SESSION_LIFETIME)
     session.add(
         WebSession(
             token_hash=token_hash(token),
@@ -358,15 +393,17 @@ def _open_session(session: Session, user: WebUser, attempt: Attempt) -> NewSessi
             created_at=started,
             expires_at=expires,
             address=attempt.address,
+            awaiting_code=awaiting_code,
         )
     )
     session.flush()
-    return NewSession(token, user, expires)
+    return NewSession(token, user, expires, awaiting_code)
 
 
-def _count_failure(session: Session, attempt: Attempt) -> None:
-    """One failure more for the address's window and the account, each added in the database (a count
-    read, then written back, lost 43 of 48 concurrent guesses: issue 54, L3)."""
+def count_failure(session: Session, attempt: Attempt) -> None:
+    """One failure more (a wrong password, or a wrong code: services.second_factor) for the address's
+    window and the account, each added in the database (a count read, then written back, lost 43 of 48
+    concurrent guesses: issue 54, L3)."""
     window = window_of(attempt.at)
     count_up = engines.of(session).count_up(
         "login_failure", ("address", "window_start"), "failures", ("last_at",)
@@ -402,10 +439,10 @@ def _count_failure(session: Session, attempt: Attempt) -> None:
         )
 
 
-def count_failure(session: Session, address: str) -> None:
+def count_address_failure(session: Session, address: str) -> None:
     """One failure more for `address` alone, as a wrong password counts (a password reset's request or a
     wrong link: ratingdb.services.password_reset), so that the same waits limit them."""
-    _count_failure(session, Attempt("", address[:64], now(), None, None, True))
+    count_failure(session, Attempt("", address[:64], now(), None, None, True))
 
 
 _STAMPS: Final = (bindparam("window_start", type_=DateTime()), bindparam("last_at", type_=DateTime()))
@@ -417,7 +454,7 @@ def session_user(session: Session, token: str | None) -> WebUser | None:
     if not token or len(token) > 200:
         return None
     row = session.scalar(select(WebSession).where(WebSession.token_hash == token_hash(token)))
-    if row is None:
+    if row is None or row.awaiting_code:  # a session waiting for its code opens no page but the code's
         return None
     if row.expires_at <= now():
         session.delete(row)

@@ -42,6 +42,8 @@ METHOD_MAP: Final = [
     ("services/federation.py", "python"),  # the federation page's refusals (SettingRefused)
     ("services/notices.py", "python"),  # the email notices, written in the recipient's language
     ("services/password_reset.py", "python"),  # the reset pages' answers
+    ("passwords.py", "python"),  # a password refused, worded by the desk's accounts page
+    ("services/second_factor.py", "python"),  # a code refused, worded by the sign-in and enrolment pages
 ]
 OPTIONS: Final = {
     "site/templates/**.html": {

@@ -58,7 +58,7 @@ OTHER_STATUS: Final = N_("Error")
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The app for `settings` (by default from the environment: RATINGDB_URL, RATINGDB_READ_URL, …)."""
-    from ratingdb.web import account_mail, api, desk, pages
+    from ratingdb.web import account_mail, api, desk, pages, second_factor
 
     settings = settings or WebSettings.from_environment()
     database = Database(settings.url, settings.read_url)
@@ -94,7 +94,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.router.routes[0:0] = pages.ROUTES
     app.include_router(desk.router)
     app.include_router(account_mail.router)  # the notices' and password resets' pages
+    app.include_router(second_factor.router)
     app.add_exception_handler(desk.SignInRequired, desk.to_sign_in)
+    app.add_exception_handler(desk.EnrolmentRequired, desk.to_enrolment)
     app.add_exception_handler(RatingDbError, _user_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StarletteHTTPException, _http_error)

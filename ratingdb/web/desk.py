@@ -36,9 +36,10 @@ from starlette.concurrency import run_in_threadpool
 
 from ratingdb.errors import RatingDbError
 from ratingdb.i18n import DEFAULT_LANGUAGE, N_, Language, translatable
+from ratingdb.passwords import minimum_length
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, WebUser
-from ratingdb.services import federation, users
+from ratingdb.services import federation, second_factor, users
 from ratingdb.services import submissions as subs
 from ratingdb.services.versions import data_version
 from ratingdb.templating import Templates
@@ -58,6 +59,15 @@ class SignInRequired(Exception):
 
 async def to_sign_in(request: Request, exc: Exception) -> Response:
     return RedirectResponse("/login", status_code=303, headers=NO_STORE)
+
+
+class EnrolmentRequired(Exception):
+    """A desk page asked for by an account the site requires a second factor of, which has none yet
+    (serve --require-2fa): answered with the enrolment page (ratingdb.web.second_factor)."""
+
+
+async def to_enrolment(request: Request, exc: Exception) -> Response:
+    return RedirectResponse("/desk/second-factor", status_code=303, headers=NO_STORE)
 
 
 class CsrfRefused(Exception):
@@ -208,6 +218,7 @@ def _templates(language: str = DEFAULT_LANGUAGE) -> Environment:
             lang.gettext(STATUS_WORDS[status]) if status in STATUS_WORDS else status
         ),
         "roles": tuple(ROLE_WORDS),
+        "password_minimum": minimum_length,
         "player_path": _player_path,
         "titles": TITLES,
     }
@@ -260,16 +271,25 @@ def _address(request: Request) -> str:
 
 @contextmanager
 def signed_in(
-    request: Request, state: AppState, *, dry_run: bool = False, officer: bool = False
+    request: Request,
+    state: AppState,
+    *,
+    dry_run: bool = False,
+    officer: bool = False,
+    enrolling: bool = False,
 ) -> Iterator[tuple[Session, WebUser]]:
     """One write transaction and the signed-in user, or SignInRequired; changes are audited as theirs.
     With `dry_run` the transaction is always rolled back and its ID counters put back (Database.dry_run):
     for the checks of a file and the dry-run close, which show exactly what the real run will do. With
-    `officer` only officers and admins go on (the corrections and the register)."""
+    `officer` only officers and admins go on (the corrections and the register). An account the site
+    requires a second factor of (serve --require-2fa) goes to its enrolment first (EnrolmentRequired), on
+    every page but the enrolment's own (`enrolling`)."""
     with state.database.dry_run() if dry_run else state.database.write() as session:
         user = users.session_user(session, request.cookies.get(COOKIE))
         if user is None:
             raise SignInRequired
+        if not enrolling and second_factor.required(user, state.settings.require_2fa):
+            raise EnrolmentRequired
         if officer:
             subs.require_officer(user)
         session.info["actor"] = f"web:{user.username}"
@@ -335,7 +355,12 @@ async def login(
         return render(
             request, "login.html", None, status=400, error=f"Error: {users.LOGIN_REFUSED}", username=username
         )
-    response = _back("/desk")
+    # An account with a second factor gives its code next (ratingdb.web.second_factor).
+    return with_session(_back("/login/code" if started.awaiting_code else "/desk"), state, started)
+
+
+def with_session(response: Response, state: AppState, started: users.NewSession) -> Response:
+    """`response` setting the cookie of the session `started`."""
     response.set_cookie(
         COOKIE,
         started.token,
@@ -1121,7 +1146,7 @@ def add_user(
 ) -> Response:
     with signed_in(request, state) as (session, user):
         _admin(user)
-        users.add_user(session, username, role, password)
+        users.add_user(session, username, role, password, site_name=state.settings.title)
     return _back("/desk/users")
 
 
@@ -1155,9 +1180,11 @@ def change_user(
         elif action == "role":
             users.set_role(session, username, role)
         elif action == "password":
-            users.reset_password(session, username, password)
+            users.reset_password(session, username, password, site_name=state.settings.title)
         elif action == "unlock":
             users.unlock(session, username)
+        elif action == "2fa-reset":  # a lost device: `ratingdb user 2fa reset NAME`
+            second_factor.reset(session, username)
         else:
             raise ConfigError(f"'{action}' is not something to do to an account")
     return _back("/desk/users")

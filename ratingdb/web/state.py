@@ -32,6 +32,7 @@ from ratingdb.reports.lists import ListColumns, ListLine, ListVersionLine, list_
 from ratingdb.reports.live import LiveList, live_list
 from ratingdb.reports.systems import ListShown
 from ratingdb.services.notices import NoticeSettings
+from ratingdb.services.second_factor import check_requirement
 from ratingdb.services.submissions import UploadLimits
 from ratingdb.site.publish import Site, SiteOptions, new_site
 from ratingdb.web.database import Database
@@ -82,6 +83,9 @@ class WebSettings:
     # `/metrics` for the supervisor (ratingdb.web.health): served only when allowed (`serve --metrics`,
     # RATINGDB_METRICS=1), else the address does not exist.
     metrics: bool = False
+    # Who must have a second factor before using the desk (services.second_factor.REQUIREMENTS: none,
+    # officer — officers and admins —, admin): `serve --require-2fa`, RATINGDB_REQUIRE_2FA.
+    require_2fa: str = "none"
     upload_limits: UploadLimits = field(default_factory=lambda: upload_limits_from_environment())
     # Email notices (ratingdb.services.notices, ratingdb.web.sending): the SMTP server (RATINGDB_SMTP_URL,
     # none: notices wait in the queue, and `ratingdb notices send` may send them), the from-address
@@ -106,6 +110,7 @@ class WebSettings:
             smtp_url=os.environ.get("RATINGDB_SMTP_URL") or None,
             mail_from=os.environ.get("RATINGDB_MAIL_FROM") or None,
             public_url=os.environ.get("RATINGDB_PUBLIC_URL") or None,
+            require_2fa=check_requirement(os.environ.get("RATINGDB_REQUIRE_2FA") or "none"),
         )
 
 

@@ -140,6 +140,7 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
     methods = [f"Database.{name}" for name in ("transaction", "read", "close")]
     assert functions == [
         "accept_submission",
+        "add_user",
         "calculation",
         "close_period",
         "close_periods",
@@ -167,6 +168,8 @@ def test_every_promised_function_is_typed_parameters_and_result() -> None:
         "read_list",
         "send_notices",
         "set_contact",
+        "reset_second_factor",
+        "set_password",
     ]
     for name in functions + methods:
         owner, _, attr = name.rpartition(".")

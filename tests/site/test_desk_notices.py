@@ -260,7 +260,7 @@ def test_reset_requests_and_wrong_links_count_against_the_address_as_wrong_passw
         for _ in range(users.ADDRESS_FREE_FAILURES):  # the address's free failures, spent on requests
             assert not request_reset(session, "nobody", "192.0.2.50").waiting
         for _ in range(3):  # three wrong passwords more: a wait of 8 s, so the check below is not a race
-            users.count_failure(session, "192.0.2.50")
+            users.count_address_failure(session, "192.0.2.50")
         # The address waits: nothing is looked up or sent, and a link is not tried.
         assert request_reset(session, "galway-open", "192.0.2.50") == Requested(queued=False, waiting=True)
         assert finish_reset(session, "forged", "new password 1", "192.0.2.50").refusal == WAIT

@@ -5,7 +5,7 @@ The floors, lowest first (docs/development.md, "The layers", draws them and says
 
     plumbing      errors, lazy, command_line, mail: the standard library only
     pure          rating (the rules), formats (the readers), bundle (a list's bundle, recomputed),
-                  names, calculator, i18n, calc_notes, templating: no database
+                  names, passwords, calculator, i18n, calc_notes, templating: no database
     schema        schema (models, CHECKs, triggers)
     engines       engines, db, db_errors, backup: connections and each engine's SQL
     services      services (and titles, accounts): use cases taking a session
@@ -37,6 +37,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "ratingdb.formats",
         "ratingdb.bundle",
         "ratingdb.names",
+        "ratingdb.passwords",
         "ratingdb.federations",
         "ratingdb.calculator",
         "ratingdb.i18n",
