@@ -7,6 +7,7 @@ deviations widened, its moves with RD before and after. docs/guide/glicko2.md. N
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
@@ -27,6 +28,7 @@ from ratingdb.reports.systems.base import (
     EventCells,
     EventStanding,
     Forecast,
+    ListFigures,
     Section,
     Shown,
     close_figures,
@@ -262,44 +264,73 @@ def _rates(session: Session, rating_types: Sequence[str]) -> set[str]:
     )
 
 
-GLICKO2 = Shown(
-    name="glicko2",
-    title="Glicko-2",
-    footer=N_("Glicko-2 ratings by Mark Glickman's system."),
-    downloads=(Download("csv", "csv", "CSV", symbol=True),),
-    list_columns=(Column("rd", "RD", numeric=True, symbol=True), Column("provisional", N_("Provisional"))),
-    move_columns=(Column("rd_before", N_("RD before"), numeric=True), Column("rd_after", N_("RD after"))),
-    sections=(
+class Glicko2Display(Shown):
+    name = "glicko2"
+    title = "Glicko-2"
+    footer = N_("Glicko-2 ratings by Mark Glickman's system.")
+    downloads = (Download("csv", "csv", "CSV", symbol=True),)
+    list_columns = (Column("rd", "RD", numeric=True, symbol=True), Column("provisional", N_("Provisional")))
+    move_columns = (Column("rd_before", N_("RD before"), numeric=True), Column("rd_after", N_("RD after")))
+    sections = (
         Section(N_("Newly rated"), "newly_rated"),
         Section(N_("Largest gains"), "gains"),
         Section(N_("Largest losses"), "losses"),
-    ),
-    marks_inactive=False,
-    close_template=None,
-    counts=_counts,
-    count_figures=_count_figures,
-    move_cells=_move_cells,
-    history_cells=_history_cells,
-    change=_change,
-    cli_columns=("glicko2", "rd", "provisional"),
-    cli_cells=_cli_cells,
-    cli_change=_cli_change,
-    event_before=(
+    )
+    marks_inactive = False
+    close_template = None
+    cli_columns = ("glicko2", "rd", "provisional")
+    event_before = (
         Column("rating", N_("Rating"), numeric=True),
         Column("rd", "RD", numeric=True, symbol=True),
-    ),
-    event_after=(Column("games", N_("Games"), numeric=True), Column("status", N_("Status"))),
-    event_cells=_event_cells,
-    event_standings=_event_standings,
-    event_note=N_(
+    )
+    event_after = (Column("games", N_("Games"), numeric=True), Column("status", N_("Status")))
+    event_note = N_(
         "Each round: the opponent's rank, the colour (w, b) and the result. Rating and RD: the player's on "
         "the list in force (a newcomer's: Glickman's Step 1). Glicko-2 rates the whole period at once, so "
         "the new rating after the status is the period's, not this event's alone."
-    ),
-    figures=_figures,
-    player_figures=player_glicko2,
-    rates=_rates,
-)
+    )
+
+    def counts(self, report: PeriodReport, lang: Language) -> list[str]:
+        return _counts(report, lang)
+
+    def count_figures(self, report: PeriodReport) -> dict[str, int]:
+        return _count_figures(report)
+
+    def move_cells(self, move: PlayerMove, lang: Language) -> tuple[str, ...]:
+        return _move_cells(move, lang)
+
+    def history_cells(self, line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
+        return _history_cells(line, figures, lang)
+
+    def change(self, change: int | None, figures: object | None, lang: Language) -> str:
+        return _change(change, figures, lang)
+
+    def cli_cells(self, figures: object | None) -> list[object] | None:
+        return _cli_cells(figures)
+
+    def cli_change(self, change: int | None, figures: object | None) -> object:
+        return _cli_change(change, figures)
+
+    def event_cells(self, session: Session, report: EventReport, lang: Language) -> dict[int, EventCells]:
+        return _event_cells(session, report, lang)
+
+    def event_standings(self, session: Session, report: EventReport) -> dict[int, EventStanding]:
+        return _event_standings(session, report)
+
+    def figures(self, session: Session, rating_list: RatingList) -> ListFigures | None:
+        return _figures(session, rating_list)
+
+    def player_figures(self, session: Session, player_id: int) -> Mapping[tuple[str, dt.date], object]:
+        return player_glicko2(session, player_id)
+
+    def rates(self, session: Session, rating_types: Sequence[str]) -> set[str]:
+        return _rates(session, rating_types)
+
+    def forecaster(self, session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
+        return forecaster(session, lst, rating_type, period)
+
+
+GLICKO2 = Glicko2Display()
 
 
 def forecaster(session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
