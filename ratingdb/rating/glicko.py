@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Final
 
 from .errors import RulesError
@@ -209,3 +210,32 @@ def glicko_rule_set(
         cap=None, cap_exempt_from=None, exclusion_difference=None, exclusion_above=None, floor=0,
         k_times_games_max=None, glicko=params,
     )  # fmt: skip
+
+
+def _half_up(value: float, places: int) -> Decimal:
+    # Decimal(float) is the float's exact value: rounding it is one rounding, not two.
+    return Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class PublishedGlicko:
+    """A rating as a Glicko list publishes it: whole hundredths of rating and deviation."""
+
+    rating_x100: int
+    deviation_x100: int
+
+    @property
+    def rating(self) -> GlickoRating:
+        return GlickoRating(self.rating_x100 / 100, self.deviation_x100 / 100)
+
+    @property
+    def whole_rating(self) -> int:
+        """The rating to the whole point, half away from zero (the list's rating column)."""
+        return int(_half_up(self.rating_x100 / 100, 0))
+
+
+def published(rating: GlickoRating) -> PublishedGlicko:
+    """The one rounding: r and RD to hundredths, half away from zero (1464.1064 → 1464.11); the next
+    period starts from these figures."""
+    r, rd = _half_up(rating.rating, 2), _half_up(rating.deviation, 2)
+    return PublishedGlicko(int(r.scaleb(2)), int(rd.scaleb(2)))

@@ -17,10 +17,11 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError
 from ratingdb.reports.systems.base import Column, Download, Forecaster, ListFigures, Section, Shown
 from ratingdb.reports.systems.elo import ELO, EloList
+from ratingdb.reports.systems.glicko import GLICKO
 from ratingdb.reports.systems.glicko2 import GLICKO2
 from ratingdb.schema.models import RatingList
 
-SHOWN: dict[str, Shown] = {"elo": ELO, "glicko2": GLICKO2}
+SHOWN: dict[str, Shown] = {"elo": ELO, "glicko2": GLICKO2, "glicko": GLICKO}
 DEFAULT: Final = "elo"  # a list no other system claims is shown as FIDE's Elo lists are
 
 

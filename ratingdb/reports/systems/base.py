@@ -94,6 +94,10 @@ class ListFigures(Protocol):
         """Player id → the figures `Shown.history_cells` shows beyond the list entry ({}: none)."""
         ...
 
+    def legend(self) -> str | None:
+        """What a mark in the CLI's table means ("? = provisional, RD above 110"); None: no mark."""
+        ...
+
     def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
         """One of the system's downloads of the list, as `ratingdb list --format FMT` writes it."""
         ...

@@ -54,6 +54,9 @@ class EloList:
     def by_player(self) -> Mapping[int, object]:
         return {}
 
+    def legend(self) -> str | None:
+        return None
+
     def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
         if fmt == "fide-txt":
             # FIDE's format names a player by FIDE ID only: a line without one would not import again.

@@ -73,6 +73,10 @@ class Glicko2Page:
     def by_player(self) -> Mapping[int, object]:
         return self.figures
 
+    def legend(self) -> str | None:
+        rd = self.params.provisional_deviation
+        return None if rd is None else f"? = provisional, RD above {rd:g}"
+
     def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
         from ratingdb.reports.glicko2 import write_glicko2_list_file
 

@@ -1,8 +1,9 @@
 """The rating systems a close can run, by the name a rule set gives (`RuleSet.system`).
 
 Each system is a module here implementing `RatingSystem` (base.py says what it is handed and when).
-FIDE's Elo is `elo`; Glickman's Glicko-2 is `glicko2`. A close imports the module of its own system only
-(an Elo close does not load Glicko-2's rules). Must not import the CLI, the formats or the reports.
+FIDE's Elo is `elo`; Glickman's Glicko-2 is `glicko2`, his first system Glicko `glicko`. A close imports
+the module of its own system only (an Elo close does not load Glicko-2's rules); a reader of lists and
+records loops over all of them (`systems()`). Must not import the CLI, the formats or the reports.
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ from ratingdb.services.systems.base import (
 )
 
 # System name → the module here that implements it, and its class.
-SYSTEMS: dict[str, tuple[str, str]] = {"elo": ("elo", "Elo"), "glicko2": ("glicko2", "Glicko2")}
+SYSTEMS: dict[str, tuple[str, str]] = {
+    "elo": ("elo", "Elo"),
+    "glicko2": ("glicko2", "Glicko2"),
+    "glicko": ("glicko", "Glicko"),
+}
 DEFAULT: Final = "elo"  # a list no other system claims is an Elo list (its entries are all it has)
 
 
