@@ -28,10 +28,9 @@ if TYPE_CHECKING:
 
     from sqlalchemy.orm import Session
 
-    from ratingdb.rating.glicko2 import Glicko2Parameters
     from ratingdb.reports.lists import ExportFormat
     from ratingdb.reports.systems import ListShown
-    from ratingdb.schema.models import Player, RatingList
+    from ratingdb.schema.models import RatingList
 LIST_COLUMNS = [
     "rank",
     "fide_id",
@@ -103,7 +102,7 @@ def list_command(
                 f"the {rating_type} list dated {rating_list.list_date.isoformat()} is a {system.title} list, "
                 f"which is not written as {fmt}: use {offered}"
             )
-        if system.cli_columns:  # a system with figures beyond the entries (Glicko-2's deviation, say)
+        if system.cli_list_columns:  # a system with figures beyond the entries (Glicko-2's deviation, say)
             _system_list(session, rating_list, shown, fmt, output, force, limit)
             return
         left_out = _without_fide_ids(session, rating_list) if fmt == "fide-txt" else None
@@ -186,7 +185,7 @@ def _system_list(
     table = []
     for rank, line in enumerate(lines[:limit] if limit is not None else lines, 1):
         found = by_player.get(line.player_id)
-        cells = system.cli_cells(found) or [None] * len(system.cli_columns)
+        cells = system.cli_list_cells(found)
         table.append(
             [rank if found else None, line.fide_id, line.national_id, line.name, line.federation, line.sex,
              line.title, line.birth_year, *cells, system.cli_change(line.change, found), line.games]
@@ -194,7 +193,7 @@ def _system_list(
     title = f"{rating_type} list {date} ({rating_list.origin}, {system.title})"
     if (legend := figures.legend()) is not None:
         title += f"; {legend}"
-    columns = [*SYSTEM_COLUMNS, *system.cli_columns, "change", "games"]
+    columns = [*SYSTEM_COLUMNS, *system.cli_list_columns, "change", "games"]
     render_rows(columns, table, fmt, title=title, output=output, force=force)
 
 
@@ -238,7 +237,6 @@ def calculation_command(
     """The player's calculation for a closed period, per event and per game (FIDE's calculation page)."""
     check_type(rating_type)
     p = parse_period(period)
-    from ratingdb.reports.glicko2 import glicko2_list
     from ratingdb.reports.lists import (
         calculation,
         calculation_summary,
@@ -247,12 +245,19 @@ def calculation_command(
         points,
         signed_points,
     )
+    from ratingdb.reports.systems import SHOWN
 
     with transaction() as session:
-        if glicko2 := glicko2_list(session, rating_type, p):
-            _glicko2_calculation(session, find_player(session, ident), *glicko2)
-            return
-        calc = calculation(session, find_player(session, ident), p, rating_type)
+        player = find_player(session, ident)
+        for system in SHOWN.values():  # a system that writes its own calculation (Glicko-2's steps)
+            if (text := system.calculation_text(session, player, rating_type, p)) is not None:
+                echo(f"{player_heading(player)}: {text.title}")
+                for line in text.lines:
+                    echo(line)
+                if text.rows:
+                    render_rows(text.columns, text.rows, "table")
+                return
+        calc = calculation(session, player, p, rating_type)
         heading = player_heading(calc.player)
     echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
     for line in calculation_summary(calc):
@@ -284,28 +289,4 @@ def calculation_command(
             ["rd", "opponent", "fide_id", "national_id", "rating", "D", "PD", "score", "score − PD"],
             rows,
             "table",
-        )
-
-
-def _glicko2_calculation(
-    session: "Session", player: "Player", new_list: "RatingList", params: "Glicko2Parameters"
-) -> None:
-    """`calculation` of a Glicko-2 list: the stored steps, then the games with the opponents' figures."""
-    from ratingdb.reports.glicko2 import glicko2_calculation, glicko2_summary
-
-    calc = glicko2_calculation(session, player, new_list, params)
-    echo(
-        f"{player_heading(player)}: {calc.rating_type} (Glicko-2), period {calc.period}, "
-        f"list dated {calc.list_date.isoformat()}"
-    )
-    for line in glicko2_summary(calc):
-        echo(line)
-    if calc.games:
-        rows = [
-            [g.event_id, g.round, g.opponent, g.opponent_fide_id, f"{g.opponent_rating_x100 / 100:.2f}",
-             f"{g.opponent_deviation_x100 / 100:.2f}", f"{g.g:.4f}", f"{g.e:.4f}", f"{g.score_x100 / 100:g}"]
-            for g in calc.games
-        ]  # fmt: skip
-        render_rows(
-            ["event", "rd", "opponent", "fide_id", "rating", "RD", "g(φj)", "E", "score"], rows, "table"
         )

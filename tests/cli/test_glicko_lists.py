@@ -53,6 +53,12 @@ def start(db_url: str, rules: Path = RULES) -> None:
 
 
 def paper(r: float, rd: float, games: list[tuple[float, float, float]]) -> tuple[float, float]:
+    """r′ and RD′ by the paper's Step 2 (`steps`)."""
+    found = steps(r, rd, games)
+    return found["r"], found["rd"]
+
+
+def steps(r: float, rd: float, games: list[tuple[float, float, float]]) -> dict[str, float]:
     """The paper's Step 2, written out here from its text (not ratingdb.rating.glicko's functions):
     q = ln 10 / 400, g(RD) = 1 / √(1 + 3q²RD²/π²), E = 1 / (1 + 10^(−g(RDj)(r − rj)/400)),
     d² = [q² Σ g² E (1 − E)]⁻¹, r′ = r + q / (1/RD² + 1/d²) Σ g (s − E), RD′ = √((1/RD² + 1/d²)⁻¹)."""
@@ -64,8 +70,10 @@ def paper(r: float, rd: float, games: list[tuple[float, float, float]]) -> tuple
     e = [1 / (1 + 10 ** (-g(x) * (r - o) / 400)) for o, x, _ in games]
     d2 = 1 / (q * q * sum(g(x) ** 2 * ei * (1 - ei) for (_, x, _), ei in zip(games, e, strict=True)))
     precision = 1 / rd**2 + 1 / d2
-    change = q / precision * sum(g(x) * (s - ei) for (_, x, s), ei in zip(games, e, strict=True))
-    return r + change, math.sqrt(1 / precision)
+    improvement = sum(g(x) * (s - ei) for (_, x, s), ei in zip(games, e, strict=True))
+    factor = q / precision
+    return {"d2": d2, "factor": factor, "sum": improvement, "r": r + factor * improvement,
+            "rd": math.sqrt(1 / precision)}  # fmt: skip
 
 
 def csv(value: float) -> str:
@@ -104,7 +112,9 @@ def test_a_deviation_above_the_maximum_or_a_volatility_is_refused_naming_the_row
         "Error: league.csv line 3 col 4: deviation 350.01 is above 350, the maximum deviation of rule set "
         "'league-glicko'\n"
     )
-    bad.write_text('fide_id,name,rating,deviation,volatility\n200101,"Example, Paper",1500,200,0.06\n', "utf-8")
+    bad.write_text(
+        'fide_id,name,rating,deviation,volatility\n200101,"Example, Paper",1500,200,0.06\n', "utf-8"
+    )
     assert refused(db_url, "import-list", bad, "--type", "league", "--date", "2025-10-01") == (
         "Error: league.csv line 1 col 5: column 'volatility' is not a Glicko list column "
         "(fide_id, national_id, name, federation, sex, title, birth_year, rating, deviation)\n"
@@ -164,6 +174,24 @@ def test_the_close_reproduces_the_papers_example(db_url: str) -> None:
     assert top[4] == '4,200101,,"Example, Paper",,IRL,M,1980,1464,3,,,1464.11,151.40,?'
     moves = ok(db_url, "report", "period", "2025-10", "--type", "league", "--format", "csv")
     assert moves[4] == 'loss,200101,,"Example, Paper",1500,1464,-36,3,RD 200.00 → 151.40'
+    # The write-up: the paper's d² = 231.67² = 53670.85 (E to three decimals); here E to full precision.
+    by_paper = steps(1500, 200, [(1400, 30, 1), (1550, 100, 0), (1700, 300, 0)])
+    calc = ok(db_url, "calculation", "200101", "2025-10", "--type", "league")
+    assert calc[:6] == [
+        "Example, Paper (FIDE 200101), born 1980, IRL: league (Glicko), period 2025-10, "
+        "list dated 2025-11-01",
+        "Before: r 1500.00, RD 200.00",
+        "Step 1: RD = min(√(RD² + c²t), 350) = min(√(200.00² + 0.00² × 1), 350) = 200.00",
+        f"Step 2: d² = [q² Σ g(RDj)² E (1 − E)]⁻¹ = {by_paper['d2']:.2f} over 3 games (below), "
+        "q = ln 10 / 400",
+        f"r′ = r + q / (1/RD² + 1/d²) × Σ g(RDj)(s − E) = 1500.00 + {by_paper['factor']:.4f} × "
+        f"{by_paper['sum']:.4f} = {by_paper['r']:.4f}",
+        f"RD′ = √((1/RD² + 1/d²)⁻¹) = {by_paper['rd']:.4f}",
+    ]
+    assert calc[6] == (
+        "New list: rating 1464.11, RD 151.40; provisional (RD above 110) (rounded once, to hundredths)"
+    )
+    assert any("1700.00" in line and "300.00" in line and "0.7242" in line for line in calc)
 
 
 def test_an_idle_players_deviation_grows_by_c_up_to_the_maximum(db_url: str, tmp_path: Path) -> None:
@@ -181,8 +209,8 @@ def test_an_idle_players_deviation_grows_by_c_up_to_the_maximum(db_url: str, tmp
     # Step 1 with t = 1: √(80² + 50²) = 94.34; √(345² + 50²) = 348.60; √(349² + 50²) = 352.56 → 350.
     assert "    note: 2 rated players without games: deviation grown by c (Glicko Step 1)" in closed
     assert (
-        "    note: 1 rated player without games: deviation at the rule set's maximum 350 (it grows no further)"
-        in closed
+        "    note: 1 rated player without games: deviation at the rule set's maximum 350 "
+        "(it grows no further)" in closed
     )
     assert ok(db_url, "list", "2025-11-01", "--type", "league", "--format", "csv")[1:] == [
         '200101,,"Idle, Ida",,,,,1612.5,94.34',

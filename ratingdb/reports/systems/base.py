@@ -23,7 +23,7 @@ from ratingdb.rating import Period
 from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
-from ratingdb.schema.models import RatingList
+from ratingdb.schema.models import Player, RatingList
 
 
 def signed_whole(value: int | None) -> str:
@@ -122,6 +122,17 @@ class EventStanding:
     new_rating_x100: int | None  # on the list the close published
 
 
+@dataclass(frozen=True)
+class CalculationText:
+    """A player's calculation in one close, as `ratingdb calculation` writes it: after the player's
+    heading, `title` (type, system, period, list), the lines of the steps, then the games' table."""
+
+    title: str
+    lines: list[str]
+    columns: list[str]
+    rows: list[list[object]]
+
+
 class Shown(Protocol):
     """What differs, on the pages and in the exports, between one rating system's lists and another's.
 
@@ -141,8 +152,10 @@ class Shown(Protocol):
     # The system's own tables on a close's page, a template beside the pages' (None: none).
     close_template: str | None
     # The CLI's tables of entries (`ratingdb player`, `report top`): the columns the system adds after the
-    # entry's.
+    # entry's; and the columns after the player's of `ratingdb list` for a list with figures of its own
+    # (empty: the list is its entries, as an Elo list is).
     cli_columns: tuple[str, ...]
+    cli_list_columns: tuple[str, ...]
     # An event's crosstable: the columns before the rounds and after the points, and the sentence under
     # the table (a message id).
     event_before: tuple[Column, ...]
@@ -174,6 +187,10 @@ class Shown(Protocol):
         """The cells of `cli_columns` from a player's figures (None: the figures are not this system's)."""
         ...
 
+    def cli_list_cells(self, figures: object | None) -> list[object]:
+        """The cells of `cli_list_columns` from a player's figures (blank: unrated)."""
+        ...
+
     def cli_change(self, change: int | None, figures: object | None) -> object:
         """The change the CLI writes, from the entry's whole-point one and the player's figures."""
         ...
@@ -201,6 +218,13 @@ class Shown(Protocol):
     def forecaster(self, session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
         """How the system forecast a game of `period` from the list `lst` it rated from (`report systems`,
         ratingdb.reports.forecasts)."""
+        ...
+
+    def calculation_text(
+        self, session: Session, player: Player, rating_type: str, period: Period
+    ) -> CalculationText | None:
+        """The player's calculation in the close of `period` if the system closed it (None: not this
+        system's close; Elo's is written by the CLI from ratingdb.reports.lists.calculation)."""
         ...
 
     def offers(self, suffix: str) -> bool:

@@ -21,6 +21,7 @@ from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine, write_list_file
 from ratingdb.reports.period import PeriodReport, PlayerMove
 from ratingdb.reports.systems.base import (
+    CalculationText,
     Column,
     Download,
     EventCells,
@@ -32,7 +33,7 @@ from ratingdb.reports.systems.base import (
     close_figures,
     signed_whole,
 )
-from ratingdb.schema.models import ListEntry, RatingList
+from ratingdb.schema.models import ListEntry, Player, RatingList
 from ratingdb.services.rules import rule_set_in_force
 
 
@@ -163,6 +164,8 @@ def _rates(session: Session, rating_types: Sequence[str]) -> set[str]:
 
 
 class EloShown(Shown):
+    """FIDE's Elo lists and closes on the pages, in the CLI's tables and in the exports."""
+
     name = "elo"
     title = "Elo"
     footer = N_("Elo ratings by the FIDE Rating Regulations.")
@@ -180,6 +183,7 @@ class EloShown(Shown):
     marks_inactive = True
     close_template = "elo_close.html"
     cli_columns = ()
+    cli_list_columns = ()
     event_before = (Column("ro", "Ro", numeric=True, symbol=True),)
     event_after = (
         Column("games", N_("Games"), numeric=True),
@@ -211,6 +215,9 @@ class EloShown(Shown):
     def cli_cells(self, figures: object | None) -> list[object] | None:
         return _cli_cells(figures)
 
+    def cli_list_cells(self, figures: object | None) -> list[object]:
+        return []
+
     def cli_change(self, change: int | None, figures: object | None) -> object:
         return _cli_change(change, figures)
 
@@ -231,6 +238,11 @@ class EloShown(Shown):
 
     def forecaster(self, session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
         return forecaster(session, lst, rating_type, period)
+
+    def calculation_text(
+        self, session: Session, player: Player, rating_type: str, period: Period
+    ) -> CalculationText | None:
+        return None  # the default: the CLI writes an Elo calculation event by event
 
 
 ELO = EloShown()

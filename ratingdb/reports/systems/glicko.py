@@ -13,16 +13,24 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from sqlalchemy import exists, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
 from ratingdb.i18n import N_, Language
 from ratingdb.rating import Period
-from ratingdb.rating.glicko import GlickoParameters, expected_score, onset_deviation
+from ratingdb.rating.glicko import GlickoParameters, Q, expected_score, onset_deviation
 from ratingdb.reports.event import EventReport
-from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine, as_list_row
+from ratingdb.reports.lists import (
+    ExportFormat,
+    HistoryLine,
+    ListLine,
+    ListVersionLine,
+    as_list_row,
+    computed_list,
+)
 from ratingdb.reports.period import PeriodReport, PlayerMove
 from ratingdb.reports.systems.base import (
+    CalculationText,
     Column,
     Download,
     EventCells,
@@ -33,7 +41,16 @@ from ratingdb.reports.systems.base import (
     Shown,
     close_figures,
 )
-from ratingdb.schema.models import EventPlayer, GlickoCalcGame, GlickoCalcPlayer, GlickoEntry, RatingList
+from ratingdb.schema.models import (
+    Event,
+    EventPlayer,
+    Game,
+    GlickoCalcGame,
+    GlickoCalcPlayer,
+    GlickoEntry,
+    Player,
+    RatingList,
+)
 from ratingdb.services.systems.glicko import (
     GlickoShown,
     glicko_figures,
@@ -124,6 +141,7 @@ class GlickoDisplay(Shown):
     marks_inactive = False
     close_template = None
     cli_columns = ("glicko", "rd", "provisional")
+    cli_list_columns = ("rating", "rd", "provisional")
     event_before = (
         Column("rating", N_("Rating"), numeric=True),
         Column("rd", "RD", numeric=True, symbol=True),
@@ -191,6 +209,11 @@ class GlickoDisplay(Shown):
     def cli_cells(self, figures: object | None) -> list[object] | None:
         if not isinstance(figures, GlickoShown):
             return None
+        return [f"{figures.rating:.2f}", f"{figures.deviation:.2f}", "?" if figures.provisional else ""]
+
+    def cli_list_cells(self, figures: object | None) -> list[object]:
+        if not isinstance(figures, GlickoShown):
+            return [None] * 3
         return [f"{figures.rating:.2f}", f"{figures.deviation:.2f}", "?" if figures.provisional else ""]
 
     def cli_change(self, change: int | None, figures: object | None) -> object:
@@ -316,6 +339,74 @@ class GlickoDisplay(Shown):
             return expected_score(w[0], b[0], onset(b[1])), (w[0] + b[0]) / 2
 
         return forecast
+
+    def calculation_text(
+        self, session: Session, player: Player, rating_type: str, period: Period
+    ) -> CalculationText | None:
+        """Step 1 and Step 2 as the close stored them, then the games with the opponents' figures at the
+        onset of the period."""
+        new_list = computed_list(session, rating_type, period)
+        params = list_parameters(session, new_list)
+        if params is None:
+            return None
+        title = f"{rating_type} (Glicko), period {period}, list dated {new_list.list_date.isoformat()}"
+        rec = session.get(GlickoCalcPlayer, (new_list.id, player.id))
+        if rec is None:
+            return CalculationText(title, ["Not in this close's record: unrated, without games."], [], [])
+        lines = [f"Before: r {rec.rating_x100 / 100:.2f}, RD {rec.deviation_x100 / 100:.2f}"]
+        if rec.note:
+            lines[0] += f" ({rec.note})"
+        maximum = f"{params.maximum_deviation:g}"
+        if rec.newcomer:
+            lines.append(f"Step 1: a newcomer starts at RD {rec.onset_deviation:.2f}")
+        else:
+            grown = "the maximum" if rec.grown_to_maximum else f"{rec.onset_deviation:.2f}"
+            lines.append(
+                f"Step 1: RD = min(√(RD² + c²t), {maximum}) = min(√({rec.deviation_x100 / 100:.2f}² + "
+                f"{params.c:.2f}² × 1), {maximum}) = {grown}"
+                + (f" = {rec.onset_deviation:.2f}" if rec.grown_to_maximum else "")
+            )
+        if rec.d2 is None or rec.improvement is None:
+            lines.append(f"No games: the deviation grows by Step 1 only, RD′ = {rec.new_deviation:.2f}")
+        else:
+            lines += [
+                f"Step 2: d² = [q² Σ g(RDj)² E (1 − E)]⁻¹ = {rec.d2:.2f} over {rec.games} games (below), "
+                f"q = ln 10 / 400",
+                f"r′ = r + q / (1/RD² + 1/d²) × Σ g(RDj)(s − E) = {rec.rating_x100 / 100:.2f} + "
+                f"{Q / (1 / rec.onset_deviation**2 + 1 / rec.d2):.4f} × {rec.improvement:.4f} = "
+                f"{rec.new_rating:.4f}",
+                f"RD′ = √((1/RD² + 1/d²)⁻¹) = {rec.new_deviation:.4f}",
+            ]
+        entry = session.get(GlickoEntry, (new_list.id, player.id))
+        if entry is not None:
+            mark = (
+                f"; provisional (RD above {params.provisional_deviation:g})"
+                if params.is_provisional(entry.deviation_x100 / 100)
+                else ""
+            )
+            lines.append(
+                f"New list: rating {entry.rating_x100 / 100:.2f}, RD {entry.deviation_x100 / 100:.2f}{mark} "
+                "(rounded once, to hundredths)"
+            )
+        opponent = aliased(Player)
+        rows: list[list[object]] = [
+            [event_id, rnd, name, fide_id, f"{r100 / 100:.2f}", f"{rd:.2f}", f"{g:.4f}", f"{e:.4f}",
+             f"{s100 / 100:g}"]
+            for event_id, rnd, name, fide_id, r100, rd, g, e, s100 in session.execute(
+                select(
+                    GlickoCalcGame.event_id, Game.round, opponent.name, opponent.fide_id,
+                    GlickoCalcGame.opponent_rating_x100, GlickoCalcGame.opponent_deviation, GlickoCalcGame.g,
+                    GlickoCalcGame.e, GlickoCalcGame.score_x100,
+                )
+                .join(Game, Game.id == GlickoCalcGame.game_id)
+                .join(Event, Event.id == GlickoCalcGame.event_id)
+                .join(opponent, opponent.id == GlickoCalcGame.opponent_id)
+                .where(GlickoCalcGame.list_id == new_list.id, GlickoCalcGame.player_id == player.id)
+                .order_by(Event.start_date, Event.id, Game.round, Game.id)
+            )
+        ]  # fmt: skip
+        columns = ["event", "rd", "opponent", "fide_id", "rating", "RD", "g(RDj)", "E", "score"]
+        return CalculationText(title, lines, columns, rows)
 
 
 GLICKO = GlickoDisplay()

@@ -20,9 +20,11 @@ from ratingdb.rating import Period
 from ratingdb.rating.glicko2 import expected_score as glicko2_expected
 from ratingdb.rating.glicko2 import to_glicko2_scale
 from ratingdb.reports.event import EventReport
+from ratingdb.reports.glicko2 import glicko2_calculation, glicko2_list, glicko2_summary
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
 from ratingdb.reports.systems.base import (
+    CalculationText,
     Column,
     Download,
     EventCells,
@@ -33,7 +35,14 @@ from ratingdb.reports.systems.base import (
     Shown,
     close_figures,
 )
-from ratingdb.schema.models import EventPlayer, Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry, RatingList
+from ratingdb.schema.models import (
+    EventPlayer,
+    Glicko2CalcGame,
+    Glicko2CalcPlayer,
+    Glicko2Entry,
+    Player,
+    RatingList,
+)
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters, player_glicko2
 
 if TYPE_CHECKING:
@@ -283,6 +292,7 @@ class Glicko2Display(Shown):
     marks_inactive = False
     close_template = None
     cli_columns = ("glicko2", "rd", "provisional")
+    cli_list_columns = ("rating", "rd", "volatility", "provisional")
     event_before = (
         Column("rating", N_("Rating"), numeric=True),
         Column("rd", "RD", numeric=True, symbol=True),
@@ -312,6 +322,12 @@ class Glicko2Display(Shown):
     def cli_cells(self, figures: object | None) -> list[object] | None:
         return _cli_cells(figures)
 
+    def cli_list_cells(self, figures: object | None) -> list[object]:
+        if not isinstance(figures, Glicko2Shown):
+            return [None] * 4
+        f = figures
+        return [f"{f.rating:.2f}", f"{f.deviation:.2f}", f"{f.volatility:.6f}", "?" if f.provisional else ""]
+
     def cli_change(self, change: int | None, figures: object | None) -> object:
         return _cli_change(change, figures)
 
@@ -332,6 +348,26 @@ class Glicko2Display(Shown):
 
     def forecaster(self, session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
         return forecaster(session, lst, rating_type, period)
+
+    def calculation_text(
+        self, session: Session, player: Player, rating_type: str, period: Period
+    ) -> CalculationText | None:
+        """The stored steps, then the games with the opponents' figures."""
+        found = glicko2_list(session, rating_type, period)
+        if found is None:
+            return None
+        calc = glicko2_calculation(session, player, *found)
+        rows: list[list[object]] = [
+            [g.event_id, g.round, g.opponent, g.opponent_fide_id, f"{g.opponent_rating_x100 / 100:.2f}",
+             f"{g.opponent_deviation_x100 / 100:.2f}", f"{g.g:.4f}", f"{g.e:.4f}", f"{g.score_x100 / 100:g}"]
+            for g in calc.games
+        ]  # fmt: skip
+        return CalculationText(
+            f"{calc.rating_type} (Glicko-2), period {calc.period}, list dated {calc.list_date.isoformat()}",
+            glicko2_summary(calc),
+            ["event", "rd", "opponent", "fide_id", "rating", "RD", "g(φj)", "E", "score"],
+            rows,
+        )
 
 
 GLICKO2 = Glicko2Display()
