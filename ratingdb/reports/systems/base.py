@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from sqlalchemy.orm import Session
 
@@ -189,6 +189,11 @@ class Shown(Protocol):
 
     def cli_list_cells(self, figures: object | None) -> list[object]:
         """The cells of `cli_list_columns` from a player's figures (blank: unrated)."""
+        ...
+
+    def api_fields(self, figures: object | None) -> dict[str, Any]:
+        """A list entry's fields in the JSON API beyond the entry's own, from the player's figures ({}:
+        none): the rating to hundredths, the deviation and the provisional mark of a system with them."""
         ...
 
     def cli_change(self, change: int | None, figures: object | None) -> object:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -217,6 +217,9 @@ class EloShown(Shown):
 
     def cli_list_cells(self, figures: object | None) -> list[object]:
         return []
+
+    def api_fields(self, figures: object | None) -> dict[str, Any]:
+        return {}
 
     def cli_change(self, change: int | None, figures: object | None) -> object:
         return _cli_change(change, figures)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased
@@ -215,6 +215,15 @@ class GlickoDisplay(Shown):
         if not isinstance(figures, GlickoShown):
             return [None] * 3
         return [f"{figures.rating:.2f}", f"{figures.deviation:.2f}", "?" if figures.provisional else ""]
+
+    def api_fields(self, figures: object | None) -> dict[str, Any]:
+        if not isinstance(figures, GlickoShown):
+            return {}
+        return {
+            "exact_rating": figures.rating,
+            "deviation": figures.deviation,
+            "provisional": figures.provisional,
+        }
 
     def cli_change(self, change: int | None, figures: object | None) -> object:
         x100 = figures.change_x100 if isinstance(figures, GlickoShown) else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
@@ -327,6 +327,17 @@ class Glicko2Display(Shown):
             return [None] * 4
         f = figures
         return [f"{f.rating:.2f}", f"{f.deviation:.2f}", f"{f.volatility:.6f}", "?" if f.provisional else ""]
+
+    def api_fields(self, figures: object | None) -> dict[str, Any]:
+        if not isinstance(figures, Glicko2Shown):
+            return {}
+        return {
+            "exact_rating": figures.rating,
+            "glicko2_rating": figures.rating,  # the field's first name, kept for scripts that read it
+            "deviation": figures.deviation,
+            "volatility": figures.volatility,
+            "provisional": figures.provisional,
+        }
 
     def cli_change(self, change: int | None, figures: object | None) -> object:
         return _cli_change(change, figures)
