@@ -1,4 +1,5 @@
-"""Glicko (Glickman, "The Glicko system"; chess.com's): a rating period's update; imports only the stdlib.
+"""Glicko (Glickman, "The Glicko system"; chess.com's): a rating period's update
+and its rule file's table; imports only the stdlib and ratingdb.rating.
 
 Pure: no database, no I/O. The paper's two steps, its names kept so a reader can put them side by side:
 
@@ -27,6 +28,7 @@ from typing import Final
 
 from .errors import RulesError
 from .periods import Period
+from .rulefile import ELO_KEYS, RATING_MAX, _Table
 from .rules import RuleSet
 
 Q: Final = math.log(10) / 400  # q = ln 10 / 400 = 0.0057565
@@ -239,3 +241,43 @@ def published(rating: GlickoRating) -> PublishedGlicko:
     period starts from these figures."""
     r, rd = _half_up(rating.rating, 2), _half_up(rating.deviation, 2)
     return PublishedGlicko(int(r.scaleb(2)), int(rd.scaleb(2)))
+
+
+def read_rule_file(
+    top: _Table, name: str, rating_type: str, effective_from: Period | None, effective_to: Period | None
+) -> RuleSet:
+    """A `system = "glicko"` file: the [glicko] table and nothing of Elo's (ratingdb.rating.glicko).
+
+    c is given directly (`c`) or by the periods a typical deviation takes to grow back to the maximum
+    (`periods_to_maximum` and `typical_deviation`), one or the other.
+    """
+    for key in ELO_KEYS:
+        if key in top.data:
+            raise top.error(key, 'an Elo rule: a system = "glicko" rule set has none (see the [glicko] keys)')
+    table = top.table("glicko")
+    rating = table.number("initial_rating", low=1, high=RATING_MAX)
+    deviation = table.number("initial_deviation", low=1, high=1000)
+    maximum = table.number("maximum_deviation", low=1, high=1000)
+    assert rating is not None and deviation is not None and maximum is not None
+    if maximum < deviation:
+        raise table.error("maximum_deviation", f"{maximum:g} is below initial_deviation {deviation:g}")
+    if "c" in table.data and ("periods_to_maximum" in table.data or "typical_deviation" in table.data):
+        raise table.error("c", "give c or periods_to_maximum with typical_deviation, not both")
+    if "c" in table.data or "periods_to_maximum" not in table.data:
+        c = table.number("c", low=0, high=1000)
+    else:
+        periods = table.number("periods_to_maximum", low=1, high=10000)
+        typical = table.number("typical_deviation", low=1, high=1000)
+        assert periods is not None and typical is not None
+        if typical >= maximum:
+            raise table.error("typical_deviation", f"{typical:g} is not below maximum_deviation {maximum:g}")
+        c = c_from_periods(maximum, typical, periods)
+    provisional = None
+    if "provisional_deviation" in table.data:
+        provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
+    table.read.add("provisional_deviation")
+    table.done()
+    top.done()
+    assert c is not None
+    params = GlickoParameters(rating, deviation, maximum, c, provisional)
+    return glicko_rule_set(name, rating_type, effective_from, effective_to, params)

@@ -12,6 +12,7 @@ from .initial import FIDE_2024_INITIAL, InitialMethod
 from .kfactor import FIDE_K_RULES, KRule
 from .periods import Period
 from .points import Rounding
+from .systems import DEFAULT_SYSTEM
 from .tables import expected_score, expected_score_logistic_hundredths
 
 ExpectedScoreMethod = Literal["table", "logistic"]
@@ -49,7 +50,7 @@ class RuleSet:
     rounding: Rounding = "half_away"  # §8.3.4
     # The rating system a close under this set runs (ratingdb/services/systems/): FIDE's Elo, or another
     # system registered there.
-    system: str = "elo"
+    system: str = DEFAULT_SYSTEM
 
     def covers(self, rating_type: str, period: Period) -> bool:
         """Whether this rule set applies to `rating_type` in `period` (§8.3.1 effective periods)."""

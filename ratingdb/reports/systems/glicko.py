@@ -10,12 +10,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
 from ratingdb.i18n import N_, Language
 from ratingdb.rating import Period
 from ratingdb.rating.glicko import GlickoParameters, Q, expected_score, onset_deviation
@@ -59,6 +58,9 @@ from ratingdb.services.systems.glicko import (
     type_parameters,
 )
 
+if TYPE_CHECKING:
+    from ratingdb.formats.glicko2_list import Glicko2Figures
+
 
 @dataclass(frozen=True)
 class GlickoPage:
@@ -98,6 +100,8 @@ class GlickoPage:
 
     def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
         """The Glicko CSV list, which re-imports to the same figures."""
+        # The file format loads when a list is written, not when one is shown (tests/cli/test_startup.py).
+        from ratingdb.formats.glicko2_list import Glicko2Figures, write_glicko2_list
 
         def figures_of(player_id: int) -> Glicko2Figures | None:
             shown = self.figures.get(player_id)

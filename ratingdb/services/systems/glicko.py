@@ -25,15 +25,13 @@ import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from sqlalchemy import distinct, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb import calc_notes
 from ratingdb.errors import ConfigError, RatingDbError
-from ratingdb.formats import ListRow
-from ratingdb.formats.glicko2_list import DeviationLimit, Glicko2Figures, read_deviation_list
 from ratingdb.rating import Period, RulesError, RuleSet
 from ratingdb.rating.glicko import (
     GlickoGame,
@@ -47,10 +45,14 @@ from ratingdb.rating.glicko import (
 )
 from ratingdb.schema.models import GlickoCalcGame, GlickoCalcPlayer, GlickoEntry, RatingList
 from ratingdb.services.bulk import Driver, chunks
-from ratingdb.services.list_import import ListImportSummary, import_list
 from ratingdb.services.rows import CALC_LIST_EVENT_COLUMNS, LIST_ENTRY_COLUMNS
 from ratingdb.services.rules import list_rule_set, rule_set_in_force
 from ratingdb.services.systems.base import Close, ListImport, RecordCounts
+
+if TYPE_CHECKING:
+    from ratingdb.formats import ListRow
+    from ratingdb.formats.glicko2_list import Glicko2Figures
+    from ratingdb.services.list_import import ListImportSummary
 
 SCORE: Final = {"1": 1.0, "=": 0.5, "0": 0.0}
 ENTRY_COLUMNS: Final = ("list_id", "player_id", "rating_x100", "deviation_x100")
@@ -294,7 +296,7 @@ class Glicko:
         if params is None:
             return None
         rules = rule_set_in_force(session, rating_type, period).rules
-        return GlickoListImport(DeviationLimit(params.maximum_deviation, "maximum", rules.name))
+        return GlickoListImport(params.maximum_deviation, rules.name)
 
 
 def _players(n: int) -> str:
@@ -310,16 +312,23 @@ class GlickoListImport:
     """A Glicko CSV list (rating, deviation): a new list. A deviation above the rule set's maximum is
     refused with its row (the close would otherwise lower it)."""
 
-    limit: DeviationLimit
+    maximum: float  # the rule set's maximum deviation
+    rules: str  # the rule set's name
 
     def new_list(
         self, session: Session, path: Path, *, list_date: dt.date, rating_type: str, replace: bool,
         reason: str | None, progress: Callable[[int], None] | None,
     ) -> ListImportSummary:  # fmt: skip
+        # The reader and the list import are loaded here, as services.glicko2_lists loads them: `list` and
+        # the other reads, which loop over every system, need neither (tests/cli/test_startup.py).
+        from ratingdb.formats.glicko2_list import DeviationLimit, read_deviation_list
+        from ratingdb.services.list_import import import_list
+
         figures: dict[tuple[str, object], Glicko2Figures] = {}
+        limit = DeviationLimit(self.maximum, "maximum", self.rules)
 
         def rows() -> Iterator[ListRow]:
-            read = read_deviation_list(path, rating_type, self.limit, volatility=False, system="Glicko")
+            read = read_deviation_list(path, rating_type, limit, volatility=False, system="Glicko")
             for row, found in read:
                 if found is not None:
                     figures[_key(row.fide_id, row.national_id)] = found

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from sqlalchemy import distinct, func, select
 from sqlalchemy.orm import Session
@@ -41,9 +41,11 @@ from ratingdb.rating.glicko2 import (
 from ratingdb.schema.models import Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry
 from ratingdb.services.bulk import chunks
 from ratingdb.services.glicko2_lists import glicko2_parameters, import_glicko2_list, update_glicko2_list
-from ratingdb.services.list_import import ListImportSummary
 from ratingdb.services.rows import CALC_LIST_EVENT_COLUMNS, LIST_ENTRY_COLUMNS
 from ratingdb.services.systems.base import Close, ListImport, RecordCounts
+
+if TYPE_CHECKING:
+    from ratingdb.services.list_import import ListImportSummary
 
 SCORE: Final = {"1": 1.0, "=": 0.5, "0": 0.0}
 ENTRY_COLUMNS: Final = ("list_id", "player_id", "rating_x100", "deviation_x100", "volatility_x1e6")
