@@ -1,7 +1,7 @@
-"""A Glicko-2 list as CSV: players with rating, deviation and volatility; imports ratingdb.formats only.
+"""A Glicko-2 list as CSV: players with rating, deviation and volatility; imports ratingdb.formats only."""
 
-A Glicko list (Glickman's first system) is the same CSV without the volatility column
-(`read_deviation_list(..., volatility=False)`, `write_glicko2_list(..., volatility=False)`)."""
+# A Glicko list (Glickman's first system) is the same CSV without the volatility column
+# (`read_deviation_list(..., volatility=False)`, `write_glicko2_list(..., volatility=False)`).
 
 # The columns are the ratingdb CSV list's player columns (fide_id, national_id, name, federation, sex,
 # title, birth_year) and `rating`, `deviation`, `volatility`; the rating and the deviation may have

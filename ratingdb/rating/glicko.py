@@ -1,5 +1,4 @@
-"""Glicko (Glickman, "The Glicko system"; chess.com's): a rating period's update
-and its rule file's table; imports only the stdlib and ratingdb.rating.
+"""Glicko (Glickman, "The Glicko system"; chess.com's): update and rule file; imports stdlib, ratingdb.rating.
 
 Pure: no database, no I/O. The paper's two steps, its names kept so a reader can put them side by side:
 

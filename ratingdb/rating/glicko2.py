@@ -1,8 +1,7 @@
-"""Glicko-2 (Glickman, "Example of the Glicko-2 system"): a rating period's update
-and its rule file's table; imports only the stdlib and ratingdb.rating.
+"""Glicko-2 (Glickman): a period's update and its rule file's table; imports stdlib, ratingdb.rating.
 
-Pure: no database, no I/O, nothing from the rest of ratingdb. The steps and their names follow the
-paper, so a reader can put the two side by side:
+Pure: no database, no I/O, nothing from the rest of ratingdb but the rule file's reader. The steps and
+their names follow the paper, so a reader can put the two side by side:
 
   Step 1  the system constant τ and a newcomer's rating, deviation and volatility (`Glicko2Parameters`)
   Step 2  the Glicko-2 scale: μ = (r − 1500) / 173.7178, φ = RD / 173.7178 (`to_glicko2_scale`)

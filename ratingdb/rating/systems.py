@@ -1,9 +1,9 @@
-"""The rating systems a rule file may name (`system = "…"`), and the module that reads each one's table.
+"""The rating systems a rule file may name, and the module reading each one's table; imports the stdlib only.
 
 The registry of the pure floor, beside ratingdb.services.systems (the close's stages) and
 ratingdb.reports.systems (the pages): FIDE's Elo is the default (a rule file without `system`), read by
 ratingdb.rating.rulefile itself; every other system's `[table]` is read by `read_rule_file` of its own
-module, loaded when a file names it. Imports only the stdlib.
+module, loaded when a file names it.
 """
 
 from __future__ import annotations
