@@ -44,6 +44,11 @@ GLICKO2_NO_DEVIATION: Final = N_(
     "deviation %(deviation)s and volatility %(volatility)s"
 )
 GLICKO2_NEWCOMER: Final = N_("not rated on the list in force: the newcomer's figures (Step 1)")
+# ratingdb.services.systems.glicko (the Glicko record's note; a newcomer's is GLICKO2_NEWCOMER's words).
+GLICKO_NO_DEVIATION: Final = N_(
+    "no Glicko deviation on the list in force: started at its rating %(rating)s with the initial "
+    "deviation %(deviation)s"
+)
 
 # ratingdb.rating.kfactor: the §8.3.3 rule that gives a K, as `report period` and the close page quote it
 # (the rule module imports only the standard library, so it writes the same sentences itself; the
@@ -72,6 +77,7 @@ PHRASES: Final = (
     BEFORE_EARLIEST_LIST,
     GLICKO2_NO_DEVIATION,
     GLICKO2_NEWCOMER,
+    GLICKO_NO_DEVIATION,
     K_REACHED,
     K_JUNIOR_NEVER,
     K_JUNIOR,

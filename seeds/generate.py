@@ -303,10 +303,11 @@ def list_csv(players: Sequence[Person], rating_type: str) -> str:
     return out.getvalue()
 
 
-def club_csv(players: Sequence[Person]) -> str:
+def club_csv(players: Sequence[Person], *, volatility: bool = True) -> str:
     """The club's starting Glicko-2 list: the players rated on the standard list, at their standard rating,
     the deviation by how much they have played (60 from 100 games, 120 from 30, else 250) and Glickman's
-    volatility 0.06; written by ratingdb.formats.glicko2_list."""
+    volatility 0.06; written by ratingdb.formats.glicko2_list. Without `volatility`, the league's starting
+    Glicko list: the same players, ratings and deviations."""
     rows = []
     for p in sorted(players, key=lambda p: p.fide_id):
         if not p.on_list or p.rating is None:
@@ -319,7 +320,7 @@ def club_csv(players: Sequence[Person]) -> str:
         )  # fmt: skip
         rows.append((row, Glicko2Figures(p.rating * 100, deviation * 100, 60_000)))
     out = io.StringIO()
-    write_glicko2_list(rows, out)
+    write_glicko2_list(rows, out, volatility=volatility)
     return out.getvalue()
 
 
@@ -845,6 +846,9 @@ def generate(folder: Path) -> list[Path]:
     club = folder / f"club-{LIST_DATE.isoformat()}.csv"  # the Glicko-2 club list (club-glicko.toml)
     club.write_text(club_csv(players), encoding="utf-8")
     written.append(club)
+    league = folder / f"league-{LIST_DATE.isoformat()}.csv"  # the Glicko league list (league-glicko.toml)
+    league.write_text(club_csv(players, volatility=False), encoding="utf-8")
+    written.append(league)
     (folder / "trf").mkdir(exist_ok=True)
     for rating_type, t in make_events(rng, players, special):
         path = folder / "trf" / t.file

@@ -86,16 +86,17 @@ def calc(conn: Connection, fide_id: int, period: str) -> dict[str, Any]:
 def check_rule_cases(conn: Connection) -> None:
     """Every rule case the seeds exercise, against hand-worked numbers."""
     # The federation: 300 players (299 on the starting list, one registered from a TRF), 16 events (the
-    # 14 standard ones imported a second time for the national list and a third for the club list), and
-    # for each type the imported list of 2025-09-01 plus the three computed lists.
+    # 14 standard ones imported a second time for the national list, a third for the club list and a
+    # fourth for the league list), and for each type the imported list of 2025-09-01 plus the three
+    # computed lists.
     assert one(conn, "SELECT COUNT(*) FROM player") == (300,)
-    assert one(conn, "SELECT COUNT(DISTINCT source_hash), COUNT(*) FROM event") == (16, 44)
+    assert one(conn, "SELECT COUNT(DISTINCT source_hash), COUNT(*) FROM event") == (16, 58)
     lists = conn.execute(
         text("SELECT rating_type, CAST(list_date AS VARCHAR(10)), origin FROM rating_list ORDER BY 1, 2")
     ).all()
     assert [tuple(r) for r in lists] == [
         (t, d, "imported" if d == "2025-09-01" else "computed")
-        for t in ("club", "national", "rapid", "standard")
+        for t in ("club", "league", "national", "rapid", "standard")
         for d in ("2025-09-01", "2025-10-01", "2025-11-01", "2025-12-01")
     ]
 

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 
     from sqlalchemy.orm import Session
 
-    from ratingdb.rating.glicko2 import Glicko2Parameters
     from ratingdb.reports.lists import ExportFormat
-    from ratingdb.schema.models import Player, RatingList
+    from ratingdb.reports.systems import ListShown
+    from ratingdb.schema.models import RatingList
 LIST_COLUMNS = [
     "rank",
     "fide_id",
@@ -109,11 +109,11 @@ def list_command(
         check_output(output, force=force)
     from ratingdb.reports.lists import find_list, list_lines, write_list_file
     from ratingdb.reports.systems import list_shown
-    from ratingdb.services.glicko2_lists import list_parameters
 
     with transaction() as session:
         rating_list = find_list(session, rating_type, list_date, version)
-        system = list_shown(session, rating_list).system
+        shown = list_shown(session, rating_list)
+        system = shown.system
         if fmt in ("csv", "fide-txt") and not system.exports(fmt):
             # The list's system says which files it is written as (FIDE's text has no deviation).
             offered = " or ".join(f"--format {d.format}" for d in system.downloads)
@@ -121,8 +121,8 @@ def list_command(
                 f"the {rating_type} list dated {rating_list.list_date.isoformat()} is a {system.title} list, "
                 f"which is not written as {fmt}: use {offered}"
             )
-        if (params := list_parameters(session, rating_list)) is not None:
-            _glicko2_list(session, rating_list, params, fmt, output, force, limit)
+        if system.cli_list_columns:  # a system with figures beyond the entries (Glicko-2's deviation, say)
+            _system_list(session, rating_list, shown, fmt, output, force, limit)
             return
         left_out = _without_fide_ids(session, rating_list) if fmt == "fide-txt" else None
         if fmt in ("csv", "fide-txt"):
@@ -172,47 +172,48 @@ def _without_fide_ids(session: "Session", rating_list: "RatingList") -> str | No
     )
 
 
-GLICKO2_COLUMNS = [
-    "rank", "fide_id", "national_id", "name", "federation", "sex", "title", "birth_year", "rating", "rd",
-    "volatility", "provisional", "change", "games",
-]  # fmt: skip
+SYSTEM_COLUMNS = ["rank", "fide_id", "national_id", "name", "federation", "sex", "title", "birth_year"]
 
 
-def _glicko2_list(
+def _system_list(
     session: "Session",
     rating_list: "RatingList",
-    params: "Glicko2Parameters",
+    shown: "ListShown",
     fmt: str,
     output: "Path | None",
     force: bool,
     limit: int | None,
 ) -> None:
-    """`list` of a Glicko-2 list: rating and deviation to hundredths, volatility, provisional marked "?";
-    CSV is the Glicko-2 list format, which re-imports to the same figures."""
-    from ratingdb.reports.glicko2 import glicko2_lines, write_glicko2_list_file
-    from ratingdb.reports.systems.glicko2 import change_points
+    """`list` of a list whose system has figures of its own (rating and deviation to hundredths, the
+    provisional mark "?"): the columns its system adds, best first by its rating; CSV is the system's own
+    list format, which re-imports to the same figures."""
+    from ratingdb.reports.lists import list_lines, list_versions
 
-    lines, figures = glicko2_lines(session, rating_list, params, rated_only=fmt == "table")
+    system, figures = shown.system, shown.figures
+    with contextlib.closing(list_lines(session, rating_list, rated_only=fmt == "table")) as entries:
+        lines = figures.order(list(entries))
     rating_type, date = rating_list.rating_type, rating_list.list_date.isoformat()
     if fmt == "csv":
+        version = next(v for v in list_versions(session, rating_type) if v.list_id == rating_list.id)
         with output_file(output, force=force) if output else _stdout() as out:
-            write_glicko2_list_file(lines, figures, out, rating_type)
+            figures.write("csv", lines, out, version)
         if output:
             echo(f"Wrote the {rating_type} list dated {date} to {output}.")
         return
+    by_player = figures.by_player()
     table = []
     for rank, line in enumerate(lines[:limit] if limit is not None else lines, 1):
-        shown = figures.get(line.player_id)
+        found = by_player.get(line.player_id)
+        cells = system.cli_list_cells(found)
         table.append(
-            [rank if shown else None, line.fide_id, line.national_id, line.name, line.federation, line.sex,
-             line.title, line.birth_year, f"{shown.rating:.2f}" if shown else None,
-             f"{shown.deviation:.2f}" if shown else None, f"{shown.volatility:.6f}" if shown else None,
-             ("?" if shown.provisional else "") if shown else None, change_points(shown), line.games]
+            [rank if found else None, line.fide_id, line.national_id, line.name, line.federation, line.sex,
+             line.title, line.birth_year, *cells, system.cli_change(line.change, found), line.games]
         )  # fmt: skip
-    title = f"{rating_type} list {date} ({rating_list.origin}, Glicko-2)"
-    if params.provisional_deviation is not None:
-        title += f"; ? = provisional, RD above {params.provisional_deviation:g}"
-    render_rows(GLICKO2_COLUMNS, table, fmt, title=title, output=output, force=force)
+    title = f"{rating_type} list {date} ({rating_list.origin}, {system.title})"
+    if (legend := figures.legend()) is not None:
+        title += f"; {legend}"
+    columns = [*SYSTEM_COLUMNS, *system.cli_list_columns, "change", "games"]
+    render_rows(columns, table, fmt, title=title, output=output, force=force)
 
 
 def _stdout() -> contextlib.nullcontext[TextIO]:
@@ -255,7 +256,6 @@ def calculation_command(
     """The player's calculation for a closed period, per event and per game (FIDE's calculation page)."""
     check_type(rating_type)
     p = parse_period(period)
-    from ratingdb.reports.glicko2 import glicko2_list
     from ratingdb.reports.lists import (
         calculation,
         calculation_summary,
@@ -264,12 +264,19 @@ def calculation_command(
         points,
         signed_points,
     )
+    from ratingdb.reports.systems import SHOWN
 
     with transaction() as session:
-        if glicko2 := glicko2_list(session, rating_type, p):
-            _glicko2_calculation(session, find_player(session, ident), *glicko2)
-            return
-        calc = calculation(session, find_player(session, ident), p, rating_type)
+        player = find_player(session, ident)
+        for system in SHOWN.values():  # a system that writes its own calculation (Glicko-2's steps)
+            if (text := system.calculation_text(session, player, rating_type, p)) is not None:
+                echo(f"{player_heading(player)}: {text.title}")
+                for line in text.lines:
+                    echo(line)
+                if text.rows:
+                    render_rows(text.columns, text.rows, "table")
+                return
+        calc = calculation(session, player, p, rating_type)
         heading = player_heading(calc.player)
     echo(f"{heading}: {rating_type}, period {p}, list dated {calc.list_date.isoformat()}")
     for line in calculation_summary(calc):
@@ -301,28 +308,4 @@ def calculation_command(
             ["rd", "opponent", "fide_id", "national_id", "rating", "D", "PD", "score", "score − PD"],
             rows,
             "table",
-        )
-
-
-def _glicko2_calculation(
-    session: "Session", player: "Player", new_list: "RatingList", params: "Glicko2Parameters"
-) -> None:
-    """`calculation` of a Glicko-2 list: the stored steps, then the games with the opponents' figures."""
-    from ratingdb.reports.glicko2 import glicko2_calculation, glicko2_summary
-
-    calc = glicko2_calculation(session, player, new_list, params)
-    echo(
-        f"{player_heading(player)}: {calc.rating_type} (Glicko-2), period {calc.period}, "
-        f"list dated {calc.list_date.isoformat()}"
-    )
-    for line in glicko2_summary(calc):
-        echo(line)
-    if calc.games:
-        rows = [
-            [g.event_id, g.round, g.opponent, g.opponent_fide_id, f"{g.opponent_rating_x100 / 100:.2f}",
-             f"{g.opponent_deviation_x100 / 100:.2f}", f"{g.g:.4f}", f"{g.e:.4f}", f"{g.score_x100 / 100:g}"]
-            for g in calc.games
-        ]  # fmt: skip
-        render_rows(
-            ["event", "rd", "opponent", "fide_id", "rating", "RD", "g(φj)", "E", "score"], rows, "table"
         )

@@ -359,9 +359,9 @@ def _period_counts(report: "PeriodReport") -> dict[str, int]:
 
 
 def _item(report: "PeriodReport", item: Any) -> dict[str, Any]:
-    """One entry of the document; a move's deviations only for a Glicko-2 close (an Elo one has none)."""
+    """One entry of the document; a move's deviations only for a system with them (Elo has none)."""
     found = asdict(item)
-    if not report.glicko2:
+    if not report.with_deviations:
         found.pop("deviation_before", None)
         found.pop("deviation_after", None)
     return found
@@ -398,7 +398,7 @@ def _period_rows(report: "PeriodReport") -> list[list[Any]]:
     def moves(section: str, items: "list[PlayerMove]", flags: bool = False) -> None:
         for m in items:
             detail = f"flag {m.flag_before or '-'} → {m.flag_after or '-'}" if flags else None
-            if report.glicko2:  # a Glicko-2 close: the deviation before and after
+            if report.with_deviations:  # a system with deviations: the deviation before and after
                 pair = (m.deviation_before, m.deviation_after)
                 rds = " → ".join("–" if d is None else f"{d:.2f}" for d in pair)
                 detail = f"RD {rds}" if detail is None else f"{detail}; RD {rds}"

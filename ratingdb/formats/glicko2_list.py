@@ -1,5 +1,8 @@
 """A Glicko-2 list as CSV: players with rating, deviation and volatility; imports ratingdb.formats only."""
 
+# A Glicko list (Glickman's first system) is the same CSV without the volatility column
+# (`read_deviation_list(..., volatility=False)`, `write_glicko2_list(..., volatility=False)`).
+
 # The columns are the ratingdb CSV list's player columns (fide_id, national_id, name, federation, sex,
 # title, birth_year) and `rating`, `deviation`, `volatility`; the rating and the deviation may have
 # decimals (hundredths are kept), the volatility up to six. A blank rating is an unrated player (then the
@@ -70,6 +73,16 @@ def read_glicko2_list(
     reads like any list everywhere a rating is shown. A deviation above `limit` is refused with its row
     (DeviationAboveLimit): the close would otherwise shrink it (or widen it past what a newcomer has).
     """
+    return read_deviation_list(path, rating_type, limit, volatility=True, system="Glicko-2")
+
+
+def read_deviation_list(
+    path: Path, rating_type: str, limit: DeviationLimit | None, *, volatility: bool, system: str
+) -> Iterator[tuple[ListRow, Glicko2Figures | None]]:
+    """The rows of a CSV list of a system with deviations: Glicko-2's (`volatility`) or Glicko's (without
+    one: the figures' volatility is 0, meaning none). `system` names the list in a refusal."""
+    columns = GLICKO2_CSV_COLUMNS if volatility else GLICKO2_CSV_COLUMNS[:-1]
+    required = REQUIRED if volatility else REQUIRED[:-1]
     fields = _Fields(path.name)
     try:
         handle = path.open(encoding="utf-8-sig", newline="")
@@ -79,23 +92,21 @@ def read_glicko2_list(
         reader = csv.reader(handle)
         header = [h.strip() for h in next(reader, [])]
         if not header:
-            raise fields.error(1, None, "the Glicko-2 list has no header row")
+            raise fields.error(1, None, f"the {system} list has no header row")
         index: dict[str, int] = {}
         for i, column in enumerate(header):
-            if column not in GLICKO2_CSV_COLUMNS:
+            if column not in columns:
                 raise fields.error(
-                    1,
-                    i + 1,
-                    f"column '{column}' is not a Glicko-2 list column ({', '.join(GLICKO2_CSV_COLUMNS)})",
+                    1, i + 1, f"column '{column}' is not a {system} list column ({', '.join(columns)})"
                 )
             if column in index:
                 raise fields.error(1, i + 1, f"column '{column}' appears twice")
             index[column] = i
-        for column in REQUIRED:
+        for column in required:
             if column not in index:
-                raise fields.error(1, None, f"the Glicko-2 list has no '{column}' column")
+                raise fields.error(1, None, f"the {system} list has no '{column}' column")
         if "fide_id" not in index and "national_id" not in index:
-            raise fields.error(1, None, "the Glicko-2 list needs a 'fide_id' or a 'national_id' column")
+            raise fields.error(1, None, f"the {system} list needs a 'fide_id' or a 'national_id' column")
         line = 1
         for record in reader:
             line = reader.line_num
@@ -107,7 +118,8 @@ def read_glicko2_list(
                 )
             for i, value in enumerate(record):
                 fields.plain(value, line, i + 1)
-            found = _row(fields, {c: (record[i].strip(), i + 1) for c, i in index.items()}, line, rating_type)
+            cells = {c: (record[i].strip(), i + 1) for c, i in index.items()}
+            found = _row(fields, cells, line, rating_type, volatility)
             figures = found[1]
             if (
                 limit is not None
@@ -121,16 +133,16 @@ def read_glicko2_list(
             yield found
     except UnicodeDecodeError as e:
         raise fields.error(
-            None, None, f"the Glicko-2 list is not UTF-8 ({e.reason} at byte {e.start})"
+            None, None, f"the {system} list is not UTF-8 ({e.reason} at byte {e.start})"
         ) from None
     except csv.Error as e:
-        raise fields.error(None, None, f"the Glicko-2 list cannot be read: {e}") from None
+        raise fields.error(None, None, f"the {system} list cannot be read: {e}") from None
     finally:
         handle.close()
 
 
 def _row(
-    fields: _Fields, cells: dict[str, tuple[str, int]], line: int, rating_type: str
+    fields: _Fields, cells: dict[str, tuple[str, int]], line: int, rating_type: str, volatility: bool
 ) -> tuple[ListRow, Glicko2Figures | None]:
     def get(column: str) -> tuple[str, int]:
         return cells.get(column, ("", 0))
@@ -144,19 +156,19 @@ def _row(
     )  # fmt: skip
     figures = None
     if rating_text:
-        if not dev_text or not vol_text:
+        if not dev_text or (volatility and not vol_text):
             missing = "deviation" if not dev_text else "volatility"
-            raise fields.error(
-                line, None, f"the row is rated but has no {missing}: give rating, deviation and volatility"
-            )
+            given = "rating, deviation and volatility" if volatility else "rating and deviation"
+            raise fields.error(line, None, f"the row is rated but has no {missing}: give {given}")
         figures = Glicko2Figures(
             _decimal(fields, rating_text, line, rating_col, "rating", 2, limits.RATING_MAX),
             _decimal(fields, dev_text, line, dev_col, "deviation", 2, 1000),
-            _decimal(fields, vol_text, line, vol_col, "volatility", 6, 1),
+            _decimal(fields, vol_text, line, vol_col, "volatility", 6, 1) if volatility else 0,
         )
     elif dev_text or vol_text:
         column = dev_col if dev_text else vol_col
-        raise fields.error(line, column, "an unrated row (blank rating) has no deviation or volatility")
+        what = "deviation or volatility" if volatility else "deviation"
+        raise fields.error(line, column, f"an unrated row (blank rating) has no {what}")
     rating = ListRating(rating=figures.whole_rating if figures else None, games=None, k=None, games_total=0)
     return (
         ListRow(
@@ -175,18 +187,19 @@ def _row(
     )
 
 
-def write_glicko2_list(rows: Iterable[tuple[ListRow, Glicko2Figures | None]], out: TextIO) -> None:
-    """Write rows as a Glicko-2 CSV list (every column above); it re-imports to the same figures."""
+def write_glicko2_list(
+    rows: Iterable[tuple[ListRow, Glicko2Figures | None]], out: TextIO, *, volatility: bool = True
+) -> None:
+    """Write rows as a Glicko-2 CSV list (every column above; without `volatility`, Glicko's: all but
+    the last); it re-imports to the same figures."""
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(GLICKO2_CSV_COLUMNS)
+    writer.writerow(GLICKO2_CSV_COLUMNS if volatility else GLICKO2_CSV_COLUMNS[:-1])
     for row, figures in rows:
-        shown = ["", "", ""]
+        shown = ["", "", ""] if volatility else ["", ""]
         if figures is not None:
-            shown = [
-                _fixed(figures.rating_x100, 2),
-                _fixed(figures.deviation_x100, 2),
-                _fixed(figures.volatility_x1e6, 6),
-            ]
+            shown = [_fixed(figures.rating_x100, 2), _fixed(figures.deviation_x100, 2)]
+            if volatility:
+                shown.append(_fixed(figures.volatility_x1e6, 6))
         writer.writerow(
             ["" if v is None else str(v) for v in (row.fide_id, row.national_id)]
             + [row.name]

@@ -1,4 +1,4 @@
-"""Glicko (Glickman, "The Glicko system"; chess.com's): a rating period's update; imports only the stdlib.
+"""Glicko (Glickman, "The Glicko system"; chess.com's): update and rule file; imports stdlib, ratingdb.rating.
 
 Pure: no database, no I/O. The paper's two steps, its names kept so a reader can put them side by side:
 
@@ -22,10 +22,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Final
 
 from .errors import RulesError
 from .periods import Period
+from .rulefile import ELO_KEYS, RATING_MAX, _Table
 from .rules import RuleSet
 
 Q: Final = math.log(10) / 400  # q = ln 10 / 400 = 0.0057565
@@ -209,3 +211,72 @@ def glicko_rule_set(
         cap=None, cap_exempt_from=None, exclusion_difference=None, exclusion_above=None, floor=0,
         k_times_games_max=None, glicko=params,
     )  # fmt: skip
+
+
+def _half_up(value: float, places: int) -> Decimal:
+    # Decimal(float) is the float's exact value: rounding it is one rounding, not two.
+    return Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class PublishedGlicko:
+    """A rating as a Glicko list publishes it: whole hundredths of rating and deviation."""
+
+    rating_x100: int
+    deviation_x100: int
+
+    @property
+    def rating(self) -> GlickoRating:
+        return GlickoRating(self.rating_x100 / 100, self.deviation_x100 / 100)
+
+    @property
+    def whole_rating(self) -> int:
+        """The rating to the whole point, half away from zero (the list's rating column)."""
+        return int(_half_up(self.rating_x100 / 100, 0))
+
+
+def published(rating: GlickoRating) -> PublishedGlicko:
+    """The one rounding: r and RD to hundredths, half away from zero (1464.1064 → 1464.11); the next
+    period starts from these figures."""
+    r, rd = _half_up(rating.rating, 2), _half_up(rating.deviation, 2)
+    return PublishedGlicko(int(r.scaleb(2)), int(rd.scaleb(2)))
+
+
+def read_rule_file(
+    top: _Table, name: str, rating_type: str, effective_from: Period | None, effective_to: Period | None
+) -> RuleSet:
+    """A `system = "glicko"` file: the [glicko] table and nothing of Elo's (ratingdb.rating.glicko).
+
+    c is given directly (`c`) or by the periods a typical deviation takes to grow back to the maximum
+    (`periods_to_maximum` and `typical_deviation`), one or the other.
+    """
+    for key in ELO_KEYS:
+        if key in top.data:
+            raise top.error(key, 'an Elo rule: a system = "glicko" rule set has none (see the [glicko] keys)')
+    table = top.table("glicko")
+    rating = table.number("initial_rating", low=1, high=RATING_MAX)
+    deviation = table.number("initial_deviation", low=1, high=1000)
+    maximum = table.number("maximum_deviation", low=1, high=1000)
+    assert rating is not None and deviation is not None and maximum is not None
+    if maximum < deviation:
+        raise table.error("maximum_deviation", f"{maximum:g} is below initial_deviation {deviation:g}")
+    if "c" in table.data and ("periods_to_maximum" in table.data or "typical_deviation" in table.data):
+        raise table.error("c", "give c or periods_to_maximum with typical_deviation, not both")
+    if "c" in table.data or "periods_to_maximum" not in table.data:
+        c = table.number("c", low=0, high=1000)
+    else:
+        periods = table.number("periods_to_maximum", low=1, high=10000)
+        typical = table.number("typical_deviation", low=1, high=1000)
+        assert periods is not None and typical is not None
+        if typical >= maximum:
+            raise table.error("typical_deviation", f"{typical:g} is not below maximum_deviation {maximum:g}")
+        c = c_from_periods(maximum, typical, periods)
+    provisional = None
+    if "provisional_deviation" in table.data:
+        provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
+    table.read.add("provisional_deviation")
+    table.done()
+    top.done()
+    assert c is not None
+    params = GlickoParameters(rating, deviation, maximum, c, provisional)
+    return glicko_rule_set(name, rating_type, effective_from, effective_to, params)

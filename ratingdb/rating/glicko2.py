@@ -1,7 +1,7 @@
-"""Glicko-2 (Glickman, "Example of the Glicko-2 system"): a rating period's update; imports only the stdlib.
+"""Glicko-2 (Glickman): a period's update and its rule file's table; imports stdlib, ratingdb.rating.
 
-Pure: no database, no I/O, nothing from the rest of ratingdb. The steps and their names follow the
-paper, so a reader can put the two side by side:
+Pure: no database, no I/O, nothing from the rest of ratingdb but the rule file's reader. The steps and
+their names follow the paper, so a reader can put the two side by side:
 
   Step 1  the system constant τ and a newcomer's rating, deviation and volatility (`Glicko2Parameters`)
   Step 2  the Glicko-2 scale: μ = (r − 1500) / 173.7178, φ = RD / 173.7178 (`to_glicko2_scale`)
@@ -42,6 +42,7 @@ from typing import Final
 
 from .errors import RulesError
 from .periods import Period
+from .rulefile import ELO_KEYS, RATING_MAX, _Table
 from .rules import RuleSet
 
 SCALE: Final = 173.7178  # Step 2: the Glicko-2 scale's unit in Glicko points (400 / ln 10)
@@ -402,3 +403,32 @@ def glicko2_rule_set(
         cap=None, cap_exempt_from=None, exclusion_difference=None, exclusion_above=None, floor=0,
         k_times_games_max=None, glicko2=params,
     )  # fmt: skip
+
+
+def read_rule_file(
+    top: _Table, name: str, rating_type: str, effective_from: Period | None, effective_to: Period | None
+) -> RuleSet:
+    """A `system = "glicko2"` file: the [glicko2] table and nothing of Elo's (ratingdb.rating.glicko2)."""
+    for key in ELO_KEYS:
+        if key in top.data:
+            reason = 'an Elo rule: a system = "glicko2" rule set has none (see the [glicko2] keys)'
+            raise top.error(key, reason)
+    table = top.table("glicko2")
+    tau = table.number("tau", low=0.01, high=10)
+    rating = table.number("initial_rating", low=1, high=RATING_MAX)
+    deviation = table.number("initial_deviation", low=1, high=1000)
+    volatility = table.number("initial_volatility", low=0.0001, high=1)
+    provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
+    # Optional (files written before it keep their meaning: no maximum, the paper's reading).
+    maximum = None
+    if "maximum_deviation" in table.data:
+        maximum = table.number("maximum_deviation", low=1, high=1000, none=True)
+        if maximum is not None and deviation is not None and maximum < deviation:
+            reason = f"{maximum:g} is below initial_deviation {deviation:g}: a newcomer would start above it"
+            raise table.error("maximum_deviation", reason)
+    table.read.add("maximum_deviation")
+    table.done()
+    top.done()
+    assert tau is not None and rating is not None and deviation is not None and volatility is not None
+    params = Glicko2Parameters(tau, rating, deviation, volatility, provisional, maximum_deviation=maximum)
+    return glicko2_rule_set(name, rating_type, effective_from, effective_to, params)

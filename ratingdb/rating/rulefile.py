@@ -21,6 +21,7 @@ from .kfactor import TRACKED_REACHED, KRule
 from .periods import Period
 from .points import ROUNDINGS
 from .rules import RuleSet
+from .systems import DEFAULT_SYSTEM, RULE_FILE_SYSTEMS, rule_file_reader
 
 NONE: Final = "none"
 # FIDE's files are 3 KB; the limit keeps a stored rule set from costing every close and `rules list`
@@ -31,7 +32,6 @@ RULE_FILE_MAX: Final = 64_000
 # 1 to 3999; a threshold compared with ratings is 0 to 3999; K is at most 1000.
 RATING_MAX: Final = 3999
 K_MAX: Final = 1000
-SYSTEMS: Final = ("elo", "glicko2", "glicko")  # the systems a rule file may name (`system`; left out: elo)
 ELO_KEYS: Final = ("expected_score", "rounding", "cap", "exclusion", "floor", "k", "initial")
 _NAME: Final = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}")
 _RATING_TYPE: Final = re.compile(r"[a-z][a-z0-9_]{0,7}")  # the lists' rating_type column holds 8
@@ -160,17 +160,12 @@ def parse_rule_set(text: str, *, source: str = "rule file") -> RuleSet:
     effective_to = top.period("effective_until", optional=True)
     if effective_from is not None and effective_to is not None and effective_to < effective_from:
         raise top.error("effective_until", f"{effective_to} is before effective_from {effective_from}")
-    system = top.choice("system", SYSTEMS) if "system" in top.data else "elo"
+    system = top.choice("system", tuple(RULE_FILE_SYSTEMS)) if "system" in top.data else DEFAULT_SYSTEM
     integrity = _integrity(top)
-    if system == "glicko2":
-        return dataclasses.replace(
-            _glicko2(top, name, rating_type, effective_from, effective_to), integrity=integrity
-        )
-    if system == "glicko":
-        return dataclasses.replace(
-            _glicko(top, name, rating_type, effective_from, effective_to), integrity=integrity
-        )
-    top.read.add("system")  # left out: "elo"
+    if system != DEFAULT_SYSTEM:  # the system's own table, read by its module (rating.systems)
+        read = rule_file_reader(system)(top, name, rating_type, effective_from, effective_to)
+        return dataclasses.replace(read, integrity=integrity)
+    top.read.add("system")  # left out: Elo
     expected = top.choice("expected_score", ("table", "logistic"))
     rounding = top.choice("rounding", ROUNDINGS)
 
@@ -259,79 +254,6 @@ def _integrity(top: _Table) -> IntegrityThresholds:
         values["max_rounds_per_day"] = table.integer("max_rounds_per_day", low=1, high=1000, none=True)
     table.done()
     return dataclasses.replace(DEFAULT_THRESHOLDS, **values)  # type: ignore[arg-type]
-
-
-def _glicko2(
-    top: _Table, name: str, rating_type: str, effective_from: Period | None, effective_to: Period | None
-) -> RuleSet:
-    """A `system = "glicko2"` file: the [glicko2] table and nothing of Elo's (ratingdb.rating.glicko2)."""
-    from .glicko2 import Glicko2Parameters, glicko2_rule_set
-
-    for key in ELO_KEYS:
-        if key in top.data:
-            reason = 'an Elo rule: a system = "glicko2" rule set has none (see the [glicko2] keys)'
-            raise top.error(key, reason)
-    table = top.table("glicko2")
-    tau = table.number("tau", low=0.01, high=10)
-    rating = table.number("initial_rating", low=1, high=RATING_MAX)
-    deviation = table.number("initial_deviation", low=1, high=1000)
-    volatility = table.number("initial_volatility", low=0.0001, high=1)
-    provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
-    # Optional (files written before it keep their meaning: no maximum, the paper's reading).
-    maximum = None
-    if "maximum_deviation" in table.data:
-        maximum = table.number("maximum_deviation", low=1, high=1000, none=True)
-        if maximum is not None and deviation is not None and maximum < deviation:
-            reason = f"{maximum:g} is below initial_deviation {deviation:g}: a newcomer would start above it"
-            raise table.error("maximum_deviation", reason)
-    table.read.add("maximum_deviation")
-    table.done()
-    top.done()
-    assert tau is not None and rating is not None and deviation is not None and volatility is not None
-    params = Glicko2Parameters(tau, rating, deviation, volatility, provisional, maximum_deviation=maximum)
-    return glicko2_rule_set(name, rating_type, effective_from, effective_to, params)
-
-
-def _glicko(
-    top: _Table, name: str, rating_type: str, effective_from: Period | None, effective_to: Period | None
-) -> RuleSet:
-    """A `system = "glicko"` file: the [glicko] table and nothing of Elo's (ratingdb.rating.glicko).
-
-    c is given directly (`c`) or by the periods a typical deviation takes to grow back to the maximum
-    (`periods_to_maximum` and `typical_deviation`), one or the other.
-    """
-    from .glicko import GlickoParameters, c_from_periods, glicko_rule_set
-
-    for key in ELO_KEYS:
-        if key in top.data:
-            raise top.error(key, 'an Elo rule: a system = "glicko" rule set has none (see the [glicko] keys)')
-    table = top.table("glicko")
-    rating = table.number("initial_rating", low=1, high=RATING_MAX)
-    deviation = table.number("initial_deviation", low=1, high=1000)
-    maximum = table.number("maximum_deviation", low=1, high=1000)
-    assert rating is not None and deviation is not None and maximum is not None
-    if maximum < deviation:
-        raise table.error("maximum_deviation", f"{maximum:g} is below initial_deviation {deviation:g}")
-    if "c" in table.data and ("periods_to_maximum" in table.data or "typical_deviation" in table.data):
-        raise table.error("c", "give c or periods_to_maximum with typical_deviation, not both")
-    if "c" in table.data or "periods_to_maximum" not in table.data:
-        c = table.number("c", low=0, high=1000)
-    else:
-        periods = table.number("periods_to_maximum", low=1, high=10000)
-        typical = table.number("typical_deviation", low=1, high=1000)
-        assert periods is not None and typical is not None
-        if typical >= maximum:
-            raise table.error("typical_deviation", f"{typical:g} is not below maximum_deviation {maximum:g}")
-        c = c_from_periods(maximum, typical, periods)
-    provisional = None
-    if "provisional_deviation" in table.data:
-        provisional = table.number("provisional_deviation", low=0, high=1000, none=True)
-    table.read.add("provisional_deviation")
-    table.done()
-    top.done()
-    assert c is not None
-    params = GlickoParameters(rating, deviation, maximum, c, provisional)
-    return glicko_rule_set(name, rating_type, effective_from, effective_to, params)
 
 
 def _k_rules(k_table: _Table) -> tuple[KRule, ...]:

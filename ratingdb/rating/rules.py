@@ -13,6 +13,7 @@ from .integrity import DEFAULT_THRESHOLDS, IntegrityThresholds
 from .kfactor import FIDE_K_RULES, KRule
 from .periods import Period
 from .points import Rounding
+from .systems import DEFAULT_SYSTEM
 from .tables import expected_score, expected_score_logistic_hundredths
 
 ExpectedScoreMethod = Literal["table", "logistic"]
@@ -50,7 +51,7 @@ class RuleSet:
     rounding: Rounding = "half_away"  # §8.3.4
     # The rating system a close under this set runs (ratingdb/services/systems/): FIDE's Elo, or another
     # system registered there.
-    system: str = "elo"
+    system: str = DEFAULT_SYSTEM
     # When the integrity screen (ratingdb.rating.integrity) flags an event: the rule file's [integrity].
     integrity: IntegrityThresholds = DEFAULT_THRESHOLDS
 

@@ -4,7 +4,7 @@ expected score the type's rating system gave before the period (log-loss and Bri
 For each rating type and each closed period from `first` to `last`: the list the close rated from (the
 list in force on the period's first day) and its rating system (ratingdb.reports.systems.list_shown);
 every rated game of the period between two players rated on that list, from white's side, with the
-expected score of that system (its forecaster in ratingdb.reports.systems.FORECASTERS: Elo's table at the
+expected score of that system (its Shown's forecaster in ratingdb.reports.systems.SHOWN: Elo's table at the
 capped difference, Glickman's E with the opponent's deviation, ...). A game with an unrated player is left
 out (Elo gives it no expected score). Read-only; takes a Session.
 """
@@ -22,7 +22,7 @@ from ratingdb.errors import ConfigError, MissingList
 from ratingdb.rating import Period, RulesError
 from ratingdb.rating.forecast import Forecasts, band
 from ratingdb.reports.lists import computed_list, require_list
-from ratingdb.reports.systems import FORECASTERS, list_shown
+from ratingdb.reports.systems import list_shown
 from ratingdb.schema.models import Event, Game
 
 SCORES = {"1": 1.0, "=": 0.5, "0": 0.0}
@@ -91,19 +91,17 @@ def systems_report(
             except MissingList:
                 period = period.shift(1)
                 continue
-            system = list_shown(session, in_force).system.name
-            forecaster = FORECASTERS.get(system)
-            if forecaster is not None:
-                try:
-                    forecast = forecaster(session, in_force, rating_type, period)
-                except RulesError:
-                    forecast = None
-                if forecast is not None:
-                    score(
-                        found.setdefault((rating_type, system), {}),
-                        period_games(session, rating_type, period),
-                        forecast,
-                    )
+            shown = list_shown(session, in_force).system
+            try:
+                forecast = shown.forecaster(session, in_force, rating_type, period)
+            except RulesError:
+                forecast = None
+            if forecast is not None:
+                score(
+                    found.setdefault((rating_type, shown.name), {}),
+                    period_games(session, rating_type, period),
+                    forecast,
+                )
             period = period.shift(1)
     lines = []
     for (rating_type, system), bands in sorted(found.items()):

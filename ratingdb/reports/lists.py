@@ -40,6 +40,7 @@ from ratingdb.schema.models import (
 from ratingdb.services.lists import latest_list, list_version, require_list
 from ratingdb.services.rows import CalcPlayerRow
 from ratingdb.services.rules import rules_of_lists
+from ratingdb.services.systems import systems
 from ratingdb.titles import shown_name
 
 if TYPE_CHECKING:
@@ -562,16 +563,14 @@ def players_with_records(session: Session) -> frozenset[int]:
     those five queries, each answering nothing, were half of what their page cost (bench/RESULTS.md,
     issue 28, page).
     """
-    from ratingdb.schema.models import Glicko2CalcPlayer, Glicko2Entry
-
-    sides = (
+    sides = [
         select(CalcPlayer.player_id),
         select(CalcGame.player_id),
         select(Game.white_id),
         select(Game.black_id).where(Game.black_id.is_not(None)),
-        select(Glicko2Entry.player_id),
-        select(Glicko2CalcPlayer.player_id),
-    )
+    ]
+    for system in systems():  # a system's own figures and record (Glicko-2's)
+        sides += [select(m.player_id) for m in (system.entry_model, system.record_model) if m is not None]
     return frozenset(session.scalars(sides[0].union(*sides[1:])))
 
 

@@ -20,8 +20,6 @@ from ratingdb.schema.models import (
     CalcPlayer,
     Event,
     EventPlayer,
-    Glicko2CalcPlayer,
-    Glicko2Entry,
     ListEntry,
     Player,
     PlayerVersion,
@@ -29,6 +27,7 @@ from ratingdb.schema.models import (
 from ratingdb.services.counts import CloseCounts, close_counts, event_counts
 from ratingdb.services.event_warnings import close_warnings
 from ratingdb.services.lists import require_list
+from ratingdb.services.systems import DEFAULT, list_system, systems
 from ratingdb.titles import shown_name
 
 INACTIVE_FLAGS = ("i", "wi")
@@ -97,15 +96,12 @@ class PeriodReport:
     k_changes: list[KChange] = field(default_factory=list)
     events: list[RatedEvent] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # events rated little, or longer than one event may be
-    system: str = "elo"  # the rating system of the close (ratingdb.reports.systems shows it by this)
+    system: str = DEFAULT  # the rating system of the close (ratingdb.reports.systems shows it by this)
     deviations_widened: int = 0  # a system with deviations: the rated players without a game (Step 6)
     # ... of those, the deviations the rule set's maximum held (already at it) or lowered (listed above it)
     deviations_at_maximum: int = 0
 
-    @property
-    def glicko2(self) -> bool:
-        """A Glicko-2 close: its moves carry the deviations."""
-        return self.system == "glicko2"
+    with_deviations: bool = False  # the system publishes deviations: the moves carry them (Glicko-2)
 
     @property
     def players_rated(self) -> int:
@@ -131,14 +127,10 @@ def period_report(
     report = PeriodReport(period, rating_type, published.list_date, in_force.list_date, published.rules)
 
     played: list[PlayerMove] = []  # entries with games this period (a Glicko-2 list's rated players)
-    glicko2 = (
-        session.scalar(
-            select(Glicko2CalcPlayer.list_id).where(Glicko2CalcPlayer.list_id == published.id).limit(1)
-        )
-        is not None
-    )
-    report.system = "glicko2" if glicko2 else "elo"
-    rd_before, rd_after = (_deviations(session, in_force.id), _deviations(session, published.id))
+    system = list_system(session, published.id)
+    report.system = system.name
+    rd_before, rd_after = (_deviations(session, in_force.id), system.deviations(session, published.id))
+    report.with_deviations = bool(rd_after)
     new, old = aliased(ListEntry), aliased(ListEntry)
     # Two whole lists joined by player: hash joins, whatever the planner knows of a new list.
     with engines.of(session).whole_lists_joined(session):
@@ -220,8 +212,9 @@ def period_report(
                     KChange(fide_id, national_id, name, birth_year, after, k_before, k_after, reason)
                 )
 
-    if report.glicko2:
-        # A Glicko-2 close rates everyone with games (no pool); the changes are the list's own.
+    if report.system != DEFAULT:
+        # Elo's gains and losses are its record's (a first rating is no change); a system rating everyone
+        # with games (no pool) has the list's own changes.
         report.gains = sorted((m for m in played if (m.change or 0) > 0), key=lambda m: -(m.change or 0))[
             :top
         ]
@@ -263,13 +256,8 @@ def period_report(
 
 
 def _deviations(session: Session, list_id: int) -> dict[int, float]:
-    """Player id → the deviation a Glicko-2 list published (hundredths); {} for an Elo list."""
-    return {
-        player_id: d100 / 100
-        for player_id, d100 in session.execute(
-            select(Glicko2Entry.player_id, Glicko2Entry.deviation_x100).where(Glicko2Entry.list_id == list_id)
-        )
-    }
+    """Player id → the deviation a list published (hundredths), by whichever system has them; {}: none."""
+    return {player: rd for system in systems() for player, rd in system.deviations(session, list_id).items()}
 
 
 def _elo_changes(session: Session, list_id: int, report: PeriodReport, top: int) -> None:

@@ -12,7 +12,8 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.schema.models import Glicko2Entry, ListEntry, PlayerVersion, RatingList
+from ratingdb.schema.models import ListEntry, PlayerVersion, RatingList
+from ratingdb.services.systems import list_system
 
 Category = Literal["open", "women", "juniors", "girls", "seniors50", "seniors65"]
 CATEGORIES: Final[tuple[Category, ...]] = get_args(Category)
@@ -76,13 +77,16 @@ def top_list(
         ListEntry.flag,
         ListEntry.player_id,
     )
-    # A Glicko-2 list ranks by its rating in hundredths (list_entry holds it to the whole point).
-    query = query.outerjoin(
-        Glicko2Entry,
-        (Glicko2Entry.list_id == ListEntry.list_id) & (Glicko2Entry.player_id == ListEntry.player_id),
-    ).order_by(
-        ListEntry.rating.desc(), Glicko2Entry.rating_x100.desc(), PlayerVersion.name, ListEntry.player_id
-    )
+    # A system with its own figures (Glicko-2) ranks by its rating in hundredths (list_entry holds it to
+    # the whole point).
+    system = list_system(session, rating_list.id)
+    order: list[Any] = [ListEntry.rating.desc()]
+    if (figures := system.entry_model) is not None:
+        query = query.outerjoin(
+            figures, (figures.list_id == ListEntry.list_id) & (figures.player_id == ListEntry.player_id)
+        )
+        order.append(figures.rating_x100.desc())
+    query = query.order_by(*order, PlayerVersion.name, ListEntry.player_id)
     query = _rated_on(query, rating_list, federation=federation, active_only=active_only)
     if category in ("women", "girls"):
         query = query.where(PlayerVersion.sex == "F")

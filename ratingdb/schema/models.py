@@ -555,6 +555,62 @@ class Glicko2CalcGame(Base):
     score_x100: Mapped[Hundredths]
 
 
+class GlickoEntry(Base):
+    """A Glicko list's figures per player (Glickman's first system), beside its list_entry row (whose
+    rating is this one rounded to the whole point): rating and deviation in hundredths. Sealed with the
+    list like list_entry (migration 0027_systems); no foreign keys, as 0016."""
+
+    __tablename__ = "glicko_entry"
+
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rating_x100: Mapped[int] = mapped_column(Integer)
+    deviation_x100: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (CheckConstraint("deviation_x100 > 0", name="deviation"),)
+
+
+class GlickoCalcPlayer(Base):
+    """Calculation record of a Glicko close, per player, played or only widened: the figures before (as
+    the list in force published them, a newcomer's Step 1 values), Step 1's deviation at the onset (grown
+    by c, at most the maximum), d² and Σ g(RDⱼ)(sⱼ − E) (NULL without games), the new rating and
+    deviation unrounded (the list rounds them)."""
+
+    __tablename__ = "glicko_calc_player"
+
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
+    games: Mapped[int] = mapped_column(Integer)
+    newcomer: Mapped[bool] = mapped_column(Boolean)
+    rating_x100: Mapped[int] = mapped_column(Integer)  # before the period
+    deviation_x100: Mapped[int] = mapped_column(Integer)
+    onset_deviation: Mapped[float] = mapped_column(Double)
+    grown_to_maximum: Mapped[bool] = mapped_column(Boolean)
+    d2: Mapped[float | None] = mapped_column(Double)
+    improvement: Mapped[float | None] = mapped_column(Double)
+    new_rating: Mapped[float] = mapped_column(Double)
+    new_deviation: Mapped[float] = mapped_column(Double)
+    note: Mapped[str | None] = mapped_column(Text)
+
+
+class GlickoCalcGame(Base):
+    """Calculation record of a Glicko close, per player and game: the opponent's rating and deviation at
+    the onset of the period, g(RDⱼ), E and the score."""
+
+    __tablename__ = "glicko_calc_game"
+
+    list_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(Integer)
+    opponent_id: Mapped[int] = mapped_column(Integer)
+    opponent_rating_x100: Mapped[int] = mapped_column(Integer)
+    opponent_deviation: Mapped[float] = mapped_column(Double)
+    g: Mapped[float] = mapped_column(Double)
+    e: Mapped[float] = mapped_column(Double)
+    score_x100: Mapped[Hundredths]
+
+
 class View(DeclarativeBase):
     """Views the migrations create, mapped for reading: outside Base.metadata, so nothing creates them
     from here and `alembic check` compares only tables."""

@@ -10,34 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from sqlalchemy import Select, and_, case, distinct, func, or_, select
+from sqlalchemy import Select, and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb import engines
-from ratingdb.schema.models import (
-    CalcGame,
-    CalcPlayer,
-    Event,
-    Game,
-    Glicko2CalcGame,
-    Glicko2CalcPlayer,
-    ListEntry,
-)
+from ratingdb.schema.models import Event, Game, ListEntry
 from ratingdb.services.exclusions import not_excluded
+from ratingdb.services.systems import CloseCounts, systems
 
 __all__ = ["COUNT_NAMES", "CloseCounts", "EventCounts", "close_counts", "event_counts"]
-
-
-class CloseCounts(NamedTuple):
-    """What one close rated (docs/guide/reports.md defines each figure in the same words)."""
-
-    games_played: int = 0  # games played over the board in the period's events (not byes or forfeits, §5.1)
-    games_rated: int = 0  # of those, the games the calculation record counts for anyone: a rating change
-    # or a pool toward a first rating
-    games_changing_a_rating: int = 0  # the games in a rated player's change or in a first rating published
-    players_rated: int = 0  # players whose rating the close recalculated from games (Elo: rated players;
-    # Glicko-2: everyone with games)
-    newly_rated: int = 0  # players with a rating on the new list and none on the list in force
 
 
 # How each figure is named wherever it is shown (CLI, report, site): one name each.
@@ -75,31 +56,8 @@ def close_counts(
             Game.event_id.in_(_events(period, rating_type)), Game.rated.is_(True), Game.black_id.is_not(None)
         )
     )
-    glicko2_games = session.scalar(
-        select(func.count(distinct(Glicko2CalcGame.game_id))).where(Glicko2CalcGame.list_id == list_id)
-    )
-    first_ratings = select(CalcPlayer.player_id).where(
-        CalcPlayer.list_id == list_id, CalcPlayer.method == "initial"
-    )
-    # Both Elo figures in one pass over the list's calculation record (the costliest of these queries).
-    changing_game = case(
-        (or_(CalcGame.kind == "rated", CalcGame.player_id.in_(first_ratings)), CalcGame.game_id)
-    )
-    elo_games, changing = session.execute(
-        select(func.count(distinct(CalcGame.game_id)), func.count(distinct(changing_game))).where(
-            CalcGame.list_id == list_id
-        )
-    ).one()
-    elo_players = session.scalar(
-        select(func.count())
-        .select_from(CalcPlayer)
-        .where(CalcPlayer.list_id == list_id, CalcPlayer.method == "change")
-    )
-    glicko2_players = session.scalar(
-        select(func.count())
-        .select_from(Glicko2CalcPlayer)
-        .where(Glicko2CalcPlayer.list_id == list_id, Glicko2CalcPlayer.games > 0)
-    )
+    # Each system counts what its own record holds (one system's record has rows for the list).
+    record = [system.record_counts(session, list_id) for system in systems()]
     new, old = aliased(ListEntry), aliased(ListEntry)
     with engines.of(session).whole_lists_joined(session):  # whatever the planner knows of a new list
         newly = session.scalar(
@@ -110,9 +68,9 @@ def close_counts(
         )
     return CloseCounts(
         games_played=played or 0,
-        games_rated=(elo_games or 0) + (glicko2_games or 0),
-        games_changing_a_rating=(changing or 0) + (glicko2_games or 0),
-        players_rated=(elo_players or 0) + (glicko2_players or 0),
+        games_rated=sum(r.games_rated for r in record),
+        games_changing_a_rating=sum(r.games_changing_a_rating for r in record),
+        players_rated=sum(r.players_rated for r in record),
         newly_rated=newly or 0,
     )
 
@@ -137,12 +95,8 @@ def event_counts(session: Session, event_ids: Iterable[int], list_id: int | None
     }
     rated: dict[int, int] = {}
     if list_id is not None:
-        for table in (CalcGame, Glicko2CalcGame):
-            for event_id, n in session.execute(
-                select(table.event_id, func.count(distinct(table.game_id)))
-                .where(table.list_id == list_id, table.event_id.in_(ids))
-                .group_by(table.event_id)
-            ):
+        for system in systems():
+            for event_id, n in system.event_games_rated(session, list_id, ids).items():
                 rated[event_id] = rated.get(event_id, 0) + n
     return {
         event_id: EventCounts(

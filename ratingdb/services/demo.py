@@ -31,6 +31,7 @@ from ratingdb.schema.models import (
     RatingList,
 )
 from ratingdb.services.rules import rule_set_in_force
+from ratingdb.services.systems import DEFAULT
 
 DEFAULT_DEMO_URL = "sqlite:///demo.sqlite"
 LIST_FILE = re.compile(r"^(standard|rapid|blitz)-(\d{4}-\d{2}-01)\.csv$")
@@ -97,20 +98,22 @@ def plan_demo(seeds: Path | None = None) -> DemoPlan:
     folder = seeds or seeds_path()
     own_sets = [parse_rule_set(path.read_text(encoding="utf-8"), source=path.name)
                 for path in sorted(folder.glob("*.toml"))]  # fmt: skip
-    # Elo types first, then the others (the Glicko-2 club list): the events keep the ids they had.
-    order_of_sets = sorted(range(len(own_sets)), key=lambda i: own_sets[i].system != "elo")
+    # Elo types first, then the others (the Glicko-2 club list, the Glicko league): the events keep the
+    # ids they had.
+    order_of_sets = sorted(range(len(own_sets)), key=lambda i: own_sets[i].system != DEFAULT)
     plan = DemoPlan(rule_files=[sorted(folder.glob("*.toml"))[i] for i in order_of_sets])
     own_types = [own_sets[i].rating_type for i in order_of_sets]
-    glicko2_types = {rules.rating_type for rules in own_sets if rules.system == "glicko2"}
+    # A type of another system than Elo starts from its own list, with its deviations.
+    own_list_types = {rules.rating_type for rules in own_sets if rules.system != DEFAULT}
     for path in sorted(folder.glob("*.csv")):
         match = LIST_FILE.match(path.name)
         if match:
             plan.lists.append(SeedList(path, match[1], dt.date.fromisoformat(match[2])))
-    # An Elo type starts from the standard list; a Glicko-2 type from its own list (<type>-<date>.csv,
-    # with deviations and volatilities).
+    # An Elo type starts from the standard list; a Glicko-2 or Glicko type from its own list
+    # (<type>-<date>.csv, with deviations and, for Glicko-2, volatilities).
     starting = list(plan.lists)
     for own in own_types:
-        if own in glicko2_types:
+        if own in own_list_types:
             plan.lists += [
                 SeedList(path, own, dt.date.fromisoformat(path.stem.removeprefix(f"{own}-")))
                 for path in sorted(folder.glob(f"{own}-*.csv"))

@@ -2,11 +2,12 @@
 
 Here, not in an adapter, is what is decided before a row is written: the file's format (told from its
 content unless named), the rating types it gives (a FIDE combined list without a type: all three), and
-which of the four importers takes it — a new list or a correction (`update`) of an Elo list
-(services.list_import), or of a Glicko-2 list with its deviations and volatilities
-(services.glicko2_lists), as the rule set of the list's period says. Takes a Session and never commits:
-the caller's transaction (a dry run's too) makes the list appear whole or not at all. What the import
-assumed and found comes back as values; each front end words them. Must not import the CLI or the web app.
+which importer takes it — a new list or a correction (`update`) by the shared importer
+(services.list_import), or by the importer of a system with a list format of its own (a Glicko-2 list
+with its deviations and volatilities), as the rule set of the list's period says. Takes a Session and
+never commits: the caller's transaction (a dry run's too) makes the list appear whole or not at all. What
+the import assumed and found comes back as values; each front end words them. Must not import the CLI or
+the web app.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import ConfigError
 from ratingdb.formats import ListFormat, detect_list_format, read_list
 from ratingdb.rating import RATING_TYPES, Period
-from ratingdb.services.glicko2_lists import glicko2_parameters, import_glicko2_list, update_glicko2_list
 from ratingdb.services.list_import import ListAssumptions, ListImportSummary, import_list, update_list
 from ratingdb.services.list_matching import ListMatching
 from ratingdb.services.lists import latest_list
 from ratingdb.services.rules import rating_types as known_rating_types
+from ratingdb.services.systems import ListImport, systems
 
 LIST_FORMATS: Final = ("csv", "fide-txt", "fide-xml")
 
@@ -39,7 +40,7 @@ class ListFileImport:
     format: ListFormat  # as named, or told from the content (a Glicko-2 list: csv)
     rating_types: list[str]
     update: bool  # a correction of the list in force (a new version), not a new list
-    glicko2: bool  # read with its deviations and volatilities (services.glicko2_lists)
+    system: str | None  # read by a system's own importer (a Glicko-2 list with its deviations); None: shared
     matching: ListMatching  # the choices given, and what the checks found (possible duplicates, …)
     # What a new Elo list assumed where the file is silent (an update keeps what the file does not give).
     assumed: ListAssumptions = field(default_factory=ListAssumptions)
@@ -80,21 +81,21 @@ def import_list_file(
         raise ConfigError("matching by name, birth year and federation is for a new list, not a correction")
     detected = cast(ListFormat, format) if format is not None else detect_list_format(path)
     types = list_types(session, path, detected, rating_type)
-    if types[0] not in RATING_TYPES and rated_by_glicko2(session, types[0], list_date):
+    own = None if types[0] in RATING_TYPES else system_import(session, types[0], list_date)
+    if own is not None:
+        system, importer = own
         if update:
-            # A corrected Glicko-2 list: the file's rows with their figures, every other entry's rating,
-            # deviation and volatility kept from the version it replaces.
-            summary = update_glicko2_list(
+            summary = importer.corrected_list(
                 session, path, rating_type=types[0], reason=reason or "", list_date=list_date,
                 progress=progress,
             )  # fmt: skip
         else:
             assert list_date is not None
-            summary = import_glicko2_list(
+            summary = importer.new_list(
                 session, path, list_date=list_date, rating_type=types[0], replace=replace, reason=reason,
                 progress=progress,
             )  # fmt: skip
-        return ListFileImport(summary, "csv", types, update, True, chosen)
+        return ListFileImport(summary, "csv", types, update, system, chosen)
     assumed = ListAssumptions()
     rows = assumed.watch(read_list(path, format=detected, rating_types=types))
     if update:
@@ -102,7 +103,7 @@ def import_list_file(
             session, rows, rating_types=types, source=path.name, reason=reason or "", list_date=list_date,
             progress=progress, matching=chosen,
         )  # fmt: skip
-        return ListFileImport(summary, detected, types, update, False, chosen)
+        return ListFileImport(summary, detected, types, update, None, chosen)
     assert list_date is not None
     # --match-certain's first pass reads the file once more, writing nothing (services.list_matching).
     survey = read_list(path, format=detected, rating_types=types) if chosen.match_certain else None
@@ -110,7 +111,7 @@ def import_list_file(
         session, rows, list_date=list_date, rating_types=types, source=path.name, replace=replace,
         reason=reason, progress=progress, matching=chosen, survey=survey,
     )  # fmt: skip
-    return ListFileImport(summary, detected, types, update, False, chosen, assumed)
+    return ListFileImport(summary, detected, types, update, None, chosen, assumed)
 
 
 def list_types(session: Session, path: Path, detected: ListFormat, rating_type: str | None) -> list[str]:
@@ -133,11 +134,19 @@ def is_combined_fide_list(path: Path) -> bool:
     return "SRtng" in header and "RRtng" in header and "BRtng" in header
 
 
-def rated_by_glicko2(session: Session, rating_type: str, list_date: dt.date | None) -> bool:
-    """Whether the list is of a type rated by Glicko-2 (its rule set in the list's period, or now)."""
+def system_import(
+    session: Session, rating_type: str, list_date: dt.date | None
+) -> tuple[str, ListImport] | None:
+    """The system whose own list format a `rating_type` list is read in, with its importer (by the rule set
+    of the list's period, or now); None: the shared importer (an Elo list)."""
     if list_date is None:
         newest = latest_list(session, rating_type)
         if newest is None:
-            return False
+            return None
         list_date = newest.list_date
-    return glicko2_parameters(session, rating_type, Period.of(list_date)) is not None
+    period = Period.of(list_date)
+    for system in systems():
+        importer = system.list_import(session, rating_type, period)
+        if importer is not None:
+            return system.name, importer
+    return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -33,6 +34,7 @@ from ratingdb.rating import RATING_TYPES, Period
 from ratingdb.reports import norm_texts
 from ratingdb.reports.chart import history_svg
 from ratingdb.reports.event import crosstable, event_ids, event_report
+from ratingdb.reports.forecasts import ALL_BANDS, systems_report
 from ratingdb.reports.list_query import ListQuery, RankedList, query_lines
 from ratingdb.reports.lists import (
     Calculation,
@@ -525,6 +527,9 @@ def _files(session: Session, site: Site) -> Iterator[tuple[str, bytes]]:
     for event_id in event_ids(session, options.rating_types):
         yield event_page(site, session, event_id)
 
+    if (systems := systems_page(site, session)) is not None:
+        yield systems
+
     histories = all_histories(session, options.rating_types)
     for player in players_of(session, options.rating_types):
         yield player_page(
@@ -717,6 +722,39 @@ def period_page(site: Site, lst: ListVersionLine, report: PeriodReport) -> tuple
             )
             for section in system.sections
         ],
+    )
+
+
+SYSTEMS_PATH: Final = "systems.html"
+
+
+def systems_page(site: Site, session: Session) -> tuple[str, bytes] | None:
+    """`ratingdb report systems` as a page: how well each rating type's system forecast the games of the
+    site's closed periods (mean log-loss and Brier per rating band); None when the site has no close."""
+    periods = sorted({Period.parse(c.period) for c in site_closes(site) if c.period})
+    if not periods:
+        return None
+    lang = site.language
+    by_type: dict[str, list[tuple[str, str, str, str, str, bool]]] = defaultdict(list)
+    for x in systems_report(session, periods[0], periods[-1], list(site.options.rating_types)):
+        total = x.band == ALL_BANDS
+        by_type[x.rating_type].append(
+            (
+                SHOWN[x.system].title if x.system in SHOWN else x.system,
+                site._("all bands") if total else x.band,
+                lang.count(x.games),
+                "" if x.log_loss is None or math.isnan(x.log_loss) else fixed(lang, x.log_loss, 4),
+                "" if x.brier is None or math.isnan(x.brier) else fixed(lang, x.brier, 4),
+                total,
+            )
+        )
+    return site.render(
+        "systems.html",
+        SYSTEMS_PATH,
+        site._("Which system forecast the games best"),
+        first=str(periods[0]),
+        last=str(periods[-1]),
+        by_type=[(t, by_type[t]) for t in site.options.rating_types if t in by_type],
     )
 
 
@@ -997,6 +1035,7 @@ def home_page(site: Site, closes: Mapping[int, PeriodReport]) -> tuple[str, byte
         "home.html",
         "index.html",
         site.title,
+        systems_path=SYSTEMS_PATH if closes else None,
         newest=[site.newest[t] for t in site.options.rating_types if t in site.newest],
         latest=latest,
         by_type=[(t, [lst for lst in reversed(site.lists) if lst.rating_type == t]) for t in site.newest],

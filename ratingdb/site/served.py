@@ -54,6 +54,7 @@ from ratingdb.site.publish import (
     player_not_rated,
     player_page,
     site_bundle,
+    systems_page,
 )
 
 Ranked = Callable[[int], RankedList]  # a list version's ranked lines by its id (kept by the app)
@@ -331,6 +332,13 @@ def period_view(session: Session, site: Site, name: str) -> bytes:
     raise not_found(
         PageNotFound, N_("there is no close %(name)s: the home page links every close"), name=name
     )
+
+
+def systems_view(session: Session, site: Site) -> bytes:
+    found = systems_page(site, session)
+    if found is None:
+        raise not_found(PageNotFound, N_("there is no close yet: the forecasts are scored on closed periods"))
+    return found[1]
 
 
 def search_view(session: Session, site: Site, text: str) -> bytes:

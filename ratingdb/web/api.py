@@ -39,9 +39,8 @@ from ratingdb.reports.lists import (
 from ratingdb.reports.live import PROVISIONAL, LiveCalculation, LiveList
 from ratingdb.reports.period import period_report
 from ratingdb.reports.search import search_players
-from ratingdb.reports.systems import types_shown
+from ratingdb.reports.systems import list_shown, types_shown
 from ratingdb.schema.models import Player, RatingList
-from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters
 from ratingdb.services.players import versions
 from ratingdb.site.publish import player_calculations, player_glicko2_calculations, player_key, player_path
 from ratingdb.site.served import bundle, player_by_key
@@ -278,8 +277,10 @@ class EntryOut(BaseModel):
     games: int
     k: int | None
     flag: str | None
-    # A Glicko-2 list only (docs/guide/glicko2.md): the rating and deviation as published (hundredths),
-    # the volatility, and whether the deviation is above the rule set's provisional threshold.
+    # A list of a system with deviations (Glicko-2, Glicko: docs/guide/glicko2.md, glicko.md): the rating
+    # and deviation as published (hundredths), Glicko-2's volatility, and whether the deviation is above
+    # the rule set's provisional threshold. glicko2_rating: exact_rating's first name, on Glicko-2 lists.
+    exact_rating: float | None = None
     glicko2_rating: float | None = None
     deviation: float | None = None
     volatility: float | None = None
@@ -742,7 +743,9 @@ def list_page(
     query = ListQuery(page=page, per_page=per_page)
     ranked = view.state.ranked(view.session, lst.list_id, as_shown=False)
     total, shown = query_lines(ranked, query, 0)
-    glicko2 = _glicko2_figures(view, lst.list_id)
+    # The list's system adds its figures (a Glicko-2 or Glicko list: rating to hundredths, RD, mark).
+    shown_list = list_shown(view.session, view.session.get_one(RatingList, lst.list_id))
+    figures = shown_list.figures.by_player()
     body = ListPageOut(
         rating_type=lst.rating_type,
         list_date=lst.list_date,
@@ -766,30 +769,12 @@ def list_page(
                 games=line.games,
                 k=line.k,
                 flag=line.flag,
-                **_glicko2_fields(glicko2, line.player_id),
+                **shown_list.system.api_fields(figures.get(line.player_id)),
             )
             for rank, line in shown
         ],
     )
     return Response(body.model_dump_json(), media_type="application/json", headers=headers)
-
-
-def _glicko2_figures(view: Served, list_id: int) -> dict[int, Glicko2Shown] | None:
-    """A Glicko-2 list's figures by player id; None for another list."""
-    params = list_parameters(view.session, view.session.get_one(RatingList, list_id))
-    return None if params is None else glicko2_figures(view.session, list_id, params)
-
-
-def _glicko2_fields(figures: dict[int, Glicko2Shown] | None, player_id: int) -> dict[str, Any]:
-    shown = None if figures is None else figures.get(player_id)
-    if shown is None:
-        return {}
-    return {
-        "glicko2_rating": shown.rating,
-        "deviation": shown.deviation,
-        "volatility": shown.volatility,
-        "provisional": shown.provisional,
-    }
 
 
 @router.get(
@@ -826,11 +811,10 @@ def list_csv(
     if _not_modified(request, etag):
         return Response(status_code=304, headers=headers)
     text = io.StringIO(newline="")
-    rating_list = view.session.get_one(RatingList, lst.list_id)
-    if (params := list_parameters(view.session, rating_list)) is not None:  # the Glicko-2 list format
-        from ratingdb.reports.glicko2 import glicko2_lines, write_glicko2_list_file
-
-        write_glicko2_list_file(*glicko2_lines(view.session, rating_list, params), text, lst.rating_type)
+    shown_list = list_shown(view.session, view.session.get_one(RatingList, lst.list_id))
+    if shown_list.system.cli_list_columns:  # a system's own list format (Glicko-2's, Glicko's)
+        lines = shown_list.figures.order(list(view.state.list_lines(view.session, lst.list_id)))
+        shown_list.figures.write("csv", lines, text, lst)
     else:
         write_list_file(
             view.state.list_lines(view.session, lst.list_id), text, "csv", lst.rating_type, lst.list_date

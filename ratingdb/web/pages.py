@@ -202,6 +202,17 @@ def period_page(view: Served, name: str) -> HTMLResponse:
     )
 
 
+@router.get("/systems.html")
+def systems_page(view: Served) -> HTMLResponse:
+    return page(
+        view,
+        view.state.cached(
+            (view.version, view.language, "systems"),
+            lambda: served.systems_view(view.session, view.site),
+        ),
+    )
+
+
 @router.get("/search")
 def search(view: Served, q: Annotated[str, Query(max_length=100)] = "") -> HTMLResponse:
     # Kept per data version as every page is: the names visitors look for repeat (a strong player, a

@@ -82,13 +82,16 @@ def test_every_seed_tournament_is_accepted_by_the_strict_reader_with_its_round_d
 
 def test_the_plan_imports_the_standard_list_first_and_closes_every_period_in_date_order() -> None:
     plan = plan_demo()
-    # Elo's own types first, then Glicko-2's: the national list's events keep their ids.
-    assert plan.rule_files == [SEEDS / "national-2025.toml", SEEDS / "club-glicko.toml"]
+    # Elo's own types first, then Glicko-2's and Glicko's: the national list's events keep their ids.
+    assert plan.rule_files == [
+        SEEDS / "national-2025.toml", SEEDS / "club-glicko.toml", SEEDS / "league-glicko.toml"
+    ]
     assert [(lst.rating_type, lst.path.name, lst.list_date) for lst in plan.lists] == [
         ("standard", "standard-2025-09-01.csv", dt.date(2025, 9, 1)),
         ("rapid", "rapid-2025-09-01.csv", dt.date(2025, 9, 1)),
         ("national", "standard-2025-09-01.csv", dt.date(2025, 9, 1)),  # the national list starts from it
         ("club", "club-2025-09-01.csv", dt.date(2025, 9, 1)),  # Glicko-2: its own list, with deviations
+        ("league", "league-2025-09-01.csv", dt.date(2025, 9, 1)),  # Glicko: its own list too
     ]
     steps = [(str(s.period), s.rating_type, len(s.events)) for s in plan.steps]
     assert steps == [
@@ -106,6 +109,10 @@ def test_the_plan_imports_the_standard_list_first_and_closes_every_period_in_dat
         ("2025-09", "club", 4),
         ("2025-10", "club", 7),
         ("2025-11", "club", 3),
+        # Then the league list by Glicko, fed by them too: three systems on the same games.
+        ("2025-09", "league", 4),
+        ("2025-10", "league", 7),
+        ("2025-11", "league", 3),
     ]
     assert plan.event_files == 16
     # 2025-10-31 … 2025-11-02 ends after the 2025-11-01 list's closing date (2025-10-29): period 2025-11.
@@ -123,7 +130,7 @@ def test_the_demo_builds_demo_sqlite_in_the_current_folder_and_prints_the_tour(
     assert (tmp_path / "demo.sqlite").is_file()
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "ratingdb demo: a fictional federation, 4 starting lists and 16 events (September–November 2025), "
+        "ratingdb demo: a fictional federation, 5 starting lists and 16 events (September–November 2025), "
         "in sqlite:///demo.sqlite."
     )
     assert "$ ratingdb import-list standard-2025-09-01.csv --date 2025-09-01 --type standard" in lines
@@ -149,7 +156,7 @@ def test_the_demo_builds_demo_sqlite_in_the_current_folder_and_prints_the_tour(
     periods = ("2025-09", "2025-10", "2025-11")
     assert closes == [
         f"$ ratingdb close-period {p} --type {t}" for p in periods for t in ("standard", "rapid")
-    ] + [f"$ ratingdb close-period {p} --type {t}" for t in ("national", "club") for p in periods]
+    ] + [f"$ ratingdb close-period {p} --type {t}" for t in ("national", "club", "league") for p in periods]
     assert "$ ratingdb rules add club-glicko.toml" in lines
     assert "$ ratingdb import-list club-2025-09-01.csv --date 2025-09-01 --type club" in lines
     # Glicko-2: Byrne's September (three losses, the floor case on the FIDE list) took him from the

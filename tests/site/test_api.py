@@ -297,3 +297,21 @@ def _check_glicko2_list(api: TestClient, demo_url: str) -> None:
     # An Elo list has none of them.
     elo = api.get("/api/v1/lists/standard/2025-12-01", params={"per_page": 1}).json()["entries"][0]
     assert (elo["glicko2_rating"], elo["deviation"], elo["volatility"], elo["provisional"]) == (None,) * 4
+
+
+def test_a_glicko_list_carries_rating_deviation_and_the_provisional_mark(demo_url: str) -> None:
+    # The demo's league list by Glicko (served with RATINGDB_TYPES=standard,league): the same figures as
+    # `ratingdb list --type league --format csv`, which is the Glicko list format (no volatility).
+    exported = runner.invoke(
+        cli, ["--db", demo_url, "list", "2025-12-01", "--type", "league", "--format", "csv"]
+    ).stdout.splitlines()
+    assert exported[0] == "fide_id,national_id,name,federation,sex,title,birth_year,rating,deviation"
+    fide_id, _nid, _name, *_rest, rating, deviation = next(csv.reader([exported[1]]))
+    with client(demo_url, rating_types=("standard", "league")) as api:
+        first = api.get("/api/v1/lists/league/2025-12-01", params={"per_page": 1}).json()["entries"][0]
+        assert (str(first["fide_id"]), first["exact_rating"], first["deviation"]) == (
+            fide_id, float(rating), float(deviation)
+        )  # fmt: skip
+        assert first["glicko2_rating"] is None and first["volatility"] is None
+        assert first["provisional"] is (float(deviation) > 110)  # the league's provisional_deviation
+        assert api.get("/api/v1/lists/league/2025-12-01/csv").text.splitlines() == exported

@@ -197,13 +197,13 @@ def test_the_api_gives_the_glicko2_calculations_with_deviation_and_mark(demo_url
 
 
 def test_the_home_page_lists_every_type_with_lists(demo_url: str, tmp_path: Path) -> None:
-    # No --type: FIDE's types and the stored rule sets' (national, club), published and served.
+    # No --type: FIDE's types and the stored rule sets' (national, club, league), published and served.
     publish(demo_url, tmp_path / "www")
     home = parse((tmp_path / "www" / "index.html").read_bytes())
     cards = [text_of(h) for h in home.iterfind(".//article/h2")]
     assert cards == [
         "Standard list Dec 1, 2025", "Rapid list Dec 1, 2025", "Club list Dec 1, 2025",
-        "National list Dec 1, 2025",
+        "League list Dec 1, 2025", "National list Dec 1, 2025",
     ]  # fmt: skip
     with client(demo_url) as served:
         page = served.get("/")

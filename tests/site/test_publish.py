@@ -439,7 +439,8 @@ def test_only_the_chosen_types_are_published_with_a_sitemap_for_the_base_url(
         # The demo stores its national rule set, so "national" is a known type there.
         (
             ["--type", "bullet"],
-            "Error: 'bullet' is not a rating type: use one of standard, rapid, blitz, club, national\n",
+            "Error: 'bullet' is not a rating type: use one of standard, rapid, blitz, club, league, "
+            "national\n",
         ),
         (
             ["--base-url", "ratings.example.org"],

@@ -40,7 +40,7 @@ def test_every_system_a_close_can_run_is_shown() -> None:
 
 def test_an_unknown_system_is_refused_with_the_known_ones() -> None:
     with pytest.raises(
-        ConfigError, match="no display for the rating system 'trueskill': known are elo, glicko2"
+        ConfigError, match="no display for the rating system 'trueskill': known are elo, glicko, glicko2"
     ):
         shown("trueskill")
 

@@ -15,15 +15,13 @@ from typing import Final
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import ConfigError
-from ratingdb.reports.systems import elo, glicko2
 from ratingdb.reports.systems.base import Column, Download, Forecaster, ListFigures, Section, Shown
 from ratingdb.reports.systems.elo import ELO, EloList
+from ratingdb.reports.systems.glicko import GLICKO
 from ratingdb.reports.systems.glicko2 import GLICKO2
 from ratingdb.schema.models import RatingList
 
-SHOWN: dict[str, Shown] = {"elo": ELO, "glicko2": GLICKO2}
-# How each system forecast a game before its period (`report systems`, ratingdb.reports.forecasts).
-FORECASTERS: dict[str, Forecaster] = {"elo": elo.forecaster, "glicko2": glicko2.forecaster}
+SHOWN: dict[str, Shown] = {"elo": ELO, "glicko2": GLICKO2, "glicko": GLICKO}
 DEFAULT: Final = "elo"  # a list no other system claims is shown as FIDE's Elo lists are
 
 
@@ -76,6 +74,6 @@ def player_figures(session: Session, player_id: int) -> dict[tuple[str, dt.date]
 
 
 __all__ = [
-    "DEFAULT", "FORECASTERS", "SHOWN", "Column", "Download", "Forecaster", "ListFigures", "ListShown",
+    "DEFAULT", "SHOWN", "Column", "Download", "Forecaster", "ListFigures", "ListShown",
     "Section", "Shown", "elo_list", "list_shown", "player_figures", "shown", "types_shown",
 ]  # fmt: skip

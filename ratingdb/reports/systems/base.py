@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from sqlalchemy.orm import Session
 
@@ -23,7 +23,7 @@ from ratingdb.rating import Period
 from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
-from ratingdb.schema.models import RatingList
+from ratingdb.schema.models import Player, RatingList
 
 
 def signed_whole(value: int | None) -> str:
@@ -94,6 +94,10 @@ class ListFigures(Protocol):
         """Player id → the figures `Shown.history_cells` shows beyond the list entry ({}: none)."""
         ...
 
+    def legend(self) -> str | None:
+        """What a mark in the CLI's table means ("? = provisional, RD above 110"); None: no mark."""
+        ...
+
     def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
         """One of the system's downloads of the list, as `ratingdb list --format FMT` writes it."""
         ...
@@ -119,8 +123,23 @@ class EventStanding:
 
 
 @dataclass(frozen=True)
-class Shown:
-    """What differs, on the pages and in the exports, between one rating system's lists and another's."""
+class CalculationText:
+    """A player's calculation in one close, as `ratingdb calculation` writes it: after the player's
+    heading, `title` (type, system, period, list), the lines of the steps, then the games' table."""
+
+    title: str
+    lines: list[str]
+    columns: list[str]
+    rows: list[list[object]]
+
+
+class Shown(Protocol):
+    """What differs, on the pages and in the exports, between one rating system's lists and another's.
+
+    Each system is a class implementing this (subclassing it for `offers`/`exports`), one instance in
+    ratingdb.reports.systems.SHOWN; the attributes are its fixed display facts, the methods read and
+    write out its figures.
+    """
 
     name: str  # as a rule set names the system (`RuleSet.system`)
     title: str  # the system's own name, never translated (Elo, Glicko-2)
@@ -132,34 +151,86 @@ class Shown:
     marks_inactive: bool  # its lists flag inactive players (the "active only" filter means something)
     # The system's own tables on a close's page, a template beside the pages' (None: none).
     close_template: str | None
-    # A close's counts, one sentence each, in `lang`; and the same as figures by name (report period).
-    counts: Callable[[PeriodReport, Language], list[str]]
-    count_figures: Callable[[PeriodReport], dict[str, int]]
-    move_cells: Callable[[PlayerMove, Language], tuple[str, ...]]  # one per move_columns
-    # A player's row on one of the system's lists: the rating, then one cell per list_columns.
-    history_cells: Callable[[HistoryLine, object | None, Language], tuple[str, ...]]
-    # A row's Change (a list's, a player's table per list): from the entry's whole-point change and the
-    # system's figures of the player (ListFigures.by_player's), shown to the precision of its ratings.
-    change: Callable[[int | None, object | None, Language], str]
     # The CLI's tables of entries (`ratingdb player`, `report top`): the columns the system adds after the
-    # entry's, their cells from a player's figures (None: the figures are not this system's), and the
-    # change it writes from the entry's whole-point one and those figures.
+    # entry's; and the columns after the player's of `ratingdb list` for a list with figures of its own
+    # (empty: the list is its entries, as an Elo list is).
     cli_columns: tuple[str, ...]
-    cli_cells: Callable[[object | None], list[object] | None]
-    cli_change: Callable[[int | None, object | None], object]
-    # An event's crosstable: the columns before the rounds and after the points, their cells by player id
-    # (the close's record of the event), and the sentence under the table (a message id).
+    cli_list_columns: tuple[str, ...]
+    # An event's crosstable: the columns before the rounds and after the points, and the sentence under
+    # the table (a message id).
     event_before: tuple[Column, ...]
     event_after: tuple[Column, ...]
-    event_cells: Callable[[Session, EventReport, Language], dict[int, EventCells]]
-    event_standings: Callable[[Session, EventReport], dict[int, EventStanding]]
     event_note: str
-    # The list's figures if the list is one of this system's, else None.
-    figures: Callable[[Session, RatingList], ListFigures | None]
-    # A player's figures on each current list of the system, by (type, list date) (the served page).
-    player_figures: Callable[[Session, int], Mapping[tuple[str, dt.date], object]]
-    # Which of `rating_types` the system rates (by their lists), for pages showing several lists.
-    rates: Callable[[Session, Sequence[str]], set[str]]
+
+    def counts(self, report: PeriodReport, lang: Language) -> list[str]:
+        """A close's counts, one sentence each, in `lang`."""
+        ...
+
+    def count_figures(self, report: PeriodReport) -> dict[str, int]:
+        """A close's counts as figures by name (`report period`, the API)."""
+        ...
+
+    def move_cells(self, move: PlayerMove, lang: Language) -> tuple[str, ...]:
+        """A move's cells, one per `move_columns`."""
+        ...
+
+    def history_cells(self, line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
+        """A player's row on one of the system's lists: the rating, then one cell per `list_columns`."""
+        ...
+
+    def change(self, change: int | None, figures: object | None, lang: Language) -> str:
+        """A row's Change (a list's, a player's table per list), from the entry's whole-point change and
+        the system's figures of the player (ListFigures.by_player's), to the precision of its ratings."""
+        ...
+
+    def cli_cells(self, figures: object | None) -> list[object] | None:
+        """The cells of `cli_columns` from a player's figures (None: the figures are not this system's)."""
+        ...
+
+    def cli_list_cells(self, figures: object | None) -> list[object]:
+        """The cells of `cli_list_columns` from a player's figures (blank: unrated)."""
+        ...
+
+    def api_fields(self, figures: object | None) -> dict[str, Any]:
+        """A list entry's fields in the JSON API beyond the entry's own, from the player's figures ({}:
+        none): the rating to hundredths, the deviation and the provisional mark of a system with them."""
+        ...
+
+    def cli_change(self, change: int | None, figures: object | None) -> object:
+        """The change the CLI writes, from the entry's whole-point one and the player's figures."""
+        ...
+
+    def event_cells(self, session: Session, report: EventReport, lang: Language) -> dict[int, EventCells]:
+        """An event's cells before the rounds and after the points, by player id (the close's record)."""
+        ...
+
+    def event_standings(self, session: Session, report: EventReport) -> dict[int, EventStanding]:
+        """Each player's record of the event in its close, as figures (the API's)."""
+        ...
+
+    def figures(self, session: Session, rating_list: RatingList) -> ListFigures | None:
+        """The list's figures if the list is one of this system's, else None."""
+        ...
+
+    def player_figures(self, session: Session, player_id: int) -> Mapping[tuple[str, dt.date], object]:
+        """A player's figures on each current list of the system, by (type, list date)."""
+        ...
+
+    def rates(self, session: Session, rating_types: Sequence[str]) -> set[str]:
+        """Which of `rating_types` the system rates (by their lists), for pages showing several lists."""
+        ...
+
+    def forecaster(self, session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
+        """How the system forecast a game of `period` from the list `lst` it rated from (`report systems`,
+        ratingdb.reports.forecasts)."""
+        ...
+
+    def calculation_text(
+        self, session: Session, player: Player, rating_type: str, period: Period
+    ) -> CalculationText | None:
+        """The player's calculation in the close of `period` if the system closed it (None: not this
+        system's close; Elo's is written by the CLI from ratingdb.reports.lists.calculation)."""
+        ...
 
     def offers(self, suffix: str) -> bool:
         return any(d.suffix == suffix for d in self.downloads)

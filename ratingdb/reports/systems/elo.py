@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -21,6 +21,7 @@ from ratingdb.reports.event import EventReport
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine, write_list_file
 from ratingdb.reports.period import PeriodReport, PlayerMove
 from ratingdb.reports.systems.base import (
+    CalculationText,
     Column,
     Download,
     EventCells,
@@ -32,7 +33,7 @@ from ratingdb.reports.systems.base import (
     close_figures,
     signed_whole,
 )
-from ratingdb.schema.models import ListEntry, RatingList
+from ratingdb.schema.models import ListEntry, Player, RatingList
 from ratingdb.services.rules import rule_set_in_force
 
 
@@ -53,6 +54,9 @@ class EloList:
 
     def by_player(self) -> Mapping[int, object]:
         return {}
+
+    def legend(self) -> str | None:
+        return None
 
     def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
         if fmt == "fide-txt":
@@ -159,49 +163,92 @@ def _rates(session: Session, rating_types: Sequence[str]) -> set[str]:
     return set(rating_types)  # the default: every type no other system claims
 
 
-ELO = Shown(
-    name="elo",
-    title="Elo",
-    footer=N_("Elo ratings by the FIDE Rating Regulations."),
-    downloads=(Download("csv", "csv", "CSV", symbol=True), Download("fide-txt", "txt", N_("FIDE text"))),
-    list_columns=(Column("k", "K", numeric=True, symbol=True), Column("flag", N_("Flag"))),
-    move_columns=(),
-    sections=(
+class EloShown(Shown):
+    """FIDE's Elo lists and closes on the pages, in the CLI's tables and in the exports."""
+
+    name = "elo"
+    title = "Elo"
+    footer = N_("Elo ratings by the FIDE Rating Regulations.")
+    downloads = (Download("csv", "csv", "CSV", symbol=True), Download("fide-txt", "txt", N_("FIDE text")))
+    list_columns = (Column("k", "K", numeric=True, symbol=True), Column("flag", N_("Flag")))
+    move_columns = ()
+    sections = (
         Section(N_("Newly rated"), "newly_rated"),
         Section(N_("Below the rating floor"), "dropped_below_floor"),
         Section(N_("Became inactive"), "became_inactive", flags=True),
         Section(N_("Active again"), "active_again", flags=True),
         Section(N_("Largest gains"), "gains"),
         Section(N_("Largest losses"), "losses"),
-    ),
-    marks_inactive=True,
-    close_template="elo_close.html",  # the K changes
-    counts=_counts,
-    count_figures=_count_figures,
-    move_cells=_move_cells,
-    history_cells=_history_cells,
-    change=_change,
-    cli_columns=(),
-    cli_cells=_cli_cells,
-    cli_change=_cli_change,
-    event_before=(Column("ro", "Ro", numeric=True, symbol=True),),
-    event_after=(
+    )
+    marks_inactive = True
+    close_template = "elo_close.html"
+    cli_columns = ()
+    cli_list_columns = ()
+    event_before = (Column("ro", "Ro", numeric=True, symbol=True),)
+    event_after = (
         Column("games", N_("Games"), numeric=True),
         Column("k", "K", numeric=True, symbol=True),
         Column("change", N_("Change"), numeric=True),
         Column("rp", "Rp", numeric=True, symbol=True),
         Column("status", N_("Status")),
-    ),
-    event_cells=_event_cells,
-    event_standings=_event_standings,
-    event_note=N_(
+    )
+    event_note = N_(
         "Each round: the opponent's rank, the colour (w, b) and the result. Change: K × Σ(score − PD) in "
         "this event, before the period's rounding. Rp: performance rating."
-    ),
-    figures=_figures,
-    player_figures=_player_figures,
-    rates=_rates,
-)
+    )
+
+    def counts(self, report: PeriodReport, lang: Language) -> list[str]:
+        return _counts(report, lang)
+
+    def count_figures(self, report: PeriodReport) -> dict[str, int]:
+        return _count_figures(report)
+
+    def move_cells(self, move: PlayerMove, lang: Language) -> tuple[str, ...]:
+        return _move_cells(move, lang)
+
+    def history_cells(self, line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
+        return _history_cells(line, figures, lang)
+
+    def change(self, change: int | None, figures: object | None, lang: Language) -> str:
+        return _change(change, figures, lang)
+
+    def cli_cells(self, figures: object | None) -> list[object] | None:
+        return _cli_cells(figures)
+
+    def cli_list_cells(self, figures: object | None) -> list[object]:
+        return []
+
+    def api_fields(self, figures: object | None) -> dict[str, Any]:
+        return {}
+
+    def cli_change(self, change: int | None, figures: object | None) -> object:
+        return _cli_change(change, figures)
+
+    def event_cells(self, session: Session, report: EventReport, lang: Language) -> dict[int, EventCells]:
+        return _event_cells(session, report, lang)
+
+    def event_standings(self, session: Session, report: EventReport) -> dict[int, EventStanding]:
+        return _event_standings(session, report)
+
+    def figures(self, session: Session, rating_list: RatingList) -> ListFigures | None:
+        return _figures(session, rating_list)
+
+    def player_figures(self, session: Session, player_id: int) -> Mapping[tuple[str, dt.date], object]:
+        return _player_figures(session, player_id)
+
+    def rates(self, session: Session, rating_types: Sequence[str]) -> set[str]:
+        return _rates(session, rating_types)
+
+    def forecaster(self, session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
+        return forecaster(session, lst, rating_type, period)
+
+    def calculation_text(
+        self, session: Session, player: Player, rating_type: str, period: Period
+    ) -> CalculationText | None:
+        return None  # the default: the CLI writes an Elo calculation event by event
+
+
+ELO = EloShown()
 
 
 def forecaster(session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:

@@ -7,9 +7,10 @@ deviations widened, its moves with RD before and after. docs/guide/glicko2.md. N
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
@@ -19,19 +20,29 @@ from ratingdb.rating import Period
 from ratingdb.rating.glicko2 import expected_score as glicko2_expected
 from ratingdb.rating.glicko2 import to_glicko2_scale
 from ratingdb.reports.event import EventReport
+from ratingdb.reports.glicko2 import glicko2_calculation, glicko2_list, glicko2_summary
 from ratingdb.reports.lists import ExportFormat, HistoryLine, ListLine, ListVersionLine
 from ratingdb.reports.period import PeriodReport, PlayerMove
 from ratingdb.reports.systems.base import (
+    CalculationText,
     Column,
     Download,
     EventCells,
     EventStanding,
     Forecast,
+    ListFigures,
     Section,
     Shown,
     close_figures,
 )
-from ratingdb.schema.models import EventPlayer, Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry, RatingList
+from ratingdb.schema.models import (
+    EventPlayer,
+    Glicko2CalcGame,
+    Glicko2CalcPlayer,
+    Glicko2Entry,
+    Player,
+    RatingList,
+)
 from ratingdb.services.glicko2_lists import Glicko2Shown, glicko2_figures, list_parameters, player_glicko2
 
 if TYPE_CHECKING:
@@ -70,6 +81,10 @@ class Glicko2Page:
 
     def by_player(self) -> Mapping[int, object]:
         return self.figures
+
+    def legend(self) -> str | None:
+        rd = self.params.provisional_deviation
+        return None if rd is None else f"? = provisional, RD above {rd:g}"
 
     def write(self, fmt: ExportFormat, lines: Sequence[ListLine], out: TextIO, lst: ListVersionLine) -> None:
         from ratingdb.reports.glicko2 import write_glicko2_list_file
@@ -262,44 +277,111 @@ def _rates(session: Session, rating_types: Sequence[str]) -> set[str]:
     )
 
 
-GLICKO2 = Shown(
-    name="glicko2",
-    title="Glicko-2",
-    footer=N_("Glicko-2 ratings by Mark Glickman's system."),
-    downloads=(Download("csv", "csv", "CSV", symbol=True),),
-    list_columns=(Column("rd", "RD", numeric=True, symbol=True), Column("provisional", N_("Provisional"))),
-    move_columns=(Column("rd_before", N_("RD before"), numeric=True), Column("rd_after", N_("RD after"))),
-    sections=(
+class Glicko2Display(Shown):
+    name = "glicko2"
+    title = "Glicko-2"
+    footer = N_("Glicko-2 ratings by Mark Glickman's system.")
+    downloads = (Download("csv", "csv", "CSV", symbol=True),)
+    list_columns = (Column("rd", "RD", numeric=True, symbol=True), Column("provisional", N_("Provisional")))
+    move_columns = (Column("rd_before", N_("RD before"), numeric=True), Column("rd_after", N_("RD after")))
+    sections = (
         Section(N_("Newly rated"), "newly_rated"),
         Section(N_("Largest gains"), "gains"),
         Section(N_("Largest losses"), "losses"),
-    ),
-    marks_inactive=False,
-    close_template=None,
-    counts=_counts,
-    count_figures=_count_figures,
-    move_cells=_move_cells,
-    history_cells=_history_cells,
-    change=_change,
-    cli_columns=("glicko2", "rd", "provisional"),
-    cli_cells=_cli_cells,
-    cli_change=_cli_change,
-    event_before=(
+    )
+    marks_inactive = False
+    close_template = None
+    cli_columns = ("glicko2", "rd", "provisional")
+    cli_list_columns = ("rating", "rd", "volatility", "provisional")
+    event_before = (
         Column("rating", N_("Rating"), numeric=True),
         Column("rd", "RD", numeric=True, symbol=True),
-    ),
-    event_after=(Column("games", N_("Games"), numeric=True), Column("status", N_("Status"))),
-    event_cells=_event_cells,
-    event_standings=_event_standings,
-    event_note=N_(
+    )
+    event_after = (Column("games", N_("Games"), numeric=True), Column("status", N_("Status")))
+    event_note = N_(
         "Each round: the opponent's rank, the colour (w, b) and the result. Rating and RD: the player's on "
         "the list in force (a newcomer's: Glickman's Step 1). Glicko-2 rates the whole period at once, so "
         "the new rating after the status is the period's, not this event's alone."
-    ),
-    figures=_figures,
-    player_figures=player_glicko2,
-    rates=_rates,
-)
+    )
+
+    def counts(self, report: PeriodReport, lang: Language) -> list[str]:
+        return _counts(report, lang)
+
+    def count_figures(self, report: PeriodReport) -> dict[str, int]:
+        return _count_figures(report)
+
+    def move_cells(self, move: PlayerMove, lang: Language) -> tuple[str, ...]:
+        return _move_cells(move, lang)
+
+    def history_cells(self, line: HistoryLine, figures: object | None, lang: Language) -> tuple[str, ...]:
+        return _history_cells(line, figures, lang)
+
+    def change(self, change: int | None, figures: object | None, lang: Language) -> str:
+        return _change(change, figures, lang)
+
+    def cli_cells(self, figures: object | None) -> list[object] | None:
+        return _cli_cells(figures)
+
+    def cli_list_cells(self, figures: object | None) -> list[object]:
+        if not isinstance(figures, Glicko2Shown):
+            return [None] * 4
+        f = figures
+        return [f"{f.rating:.2f}", f"{f.deviation:.2f}", f"{f.volatility:.6f}", "?" if f.provisional else ""]
+
+    def api_fields(self, figures: object | None) -> dict[str, Any]:
+        if not isinstance(figures, Glicko2Shown):
+            return {}
+        return {
+            "exact_rating": figures.rating,
+            "glicko2_rating": figures.rating,  # the field's first name, kept for scripts that read it
+            "deviation": figures.deviation,
+            "volatility": figures.volatility,
+            "provisional": figures.provisional,
+        }
+
+    def cli_change(self, change: int | None, figures: object | None) -> object:
+        return _cli_change(change, figures)
+
+    def event_cells(self, session: Session, report: EventReport, lang: Language) -> dict[int, EventCells]:
+        return _event_cells(session, report, lang)
+
+    def event_standings(self, session: Session, report: EventReport) -> dict[int, EventStanding]:
+        return _event_standings(session, report)
+
+    def figures(self, session: Session, rating_list: RatingList) -> ListFigures | None:
+        return _figures(session, rating_list)
+
+    def player_figures(self, session: Session, player_id: int) -> Mapping[tuple[str, dt.date], object]:
+        return player_glicko2(session, player_id)
+
+    def rates(self, session: Session, rating_types: Sequence[str]) -> set[str]:
+        return _rates(session, rating_types)
+
+    def forecaster(self, session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:
+        return forecaster(session, lst, rating_type, period)
+
+    def calculation_text(
+        self, session: Session, player: Player, rating_type: str, period: Period
+    ) -> CalculationText | None:
+        """The stored steps, then the games with the opponents' figures."""
+        found = glicko2_list(session, rating_type, period)
+        if found is None:
+            return None
+        calc = glicko2_calculation(session, player, *found)
+        rows: list[list[object]] = [
+            [g.event_id, g.round, g.opponent, g.opponent_fide_id, f"{g.opponent_rating_x100 / 100:.2f}",
+             f"{g.opponent_deviation_x100 / 100:.2f}", f"{g.g:.4f}", f"{g.e:.4f}", f"{g.score_x100 / 100:g}"]
+            for g in calc.games
+        ]  # fmt: skip
+        return CalculationText(
+            f"{calc.rating_type} (Glicko-2), period {calc.period}, list dated {calc.list_date.isoformat()}",
+            glicko2_summary(calc),
+            ["event", "rd", "opponent", "fide_id", "rating", "RD", "g(φj)", "E", "score"],
+            rows,
+        )
+
+
+GLICKO2 = Glicko2Display()
 
 
 def forecaster(session: Session, lst: RatingList, rating_type: str, period: Period) -> Forecast:

@@ -11,16 +11,40 @@ commits. Must not import the CLI, the formats or the reports.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 from sqlalchemy.orm import Session
 
 from ratingdb.rating import Adjustment, Period, RuleSet
 from ratingdb.schema.models import RatingList, StoredRuleSet
 from ratingdb.services.bulk import Driver
-from ratingdb.services.counts import CloseCounts
+
+if TYPE_CHECKING:
+    from ratingdb.services.list_import import ListImportSummary
+
+
+class CloseCounts(NamedTuple):
+    """What one close rated (docs/guide/reports.md defines each figure in the same words)."""
+
+    games_played: int = 0  # games played over the board in the period's events (not byes or forfeits, §5.1)
+    games_rated: int = 0  # of those, the games the calculation record counts for anyone: a rating change
+    # or a pool toward a first rating
+    games_changing_a_rating: int = 0  # the games in a rated player's change or in a first rating published
+    players_rated: int = 0  # players whose rating the close recalculated from games (Elo: rated players;
+    # Glicko-2: everyone with games)
+    newly_rated: int = 0  # players with a rating on the new list and none on the list in force
+
+
+class RecordCounts(NamedTuple):
+    """What a close's calculation record says it rated (its system's part of CloseCounts)."""
+
+    games_rated: int = 0
+    games_changing_a_rating: int = 0
+    players_rated: int = 0
+
 
 Progress = Callable[[str], None]
 
@@ -129,12 +153,36 @@ class Close:
         return self.period.published_list_date
 
 
-class RatingSystem(Protocol):
-    """The stages of a close that depend on the rating system, made for one close and run in order.
+class ListImport(Protocol):
+    """How a system's own list file is imported (a Glicko-2 list with deviations and volatilities): a new
+    list, or a correction of the list in force (a new version). The shared importer takes the others."""
 
-    A new system is a module in ratingdb/services/systems/ with a class of these four methods, one line
-    in SYSTEMS, its rule sets naming it (`RuleSet.system`), and the tables it writes (a migration).
+    def new_list(
+        self, session: Session, path: Path, *, list_date: dt.date, rating_type: str, replace: bool,
+        reason: str | None, progress: Callable[[int], None] | None,
+    ) -> ListImportSummary: ...  # fmt: skip
+
+    def corrected_list(
+        self, session: Session, path: Path, *, rating_type: str, reason: str, list_date: dt.date | None,
+        progress: Callable[[int], None] | None,
+    ) -> ListImportSummary: ...  # fmt: skip
+
+
+class RatingSystem(Protocol):
+    """A rating system: the stages of a close that depend on it, made for one close and run in order, and
+    (class methods) how its calculation record and lists are read and its list files imported.
+
+    A new system is a module in ratingdb/services/systems/ with a class of these methods, one line in
+    SYSTEMS, its rule sets naming it (`RuleSet.system`), and the tables it writes (a migration); how its
+    lists are shown is its `Shown` in ratingdb.reports.systems.
     """
+
+    name: ClassVar[str]  # as a rule set names the system (`RuleSet.system`)
+    # Its own rows beside a list's entries (list_id, player_id, rating_x100, deviation_x100, ...) and its
+    # calculation record per player (list_id, player_id, ...); None: the entries and the shared record
+    # (calc_player, calc_game) are all it has (Elo).
+    entry_model: ClassVar[Any]
+    record_model: ClassVar[Any]
 
     def __init__(self, close: Close) -> None: ...
 
@@ -149,3 +197,30 @@ class RatingSystem(Protocol):
 
     def write_list(self) -> None:
         """Write every entry of the new list (`close.list_id`); fill `close.changes` for the summary."""
+
+    @classmethod
+    def claims(cls, session: Session, list_id: int) -> bool:
+        """Whether the list is one of this system's (it has the system's own rows); the default system
+        (Elo, whose list is its entries) claims none: it takes every list no other system claims."""
+        ...
+
+    @classmethod
+    def record_counts(cls, session: Session, list_id: int) -> RecordCounts:
+        """What the calculation record of the close that published `list_id` rated, by this system."""
+        ...
+
+    @classmethod
+    def event_games_rated(cls, session: Session, list_id: int, event_ids: Sequence[int]) -> dict[int, int]:
+        """Per event of `event_ids`: the games the close of `list_id` rated (distinct games)."""
+        ...
+
+    @classmethod
+    def deviations(cls, session: Session, list_id: int) -> dict[int, float]:
+        """Player id → the deviation the list published ({}: the system has none, or not its list)."""
+        ...
+
+    @classmethod
+    def list_import(cls, session: Session, rating_type: str, period: Period) -> ListImport | None:
+        """The system's own importer of a `rating_type` list file of `period`, if its rule set then is one
+        of this system's and the system has a list format of its own (None: the shared importer)."""
+        ...

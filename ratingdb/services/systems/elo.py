@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
+
+from sqlalchemy import case, distinct, func, or_, select
+from sqlalchemy.orm import Session
 
 from ratingdb import calc_notes as notes
 from ratingdb.engines.base import column_list
@@ -36,8 +40,8 @@ from ratingdb.rating import (
 )
 from ratingdb.rating.batch import PoolSide, Side
 from ratingdb.rating.rulefile import RATING_MAX
+from ratingdb.schema.models import CalcGame, CalcPlayer
 from ratingdb.services.bulk import Driver, chunks
-from ratingdb.services.counts import CloseCounts
 from ratingdb.services.exclusions import EXCLUDED_SQL
 from ratingdb.services.rows import (
     CALC_GAME_COLUMNS,
@@ -47,7 +51,7 @@ from ratingdb.services.rows import (
     EntryInForce,
     positions,
 )
-from ratingdb.services.systems.base import Change, Close, EventInfo
+from ratingdb.services.systems.base import Change, Close, CloseCounts, EventInfo, ListImport, RecordCounts
 
 SCORE = {"1": 100, "=": 50, "0": 0}
 
@@ -61,6 +65,10 @@ SCORE = {"1": 100, "=": 50, "0": 0}
 
 class Elo:
     """One close under an Elo rule set: its stages, and what each leaves for the next."""
+
+    name: ClassVar[str] = "elo"
+    entry_model: ClassVar[Any] = None
+    record_model: ClassVar[Any] = None
 
     def __init__(self, close: Close) -> None:
         self.close = close
@@ -295,6 +303,53 @@ class Elo:
             newly_rated=newly_rated,
         )
         close.event_figures = {e: (played.get(e, 0), in_record[e]) for e in close.events}
+
+    # The reading side: an Elo list is its entries, its record calc_player and calc_game.
+
+    @classmethod
+    def claims(cls, session: Session, list_id: int) -> bool:
+        return False  # the default: every list no other system claims
+
+    @classmethod
+    def record_counts(cls, session: Session, list_id: int) -> RecordCounts:
+        """Rated games (a change or a pool toward a first rating), the games in a change or in a first
+        rating published, and the players whose rating changed: one pass over calc_game, one over
+        calc_player (the costliest of the close's counts)."""
+        first_ratings = select(CalcPlayer.player_id).where(
+            CalcPlayer.list_id == list_id, CalcPlayer.method == "initial"
+        )
+        changing_game = case(
+            (or_(CalcGame.kind == "rated", CalcGame.player_id.in_(first_ratings)), CalcGame.game_id)
+        )
+        games, changing = session.execute(
+            select(func.count(distinct(CalcGame.game_id)), func.count(distinct(changing_game))).where(
+                CalcGame.list_id == list_id
+            )
+        ).one()
+        players = session.scalar(
+            select(func.count())
+            .select_from(CalcPlayer)
+            .where(CalcPlayer.list_id == list_id, CalcPlayer.method == "change")
+        )
+        return RecordCounts(games or 0, changing or 0, players or 0)
+
+    @classmethod
+    def event_games_rated(cls, session: Session, list_id: int, event_ids: Sequence[int]) -> dict[int, int]:
+        return dict(
+            session.execute(
+                select(CalcGame.event_id, func.count(distinct(CalcGame.game_id)))
+                .where(CalcGame.list_id == list_id, CalcGame.event_id.in_(event_ids))
+                .group_by(CalcGame.event_id)
+            ).all()
+        )
+
+    @classmethod
+    def deviations(cls, session: Session, list_id: int) -> dict[int, float]:
+        return {}  # an Elo rating has no deviation
+
+    @classmethod
+    def list_import(cls, session: Session, rating_type: str, period: Period) -> ListImport | None:
+        return None  # an Elo list is any list file: the shared importer reads it
 
 
 class _UnchangedEntries:

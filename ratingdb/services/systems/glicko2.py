@@ -18,12 +18,17 @@ Readings taken, each also in the README's Glicko-2 section:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from sqlalchemy import distinct, func, select
+from sqlalchemy.orm import Session
 
 from ratingdb import calc_notes
 from ratingdb.errors import ConfigError
-from ratingdb.rating import RuleSet
+from ratingdb.rating import Period, RuleSet
 from ratingdb.rating.glicko2 import (
     Glicko2Game,
     Glicko2Parameters,
@@ -33,10 +38,15 @@ from ratingdb.rating.glicko2 import (
     published,
     update,
 )
+from ratingdb.schema.models import Glicko2CalcGame, Glicko2CalcPlayer, Glicko2Entry
 from ratingdb.services.bulk import chunks
 from ratingdb.services.exclusions import EXCLUDED_SQL
+from ratingdb.services.glicko2_lists import glicko2_parameters, import_glicko2_list, update_glicko2_list
 from ratingdb.services.rows import CALC_LIST_EVENT_COLUMNS, LIST_ENTRY_COLUMNS
-from ratingdb.services.systems.base import Close
+from ratingdb.services.systems.base import Close, ListImport, RecordCounts
+
+if TYPE_CHECKING:
+    from ratingdb.services.list_import import ListImportSummary
 
 SCORE: Final = {"1": 1.0, "=": 0.5, "0": 0.0}
 ENTRY_COLUMNS: Final = ("list_id", "player_id", "rating_x100", "deviation_x100", "volatility_x1e6")
@@ -59,6 +69,10 @@ def parameters(rules: RuleSet) -> Glicko2Parameters:
 
 class Glicko2:
     """One close under a Glicko-2 rule set: its stages, and what each leaves for the next."""
+
+    name: ClassVar[str] = "glicko2"
+    entry_model: ClassVar[Any] = Glicko2Entry
+    record_model: ClassVar[Any] = Glicko2CalcPlayer
 
     def __init__(self, close: Close) -> None:
         if close.adjustment is not None:
@@ -208,6 +222,77 @@ class Glicko2:
         driver.drain()
         close.summary.players_on_list = len(self.entries)
         close.summary.notes += deviation_notes(self.updates.values(), self.params)
+
+    # The reading side: a Glicko-2 list has glicko2_entry rows, its record glicko2_calc_player/_game.
+
+    @classmethod
+    def claims(cls, session: Session, list_id: int) -> bool:
+        return (
+            session.scalar(select(Glicko2Entry.list_id).where(Glicko2Entry.list_id == list_id).limit(1))
+            is not None
+        )
+
+    @classmethod
+    def record_counts(cls, session: Session, list_id: int) -> RecordCounts:
+        """Every game in the record changed a rating (there is no pool); players rated: those with games."""
+        games = session.scalar(
+            select(func.count(distinct(Glicko2CalcGame.game_id))).where(Glicko2CalcGame.list_id == list_id)
+        )
+        players = session.scalar(
+            select(func.count())
+            .select_from(Glicko2CalcPlayer)
+            .where(Glicko2CalcPlayer.list_id == list_id, Glicko2CalcPlayer.games > 0)
+        )
+        return RecordCounts(games or 0, games or 0, players or 0)
+
+    @classmethod
+    def event_games_rated(cls, session: Session, list_id: int, event_ids: Sequence[int]) -> dict[int, int]:
+        return dict(
+            session.execute(
+                select(Glicko2CalcGame.event_id, func.count(distinct(Glicko2CalcGame.game_id)))
+                .where(Glicko2CalcGame.list_id == list_id, Glicko2CalcGame.event_id.in_(event_ids))
+                .group_by(Glicko2CalcGame.event_id)
+            ).all()
+        )
+
+    @classmethod
+    def deviations(cls, session: Session, list_id: int) -> dict[int, float]:
+        return {
+            player_id: d100 / 100
+            for player_id, d100 in session.execute(
+                select(Glicko2Entry.player_id, Glicko2Entry.deviation_x100).where(
+                    Glicko2Entry.list_id == list_id
+                )
+            )
+        }
+
+    @classmethod
+    def list_import(cls, session: Session, rating_type: str, period: Period) -> ListImport | None:
+        """A list file of a type rated by Glicko-2 then: the Glicko-2 CSV list (services.glicko2_lists)."""
+        return Glicko2ListImport() if glicko2_parameters(session, rating_type, period) is not None else None
+
+
+class Glicko2ListImport:
+    """A Glicko-2 CSV list (rating, deviation, volatility): a new list or a correction."""
+
+    def new_list(
+        self, session: Session, path: Path, *, list_date: dt.date, rating_type: str, replace: bool,
+        reason: str | None, progress: Callable[[int], None] | None,
+    ) -> ListImportSummary:  # fmt: skip
+        return import_glicko2_list(
+            session, path, list_date=list_date, rating_type=rating_type, replace=replace, reason=reason,
+            progress=progress,
+        )  # fmt: skip
+
+    def corrected_list(
+        self, session: Session, path: Path, *, rating_type: str, reason: str, list_date: dt.date | None,
+        progress: Callable[[int], None] | None,
+    ) -> ListImportSummary:  # fmt: skip
+        # The file's rows with their figures, every other entry's rating, deviation and volatility kept
+        # from the version it replaces.
+        return update_glicko2_list(
+            session, path, rating_type=rating_type, reason=reason, list_date=list_date, progress=progress
+        )
 
 
 def deviation_notes(updates: Iterable[Glicko2Update], params: Glicko2Parameters) -> list[str]:
