@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from hypothesis import settings
 from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from ratingdb import db
+from ratingdb.services import users
 
 # The tests connect to the servers as root and postgres, which every command would warn about (cli.common.
 # warn_privileges): quiet here, and in the commands the tests start; tests/cli/test_accounts.py unsets it.
@@ -267,3 +269,16 @@ def engine(db_url: str) -> Iterator[Engine]:
     eng = db.make_engine(db_url)
     yield eng
     eng.dispose()
+
+
+# argon2id as the site hashes passwords (RFC 9106's low-memory profile: 64 MiB, three passes) took 0.1–0.4 s
+# a hash or a check here, and the desk's tests make and sign in hundreds of accounts: in the tests' own
+# process the hasher is argon2id at its smallest cost (the same code paths, hashes and checks; what the
+# production parameters are is held by tests/unit/test_password_hashing.py). Servers a test starts in a
+# process of their own hash at the real cost.
+_CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+@pytest.fixture(autouse=True)
+def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(users, "_hasher", lambda: _CHEAP_HASHER)

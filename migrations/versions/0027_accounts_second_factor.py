@@ -2,7 +2,7 @@
 that wait for the code
 
 Revision ID: 0027_accounts
-Revises: 0026_search
+Revises: 0027_notices
 Create Date: 2026-12-07
 
 Issue 52. Officers and admins, who can change every rating, signed in with a password alone. An account
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0027_accounts"
-down_revision = "0026_search"
+down_revision = "0027_notices"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """email notices and password resets: where an account hears from the site, the queue, the reset links
 
 Revision ID: 0027_notices
-Revises: 0026_search
+Revises: 0027_systems
 Create Date: 2026-12-07
 
 Issue 52. `web_user_contact` holds an account's email address, the language of its notices and, for
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0027_notices"
-down_revision = "0026_search"
+down_revision = "0027_systems"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """the officer's decision on an event after the integrity screen: rate or exclude, and why
 
 Revision ID: 0027_risk
-Revises: 0026_search
+Revises: 0027_register
 Create Date: 2026-12-07
 
 The integrity screen (issue 50, ratingdb.rating.integrity) is computed from the results whenever it is
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0027_risk"
-down_revision = "0026_search"
+down_revision = "0027_register"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """Glicko lists: each player's rating and deviation, and the calculation record of a close
 
 Revision ID: 0027_systems
-Revises: 0026_search
+Revises: 0027_risk
 Create Date: 2026-12-07
 
 A rating type whose rule set says `system = "glicko"` (Glickman's first system, chess.com's) publishes
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0027_systems"
-down_revision = "0026_search"
+down_revision = "0027_risk"
 branch_labels = None
 depends_on = None
 
