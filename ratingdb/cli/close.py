@@ -146,6 +146,24 @@ class PrintedClose:
             print_summary(closed.summary)
             for line in withdrawn_lines(closed.summary, closed.against_withdrawn):
                 echo(line)
+            for line in screen_lines(closed):
+                echo(line)
+
+
+def screen_lines(closed: "ClosedPeriod") -> list[str]:
+    """A dry run's integrity screen: the count at each level and the events at medium or above."""
+    screen = closed.screen
+    if screen is None or not screen.events:
+        return []
+    counts = ", ".join(f"{level} {n}" for level, n in screen.counts().items())
+    report = f"ratingdb report risk --period {closed.summary.period} --type {closed.summary.rating_type}"
+    lines = [f"  integrity screen (a screen, not a verdict): {counts} (`{report}`)"]
+    for e in screen.events:
+        if e.level in ("high", "medium"):
+            decided = f"; decided: {e.review.decision}" if e.review is not None else ""
+            codes = ", ".join(dict.fromkeys(s.code for s in e.signals))
+            lines.append(f"    screen {e.level}: {e.name} (event {e.event_id}): {codes}{decided}")
+    return lines
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.rating import Period
 from ratingdb.schema.models import Event, EventPlayer, Game, RatingList
+from ratingdb.services.exclusions import excluded_ids
 from ratingdb.titles import shown_name
 
 
@@ -56,11 +57,13 @@ def find_events(
     games = (
         select(func.count()).select_from(Game).where(Game.event_id == Event.id, Game.rated).scalar_subquery()
     )
+    # An event the officer excluded (`event review`) is not rated by its period's close.
     rated = exists().where(
         RatingList.is_current.is_(True),  # a withdrawn list (its period reopened) does not count
         RatingList.origin == "computed",
         RatingList.rating_type == Event.rating_type,
         RatingList.period == Event.period,
+        Event.id.not_in(excluded_ids()),
     )
     query = select(
         Event.id,

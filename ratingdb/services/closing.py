@@ -29,6 +29,7 @@ from ratingdb.errors import ConfigError
 from ratingdb.rating import Adjustment, Period
 from ratingdb.schema.models import RatingList
 from ratingdb.services import close as one_close
+from ratingdb.services.integrity import RiskScreen, screen_events
 from ratingdb.services.list_diff import VersionChange, close_changes, version_diff, withdrawn_version
 from ratingdb.services.lists import is_closed
 from ratingdb.services.systems import CloseSummary
@@ -67,6 +68,8 @@ class ClosedPeriod:
     # (FIDE ID, national ID, name, old, new, change) of every rating the close changed (services.list_diff
     # close_changes), when `changes` was asked for and the period was not closed already.
     changes: list[tuple[object, ...]] = field(default_factory=list)
+    # A dry run: the integrity screen of the period's events, taken before the close (services.integrity).
+    screen: RiskScreen | None = None
 
 
 class CloseInterrupted(KeyboardInterrupt):
@@ -163,8 +166,10 @@ def close_periods(
                 one = nullcontext(dry_session) if dry_run else work.transaction()
                 with told.closing(period) as progress, one as session:
                     assert session is not None
+                    # A dry run shows what the officer decides before the close: the events' screen.
+                    screened = screen_events(session, rating_type, period=period) if dry_run else None
                     closed = _close(session, period, rating_type, adjustment, progress, changes)
-                    closed.copy = copy
+                    closed.copy, closed.screen = copy, screened
                 if not dry_run:
                     committed.append(period)
                 done.append(closed)

@@ -1,9 +1,9 @@
 """The integrity screen of a period's events, and the officer's decision to rate or exclude an event.
 
 The screen (ratingdb.rating.integrity) is computed from the database whenever it is asked for — at a
-submission's check, after an import, for `report risk`, the desk's pages and the dry-run close — and not
-stored: it reads other events (clashes, duplicates, pairings over the window), so a stored copy would be
-stale after the next import, and it costs a fraction of the close (bench/risk_report.py). What is kept is
+submission's check, for `report risk`, the desk's pages and the dry-run close — and not stored: it reads
+other events (clashes, duplicates, pairings over the window), so a stored copy would be stale after the
+next import (its cost against the close's: bench/risk_report.py). What is kept is
 the officer's decision (event_review, versioned and audited): an excluded event stays in the database
 and the close leaves it out. It is a screen, not a verdict: nothing is excluded but by the officer.
 Takes a Session, never commits. Must not import the CLI, the web app or the reports.

@@ -202,9 +202,16 @@ def test_an_excluded_event_is_not_rated_and_a_reopen_with_another_decision_rates
     dry = cli(db_url, "close-period", "2025-09", "--dry-run")
     line = f"    not rated, excluded by the rating officer: Invented Open (event {invented}): {reason}"
     assert line in dry.splitlines()
+    # The dry run shows the screen taken before the close, and the decision on each flagged event.
+    assert (
+        f"    screen high: Invented Open (event {invented}): fabricated-field; decided: exclude"
+        in dry.splitlines()
+    )
     cli(db_url, "close-period", "2025-09")
     rated = "SELECT event_id FROM calc_list_event ORDER BY event_id"
     assert int(invented) not in [r["event_id"] for r in _sql(db_url, rated)]
+    listed = json.loads(cli(db_url, "events", "--period", "2025-09", "--format", "json"))
+    assert [e["rated"] for e in listed if e["name"] in ("Invented Open", "Here Open")] == [False, True]
     excluded_list = _entries(db_url)
 
     # A closed period: the decision cannot change without a reopen; nothing is written.
