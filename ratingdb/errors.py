@@ -189,6 +189,11 @@ class IdColumnRefused(UnresolvedPlayers):
         self.name = name
         self.value = value
         self.choice = choice
+        self.kind = "id-column"
+        self.values: dict[str, object] = {
+            "source": source, "implausible": implausible, "with_ids": with_ids, "line": line, "rank": rank,
+            "name": name, "value": value, "choice": choice,
+        }  # fmt: skip
         super().__init__(
             [
                 f"{source}: {implausible} of the file's {with_ids} IDs cannot be FIDE IDs (a FIDE ID has 6 "
@@ -198,6 +203,11 @@ class IdColumnRefused(UnresolvedPlayers):
                 "if some IDs are wrong, correct them in the file"
             ]
         )
+
+
+def _codes(values: list[tuple[str, int]]) -> str:
+    """The first eight values of a federation column (most frequent first), for a page."""
+    return ", ".join(code for code, _ in values[:8]) + (", …" if len(values) > 8 else "")
 
 
 class FederationColumnRefused(RatingDbError):
@@ -218,6 +228,13 @@ class FederationColumnRefused(RatingDbError):
         self.clubs = clubs
         self.federations = federations
         self.choices = choices
+        self.kind = "federation-column"
+        self.values: dict[str, object] = {
+            "source": source,
+            "lines": sum(n for _, n in clubs),
+            "clubs": _codes(clubs),
+            "federations": _codes(federations),
+        }
 
         def listed(values: list[tuple[str, int]]) -> str:
             shown = ", ".join(f"{code} {n}" for code, n in values[:8])
@@ -245,6 +262,64 @@ class UnknownEvent(RatingDbError):
 
 class DuplicateEvent(RatingDbError):
     """The same tournament file was imported before."""
+
+
+class AnotherSection(DuplicateEvent):
+    """A file with the name and start date of a stored event but few of its players: another section of
+    the same congress, or another tournament. As data (`kind`, `values`) for the pages, which name their
+    controls or say it in plain words; str() is the terminal's sentence, naming its options (--section,
+    --distinct-event). The services raise it with the values only."""
+
+    kind = "another-section"
+
+    def __init__(
+        self, *, source: str, event_id: int, shown: str, period: str, rated: bool, shared: int,
+        players: int, titled: str, has_section: bool,
+    ) -> None:  # fmt: skip
+        self.values: dict[str, object] = {
+            "source": source, "event_id": event_id, "shown": shown, "period": period, "rated": rated,
+            "shared": shared, "players": players, "titled": titled, "has_section": has_section,
+        }  # fmt: skip
+        where = f"rated in {period}" if rated else f"period {period}, not rated yet"
+        name_it = (
+            ""
+            if has_section
+            else f"; to show event {event_id} with its section too: `ratingdb event edit {event_id} "
+            "--section NAME --reason TEXT`"
+        )
+        super().__init__(
+            f"{source} has the name and start date of event {event_id} '{shown}' ({where}) but "
+            f"only {shared} of the file's {players} players played in it (a corrected file keeps "
+            "at least half): another section of the same congress — import it with --section NAME (shown as "
+            f"'{titled}'), or with --distinct-event if it is another tournament" + name_it
+        )
+
+
+class CorrectedVersion(DuplicateEvent):
+    """A file with the name and start date of a stored event and most of its players: a corrected
+    version, which replaces the event (replace-event, after a reopen if its period is rated). As data
+    (`kind`, `values`) for the pages; str() is the terminal's sentence, naming its commands and options."""
+
+    kind = "corrected-version"
+
+    def __init__(
+        self, *, source: str, event_id: int, shown: str, period: str, rating_type: str, rated: bool,
+        shared: int, players: int,
+    ) -> None:  # fmt: skip
+        self.values: dict[str, object] = {
+            "source": source, "event_id": event_id, "shown": shown, "period": period,
+            "rating_type": rating_type, "rated": rated, "shared": shared, "players": players,
+        }  # fmt: skip
+        where = f"rated in {period}" if rated else f"period {period}, not rated yet"
+        steps = f"`ratingdb replace-event {event_id} {source}`"
+        if rated:
+            steps = f"`ratingdb reopen {period} --type {rating_type} --reason TEXT` then " + steps
+        super().__init__(
+            f"{source} looks like a corrected version of event {event_id} '{shown}' ({where}; "
+            f"{shared} of the file's {players} players played in it): {steps}; if it is a different "
+            "tournament with the same name and start date, add --distinct-event (a section of a congress: "
+            "--section NAME)"
+        )
 
 
 class ImmutableList(RatingDbError):

@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb import engines
-from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
+from ratingdb.errors import AnotherSection, ConfigError, CorrectedVersion, DuplicateEvent, UnknownEvent
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.formats.time_control import read_time_control
 from ratingdb.rating import (
@@ -608,36 +608,19 @@ def _duplicate_or_correction(
             f"{trf.source_name} is the same tournament as event {same.id} '{shown}' (imported from "
             f"{same.source_name}): same name, dates and results; an event is imported once"
         )
-    where = (
-        f"rated in {same.period}"
-        if is_closed(session, same.rating_type, Period.parse(same.period))
-        else (f"period {same.period}, not rated yet")
-    )
+    rated = is_closed(session, same.rating_type, Period.parse(same.period))
     shared = sum(1 for p in new.players.values() if any(p.same_player(q) for q in old.players.values()))
     field = max(len(new.players), len(old.players))
     if shared < CORRECTION_SHARE * field:
-        name_it = (
-            ""
-            if shown_section_of(session, same.id)
-            else f"; to show event {same.id} with its section too: `ratingdb event edit {same.id} --section "
-            "NAME --reason TEXT`"
-        )
-        return DuplicateEvent(
-            f"{trf.source_name} has the name and start date of event {same.id} '{shown}' ({where}) but "
-            f"only {shared} of the file's {len(new.players)} players played in it (a corrected file keeps "
-            "at least half): another section of the same congress — import it with --section NAME (shown as "
-            f"'{event_title(trf.name, 'NAME')}'), or with --distinct-event if it is another tournament"
-            + name_it
-        )
-    steps = f"`ratingdb replace-event {same.id} {trf.source_name}`"
-    if where.startswith("rated"):
-        steps = f"`ratingdb reopen {same.period} --type {same.rating_type} --reason TEXT` then " + steps
-    return DuplicateEvent(
-        f"{trf.source_name} looks like a corrected version of event {same.id} '{shown}' ({where}; "
-        f"{shared} of the file's {len(new.players)} players played in it): {steps}; if it is a different "
-        "tournament "
-        "with the same name and start date, add --distinct-event (a section of a congress: --section NAME)"
-    )
+        return AnotherSection(
+            source=trf.source_name, event_id=same.id, shown=shown, period=same.period, rated=rated,
+            shared=shared, players=len(new.players), titled=event_title(trf.name, "NAME"),
+            has_section=bool(shown_section_of(session, same.id)),
+        )  # fmt: skip
+    return CorrectedVersion(
+        source=trf.source_name, event_id=same.id, shown=shown, period=same.period,
+        rating_type=same.rating_type, rated=rated, shared=shared, players=len(new.players),
+    )  # fmt: skip
 
 
 EVENT_PLAYER_COLUMNS = (

@@ -1,0 +1,66 @@
+"""A refusal of a whole file reaches the pages as data and each page words it (issue 46): the German and
+French pages of a refused file contain no terminal option, where they showed the terminal's sentence
+("import it with --section NAME …, or with --distinct-event …").
+
+The club round robin is imported; an organiser sends a second section of the same congress (the same
+record 012 and dates, four other players), which the check refuses as a section or another tournament.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+from typer.testing import CliRunner
+
+from ratingdb import db
+from ratingdb.cli import app
+from ratingdb.services import users
+from tests.integration.test_api_import_choices import ROUND_ROBIN, second_section
+from tests.site.test_desk_permissions import PASSWORD, browser, csrf, sign_in
+
+runner = CliRunner()
+SAID = {
+    "en": "has the name and start date of event 1 'Club round robin' (period 2025-10, not rated yet), but "
+    "only 0 of its 4 players played in it: it is another section of the same congress",
+    "de": "hat den Namen und das Anfangsdatum von Turnier 1 „Club round robin“ (Periode 2025-10, noch nicht "
+    "gewertet), aber nur 0 seiner 4 Spieler haben darin gespielt",
+    "fr": "porte le nom et la date de début du tournoi 1 « Club round robin » (période 2025-10, pas encore "
+    "évaluée), mais seuls 0 de ses 4 joueurs y ont joué",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_a_second_section_is_refused_in_the_page_s_words_with_no_terminal_option(
+    language: str, db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    done = runner.invoke(app, ["--db", db_url, "import-trf", str(ROUND_ROBIN)])
+    assert done.exit_code == 0, done.output
+    other = second_section(tmp_path)
+    with db.transaction(engine) as session:
+        users.add_user(session, "cork-club", "organiser", PASSWORD)
+        users.add_user(session, "aoife", "officer", PASSWORD)
+    asked = {"accept-language": language}
+    with browser(db_url) as organiser:
+        assert sign_in(organiser, "cork-club") == 303
+        sent = organiser.post(
+            "/desk/submissions",
+            data={"csrftoken": csrf(organiser), "rating_type": "standard"},
+            files=[("file", (other.name, other.read_bytes(), "text/plain"))],
+            headers=asked,
+        )
+        assert sent.status_code == 200
+        # At upload, and read back from the stored check on the submission's page.
+        for page in (sent.text, organiser.get("/desk/submissions/1", headers=asked).text):
+            main = html.unescape(page).split("<main>")[1]
+            assert SAID[language] in main
+            assert "--" not in main
+    with browser(db_url) as officer:
+        assert sign_in(officer, "aoife") == 303
+        review = html.unescape(officer.get("/desk/queue/1", headers=asked).text).split("<main>")[1]
+        assert SAID[language] in review and "--" not in review.split('<form method="post"')[0]
+    # The terminal still says it with its options, from the same refusal.
+    refused = runner.invoke(app, ["--db", db_url, "import-trf", str(other)])
+    assert "import it with --section NAME (shown as 'Club round robin — NAME')" in refused.stderr
