@@ -256,6 +256,39 @@ class FederationColumnRefused(RatingDbError):
         super().__init__(text + "; nothing was written")
 
 
+class TypeMismatch(ConfigError):
+    """A rating type given for a file whose own time control says another: refused, as data (`kind`,
+    `values`) for the pages; str() is the terminal's sentence (--type, --type-override)."""
+
+    kind = "type-mismatch"
+
+    def __init__(self, *, source: str, given: str, found: str, record: str) -> None:
+        self.values: dict[str, object] = {"source": source, "given": given, "found": found, "record": record}
+        super().__init__(
+            f"{source}: --type {given} does not match the file, whose {record} says {found} — import it with "
+            f"--type {found}, or add --type-override if the file is wrong"
+        )
+
+
+class LateEvent(PeriodAlreadyClosed):
+    """A file whose period is closed: refused, as data (`kind`, `values`) for the pages; str() is the
+    terminal's sentence (a later period with --period, or `ratingdb reopen`)."""
+
+    kind = "late-event"
+
+    def __init__(self, *, source: str, name: str, rating_type: str, period: str, list_date: str) -> None:
+        self.values: dict[str, object] = {
+            "source": source, "name": name, "rating_type": rating_type, "period": period,
+            "list_date": list_date,
+        }  # fmt: skip
+        super().__init__(
+            f"cannot add {source} ({name}): {rating_type} period {period} is closed (its list dated "
+            f"{list_date} is published); a late event can go into a later, open period with --period (at "
+            f"most the third list after it ends, §9.1); to rate it in {period} itself, reopen that period "
+            f"first: `ratingdb reopen {period} --type {rating_type} --reason TEXT`"
+        )
+
+
 class UnknownEvent(RatingDbError):
     """An event ID that the database does not know."""
 

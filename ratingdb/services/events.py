@@ -14,7 +14,15 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb import engines
-from ratingdb.errors import AnotherSection, ConfigError, CorrectedVersion, DuplicateEvent, UnknownEvent
+from ratingdb.errors import (
+    AnotherSection,
+    ConfigError,
+    CorrectedVersion,
+    DuplicateEvent,
+    LateEvent,
+    TypeMismatch,
+    UnknownEvent,
+)
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.formats.time_control import read_time_control
 from ratingdb.rating import (
@@ -279,15 +287,11 @@ class _PeriodChecks:
     def ensure_open(self, trf: TrfEvent, rating_type: str, period: Period) -> None:
         if (rating_type, period) in self.open:
             return
-        ensure_period_open(
-            self.session,
-            rating_type,
-            period,
-            f"cannot add {trf.source_name} ({trf.name})",
-            advice=f"a late event can go into a later, open period with --period (at most the third list "
-            f"after it ends, §9.1); to rate it in {period} itself, reopen that period first: "
-            f"`ratingdb reopen {period} --type {rating_type} --reason TEXT`",
-        )
+        if is_closed(self.session, rating_type, period):
+            raise LateEvent(
+                source=trf.source_name, name=trf.name, rating_type=rating_type, period=str(period),
+                list_date=period.published_list_date.isoformat(),
+            )  # fmt: skip
         self.open.add((rating_type, period))
 
 
@@ -350,10 +354,8 @@ def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str
         return rating_type
     if rating_type not in RATING_TYPES:
         return rating_type  # a federation's own type (a national list) is not a rate of play
-    raise ConfigError(
-        f"{trf.source_name}: --type {rating_type} does not match the file, whose {_type_record(trf)} says "
-        f"{trf.rating_type} — import it with --type {trf.rating_type}, or add --type-override if the file "
-        "is wrong"
+    raise TypeMismatch(
+        source=trf.source_name, given=rating_type, found=trf.rating_type, record=_type_record(trf)
     )
 
 

@@ -64,3 +64,27 @@ def test_a_second_section_is_refused_in_the_page_s_words_with_no_terminal_option
     # The terminal still says it with its options, from the same refusal.
     refused = runner.invoke(app, ["--db", db_url, "import-trf", str(other)])
     assert "import it with --section NAME (shown as 'Club round robin — NAME')" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("de", "round_robin.trf wurde als Schnellschach gesendet, aber sein record 122"),
+        ("fr", "round_robin.trf a été envoyé en rapide, mais son record 122"),
+    ],
+)
+def test_a_file_sent_as_another_type_is_refused_in_the_page_s_words(
+    language: str, said: str, db_url: str, engine: Engine
+) -> None:
+    with db.transaction(engine) as session:
+        users.add_user(session, "cork-club", "organiser", PASSWORD)
+    with browser(db_url) as organiser:
+        assert sign_in(organiser, "cork-club") == 303
+        sent = organiser.post(
+            "/desk/submissions",
+            data={"csrftoken": csrf(organiser), "rating_type": "rapid"},
+            files=[("file", (ROUND_ROBIN.name, ROUND_ROBIN.read_bytes(), "text/plain"))],
+            headers={"accept-language": language},
+        )
+        main = html.unescape(sent.text).split("<main>")[1]
+        assert said in main and "--" not in main

@@ -31,7 +31,7 @@ STILL_NAMING = {
     "demo.py": 4,
     "event_labels.py": 4,
     "event_warnings.py": 1,
-    "events.py": 10,  # --type, --type-override, --period refusals of import-trf
+    "events.py": 4,  # the unknown type (--type), a reopen advice, a refusal to delete
     "federation.py": 6,
     "list_import.py": 13,
     "list_matching.py": 14,
