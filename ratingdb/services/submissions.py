@@ -167,10 +167,14 @@ def forget_refused(session: Session, refused_days: int) -> int:
 
 
 class CheckTooLong(RatingDbError):
-    """A file's check ran past its time limit (`seconds`)."""
+    """A file's check ran past its time limit (`seconds`); as data (`kind`, `values`) for the pages, which
+    say it without the terminal's command."""
+
+    kind = "too-long"
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
+        self.values: dict[str, object] = {"seconds": f"{seconds:g}"}
         super().__init__(
             f"the check of this file took longer than {seconds:g} seconds and was stopped — send a smaller "
             "file, or ask the officer to import it with `ratingdb import-trf`"

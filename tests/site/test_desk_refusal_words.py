@@ -88,3 +88,15 @@ def test_a_file_sent_as_another_type_is_refused_in_the_page_s_words(
         )
         main = html.unescape(sent.text).split("<main>")[1]
         assert said in main and "--" not in main
+
+
+def test_a_check_stopped_at_its_time_limit_is_said_without_the_terminal_s_command() -> None:
+    """Issue 46: the organiser read "ask the officer to import it with `ratingdb import-trf`"."""
+    from ratingdb.services.submissions import Check, CheckTooLong, refusal_of
+    from ratingdb.web.desk import _templates
+
+    check = Check(refusals=[refusal_of(CheckTooLong(20.0))])
+    check = Check.from_json(check.to_json())  # as stored with the submission
+    shown = html.unescape(_templates("de").get_template("_check.html").render(check=check))
+    assert "Die Prüfung dieser Datei dauerte länger als 20 Sekunden und wurde abgebrochen" in shown
+    assert "ratingdb" not in shown
