@@ -100,3 +100,31 @@ def test_a_check_stopped_at_its_time_limit_is_said_without_the_terminal_s_comman
     shown = html.unescape(_templates("de").get_template("_check.html").render(check=check))
     assert "Die Prüfung dieser Datei dauerte länger als 20 Sekunden und wurde abgebrochen" in shown
     assert "ratingdb" not in shown
+
+
+def test_a_file_of_a_closed_period_is_refused_in_the_page_s_words(
+    db_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    (tmp_path / "list.csv").write_text('national_id,name,rating\nX1,"Idle, Ida",1500\n', encoding="utf-8")
+    for args in (
+        ["import-list", str(tmp_path / "list.csv"), "--date", "2025-10-01"],
+        ["close-period", "2025-10"],
+    ):
+        done = runner.invoke(app, ["--db", db_url, *args])
+        assert done.exit_code == 0, done.output
+    with db.transaction(engine) as session:
+        users.add_user(session, "cork-club", "organiser", PASSWORD)
+    with browser(db_url) as organiser:
+        assert sign_in(organiser, "cork-club") == 303
+        sent = organiser.post(
+            "/desk/submissions",
+            data={"csrftoken": csrf(organiser), "rating_type": "standard"},
+            files=[("file", (ROUND_ROBIN.name, ROUND_ROBIN.read_bytes(), "text/plain"))],
+            headers={"accept-language": "fr"},
+        )
+        main = html.unescape(sent.text).split("<main>")[1]
+        assert (
+            "round_robin.trf (Club round robin) se termine dans la période standard 2025-10, qui est "
+            "clôturée (sa liste du 2025-11-01 est publiée)" in main
+        )
+        assert "--" not in main and "ratingdb" not in main
