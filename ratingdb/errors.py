@@ -191,6 +191,11 @@ class IdColumnRefused(UnresolvedPlayers):
         self.value = value
         self.choice = choice
         self.pattern = pattern  # the federation's national ID pattern, when set (`federation set`)
+        self.kind = "id-column"
+        self.values: dict[str, object] = {
+            "source": source, "implausible": implausible, "with_ids": with_ids, "line": line, "rank": rank,
+            "name": name, "value": value, "choice": choice, "pattern": pattern,
+        }  # fmt: skip
         shape = f", not the pattern of the federation's national IDs ({pattern})," if pattern else ""
         super().__init__(
             [
@@ -201,6 +206,11 @@ class IdColumnRefused(UnresolvedPlayers):
                 "if some IDs are wrong, correct them in the file"
             ]
         )
+
+
+def _codes(values: list[tuple[str, int]]) -> str:
+    """The first eight values of a federation column (most frequent first), for a page."""
+    return ", ".join(code for code, _ in values[:8]) + (", …" if len(values) > 8 else "")
 
 
 class FederationColumnRefused(RatingDbError):
@@ -221,6 +231,13 @@ class FederationColumnRefused(RatingDbError):
         self.clubs = clubs
         self.federations = federations
         self.choices = choices
+        self.kind = "federation-column"
+        self.values: dict[str, object] = {
+            "source": source,
+            "lines": sum(n for _, n in clubs),
+            "clubs": _codes(clubs),
+            "federations": _codes(federations),
+        }
 
         def listed(values: list[tuple[str, int]]) -> str:
             shown = ", ".join(f"{code} {n}" for code, n in values[:8])
@@ -242,12 +259,103 @@ class FederationColumnRefused(RatingDbError):
         super().__init__(text + "; nothing was written")
 
 
+class TypeMismatch(ConfigError):
+    """A rating type given for a file whose own time control says another: refused, as data (`kind`,
+    `values`) for the pages; str() is the terminal's sentence (--type, --type-override)."""
+
+    kind = "type-mismatch"
+
+    def __init__(self, *, source: str, given: str, found: str, record: str) -> None:
+        self.values: dict[str, object] = {"source": source, "given": given, "found": found, "record": record}
+        super().__init__(
+            f"{source}: --type {given} does not match the file, whose {record} says {found} — import it with "
+            f"--type {found}, or add --type-override if the file is wrong"
+        )
+
+
+class LateEvent(PeriodAlreadyClosed):
+    """A file whose period is closed: refused, as data (`kind`, `values`) for the pages; str() is the
+    terminal's sentence (a later period with --period, or `ratingdb reopen`)."""
+
+    kind = "late-event"
+
+    def __init__(self, *, source: str, name: str, rating_type: str, period: str, list_date: str) -> None:
+        self.values: dict[str, object] = {
+            "source": source, "name": name, "rating_type": rating_type, "period": period,
+            "list_date": list_date,
+        }  # fmt: skip
+        super().__init__(
+            f"cannot add {source} ({name}): {rating_type} period {period} is closed (its list dated "
+            f"{list_date} is published); a late event can go into a later, open period with --period (at "
+            f"most the third list after it ends, §9.1); to rate it in {period} itself, reopen that period "
+            f"first: `ratingdb reopen {period} --type {rating_type} --reason TEXT`"
+        )
+
+
 class UnknownEvent(RatingDbError):
     """An event ID that the database does not know."""
 
 
 class DuplicateEvent(RatingDbError):
     """The same tournament file was imported before."""
+
+
+class AnotherSection(DuplicateEvent):
+    """A file with the name and start date of a stored event but few of its players: another section of
+    the same congress, or another tournament. As data (`kind`, `values`) for the pages, which name their
+    controls or say it in plain words; str() is the terminal's sentence, naming its options (--section,
+    --distinct-event). The services raise it with the values only."""
+
+    kind = "another-section"
+
+    def __init__(
+        self, *, source: str, event_id: int, shown: str, period: str, rated: bool, shared: int,
+        players: int, titled: str, has_section: bool,
+    ) -> None:  # fmt: skip
+        self.values: dict[str, object] = {
+            "source": source, "event_id": event_id, "shown": shown, "period": period, "rated": rated,
+            "shared": shared, "players": players, "titled": titled, "has_section": has_section,
+        }  # fmt: skip
+        where = f"rated in {period}" if rated else f"period {period}, not rated yet"
+        name_it = (
+            ""
+            if has_section
+            else f"; to show event {event_id} with its section too: `ratingdb event edit {event_id} "
+            "--section NAME --reason TEXT`"
+        )
+        super().__init__(
+            f"{source} has the name and start date of event {event_id} '{shown}' ({where}) but "
+            f"only {shared} of the file's {players} players played in it (a corrected file keeps "
+            "at least half): another section of the same congress — import it with --section NAME (shown as "
+            f"'{titled}'), or with --distinct-event if it is another tournament" + name_it
+        )
+
+
+class CorrectedVersion(DuplicateEvent):
+    """A file with the name and start date of a stored event and most of its players: a corrected
+    version, which replaces the event (replace-event, after a reopen if its period is rated). As data
+    (`kind`, `values`) for the pages; str() is the terminal's sentence, naming its commands and options."""
+
+    kind = "corrected-version"
+
+    def __init__(
+        self, *, source: str, event_id: int, shown: str, period: str, rating_type: str, rated: bool,
+        shared: int, players: int,
+    ) -> None:  # fmt: skip
+        self.values: dict[str, object] = {
+            "source": source, "event_id": event_id, "shown": shown, "period": period,
+            "rating_type": rating_type, "rated": rated, "shared": shared, "players": players,
+        }  # fmt: skip
+        where = f"rated in {period}" if rated else f"period {period}, not rated yet"
+        steps = f"`ratingdb replace-event {event_id} {source}`"
+        if rated:
+            steps = f"`ratingdb reopen {period} --type {rating_type} --reason TEXT` then " + steps
+        super().__init__(
+            f"{source} looks like a corrected version of event {event_id} '{shown}' ({where}; "
+            f"{shared} of the file's {players} players played in it): {steps}; if it is a different "
+            "tournament with the same name and start date, add --distinct-event (a section of a congress: "
+            "--section NAME)"
+        )
 
 
 class ImmutableList(RatingDbError):

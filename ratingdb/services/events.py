@@ -14,7 +14,15 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ratingdb import engines
-from ratingdb.errors import ConfigError, DuplicateEvent, UnknownEvent
+from ratingdb.errors import (
+    AnotherSection,
+    ConfigError,
+    CorrectedVersion,
+    DuplicateEvent,
+    LateEvent,
+    TypeMismatch,
+    UnknownEvent,
+)
 from ratingdb.formats import TrfEvent, TrfGame, TrfPlayer, as_sex
 from ratingdb.formats.time_control import read_time_control
 from ratingdb.rating import (
@@ -279,15 +287,11 @@ class _PeriodChecks:
     def ensure_open(self, trf: TrfEvent, rating_type: str, period: Period) -> None:
         if (rating_type, period) in self.open:
             return
-        ensure_period_open(
-            self.session,
-            rating_type,
-            period,
-            f"cannot add {trf.source_name} ({trf.name})",
-            advice=f"a late event can go into a later, open period with --period (at most the third list "
-            f"after it ends, §9.1); to rate it in {period} itself, reopen that period first: "
-            f"`ratingdb reopen {period} --type {rating_type} --reason TEXT`",
-        )
+        if is_closed(self.session, rating_type, period):
+            raise LateEvent(
+                source=trf.source_name, name=trf.name, rating_type=rating_type, period=str(period),
+                list_date=period.published_list_date.isoformat(),
+            )  # fmt: skip
         self.open.add((rating_type, period))
 
 
@@ -350,10 +354,8 @@ def _checked_type(trf: TrfEvent, rating_type: str | None, override: bool) -> str
         return rating_type
     if rating_type not in RATING_TYPES:
         return rating_type  # a federation's own type (a national list) is not a rate of play
-    raise ConfigError(
-        f"{trf.source_name}: --type {rating_type} does not match the file, whose {_type_record(trf)} says "
-        f"{trf.rating_type} — import it with --type {trf.rating_type}, or add --type-override if the file "
-        "is wrong"
+    raise TypeMismatch(
+        source=trf.source_name, given=rating_type, found=trf.rating_type, record=_type_record(trf)
     )
 
 
@@ -608,36 +610,19 @@ def _duplicate_or_correction(
             f"{trf.source_name} is the same tournament as event {same.id} '{shown}' (imported from "
             f"{same.source_name}): same name, dates and results; an event is imported once"
         )
-    where = (
-        f"rated in {same.period}"
-        if is_closed(session, same.rating_type, Period.parse(same.period))
-        else (f"period {same.period}, not rated yet")
-    )
+    rated = is_closed(session, same.rating_type, Period.parse(same.period))
     shared = sum(1 for p in new.players.values() if any(p.same_player(q) for q in old.players.values()))
     field = max(len(new.players), len(old.players))
     if shared < CORRECTION_SHARE * field:
-        name_it = (
-            ""
-            if shown_section_of(session, same.id)
-            else f"; to show event {same.id} with its section too: `ratingdb event edit {same.id} --section "
-            "NAME --reason TEXT`"
-        )
-        return DuplicateEvent(
-            f"{trf.source_name} has the name and start date of event {same.id} '{shown}' ({where}) but "
-            f"only {shared} of the file's {len(new.players)} players played in it (a corrected file keeps "
-            "at least half): another section of the same congress — import it with --section NAME (shown as "
-            f"'{event_title(trf.name, 'NAME')}'), or with --distinct-event if it is another tournament"
-            + name_it
-        )
-    steps = f"`ratingdb replace-event {same.id} {trf.source_name}`"
-    if where.startswith("rated"):
-        steps = f"`ratingdb reopen {same.period} --type {same.rating_type} --reason TEXT` then " + steps
-    return DuplicateEvent(
-        f"{trf.source_name} looks like a corrected version of event {same.id} '{shown}' ({where}; "
-        f"{shared} of the file's {len(new.players)} players played in it): {steps}; if it is a different "
-        "tournament "
-        "with the same name and start date, add --distinct-event (a section of a congress: --section NAME)"
-    )
+        return AnotherSection(
+            source=trf.source_name, event_id=same.id, shown=shown, period=same.period, rated=rated,
+            shared=shared, players=len(new.players), titled=event_title(trf.name, "NAME"),
+            has_section=bool(shown_section_of(session, same.id)),
+        )  # fmt: skip
+    return CorrectedVersion(
+        source=trf.source_name, event_id=same.id, shown=shown, period=same.period,
+        rating_type=same.rating_type, rated=rated, shared=shared, players=len(new.players),
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -171,10 +171,14 @@ def forget_refused(session: Session, refused_days: int) -> int:
 
 
 class CheckTooLong(RatingDbError):
-    """A file's check ran past its time limit (`seconds`)."""
+    """A file's check ran past its time limit (`seconds`); as data (`kind`, `values`) for the pages, which
+    say it without the terminal's command."""
+
+    kind = "too-long"
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
+        self.values: dict[str, object] = {"seconds": f"{seconds:g}"}
         super().__init__(
             f"the check of this file took longer than {seconds:g} seconds and was stopped — send a smaller "
             "file, or ask the officer to import it with `ratingdb import-trf`"
@@ -192,6 +196,16 @@ class Refusal:
     line: int | None = None
     rank: int | None = None
     unresolved: UnresolvedLine | None = None
+    # A refusal of the whole file as data (errors.AnotherSection, CorrectedVersion, IdColumnRefused,
+    # FederationColumnRefused: their `kind` and `values`), which the pages word for their reader.
+    kind: str | None = None
+    values: dict[str, Any] | None = None
+
+
+def refusal_of(exc: RatingDbError) -> Refusal:
+    """A refusal of the whole file, with its data when the error carries it (`kind`, `values`)."""
+    kind = getattr(exc, "kind", None)
+    return Refusal(str(exc), kind=kind, values=dict(getattr(exc, "values", {})) if kind else None)
 
 
 def refusals_of(exc: UnresolvedPlayers) -> list[Refusal]:
@@ -199,7 +213,9 @@ def refusals_of(exc: UnresolvedPlayers) -> list[Refusal]:
     that is not about one line."""
     found = [Refusal(u.as_options(), u.line, u.rank, u) for u in exc.lines]
     worded = {r.text for r in found}
-    return found + [Refusal(text) for text in exc.problems if text not in worded]
+    kind = getattr(exc, "kind", None)
+    values = dict(getattr(exc, "values", {})) if kind else None
+    return found + [Refusal(text, kind=kind, values=values) for text in exc.problems if text not in worded]
 
 
 @dataclass
@@ -265,7 +281,9 @@ def _refusal_of(data: dict[str, Any]) -> Refusal:
                 "conflict": OtherLine(**conflict) if conflict else None,
             }
         )
-    return Refusal(data["text"], data.get("line"), data.get("rank"), unresolved)
+    return Refusal(
+        data["text"], data.get("line"), data.get("rank"), unresolved, data.get("kind"), data.get("values")
+    )
 
 
 def stored_check(sub: Submission) -> Check:
@@ -521,7 +539,7 @@ def check_file(
         check.refusals.append(Refusal(str(exc), exc.line))
         return check
     except RatingDbError as exc:
-        check.refusals.append(Refusal(str(exc)))
+        check.refusals.append(refusal_of(exc))
         return check
     finally:
         session.info.pop(NO_PERIOD_LOCK, None)

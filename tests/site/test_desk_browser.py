@@ -96,6 +96,13 @@ def text(driver: WebDriver, by: str, value: str) -> str:
     return shown_text(lambda: str(driver.find_element(by, value).text))
 
 
+def follow_link(driver: WebDriver, text: str) -> None:
+    """Click the link of that text and wait until the next page has replaced this one."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.LINK_TEXT, text).click()
+    WebDriverWait(driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "html").id != page.id)
+
+
 def follow(driver: WebDriver, element_id: str) -> None:
     """Click the element and wait until the page it is on has been replaced by the next one."""
     page = driver.find_element(By.TAG_NAME, "html")
@@ -149,6 +156,9 @@ def test_a_month_in_chromium_from_upload_to_the_published_rating(
     screenshot(browser, "desk-officer-review.png")
     browser.find_element(By.ID, "accept").click()
     wait.until(lambda d: heading(d) == "Queue")
+    # The queue shows the waiting submissions (none now); the accepted one is under its status.
+    assert "No submission has this status." in browser.find_element(By.TAG_NAME, "main").text
+    follow_link(browser, "accepted (1)")
     assert "accepted" in browser.find_element(By.CSS_SELECTOR, "table.submissions tbody tr").text
 
     browser.find_element(By.LINK_TEXT, "Periods").click()
