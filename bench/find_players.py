@@ -120,7 +120,10 @@ def build_register(
             )
         for start in range(0, len(rows), BATCH):
             session.execute(insert(PlayerAlias), rows[start : start + BATCH])
-    with engine.connect() as conn:
+    # In a transaction of its own, committed: on PostgreSQL the statistics ANALYZE gathers are rolled back
+    # with the transaction they were gathered in (an uncommitted one left the planner without any, and
+    # the searches of the register took seconds: bench/RESULTS.md, issue 47).
+    with engine.begin() as conn:
         conn.exec_driver_sql("ANALYZE")
     return register_s, aliases
 
