@@ -127,6 +127,8 @@ def _say_signature(check: "object", expected: bool) -> bool:
     assert isinstance(check, SignatureCheck)
     if check.status == "unsigned":
         echo("unsigned: the bundle carries no signature, so nothing says who made it")
+        if expected:
+            typer.echo("signature: none, where the key given expected one", err=True)
         return expected
     if check.status == "invalid":
         typer.echo("signature: INVALID — the manifest or its signature was changed", err=True)

@@ -115,7 +115,9 @@ def test_a_result_changed_in_a_bundled_file_names_both_players_and_the_game(
         ), difference.lines
 
 
-def test_a_changed_published_rating_names_the_player(demo_bundles: dict[tuple[str, str, int], bytes]) -> None:
+def test_a_changed_published_rating_names_the_player(
+    demo_bundles: dict[tuple[str, str, int], bytes], tmp_path: Path
+) -> None:
     data = demo_bundles[("standard", "2025-11-01", 1)]
 
     def change(data: bytes) -> bytes:
@@ -129,6 +131,15 @@ def test_a_changed_published_rating_names_the_player(demo_bundles: dict[tuple[st
     result = verify(read_bundle(forged(data, "published/list.csv", change)))
     assert [(d.player, d.lines) for d in result.differences] == [
         ("25900001", ["the published list: rating published 2684, recomputed 2683"])
+    ]
+    path = tmp_path / "forged.zip"
+    path.write_bytes(forged(data, "published/list.csv", change))
+    said = runner.invoke(app, ["verify", str(path)])
+    assert said.exit_code == 1
+    assert said.output.splitlines()[1:] == [
+        "player 25900001 Kovalenko, Dmytro:",
+        "  the published list: rating published 2684, recomputed 2683",
+        "not verified: 1 player(s) of the standard list 2025-11-01 version 1 differ from the recomputation",
     ]
 
 
