@@ -45,6 +45,7 @@ KIND_WORDS: Final = {
 }
 STATUS_WORDS: Final = {"waiting": N_("waiting"), "sent": N_("sent"), "failed": N_("failed")}
 PASSWORDS_DIFFER: Final = N_("the two passwords differ — type the same new password twice")
+RESET_ACTOR: Final = "web:password-reset"  # the audit log's actor of a reset: no one is signed in
 LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "fr": "Français"}
 
 
@@ -173,6 +174,7 @@ def reset_ask_page(request: Request) -> HTMLResponse:
 @router.post("/password-reset")
 def reset_ask(request: Request, state: State, who: Annotated[str, Form(max_length=254)] = "") -> HTMLResponse:
     with state.database.write() as session:
+        session.info["actor"] = RESET_ACTOR
         password_reset.request_reset(session, who, _address(request))
         queued = bool(session.info.get("notices_queued"))
     if queued:
@@ -210,6 +212,7 @@ def reset(
             error=lang.gettext("Error: %(message)s") % {"message": lang.gettext(PASSWORDS_DIFFER)},
         )
     with state.database.write() as session:
+        session.info["actor"] = RESET_ACTOR
         done = password_reset.finish_reset(session, token, password, _address(request))
         queued = bool(session.info.get("notices_queued"))
     if queued:

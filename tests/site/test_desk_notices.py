@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
 from ratingdb import db
-from ratingdb.schema.models import LoginFailure, Notice, PasswordReset, Submission
+from ratingdb.schema.models import AuditEntry, LoginFailure, Notice, PasswordReset, Submission
 from ratingdb.services import notices, users
 from ratingdb.services.password_reset import NOT_VALID, WAIT, Requested, finish_reset, request_reset
 from ratingdb.web.app import create_app
@@ -211,6 +211,10 @@ def test_a_reset_link_works_once_ends_every_session_and_answers_alike_for_anyone
         changed = [m for m in inbox.wait_for(3) if "Passwort wurde geändert" in subject(m)]
         assert len(changed) == 1 and "new password 1" not in body(changed[0])
     with db.transaction(engine) as session:
+        audited = session.scalars(
+            select(AuditEntry.actor).where(AuditEntry.action.in_(("user-reset-asked", "user-password")))
+        ).all()
+        assert audited == ["web:password-reset"] * 3  # two links asked for, one password set
         resets = session.scalars(select(PasswordReset).order_by(PasswordReset.id)).all()
         assert [r.used_at is not None for r in resets] == [True, True]
         assert all(r.token_hash is not None and len(r.token_hash) == 64 for r in resets)
