@@ -105,6 +105,7 @@ def _where(member: str, key: tuple[str, ...], events: dict[int, str]) -> str:
         "published/list-state.csv": "the published list's state",
         "published/calc-players.csv": "the calculation record",
         "published/glicko2.csv": "the published Glicko-2 figures",
+        "published/glicko.csv": "the published Glicko figures",
     }.get(member, member)
 
 

@@ -60,13 +60,19 @@ def forged(data: bytes, member: str, change: object) -> bytes:
 def test_every_computed_list_of_the_demo_verifies_from_its_bundle(
     demo_bundles: dict[tuple[str, str, int], bytes],
 ) -> None:
-    # The demo closes September, October and November for standard, rapid, national (Elo) and club
-    # (Glicko-2): twelve computed lists.
-    assert len(demo_bundles) == 12
+    # The demo closes September, October and November for standard, rapid, national (Elo), club
+    # (Glicko-2) and league (Glicko): fifteen computed lists.
+    assert len(demo_bundles) == 15
+    systems = {}
     for key, data in demo_bundles.items():
-        result = verify(read_bundle(data))
+        bundle = read_bundle(data)
+        systems[key[0]] = bundle.manifest["rating_system"]
+        result = verify(bundle)
         assert result.ok, (key, result.tampered, result.differences[:3])
         assert result.entries > 100, key
+    assert systems == {
+        "standard": "elo", "rapid": "elo", "national": "elo", "club": "glicko2", "league": "glicko",
+    }  # fmt: skip
 
 
 def test_the_bundles_are_byte_identical_to_those_of_a_sqlite_demo(
@@ -140,6 +146,39 @@ def test_a_changed_published_rating_names_the_player(
         "player 25900001 Kovalenko, Dmytro:",
         "  the published list: rating published 2684, recomputed 2683",
         "not verified: 1 player(s) of the standard list 2025-11-01 version 1 differ from the recomputation",
+    ]
+
+
+def test_a_changed_published_glicko_rating_names_the_player(
+    demo_bundles: dict[tuple[str, str, int], bytes],
+) -> None:
+    # The Glicko league list of November: its first published figures (the demo's top player) a hundredth
+    # higher. The recomputation gives back the figure the close published.
+    data = demo_bundles[("league", "2025-12-01", 1)]
+    bundle = read_bundle(data)
+    assert {"inputs/glicko-in-force.csv", "published/glicko.csv"} <= set(bundle.members)
+    published = list(csv.reader(io.StringIO(bundle.text("published/glicko.csv"))))
+    assert published[0] == ["player", "rating_x100", "deviation_x100"]
+    player, rating_x100, _deviation = published[1]
+    assert player == "25900001"
+
+    def change(data: bytes) -> bytes:
+        rows = list(csv.reader(io.StringIO(data.decode())))
+        rows[1][1] = str(int(rows[1][1]) + 1)
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue().encode()
+
+    result = verify(read_bundle(forged(data, "published/glicko.csv", change)))
+    assert not result.tampered
+    assert [(d.player, d.lines) for d in result.differences] == [
+        (
+            "25900001",
+            [
+                f"the published Glicko figures: rating_x100 published {int(rating_x100) + 1}, "
+                f"recomputed {rating_x100}"
+            ],
+        )
     ]
 
 

@@ -18,7 +18,7 @@ Tables = dict[str, dict[tuple[str, ...], Row]]
 """member → (row key → the row's cells as the member writes them)."""
 
 # System name → its module here.
-RECOMPUTED: dict[str, str] = {"elo": "elo", "glicko2": "glicko2"}
+RECOMPUTED: dict[str, str] = {"elo": "elo", "glicko2": "glicko2", "glicko": "glicko"}
 
 # How the rows of each compared member are keyed: its first columns.
 KEYS: dict[str, int] = {
@@ -27,6 +27,7 @@ KEYS: dict[str, int] = {
     "published/calc-players.csv": 1,
     "published/calc-games.csv": 3,  # player, event, round
     "published/glicko2.csv": 1,
+    "published/glicko.csv": 1,
 }
 
 

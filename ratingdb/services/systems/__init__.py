@@ -35,7 +35,7 @@ SYSTEMS: dict[str, tuple[str, str]] = {
 }
 # System name → its module here that adds the system's members to a list's bundle (services/bundle.py):
 # `prepare(source)` and `members(source)`.
-BUNDLED: dict[str, str] = {"elo": "elo_bundle", "glicko2": "glicko2_bundle"}
+BUNDLED: dict[str, str] = {"elo": "elo_bundle", "glicko2": "glicko2_bundle", "glicko": "glicko_bundle"}
 DEFAULT: Final = "elo"  # a list no other system claims is an Elo list (its entries are all it has)
 
 
