@@ -626,7 +626,7 @@ def _duplicate_or_correction(
 
 
 @dataclass(frozen=True)
-class CorrectedVersion:
+class CorrectionCandidate:
     """A stored event a file looks like a corrected version of: `shared` of the file's `players` played in
     it (at least CORRECTION_SHARE of the larger field)."""
 
@@ -635,7 +635,7 @@ class CorrectedVersion:
     players: int
 
 
-def corrected_versions(session: Session, trf: TrfEvent, rating_type: str) -> list[CorrectedVersion]:
+def corrected_versions(session: Session, trf: TrfEvent, rating_type: str) -> list[CorrectionCandidate]:
     """The current events of `rating_type` with the file's tournament name and start date, whatever their
     section, that the file looks like a corrected version of (most players shared, as
     `_duplicate_or_correction` tells a correction from another section), most shared first; each read with
@@ -654,7 +654,7 @@ def corrected_versions(session: Session, trf: TrfEvent, rating_type: str) -> lis
         new, old = file_content(trf, id_field), stored_content(session, event)
         shared = sum(1 for p in new.players.values() if any(p.same_player(q) for q in old.players.values()))
         if shared >= CORRECTION_SHARE * max(len(new.players), len(old.players)):
-            found.append(CorrectedVersion(event, shared, len(new.players)))
+            found.append(CorrectionCandidate(event, shared, len(new.players)))
     return sorted(found, key=lambda c: (-c.shared, c.event.id))
 
 
