@@ -93,6 +93,23 @@ ARGS: dict[str, list[str]] = {
     "user reset-password": ["mary", "--password-stdin"],
     "user set-role": ["mary", "officer"],
     "user unlock": ["mary"],
+    "user contact": ["mary"],
+    "user 2fa": ["reset", "mary"],
+    "user 2fa enrol": ["mary", "--code-stdin"],
+    "user 2fa reset": ["mary"],
+    "event review": ["1", "--decision", "exclude", "--reason", "a test"],
+    "federation renumber": ["--numbers", "1-9", "--reason", "made up"],
+    "keys": ["create", "signing.key"],
+    "keys create": ["signing.key"],
+    "list bundle": ["2025-10-01", "--type", "standard", "-o", "bundle.zip"],
+    "notices": ["list"],
+    "notices list": [],
+    "notices retry": ["1"],
+    "notices send": [],
+    "report risk": ["--period", "2025-10"],
+    "submission replace": ["1", "1"],
+    # `verify` reads a bundle, no database: a missing file is its one-line refusal here.
+    "verify": ["no-such-bundle.zip"],
 }
 # `db accounts` prints the set-up SQL for the URL's engine and never connects.
 COMMANDS = [" ".join(path) for path in command_paths() if path != ("db", "accounts")]

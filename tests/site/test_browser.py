@@ -182,6 +182,7 @@ def test_the_chart_marks_the_k_change_of_the_readme_player(site_url: str, browse
     assert [g.get_attribute("class") for g in chart.find_elements(By.CSS_SELECTOR, "g.series")] == [
         # drawn in this order: the federation's lists under FIDE's (his national line is his standard one)
         "series club",
+        "series league",  # the demo's Glicko league (issue 48), fed by the standard files as the club's
         "series national",
         "series standard",
         "series rapid",

@@ -325,9 +325,11 @@ def _links(page: object, xpath: str) -> list[str]:
 def test_a_glicko2_list_offers_its_csv_only_and_no_fide_text(club_site: Path, demo_url: str) -> None:
     # FIDE's fixed-width text has no deviation or volatility: the club list is not written in it.
     published = files(club_site)
-    assert sorted(p for p in published if p.startswith("lists/club-") and not p.endswith(".html")) == [
-        f"lists/club-2025-{month}-01.csv" for month in ("09", "10", "11", "12")
-    ]
+    # Each list as CSV; each computed one (not September's, imported) with its bundle too (issue 49).
+    assert sorted(p for p in published if p.startswith("lists/club-") and not p.endswith(".html")) == sorted(
+        [f"lists/club-2025-{month}-01.csv" for month in ("09", "10", "11", "12")]
+        + [f"lists/club-2025-{month}-01.zip" for month in ("10", "11", "12")]
+    )
     assert "lists/standard-2025-12-01.txt" in published
     club, standard = (parse(published[f"lists/{t}-2025-12-01.html"]) for t in ("club", "standard"))
     assert _links(club, ".//p[@class='downloads']/a") == ["CSV"]
