@@ -6,7 +6,7 @@ packages are imported only when the commands run.
 """
 
 import os
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
@@ -85,6 +85,16 @@ def serve_command(
     smtp_url: SmtpUrlOption = None,
     mail_from: MailFromOption = None,
     public_url: PublicUrlOption = None,
+    access_log: Annotated[
+        str,
+        typer.Option(
+            "--access-log",
+            envvar="RATINGDB_ACCESS_LOG",
+            metavar="FORMAT",
+            help="The access log's lines on standard error: text (the default) or json (one object a "
+            "request, for a log collector).",
+        ),
+    ] = "text",
     require_2fa: Annotated[
         str,
         typer.Option(
@@ -134,6 +144,8 @@ def serve_command(
         public_url=public_url,
         require_2fa=check_requirement(require_2fa),
     )
+    if access_log not in ACCESS_LOG_FORMATS:
+        raise ConfigError(f"--access-log '{access_log[:20]}' is not text or json — choose one of them")
     web_app = create_app(settings)  # checks the database now: a wrong URL is one line, not a traceback
     _warn_about_account()
     _check_address(host, port)
@@ -143,7 +155,7 @@ def serve_command(
         typer.echo("Email notices wait in the queue: no SMTP server is set (RATINGDB_SMTP_URL).")
     else:
         typer.echo(f"Email notices go through {sending.smtp.shown}, with links to {sending.public_url}.")
-    log_config = _log_config()
+    log_config = _log_config(access_log)
     # uvicorn would take X-Forwarded-For from 127.0.0.1 by default: every visitor behind a proxy that
     # passes it could choose their own address (and so escape the sign-in limits), behind one that does
     # not, all would share the proxy's (issue 54, M2). From the proxies named only.
@@ -222,13 +234,31 @@ def _check_address(host: str, port: int) -> None:
             ) from None
 
 
-def _log_config() -> dict[str, object]:
-    """uvicorn's logging, plus ratingdb.web's access log and errors on stderr."""
+ACCESS_LOG_FORMATS: Final = ("text", "json")
+
+
+def _log_config(access_log: str = "text") -> dict[str, object]:
+    """uvicorn's logging, plus ratingdb.web's access log and errors on stderr; with `access_log` "json",
+    the access log's lines as JSON objects (web.security.JsonAccessFormatter)."""
     from uvicorn.config import LOGGING_CONFIG
 
     config: dict[str, object] = {**LOGGING_CONFIG}
     loggers = dict(LOGGING_CONFIG["loggers"])
     loggers["ratingdb.web"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    if access_log == "json":
+        config["formatters"] = {
+            **LOGGING_CONFIG["formatters"],
+            "json_access": {"()": "ratingdb.web.security.JsonAccessFormatter"},
+        }
+        config["handlers"] = {
+            **LOGGING_CONFIG["handlers"],
+            "json_access": {
+                "formatter": "json_access",
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+            },
+        }
+        loggers["ratingdb.web.access"] = {"handlers": ["json_access"], "level": "INFO", "propagate": False}
     config["loggers"] = loggers
     return config
 

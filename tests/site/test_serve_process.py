@@ -8,6 +8,7 @@ shows the visitor's address as the app saw it.
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import re
 import socket
@@ -132,3 +133,30 @@ def test_several_workers_share_one_secret_and_trust_only_the_named_proxy(db_url:
         answers = [_sign_in(port, *_form(port)[:2]) for _ in range(20)]
     assert answers == [400] * 20
     assert _visitors(log) == ["203.0.113.7"], log
+
+
+def test_access_log_json_writes_one_object_a_request_and_a_wrong_format_is_one_line(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    # The access log's format is the server's, not the engine's: one SQLite database.
+    path = tmp_path / "served.sqlite"
+    path.write_bytes(sqlite_template.read_bytes())
+    url = f"sqlite:///{path}"
+    with serving(url, "--access-log", "json", env=_environment()) as (port, log):
+        assert _get(port, "/?page=2").status == 200
+        assert _get(port, "/no-such-page").status == 404
+    lines = [json.loads(line) for line in log if line.startswith("{")]
+    requests = [(line["method"], line["path"], line["query"], line["status"]) for line in lines]
+    assert requests == [("GET", "/", "page=2", 200), ("GET", "/no-such-page", "", 404)]
+    for line in lines:
+        assert set(line) == {"time", "client", "method", "path", "query", "status", "bytes", "ms"}
+        assert line["client"] == "127.0.0.1" and line["bytes"] > 0 and line["time"].endswith("+00:00")
+    wrong = subprocess.run(
+        [sys.executable, "-c", "from ratingdb.cli import main; main()", "--db", url, "serve",
+         "--access-log", "xml"],
+        env=_environment(), cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert (wrong.returncode, wrong.stderr) == (
+        1,
+        "Error: --access-log 'xml' is not text or json — choose one of them\n",
+    )
