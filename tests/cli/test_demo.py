@@ -257,7 +257,8 @@ def test_the_demo_on_a_server_shows_the_same_rule_cases_and_lists_as_on_sqlite(
             engine.dispose()
         # Every published list exports byte for byte as on SQLite (same order, numbers, names).
         server, sqlite = list_csvs(url), list_csvs(sqlite_demo)
-        assert len(sqlite) == 16 and server.keys() == sqlite.keys()  # standard, rapid, national, club × 4
+        # standard, rapid, national, club and league (Glicko, issue 48), four lists each
+        assert len(sqlite) == 20 and server.keys() == sqlite.keys()
         for key, export in sqlite.items():
             assert server[key] == export, key
         again = runner.invoke(app, ["demo", "--db", url, "--force"])
